@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+)
+
+// check lints the policy files of the workspace (or the named ones among
+// them) and exits by the contract: 0 clean, 2 warnings at a warning fail
+// level, 3 errors, 1 bad usage.
+func check(args []string, stdout, stderr io.Writer) int {
+	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level"), nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	format, failLevel := orDefault(fs.values["format"], "text"), orDefault(fs.values["fail-level"], "error")
+	if failLevel != "error" && failLevel != "warning" && failLevel != "none" {
+		fmt.Fprintf(stderr, "codewhale-ls check: --fail-level must be error, warning or none; got %q\n", failLevel)
+		return 1
+	}
+	opts, err := fs.loadOptions()
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	snap := config.Load(opts)
+	wanted := map[string]bool{}
+	for _, a := range fs.args {
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			fmt.Fprintln(stderr, "codewhale-ls check:", err)
+			return 1
+		}
+		wanted[abs] = true
+	}
+	var reports []diagnostics.FileReport
+	for _, f := range snap.Files {
+		if f.State == config.Missing || (len(wanted) > 0 && !wanted[f.Path]) {
+			continue
+		}
+		delete(wanted, f.Path)
+		reports = append(reports, diagnostics.Place(f.Path, f.Src, f.Problems))
+	}
+	for p := range wanted {
+		fmt.Fprintf(stderr, "codewhale-ls check: %s is not one of the policy files Codewhale reads for workspace %s\n", p, opts.Workspace)
+		return 1
+	}
+	switch format {
+	case "text":
+		diagnostics.WriteText(stdout, reports)
+	case "json":
+		err = diagnostics.WriteJSON(stdout, reports)
+	case "sarif":
+		err = diagnostics.WriteSARIF(stdout, reports, gate.Version)
+	case "github":
+		diagnostics.WriteGitHub(stdout, reports)
+	default:
+		fmt.Fprintf(stderr, "codewhale-ls check: --format must be text, json, sarif or github; got %q\n", format)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	s := diagnostics.Summarize(reports)
+	switch {
+	case failLevel == "none":
+		return 0
+	case s.Errors > 0:
+		return 3
+	case failLevel == "warning" && s.Warnings > 0:
+		return 2
+	}
+	return 0
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

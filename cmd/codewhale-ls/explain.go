@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+func explain(args []string, stdout, stderr io.Writer) int {
+	fs, err := parseFlags(args, append(commonFlags, "command", "path", "input"), []string{"json"})
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
+		return 1
+	}
+	if len(fs.args) != 1 {
+		fmt.Fprint(stderr, "codewhale-ls explain: name exactly one TOOL\n"+usage)
+		return 1
+	}
+	input, err := explainInput(fs)
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
+		return 1
+	}
+	opts, err := fs.loadOptions()
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
+		return 1
+	}
+	req, err := fs.requestDefaults(opts.Workspace)
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
+		return 1
+	}
+	req.Tool, req.Input = fs.args[0], input
+	d := decide(opts, req)
+	if fs.bools["json"] {
+		writeJSON(stdout, d)
+		return 0
+	}
+	printExplanation(stdout, req, d)
+	return 0
+}
+
+func explainInput(fs *flagSet) (map[string]any, error) {
+	input := map[string]any{}
+	if raw, ok := fs.values["input"]; ok {
+		if err := json.Unmarshal([]byte(raw), &input); err != nil || input == nil {
+			return nil, fmt.Errorf("--input must be a JSON object")
+		}
+	}
+	if cmd, ok := fs.values["command"]; ok {
+		input["command"] = cmd
+	}
+	if path, ok := fs.values["path"]; ok {
+		input["path"] = path
+	}
+	if len(input) == 0 {
+		return nil, fmt.Errorf("give the call's input with --command, --path or --input")
+	}
+	return input, nil
+}
+
+// printExplanation writes one line per layer, marks the deciding one, and
+// says which later layers could still tighten the outcome.
+func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
+	in, _ := json.Marshal(req.Input)
+	fmt.Fprintf(w, "%s %s in %s\n", req.Tool, in, req.Workspace)
+	ran := map[gate.Layer]gate.TraceEntry{}
+	for _, e := range d.Trace {
+		ran[e.Layer] = e
+	}
+	for l := gate.LayerPosture; l <= gate.LayerSandbox; l++ {
+		e, ok := ran[l]
+		mark := "  "
+		if l == d.Layer {
+			mark = "=>"
+		}
+		if !ok {
+			fmt.Fprintf(w, "%s %d %-12s %-7s not reached\n", mark, l, l, "-")
+			continue
+		}
+		fmt.Fprintf(w, "%s %d %-12s %-7s %s\n", mark, l, l, e.Effect, e.Detail)
+	}
+	rule := ""
+	if d.Rule != nil {
+		rule = fmt.Sprintf(" [rule: %s]", *d.Rule)
+	}
+	fmt.Fprintf(w, "decision: %s by layer %d (%s)%s: %s\n", d.Decision, d.Layer, d.LayerName, rule, d.Reason)
+	if d.Decision == gate.Ask && d.Prompt != nil {
+		fmt.Fprintf(w, "approval card choices: %s\n", strings.Join(d.Prompt.Choices, ", "))
+	}
+	if d.Decision != gate.Deny {
+		var later []string
+		for l := d.Layer + 1; l <= gate.LayerSandbox; l++ {
+			later = append(later, fmt.Sprintf("%d %s", l, l))
+		}
+		if len(later) > 0 {
+			fmt.Fprintf(w, "later layers that could still tighten: %s\n", strings.Join(later, ", "))
+		}
+	}
+}

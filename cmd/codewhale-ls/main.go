@@ -1,0 +1,51 @@
+// Command codewhale-ls is the Codewhale policy sidecar: a language server for
+// Codewhale's policy files, a linter, and an authorization engine that
+// reproduces Codewhale's nine layers.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage: codewhale-ls [serve [--stdio]]
+       codewhale-ls check [flags] [FILE...]
+       codewhale-ls authorize [flags] < request.json
+       codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
+       codewhale-ls schema config|permissions|hooks|constitution
+       codewhale-ls version
+
+common flags: --config PATH  --workspace DIR  --mode plan|agent|operate|yolo
+              --posture ask|auto-review|full-access|never
+`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return serve(nil, stdin, stdout, stderr)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(rest, stdin, stdout, stderr)
+	case "check":
+		return check(rest, stdout, stderr)
+	case "authorize":
+		return authorize(rest, stdin, stdout, stderr)
+	case "explain":
+		return explain(rest, stdout, stderr)
+	case "schema":
+		return schema(rest, stdout, stderr)
+	case "version", "--version", "-v":
+		return version(stdout)
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "codewhale-ls: unknown command %q\n%s", cmd, usage)
+	return 1
+}

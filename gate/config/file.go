@@ -1,0 +1,82 @@
+package config
+
+import (
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
+)
+
+// FileState is what a load saw of one file.
+type FileState string
+
+const (
+	Loaded  FileState = "loaded"
+	Missing FileState = "missing"
+	Invalid FileState = "invalid"
+)
+
+// File is one policy file as loaded: its bytes, its state and every problem
+// found in it.
+type File struct {
+	Kind     Kind
+	Path     string
+	State    FileState
+	Src      []byte
+	Problems []problem.Problem
+}
+
+// Kind names which Codewhale file a path is.
+type Kind string
+
+const (
+	KindUserConfig   Kind = "config"
+	KindPermissions  Kind = "permissions"
+	KindOverlay      Kind = "overlay"
+	KindProjectHooks Kind = "hooks"
+	KindConstitution Kind = "constitution"
+	KindSettings     Kind = "settings"
+	KindManaged      Kind = "managed"
+	KindRequirements Kind = "requirements"
+)
+
+func (f *File) add(code string, sev problem.Severity, span problem.Span, msg string) {
+	f.Problems = append(f.Problems, problem.Problem{File: f.Path, Code: code, Severity: sev, Span: span, Message: msg})
+}
+
+// parseTOML reads and parses one TOML file, recording a syntax error.
+func parseTOML(kind Kind, path string) (*File, *tomldoc.Doc) {
+	f := &File{Kind: kind, Path: path, State: Missing}
+	src, present, err := readRegular(path)
+	if !present {
+		return f, nil
+	}
+	f.Src = src
+	if err != nil {
+		f.State = Invalid
+		f.add("CW005", problem.Error, problem.Span{}, path+" "+err.Error())
+		return f, nil
+	}
+	doc, serr := tomldoc.Parse(src)
+	if serr != nil {
+		f.State = Invalid
+		f.add("CW001", problem.Error, serr.Span, "TOML syntax error: "+serr.Message)
+		return f, nil
+	}
+	f.State = Loaded
+	return f, doc
+}
+
+// Setting is one scalar value and where it came from.
+type Setting struct {
+	Value  string
+	Set    bool
+	Source string // "config.toml", "CODEWHALE_APPROVAL_POLICY", "managed config", "project config", ...
+	File   string
+	Span   problem.Span
+}
+
+// BoolSetting is one boolean value and where it came from.
+type BoolSetting struct {
+	Value  bool
+	Set    bool
+	Source string
+}

@@ -1,0 +1,188 @@
+// Package config loads Codewhale's policy files exactly as Codewhale does and
+// freezes them into one immutable Snapshot that every decision reads.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Env is the process environment a load sees. Tests give their own.
+type Env interface {
+	Getenv(key string) string
+}
+
+// OSEnv reads the real environment.
+type OSEnv struct{}
+
+func (OSEnv) Getenv(key string) string { return os.Getenv(key) }
+
+// MapEnv is a fixed environment.
+type MapEnv map[string]string
+
+func (m MapEnv) Getenv(key string) string { return m[key] }
+
+// Options say which files to load.
+type Options struct {
+	// ConfigFlag is --config (or the initializationOptions config path).
+	ConfigFlag string
+	// Workspace is the absolute workspace root.
+	Workspace string
+	Env       Env
+}
+
+// Paths are where Codewhale looks for each file (contract.md §1).
+type Paths struct {
+	Home          string // the user's home directory
+	CodewhaleDir  string // where settings.toml and our own state live
+	Config        string
+	ConfigSource  string // which rule chose Config: --config, CODEWHALE_CONFIG_PATH, ...
+	Permissions   string
+	Settings      string
+	Managed       string // default; the managed_config_path key may override
+	Requirements  string // default; the requirements_path key may override
+	Workspace     string
+	Overlay       string // <workspace>/.codewhale/config.toml
+	LegacyOverlay string
+	ProjectHooks  string
+}
+
+// homeDir follows Codewhale: HOME, then USERPROFILE, then HOMEDRIVE+HOMEPATH,
+// then the OS lookup.
+func homeDir(env Env) string {
+	if h := env.Getenv("HOME"); h != "" {
+		return h
+	}
+	if h := env.Getenv("USERPROFILE"); h != "" {
+		return h
+	}
+	if d, p := env.Getenv("HOMEDRIVE"), env.Getenv("HOMEPATH"); d != "" && p != "" {
+		return d + p
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+func expandTilde(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// ResolvePaths applies Codewhale's config path resolution (execpolicy.md
+// §1.1): --config > CODEWHALE_CONFIG_PATH > DEEPSEEK_CONFIG_PATH (both must be
+// absolute after ~ expansion) > $CODEWHALE_HOME/config.toml >
+// ~/.codewhale/config.toml if it exists > ~/.deepseek/config.toml if it
+// exists > ~/.codewhale/config.toml.
+func ResolvePaths(opts Options) (Paths, error) {
+	env := opts.Env
+	if env == nil {
+		env = OSEnv{}
+	}
+	home := homeDir(env)
+	p := Paths{Home: home, Workspace: opts.Workspace}
+	codewhaleHome := env.Getenv("CODEWHALE_HOME")
+	switch {
+	case opts.ConfigFlag != "":
+		p.Config, p.ConfigSource = expandTilde(opts.ConfigFlag, home), "--config"
+		if !filepath.IsAbs(p.Config) {
+			abs, err := filepath.Abs(p.Config)
+			if err != nil {
+				return p, fmt.Errorf("--config %q: %w", opts.ConfigFlag, err)
+			}
+			p.Config = abs
+		}
+	case env.Getenv("CODEWHALE_CONFIG_PATH") != "":
+		if err := absoluteEnvPath(&p, env, "CODEWHALE_CONFIG_PATH", home); err != nil {
+			return p, err
+		}
+	case env.Getenv("DEEPSEEK_CONFIG_PATH") != "":
+		if err := absoluteEnvPath(&p, env, "DEEPSEEK_CONFIG_PATH", home); err != nil {
+			return p, err
+		}
+	case codewhaleHome != "":
+		p.Config, p.ConfigSource = filepath.Join(expandTilde(codewhaleHome, home), "config.toml"), "CODEWHALE_HOME"
+	default:
+		primary := filepath.Join(home, ".codewhale", "config.toml")
+		legacy := filepath.Join(home, ".deepseek", "config.toml")
+		switch {
+		case exists(primary):
+			p.Config, p.ConfigSource = primary, "~/.codewhale/config.toml"
+		case exists(legacy):
+			p.Config, p.ConfigSource = legacy, "~/.deepseek/config.toml (legacy)"
+		default:
+			p.Config, p.ConfigSource = primary, "~/.codewhale/config.toml"
+		}
+	}
+	p.Permissions = filepath.Join(filepath.Dir(p.Config), "permissions.toml")
+	p.CodewhaleDir = filepath.Join(home, ".codewhale")
+	if codewhaleHome != "" {
+		p.CodewhaleDir = expandTilde(codewhaleHome, home)
+	}
+	p.Settings = filepath.Join(p.CodewhaleDir, "settings.toml")
+	p.Managed = "/etc/deepseek/managed_config.toml"
+	p.Requirements = "/etc/deepseek/requirements.toml"
+	if opts.Workspace != "" {
+		p.Overlay = filepath.Join(opts.Workspace, ".codewhale", "config.toml")
+		p.LegacyOverlay = filepath.Join(opts.Workspace, ".deepseek", "config.toml")
+		p.ProjectHooks = filepath.Join(opts.Workspace, ".codewhale", "hooks.toml")
+	}
+	return p, nil
+}
+
+func absoluteEnvPath(p *Paths, env Env, name, home string) error {
+	v := expandTilde(env.Getenv(name), home)
+	if !filepath.IsAbs(v) {
+		return fmt.Errorf("%s must be an absolute path, got %q", name, env.Getenv(name))
+	}
+	p.Config, p.ConfigSource = v, name
+	return nil
+}
+
+// ErrSymlink is why Codewhale refuses a symlinked policy file.
+var ErrSymlink = errors.New("must not be a symlink")
+
+// readRegular reads a file the way Codewhale's loaders do: a missing file is
+// (nil, nil); a symlink is refused.
+func readRegular(path string) ([]byte, bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return nil, true, ErrSymlink
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, true, fmt.Errorf("is not a regular file")
+	}
+	b, err := os.ReadFile(path)
+	return b, true, err
+}
+
+// GitRoot returns the nearest ancestor of dir (itself included) holding a
+// .git entry, or "".
+func GitRoot(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".git")) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/repolaw"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
+)
+
+// Snapshot is every policy file of one user and one workspace, loaded once
+// and never changed: a decision reads exactly one snapshot, so it can never
+// see half of an edit.
+type Snapshot struct {
+	Paths  Paths
+	Policy Policy
+	// Files are every file the load looked at, in a stable order.
+	Files      []*File
+	Engine     *execpolicy.Engine
+	Hooks      hooks.Config
+	AutoReview autoreview.Config
+	Law        repolaw.Law
+	Trusted    bool
+	// ProjectHooksLoaded says whether the project hooks.toml counted.
+	ProjectHooksLoaded bool
+}
+
+// Fatal lists why Codewhale would refuse to start with these files.
+func (s *Snapshot) Fatal() []string { return s.Policy.Fatal }
+
+// File returns the loaded file of a kind, or nil.
+func (s *Snapshot) File(kind Kind) *File {
+	for _, f := range s.Files {
+		if f.Kind == kind {
+			return f
+		}
+	}
+	return nil
+}
+
+// Load reads every file of contract.md §1 for opts and builds a snapshot.
+// It never fails: what Codewhale would refuse to start with is recorded in
+// Policy.Fatal (and turns every decision into a deny), and every problem is
+// kept on its file.
+func Load(opts Options) *Snapshot {
+	s := &Snapshot{}
+	paths, err := ResolvePaths(opts)
+	s.Paths = paths
+	if err != nil {
+		s.Policy.Fatal = append(s.Policy.Fatal, err.Error())
+		s.Engine = execpolicy.NewEngine(nil)
+		return s
+	}
+	env := opts.Env
+	if env == nil {
+		env = OSEnv{}
+	}
+
+	userFile, userDoc := parseTOML(KindUserConfig, paths.Config)
+	s.Files = append(s.Files, userFile)
+	s.fatalFromFile(userFile, "failed to load config "+quote(paths.Config))
+	user := readUserConfig(userFile, userDoc, "config.toml")
+	s.fatalFromProblems(userFile, "config.toml")
+
+	merged := user
+	approvalFromEnv := applyEnv(&merged, env)
+
+	managedPath := paths.Managed
+	if user.ManagedPath.Set {
+		managedPath = expandTilde(user.ManagedPath.Value, paths.Home)
+	}
+	managedFile, managedDoc := parseTOML(KindManaged, managedPath)
+	managed := readUserConfig(managedFile, managedDoc, "managed config")
+	managedUnreadable := managedFile.State == Invalid
+	if managedFile.State != Missing {
+		s.Files = append(s.Files, managedFile)
+	}
+	mergeManaged(&merged, managed)
+
+	reqPath := paths.Requirements
+	if user.RequirementsPath.Set {
+		reqPath = expandTilde(user.RequirementsPath.Value, paths.Home)
+	}
+	reqFile, reqDoc := parseTOML(KindRequirements, reqPath)
+	reqs := readRequirements(reqFile, reqDoc)
+	if reqFile.State != Missing {
+		s.Files = append(s.Files, reqFile)
+		s.fatalFromFile(reqFile, "failed to load requirements "+quote(reqPath))
+	}
+	s.Policy.Fatal = append(s.Policy.Fatal, reqs.check(merged.ApprovalPolicy, merged.SandboxMode)...)
+	s.Policy.Fatal = append(s.Policy.Fatal, validate(merged.ApprovalPolicy, merged.SandboxMode)...)
+
+	// The user's [workspace."<abs>"] allow_shell, unless managed settings
+	// own the config or the environment already decided.
+	if v, ok := workspaceShell(user, opts.Workspace, paths.Home); ok && !user.hasManagedOrReqKey && !strings.HasPrefix(merged.AllowShell.Source, "CODEWHALE_") && !strings.HasPrefix(merged.AllowShell.Source, "DEEPSEEK_") {
+		merged.AllowShell = BoolSetting{Value: v, Set: true, Source: "config.toml workspace entry"}
+	}
+
+	settingsFile, settingsDoc := parseTOML(KindSettings, paths.Settings)
+	if settingsFile.State != Missing {
+		s.Files = append(s.Files, settingsFile)
+	}
+	saved := savedPosture(settingsFile, settingsDoc)
+
+	overlayFile, overlay := loadOverlay(paths, merged.ApprovalPolicy, merged.SandboxMode, saved)
+	if overlayFile != nil {
+		s.Files = append(s.Files, overlayFile)
+	}
+	p := &s.Policy
+	p.ApprovalPolicy, p.SandboxMode, p.AllowShell = merged.ApprovalPolicy, merged.SandboxMode, merged.AllowShell
+	p.Yolo = merged.Yolo.Value
+	p.SavedPosture, p.Overlay = saved, overlay
+	if overlay.ApprovalPolicy.Set {
+		p.ApprovalPolicy = overlay.ApprovalPolicy
+	}
+	if overlay.SandboxMode.Set {
+		p.SandboxMode = overlay.SandboxMode
+	}
+	if overlay.ShellOff {
+		p.AllowShell = BoolSetting{Value: false, Set: true, Source: "project config"}
+	}
+	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user))
+
+	s.loadPermissions()
+	s.loadHooks(userFile, merged.Hooks, opts.Workspace, user)
+	s.loadAutoReview(userFile, merged.AutoReview)
+	s.loadLaw(opts.Workspace)
+	return s
+}
+
+func quote(p string) string { return fmt.Sprintf("%q", p) }
+
+// fatalFromFile: a file that cannot be read or parsed stops Codewhale. The
+// reason never quotes the file's contents.
+func (s *Snapshot) fatalFromFile(f *File, what string) {
+	if f.State == Invalid {
+		s.Policy.Fatal = append(s.Policy.Fatal, what+"; file contents were omitted")
+	}
+}
+
+// fatalFromProblems: errors found while reading a loaded config stop
+// Codewhale too (wrong types are serde failures).
+func (s *Snapshot) fatalFromProblems(f *File, name string) {
+	if f.State != Loaded {
+		return
+	}
+	for _, pr := range f.Problems {
+		if pr.Severity == problem.Error {
+			s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("%s is invalid: %s", name, pr.Message))
+			f.State = Invalid
+			return
+		}
+	}
+}
+
+func (s *Snapshot) loadPermissions() {
+	path := s.Paths.Permissions
+	f := &File{Kind: KindPermissions, Path: path, State: Missing}
+	s.Files = append(s.Files, f)
+	s.Engine = execpolicy.NewEngine(nil)
+	// The TUI start-up loader reads through a symlink; the config crate's
+	// loader refuses one. Decisions follow the TUI; diagnostics say so.
+	src, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		f.State = Invalid
+		f.add("CW005", problem.Error, problem.Span{}, "Codewhale refuses to start: cannot read "+path+": "+err.Error())
+		s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("Failed to parse permissions file %q; file contents were omitted", path))
+		return
+	}
+	f.Src = src
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		f.add("CW005", problem.Warning, problem.Span{}, "permissions.toml is a symlink: Codewhale's TUI reads through it, but its app-server, /permissions and approval saves refuse it (\"must not be a symlink\")")
+	}
+	pf, problems := execpolicy.ParseFile(src)
+	for i := range problems {
+		problems[i].File = path
+	}
+	f.Problems = append(f.Problems, problems...)
+	if !pf.Accepted {
+		f.State = Invalid
+		s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("Failed to parse permissions file %q; file contents were omitted", path))
+		return
+	}
+	f.State = Loaded
+	s.Engine = execpolicy.NewEngineFromFile(pf)
+}
+
+func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspace string, user UserConfig) {
+	global := hooks.Config{Enabled: true}
+	if table != nil {
+		var problems []problem.Problem
+		global, problems = hooks.FromUserConfig(table)
+		for i := range problems {
+			problems[i].File = userFile.Path
+		}
+		userFile.Problems = append(userFile.Problems, problems...)
+		if global.Rejected {
+			s.Policy.Fatal = append(s.Policy.Fatal, "config.toml [hooks] does not parse; file contents were omitted")
+		}
+	}
+	s.Hooks = global
+	s.Trusted = trusted(user, workspace, s.Paths.Home)
+	if s.Paths.ProjectHooks == "" {
+		return
+	}
+	f, doc := parseTOML(KindProjectHooks, s.Paths.ProjectHooks)
+	if f.State == Missing {
+		return
+	}
+	s.Files = append(s.Files, f)
+	if !s.Trusted {
+		f.add("CW303", problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
+		return
+	}
+	if doc == nil {
+		for i := range f.Problems {
+			f.Problems[i].Message += " — Codewhale drops all project hooks"
+		}
+		return
+	}
+	project, problems := hooks.FromProjectFile(doc)
+	for i := range problems {
+		problems[i].File = f.Path
+	}
+	f.Problems = append(f.Problems, problems...)
+	if project.Rejected {
+		f.State = Invalid
+		return
+	}
+	s.Hooks = hooks.Combine(global, project)
+	s.ProjectHooksLoaded = true
+}
+
+func (s *Snapshot) loadLaw(workspace string) {
+	if workspace == "" {
+		return
+	}
+	path, found := repolaw.Find(workspace)
+	if !found {
+		return
+	}
+	law, problems := repolaw.Load(path)
+	src, _ := os.ReadFile(path)
+	f := &File{Kind: KindConstitution, Path: path, State: Loaded, Src: src, Problems: problems}
+	for _, pr := range problems {
+		if pr.Code == "CW400" || pr.Code == "CW001" {
+			f.State = Invalid
+		}
+	}
+	s.Files = append(s.Files, f)
+	s.Law = law
+}

@@ -1,0 +1,97 @@
+package gate
+
+// Verdict is the outcome of a decision.
+type Verdict string
+
+const (
+	Allow Verdict = "allow"
+	Deny  Verdict = "deny"
+	Ask   Verdict = "ask"
+)
+
+// Layer numbers Codewhale's authorization order.
+type Layer int
+
+const (
+	LayerPosture Layer = iota + 1
+	LayerAdmission
+	LayerHooks
+	LayerBaseline
+	LayerPermissions
+	LayerAutoReview
+	LayerRepoLaw
+	LayerApproval
+	LayerSandbox
+)
+
+var layerNames = [...]string{"", "posture", "admission", "hooks", "baseline", "permissions", "auto-review", "repo-law", "approval", "sandbox"}
+
+func (l Layer) String() string {
+	if l < 1 || int(l) >= len(layerNames) {
+		return "unknown"
+	}
+	return layerNames[l]
+}
+
+// Effect is what one layer did to the call.
+type Effect string
+
+const (
+	EffectNone    Effect = "none"
+	EffectAllow   Effect = "allow"
+	EffectAsk     Effect = "ask"
+	EffectDeny    Effect = "deny"
+	EffectRewrite Effect = "rewrite"
+	EffectTighten Effect = "tighten"
+)
+
+// TraceEntry is one layer's line of the trace.
+type TraceEntry struct {
+	Layer  Layer  `json:"layer"`
+	Name   string `json:"name"`
+	Effect Effect `json:"effect"`
+	Detail string `json:"detail"`
+}
+
+// Sandbox is the layer-9 policy the call would run under.
+type Sandbox struct {
+	Type          string   `json:"type"`
+	WritableRoots []string `json:"writableRoots,omitempty"`
+	NetworkAccess *bool    `json:"networkAccess,omitempty"`
+}
+
+// Approval records how layer 8 was answered over LSP.
+type Approval struct {
+	Choice string `json:"choice"`
+	Source string `json:"source"`
+}
+
+// Decision is the contract's Decision (contract.md §3).
+type Decision struct {
+	Decision  Verdict        `json:"decision"`
+	Layer     Layer          `json:"layer"`
+	LayerName string         `json:"layerName"`
+	Reason    string         `json:"reason"`
+	Rule      *string        `json:"rule"`
+	CallID    *string        `json:"callId"`
+	Mode      string         `json:"mode"`
+	Posture   string         `json:"posture"`
+	Sandbox   Sandbox        `json:"sandbox"`
+	Input     map[string]any `json:"input"`
+	Trace     []TraceEntry   `json:"trace"`
+	Approval  *Approval      `json:"approval"`
+	// Prompt describes what a human would be asked when Decision is ask.
+	Prompt *Prompt `json:"-"`
+}
+
+// Prompt is what layer 8 would put on an approval card.
+type Prompt struct {
+	Description string
+	Forced      bool
+	// Choices Codewhale would offer: once, session, always (when eligible), deny.
+	Choices     []string
+	ExactKey    string
+	GroupingKey string
+	// AlwaysRules is the exact TOML the "always" choice would append.
+	AlwaysRules string
+}

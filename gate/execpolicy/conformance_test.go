@@ -1,0 +1,323 @@
+package execpolicy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+)
+
+// TestConformance runs the machine-readable vectors of execpolicy.md §5
+// (kinds: absent = decision, split, match, path, parse) from every *.json
+// file in $CODEWHALE_CONFORMANCE_DIR, default <repo root>/../shared/conformance.
+// Codewhale produced them on Linux, so path rules are checked without case
+// folding.
+func TestConformance(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(conformanceDir(t), "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance files (%v)", err)
+	}
+	passed, failed := 0, 0
+	for _, file := range files {
+		for _, v := range readVectors(t, file) {
+			if t.Run(v.ID, func(t *testing.T) { runVector(t, v) }) {
+				passed++
+			} else {
+				failed++
+			}
+		}
+	}
+	line := fmt.Sprintf("conformance: %d passed, %d failed", passed, failed)
+	t.Log(line)
+	reportToParent(line)
+}
+
+// conformanceDir is $CODEWHALE_CONFORMANCE_DIR or ../shared/conformance
+// beside the directory holding go.mod.
+func conformanceDir(t *testing.T) string {
+	if dir := os.Getenv("CODEWHALE_CONFORMANCE_DIR"); dir != "" {
+		return dir
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "conformance")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+}
+
+type vector struct {
+	ID       string                     `json:"id"`
+	Source   string                     `json:"source"`
+	Kind     string                     `json:"kind"`
+	Input    map[string]json.RawMessage `json:"input"`
+	Expected map[string]json.RawMessage `json:"expected"`
+}
+
+func readVectors(t *testing.T, file string) []vector {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		About   string   `json:"about"`
+		Vectors []vector `json:"vectors"`
+	}
+	if err := strictUnmarshal(src, &doc); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return doc.Vectors
+}
+
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// inputFields are the input keys each kind may use.
+var inputFields = map[string][]string{
+	"":      {"permissions_toml", "rulesets", "legacy", "command", "mode", "tool", "cwd", "path"},
+	"split": {"command"},
+	"match": {"command", "pattern"},
+	"path":  {"value", "workspace"},
+	"parse": {"permissions_toml"},
+}
+
+func runVector(t *testing.T, v vector) {
+	allowed, ok := inputFields[v.Kind]
+	if !ok {
+		t.Fatalf("unknown vector kind %q", v.Kind)
+	}
+	for key := range v.Input {
+		if !slices.Contains(allowed, key) {
+			t.Fatalf("unknown input field %q for kind %q", key, v.Kind)
+		}
+	}
+	var actual map[string]any
+	switch v.Kind {
+	case "":
+		actual = decisionOutcome(t, v.Input)
+	case "split":
+		command := inputString(t, v.Input, "command", nil)
+		actual = map[string]any{
+			"naive_segments":  orEmpty(shell.Segments(command)),
+			"chained":         shell.Chained(command),
+			"expander_output": orEmpty(shell.Expand(command)),
+			"deny_targets":    orEmpty(shell.DenyTargets(command)),
+		}
+	case "match":
+		command := inputString(t, v.Input, "command", nil)
+		pattern := inputString(t, v.Input, "pattern", nil)
+		actual = map[string]any{
+			"classify":              shell.Classify(command),
+			"allow_rule_matches":    shell.AllowMatch(pattern, command),
+			"denied_prefix_matches": shell.DenyMatch(pattern, command),
+		}
+	case "path":
+		value := inputString(t, v.Input, "value", nil)
+		workspace := inputString(t, v.Input, "workspace", nil)
+		actual = map[string]any{
+			"relative_case_sensitive":   optional(RelPath(value, workspace, false)),
+			"relative_case_insensitive": optional(RelPath(value, workspace, true)),
+			"scope_of_value":            optional(WorkspaceScope(value)),
+			"scope_of_workspace":        optional(WorkspaceScope(workspace)),
+		}
+	case "parse":
+		f, _ := ParseFile([]byte(inputString(t, v.Input, "permissions_toml", nil)))
+		actual = map[string]any{"accepted": f.Accepted, "rules": nil, "serde_error_class": nil}
+		if f.Accepted {
+			actual["rules"] = serdeRules(f.RuleValues())
+		} else {
+			actual["serde_error_class"] = f.SerdeError
+		}
+	}
+	compareExpected(t, v.Expected, actual)
+}
+
+func decisionOutcome(t *testing.T, in map[string]json.RawMessage) map[string]any {
+	var rulesets []Ruleset
+	if raw, ok := in["permissions_toml"]; ok && string(raw) != "null" {
+		f, _ := ParseFile([]byte(inputString(t, in, "permissions_toml", nil)))
+		if !f.Accepted {
+			t.Fatalf("permissions_toml rejected: %s", f.SerdeError)
+		}
+		if len(f.Rules) > 0 {
+			rulesets = append(rulesets, CompileRules(f.RuleValues()))
+		}
+	}
+	if raw, ok := in["rulesets"]; ok {
+		rulesets = append(rulesets, decodeRulesets(t, raw)...)
+	}
+	opts := []Option{WithPathCaseFolding(false)}
+	if raw, ok := in["legacy"]; ok {
+		var legacy struct {
+			Trusted []string `json:"trusted"`
+			Denied  []string `json:"denied"`
+		}
+		if err := strictUnmarshal(raw, &legacy); err != nil {
+			t.Fatalf("legacy: %v", err)
+		}
+		opts = append(opts, WithLegacyPrefixes(legacy.Trusted, legacy.Denied))
+	}
+	mode, err := ParseMode(inputString(t, in, "mode", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaultTool, defaultCwd := DefaultTool, "/workspace"
+	input := Input{
+		Command: inputString(t, in, "command", nil),
+		Tool:    inputString(t, in, "tool", &defaultTool),
+		Cwd:     inputString(t, in, "cwd", &defaultCwd),
+		Mode:    mode,
+	}
+	if raw, ok := in["path"]; ok && string(raw) != "null" {
+		p := inputString(t, in, "path", nil)
+		input.Path = &p
+	}
+	r := NewEngine(rulesets, opts...).Check(input)
+	out := map[string]any{
+		"allow":             r.Allow,
+		"requires_approval": r.RequiresApproval,
+		"phase":             r.Phase.String(),
+		"matched_action":    nil,
+		"matched_rule":      nil,
+		"reason":            r.Reason,
+		"proposed_prefixes": nil,
+	}
+	if r.MatchedAction != nil {
+		out["matched_action"] = r.MatchedAction.String()
+	}
+	if r.MatchedRule != nil {
+		out["matched_rule"] = *r.MatchedRule
+	}
+	if r.ProposedPrefixes != nil {
+		out["proposed_prefixes"] = r.ProposedPrefixes
+	}
+	return out
+}
+
+// serdeRuleset and serdeRule are the serde shapes of Codewhale's Ruleset and
+// ToolAskRule.
+type serdeRuleset struct {
+	Layer    string      `json:"layer"`
+	Trusted  []string    `json:"trusted_prefixes"`
+	Denied   []string    `json:"denied_prefixes"`
+	AskRules []serdeRule `json:"ask_rules"`
+}
+
+type serdeRule struct {
+	Tool         string  `json:"tool"`
+	Command      *string `json:"command,omitempty"`
+	CommandExact bool    `json:"command_exact,omitempty"`
+	Path         *string `json:"path,omitempty"`
+	Workspace    *string `json:"workspace,omitempty"`
+	Action       string  `json:"action"`
+}
+
+func decodeRulesets(t *testing.T, raw json.RawMessage) []Ruleset {
+	var in []serdeRuleset
+	if err := strictUnmarshal(raw, &in); err != nil {
+		t.Fatalf("rulesets: %v", err)
+	}
+	out := make([]Ruleset, len(in))
+	for i, rs := range in {
+		layer, err := ParseLayer(rs.Layer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = Ruleset{Layer: layer, TrustedPrefixes: rs.Trusted, DeniedPrefixes: rs.Denied}
+		for _, r := range rs.AskRules {
+			action := Ask
+			if r.Action != "" {
+				var ok bool
+				if action, ok = ParseAction(r.Action); !ok {
+					t.Fatalf("unknown action %q", r.Action)
+				}
+			}
+			out[i].Typed = append(out[i].Typed, Rule{Tool: r.Tool, Command: r.Command,
+				CommandExact: r.CommandExact, Path: r.Path, Workspace: r.Workspace, Action: action})
+		}
+	}
+	return out
+}
+
+func serdeRules(rules []Rule) []serdeRule {
+	out := make([]serdeRule, len(rules))
+	for i, r := range rules {
+		out[i] = serdeRule{Tool: r.Tool, Command: r.Command, CommandExact: r.CommandExact,
+			Path: r.Path, Workspace: r.Workspace, Action: r.Action.String()}
+	}
+	return out
+}
+
+// inputString reads a string input, or its default when absent.
+func inputString(t *testing.T, in map[string]json.RawMessage, key string, def *string) string {
+	raw, ok := in[key]
+	if !ok {
+		if def == nil {
+			t.Fatalf("input %q missing", key)
+		}
+		return *def
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("input %q: %v", key, err)
+	}
+	return s
+}
+
+func optional(s string, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return s
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// compareExpected checks every expected field against the JSON form of the
+// actual value; null and a value differ.
+func compareExpected(t *testing.T, expected map[string]json.RawMessage, actual map[string]any) {
+	for key, raw := range expected {
+		got, ok := actual[key]
+		if !ok {
+			t.Errorf("unknown expected field %q", key)
+			continue
+		}
+		var want any
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("expected %q: %v", key, err)
+		}
+		gotJSON, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gotValue any
+		if err := json.Unmarshal(gotJSON, &gotValue); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotValue, want) {
+			t.Errorf("%s: got %s, want %s", key, gotJSON, raw)
+		}
+	}
+}

@@ -1,0 +1,328 @@
+package execpolicy
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
+)
+
+// Problem codes of permissions.toml findings.
+const (
+	CodeSyntax       = "CW001" // not TOML (including a key defined twice)
+	CodeUnknownKey   = "CW002" // key outside the strict schema
+	CodeInvalidValue = "CW003" // wrong type or value
+	CodeMissingKey   = "CW004" // required key absent
+)
+
+// File is a loaded permissions.toml. Codewhale loads all of it or nothing:
+// any problem leaves Accepted false and Rules nil.
+type File struct {
+	Src      []byte
+	Doc      *tomldoc.Doc // nil when the text is not TOML
+	Accepted bool
+	Rules    []FileRule
+	// Problems holds every problem in document order.
+	Problems []Problem
+	// SerdeError is the error Codewhale's serde + toml 0.5 loader stops at
+	// (the first in its visiting order), "" when accepted.
+	SerdeError string
+}
+
+// FileRule is an accepted record and the table it was written as, so
+// linters can point at its keys.
+type FileRule struct {
+	Rule  Rule
+	Table *tomldoc.TableValue
+	// Span is the `[[rules]]` header, or the whole inline table.
+	Span problem.Span
+}
+
+// Problem is a finding plus the serde error class Codewhale would print had
+// this been the first error it met.
+type Problem struct {
+	problem.Problem
+	SerdeClass string
+}
+
+// ParseFile loads permissions.toml text with Codewhale's strict schema
+// (§1.2, §7). An empty, whitespace-only or comments-only file is accepted
+// with zero rules. The returned problems are File.Problems without their
+// serde classes.
+func ParseFile(src []byte) (*File, []problem.Problem) {
+	f := &File{Src: src}
+	doc, synErr := tomldoc.Parse(src)
+	if synErr != nil {
+		f.reject(syntaxProblem(synErr))
+	} else {
+		f.Doc = doc
+		l := &loader{file: f}
+		rules := l.root(doc.Root)
+		if len(f.Problems) == 0 {
+			f.Accepted, f.Rules = true, rules
+		}
+	}
+	// Problems were collected in serde's visiting order; report them in
+	// document order.
+	slices.SortStableFunc(f.Problems, func(a, b Problem) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	plain := make([]problem.Problem, len(f.Problems))
+	for i, p := range f.Problems {
+		plain[i] = p.Problem
+	}
+	return f, plain
+}
+
+// RuleValues returns the accepted records in file order.
+func (f *File) RuleValues() []Rule {
+	out := make([]Rule, len(f.Rules))
+	for i, r := range f.Rules {
+		out[i] = r.Rule
+	}
+	return out
+}
+
+// RecordOf maps a Source of an engine built by NewEngineFromFile back to
+// the index of the record in f.Rules (promoted prefixes included).
+func (f *File) RecordOf(src Source) (int, bool) {
+	if src.Ruleset != 0 || src.Index < 0 {
+		return 0, false
+	}
+	if src.Kind == TypedRule {
+		return src.Index, src.Index < len(f.Rules)
+	}
+	want := Allow
+	if src.Kind == DeniedPrefix {
+		want = Deny
+	}
+	n := 0
+	for i, r := range f.Rules {
+		if r.Rule.promotes() && r.Rule.Action == want {
+			if n == src.Index {
+				return i, true
+			}
+			n++
+		}
+	}
+	return 0, false
+}
+
+func (f *File) reject(p Problem) {
+	if len(f.Problems) == 0 {
+		f.SerdeError = p.SerdeClass
+	}
+	f.Problems = append(f.Problems, p)
+}
+
+const refusal = "Codewhale refuses to start: "
+const wholeFile = "; the whole permissions.toml is rejected (there is no partial load)."
+
+func newProblem(code string, span problem.Span, message, serdeClass string) Problem {
+	return Problem{Problem: problem.Problem{Code: code, Severity: problem.Error, Span: span,
+		Message: refusal + message + wholeFile}, SerdeClass: serdeClass}
+}
+
+func syntaxProblem(e *tomldoc.SyntaxError) Problem {
+	class := e.Message
+	message := "permissions.toml is not valid TOML: " + strings.TrimSuffix(e.Message, ".")
+	if e.DuplicateKey != "" {
+		message = "`" + e.DuplicateKey + "` is defined twice in the same table (TOML forbids duplicate keys)"
+		path := strings.TrimSuffix(strings.TrimPrefix(e.Message, "Key '"), "' has already been defined.")
+		if c, ok := duplicateKeyClass(path, e.DuplicateKey); ok {
+			class = c
+		}
+	}
+	return newProblem(CodeSyntax, e.Span, message, class)
+}
+
+// loader walks the tree in the order serde visits it: keys in document
+// order, each value as its key is met, a missing key at the end of its
+// table.
+type loader struct{ file *File }
+
+func (l *loader) root(t *tomldoc.TableValue) []FileRule {
+	var rules []FileRule
+	for _, e := range t.Entries {
+		if e.Key != "rules" {
+			l.unknownKey(e, topFields, "top-level key", "permissions.toml allows only `rules`")
+			continue
+		}
+		rules = l.rules(e.Value)
+	}
+	return rules
+}
+
+func (l *loader) rules(v *tomldoc.Value) []FileRule {
+	if v.Kind != tomldoc.Array {
+		l.file.reject(newProblem(CodeInvalidValue, v.Span,
+			"`rules` must be an array of tables (`[[rules]]` or `rules = [{…}]`), found "+describe(v),
+			serdeInvalidType(v, expectSeq)))
+		return nil
+	}
+	var out []FileRule
+	for _, item := range v.Items {
+		if item.Kind != tomldoc.Table {
+			l.file.reject(newProblem(CodeInvalidValue, item.Span,
+				"every entry of `rules` must be a table, found "+describe(item),
+				serdeInvalidType(item, ruleStruct)))
+			continue
+		}
+		if r, ok := l.rule(item); ok {
+			out = append(out, FileRule{Rule: r, Table: item.Table, Span: item.Span})
+		}
+	}
+	return out
+}
+
+func (l *loader) rule(item *tomldoc.Value) (Rule, bool) {
+	r := Rule{Action: Ask}
+	before := len(l.file.Problems)
+	hasTool := false
+	for _, e := range item.Table.Entries {
+		switch e.Key {
+		case "tool":
+			if s, ok := l.str(e); ok {
+				r.Tool, hasTool = s, true
+			}
+		case "command":
+			if s, ok := l.str(e); ok {
+				r.Command = &s
+			}
+		case "path":
+			if s, ok := l.str(e); ok {
+				r.Path = &s
+			}
+		case "workspace":
+			if s, ok := l.str(e); ok {
+				r.Workspace = &s
+			}
+		case "command_exact":
+			if e.Value.Kind == tomldoc.Bool {
+				r.CommandExact = e.Value.Bool
+			} else {
+				l.wrongType(e, "a boolean (true or false, unquoted)", expectBool)
+			}
+		case "action":
+			if a, ok := l.action(e); ok {
+				r.Action = a
+			}
+		default:
+			l.unknownKey(e, ruleFields, "rule key", "")
+		}
+	}
+	if !hasTool && item.Table.Get("tool") == nil {
+		l.file.reject(newProblem(CodeMissingKey, item.Span,
+			"this rule has no `tool` key, which every rule needs", missingToolSE))
+	}
+	return r, len(l.file.Problems) == before
+}
+
+func (l *loader) str(e *tomldoc.Entry) (string, bool) {
+	if e.Value.Kind != tomldoc.String {
+		l.wrongType(e, "a string", expectString)
+		return "", false
+	}
+	return e.Value.Str, true
+}
+
+func (l *loader) wrongType(e *tomldoc.Entry, want, serdeWant string) {
+	l.file.reject(newProblem(CodeInvalidValue, e.Value.Span,
+		"`"+e.Key+"` must be "+want+", found "+describe(e.Value),
+		serdeInvalidType(e.Value, serdeWant)))
+}
+
+func (l *loader) unknownKey(e *tomldoc.Entry, known []string, what, hint string) {
+	msg := "unknown " + what + " `" + e.Key + "`"
+	if near, ok := nearestKey(e.Key, known); ok {
+		msg += " (did you mean `" + near + "`?)"
+	} else if hint != "" {
+		msg += " (" + hint + ")"
+	} else {
+		msg += " (known keys: " + strings.Join(known, ", ") + ")"
+	}
+	l.file.reject(newProblem(CodeUnknownKey, e.KeySpan, msg, serdeUnknownField(e.Key, known)))
+}
+
+// action decodes `action` the way toml 0.5 decodes a unit-variant enum: a
+// string names the variant; an inline table `{ allow = {} }` does too.
+func (l *loader) action(e *tomldoc.Entry) (Action, bool) {
+	v := e.Value
+	bad := func(class string) (Action, bool) {
+		l.file.reject(newProblem(CodeInvalidValue, v.Span,
+			"`action` must be \"allow\", \"ask\" or \"deny\" (lower-case), found "+describe(v), class))
+		return Ask, false
+	}
+	switch {
+	case v.Kind == tomldoc.String:
+		if a, ok := ParseAction(v.Str); ok {
+			return a, true
+		}
+		return bad(serdeUnknownVariant(v.Str))
+	case v.Kind != tomldoc.Table:
+		return bad("expected string or inline table, found " + tomlTypeName(v))
+	case !v.Table.Inline:
+		return bad(serdeInvalidType(v, actionEnum))
+	case len(v.Table.Entries) == 0:
+		return bad("expected exactly 1 element, found zero elements")
+	case len(v.Table.Entries) > 1:
+		return bad("expected exactly 1 element, found more than 1 element")
+	}
+	variant := v.Table.Entries[0]
+	a, ok := ParseAction(variant.Key)
+	switch {
+	case !ok:
+		return bad(serdeUnknownVariant(variant.Key))
+	case variant.Value.Kind != tomldoc.Table:
+		return bad("expected table, found " + tomlTypeName(variant.Value))
+	case len(variant.Value.Table.Entries) > 0:
+		return bad("expected empty table")
+	}
+	return a, true
+}
+
+// describe names a value for a message: a string with its text, a scalar
+// with its source, a container by type.
+func describe(v *tomldoc.Value) string {
+	switch v.Kind {
+	case tomldoc.String:
+		return "the string " + rustDebugString(v.Str)
+	case tomldoc.Array:
+		return "an array"
+	case tomldoc.Table:
+		return "a table"
+	}
+	return v.Kind.String() + " " + v.Raw
+}
+
+// nearestKey suggests the known key closest to a misspelt one.
+func nearestKey(key string, known []string) (string, bool) {
+	best, bestDist := "", -1
+	for _, k := range known {
+		if d := editDistance(key, k); bestDist < 0 || d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best, bestDist >= 0 && bestDist <= max(1, len(best)/3)
+}
+
+// editDistance is the Levenshtein distance over bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

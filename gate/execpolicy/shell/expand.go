@@ -1,0 +1,162 @@
+package shell
+
+import "strings"
+
+const (
+	// maxDepth is the deepest nested body still expanded; the input is 0.
+	maxDepth = 8
+	// maxLines caps the expander output.
+	maxLines = 256
+	// headScanWords is how many leading words may hold a shell or eval head.
+	headScanWords = 8
+)
+
+// passthroughWrappers run their operands as a command (basename, ASCII
+// case-insensitive).
+var passthroughWrappers = map[string]bool{
+	"sudo": true, "doas": true, "env": true, "nohup": true, "nice": true, "ionice": true,
+	"time": true, "timeout": true, "stdbuf": true, "setsid": true, "command": true,
+	"builtin": true, "exec": true, "xargs": true, "unbuffer": true, "busybox": true,
+	"chroot": true, "proot": true,
+}
+
+// shellNames are the interpreters whose `-c` payload is expanded.
+var shellNames = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ksh93": true,
+	"mksh": true, "ash": true, "fish": true, "csh": true, "tcsh": true, "rbash": true,
+	"yash": true,
+}
+
+// Expand lists every command line a POSIX-ish shell could run for command,
+// without evaluating anything (execpolicy.md §3.2): the trimmed input first,
+// then each discovered command as its words joined by single spaces, each
+// line once, at most 256 lines.
+func Expand(command string) []string {
+	x := &expansion{seen: map[string]bool{}}
+	x.emit(strings.TrimSpace(command))
+	x.expand(command, 0)
+	return x.lines
+}
+
+type expansion struct {
+	lines []string
+	seen  map[string]bool
+}
+
+func (x *expansion) full() bool { return len(x.lines) >= maxLines }
+
+func (x *expansion) emit(line string) {
+	if line == "" || x.full() || x.seen[line] {
+		return
+	}
+	x.seen[line] = true
+	x.lines = append(x.lines, line)
+}
+
+func (x *expansion) expand(body string, depth int) {
+	if depth > maxDepth || x.full() {
+		return
+	}
+	commands, nested := tokenize(body)
+	for _, words := range commands {
+		x.record(words, depth)
+	}
+	for _, n := range nested {
+		x.expand(n, depth+1)
+	}
+}
+
+// record emits one command, its form without leading wrappers, and expands
+// the payload of a shell `-c` or `eval` head.
+func (x *expansion) record(words []string, depth int) {
+	x.emit(joinWords(words))
+	if rest := stripWrappers(words); len(rest) < len(words) {
+		x.emit(joinWords(rest))
+	}
+	head, ok := wrapperHead(words)
+	if !ok {
+		return
+	}
+	if lower(basename(words[head])) == "eval" {
+		x.expand(strings.Join(words[head+1:], " "), depth+1)
+		return
+	}
+	for i := head + 1; i < len(words); i++ {
+		if isCommandFlag(words[i]) {
+			if i+1 < len(words) {
+				x.expand(words[i+1], depth+1)
+			}
+			return
+		}
+	}
+}
+
+// joinWords drops the empty words quotes produced.
+func joinWords(words []string) string {
+	var b strings.Builder
+	for _, w := range words {
+		if w == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+func isPassthrough(word string) bool { return passthroughWrappers[lower(basename(word))] }
+
+// stripWrappers drops leading assignments and passthrough wrappers, and,
+// once a wrapper was dropped, scalar operands such as timeout's `5s`.
+func stripWrappers(words []string) []string {
+	sawWrapper := false
+	i := 0
+	for ; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case isAssignment(w):
+		case isPassthrough(w):
+			sawWrapper = true
+		case sawWrapper && isScalar(w):
+		default:
+			return words[i:]
+		}
+	}
+	return words[i:]
+}
+
+// wrapperHead finds a shell or eval word among the first words, skipping
+// what may precede it: assignments, wrappers, flags, scalars and the value
+// after a single-dash flag. Any other word means there is no head.
+func wrapperHead(words []string) (int, bool) {
+	afterShortFlag := false
+	for i := 0; i < len(words) && i < headScanWords; i++ {
+		w := words[i]
+		base := lower(basename(w))
+		if shellNames[base] || base == "eval" {
+			return i, true
+		}
+		switch {
+		case isAssignment(w), isPassthrough(w), isScalar(w):
+			afterShortFlag = false
+		case strings.HasPrefix(w, "-"):
+			afterShortFlag = !strings.HasPrefix(w, "--")
+		case afterShortFlag:
+			afterShortFlag = false
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// isCommandFlag reports `--command` or a single-dash cluster holding `c`
+// (`-c`, `-lc`, `-cx`).
+func isCommandFlag(word string) bool {
+	if lower(word) == "--command" {
+		return true
+	}
+	return strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "--") && strings.ContainsRune(word, 'c')
+}

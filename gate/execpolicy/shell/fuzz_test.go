@@ -1,0 +1,66 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzShell(f *testing.F) {
+	for _, s := range []string{
+		"git status -s", "sudo -u root bash -c 'rm -rf /'", "(cd /tmp && rm -rf /)",
+		"echo `date` $(whoami)", "cat <<EOF\nrm -rf /\nEOF", `echo "a;b" $'x\'y' \`,
+		"$(((((((((((x)))))))))))", "eval eval eval bash -c 'sh -c \"rm -rf /\"'", "a\u00a0b\r\nc",
+	} {
+		f.Add(s, "rm -rf /")
+	}
+	f.Fuzz(func(t *testing.T, command, rule string) {
+		segments := Segments(command)
+		for _, s := range segments {
+			if s == "" || s != strings.TrimSpace(s) {
+				t.Fatalf("bad segment %q", s)
+			}
+		}
+		lines := Expand(command)
+		if len(lines) > maxLines {
+			t.Fatalf("%d lines", len(lines))
+		}
+		if trimmed := strings.TrimSpace(command); trimmed != "" && (len(lines) == 0 || lines[0] != trimmed) {
+			t.Fatalf("expander output %q does not start with the trimmed input", lines)
+		}
+		targets := DenyTargets(command)
+		if trimmed := strings.TrimSpace(command); trimmed != "" && !slices.Contains(targets, trimmed) {
+			t.Fatalf("deny targets %q miss the trimmed command", targets)
+		}
+		for _, s := range segments {
+			if !slices.Contains(targets, s) {
+				t.Fatalf("deny targets miss segment %q", s)
+			}
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(targets)))) != len(targets) {
+			t.Fatalf("duplicate deny targets %q", targets)
+		}
+		if utf8.ValidString(command) {
+			for _, l := range lines {
+				if !utf8.ValidString(l) {
+					t.Fatalf("expander broke UTF-8: %q", l)
+				}
+			}
+		}
+		ruleTokens := DenyTokens(rule)
+		for _, target := range targets {
+			tt := DenyTokens(target)
+			if DenyMatchTokens(ruleTokens, tt) && !slices.Contains(DenyHeads(tt), ruleTokens[0]) {
+				t.Fatalf("DenyHeads(%q) misses %q", target, ruleTokens[0])
+			}
+		}
+		subject := NewAllowSubject(command)
+		pattern := NewAllowPattern(rule)
+		if pattern.Matches(subject) && pattern.Lowered != subject.Class && !slices.Contains(subject.PrefixKeys(), pattern.Collapsed) {
+			t.Fatalf("PrefixKeys of %q miss pattern %q", command, rule)
+		}
+		_ = Classify(command)
+		_ = ExactMatch(rule, command)
+	})
+}

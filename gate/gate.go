@@ -1,0 +1,193 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// Deps are the side effects a decision may need.
+type Deps struct {
+	// Hooks runs tool_call_before hooks; nil runs none.
+	Hooks      hooks.Runner
+	Background *hooks.Background
+	Sessions   Sessions
+	SessionID  string
+}
+
+// plan is the call's state as it moves through the layers, mirroring
+// Codewhale's planning loop (pipeline.md §10.1).
+type plan struct {
+	req      Request
+	snap     *config.Snapshot
+	s        session
+	input    map[string]any
+	semantic string
+	require  Requirement
+
+	need, force, hookAsk bool
+	desc                 string
+	descRule             *string
+	descLayer            Layer
+	allowLayer           Layer
+	allowRule            *string
+	sandbox              Sandbox
+
+	d *Decision
+}
+
+func (p *plan) trace(l Layer, e Effect, format string, args ...any) {
+	p.d.Trace = append(p.d.Trace, TraceEntry{Layer: l, Name: l.String(), Effect: e, Detail: fmt.Sprintf(format, args...)})
+}
+
+func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision {
+	p.d.Decision, p.d.Layer, p.d.LayerName, p.d.Reason, p.d.Rule = v, l, l.String(), reason, rule
+	p.d.Input = p.input
+	p.d.Posture = p.s.posture.String()
+	p.d.Mode = p.s.mode.String()
+	p.d.Sandbox = p.sandbox
+	return *p.d
+}
+
+func (p *plan) deny(l Layer, reason string, rule *string) Decision {
+	p.trace(l, EffectDeny, "%s", reason)
+	return p.finish(Deny, l, reason, rule)
+}
+
+// requireApproval records that layer l wants a human, with its reason.
+func (p *plan) requireApproval(l Layer, desc string, rule *string, force bool) {
+	p.need, p.desc, p.descRule, p.descLayer = true, desc, rule, l
+	if force {
+		p.force = true
+	}
+}
+
+// clearApproval is a later layer's allow: it lifts an ordinary approval, but
+// never a hook ask or a forced hold (the monotonic contract).
+func (p *plan) clearApproval(l Layer, rule *string) bool {
+	if p.hookAsk || p.force {
+		return false
+	}
+	p.need, p.allowLayer, p.allowRule = false, l, rule
+	return true
+}
+
+// Decide runs the nine layers for one call over one snapshot. It never
+// panics: an internal error becomes a deny that says so.
+func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = internalDeny(req, fmt.Sprintf("codewhale-ls internal error while deciding: %v", r))
+		}
+	}()
+	if deps.Sessions == nil {
+		deps.Sessions = NoSessions{}
+	}
+	p := &plan{req: req, snap: snap, input: req.Input, d: &Decision{CallID: req.CallID, Trace: []TraceEntry{}}}
+	if snap == nil {
+		return internalDeny(req, "codewhale-ls has no policy snapshot loaded")
+	}
+
+	// Layer 1: posture.
+	p.s = resolveSession(snap.Policy, req)
+	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace)
+	if fatal := snap.Fatal(); len(fatal) > 0 {
+		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
+	}
+	p.trace(LayerPosture, EffectNone, "%s", p.s.describe(snap.Policy))
+
+	// Layer 2: mode and tool admission.
+	if reason, detail := admission(req, p.s.shellOn); reason != "" {
+		p.d.Trace = append(p.d.Trace, TraceEntry{Layer: LayerAdmission, Name: LayerAdmission.String(), Effect: EffectDeny, Detail: detail})
+		return p.finish(Deny, LayerAdmission, reason, nil)
+	} else {
+		p.trace(LayerAdmission, EffectNone, "%s", detail)
+	}
+
+	// Layer 3: tool_call_before hooks.
+	if d, done := p.runHooks(ctx, deps); done {
+		return d
+	}
+	p.semantic = tool.Semantic(req.Tool, p.input)
+
+	// Layer 4: registered-tool baseline.
+	if d, done := p.baseline(); done {
+		return d
+	}
+	// Layer 5: typed permission rules.
+	if d, done := p.permissions(); done {
+		return d
+	}
+	// Layer 6: auto-review and the safety floor.
+	if d, done := p.autoReview(); done {
+		return d
+	}
+	// Layer 7: repository law.
+	if d, done := p.repoLaw(); done {
+		return d
+	}
+	// The sandbox escalation request is planned last (§9.2), before approval.
+	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
+	if escalates && esc.blocked != "" {
+		p.trace(LayerApproval, EffectNone, "not reached")
+		return p.deny(LayerSandbox, esc.blocked, nil)
+	}
+	if escalates {
+		desc := esc.prompt
+		if p.force && p.desc != "" {
+			desc += ". Additional approval gate: " + p.desc
+		}
+		p.requireApproval(LayerSandbox, desc, nil, true)
+	}
+
+	// Layer 8: human approval.
+	if d, done := p.approval(deps.Sessions); done {
+		return d
+	}
+	if escalates {
+		p.sandbox = *esc.policy
+	}
+	// Layer 9: the sandbox the call runs under.
+	p.trace(LayerSandbox, EffectNone, "%s", describeSandbox(p.sandbox))
+	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
+}
+
+func allowReason(l Layer) string {
+	switch l {
+	case LayerPermissions:
+		return "Execution allowed by policy."
+	case LayerAutoReview:
+		return "Auto-review allowed the call."
+	case LayerApproval:
+		return "Approved."
+	}
+	return "No approval required."
+}
+
+func describeSandbox(s Sandbox) string {
+	switch s.Type {
+	case "workspace-write":
+		net := "off"
+		if s.NetworkAccess != nil && *s.NetworkAccess {
+			net = "on"
+		}
+		return fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
+	case "external-sandbox":
+		return "external-sandbox, network on"
+	}
+	return s.Type
+}
+
+// internalDeny is the fail-closed answer to our own errors.
+func internalDeny(req Request, reason string) Decision {
+	return Decision{
+		Decision: Deny, Layer: LayerPosture, LayerName: LayerPosture.String(), Reason: reason,
+		CallID: req.CallID, Mode: req.Mode.String(), Posture: "ask", Input: req.Input,
+		Sandbox: readOnly(),
+		Trace:   []TraceEntry{{Layer: LayerPosture, Name: LayerPosture.String(), Effect: EffectDeny, Detail: reason}},
+	}
+}

@@ -1,0 +1,116 @@
+package hooks
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// ConditionType is the `type` tag of a hook condition.
+type ConditionType string
+
+const (
+	Always       ConditionType = "always"
+	ToolName     ConditionType = "tool_name"
+	ToolCategory ConditionType = "tool_category"
+	ModeIs       ConditionType = "mode"
+	ExitCodeIs   ConditionType = "exit_code"
+	AllOf        ConditionType = "all"
+	AnyOf        ConditionType = "any"
+)
+
+// Condition decides whether a hook fires for an event. The zero value
+// (Type "") behaves as Always, the default of an entry without one.
+type Condition struct {
+	Type ConditionType
+	// Arg is the name (tool_name), category (tool_category) or mode (mode).
+	Arg        string
+	Code       int64       // exit_code
+	Conditions []Condition // all, any
+	Span       problem.Span
+	ArgSpan    problem.Span // the value of name/category/mode/code/conditions
+}
+
+// MatchContext is what a condition is evaluated against.
+type MatchContext struct {
+	ToolName string         // as called: bash, File, mcp_x_y
+	Input    map[string]any // the call's input
+	Mode     string         // engine spelling: Agent, Plan, Operate, Yolo, Auto
+	ExitCode *int64         // nil for events before a tool runs
+}
+
+// Matches evaluates the condition (pipeline.md §3.3).
+func (c Condition) Matches(m MatchContext) bool {
+	switch c.Type {
+	case ToolName:
+		return toolNameMatches(c.Arg, m.ToolName)
+	case ToolCategory:
+		return c.Arg == Category(m.ToolName, m.Input)
+	case ModeIs:
+		return tool.LowerASCII(c.Arg) == tool.LowerASCII(m.Mode)
+	case ExitCodeIs:
+		return m.ExitCode != nil && *m.ExitCode == c.Code
+	case AllOf:
+		for _, sub := range c.Conditions {
+			if !sub.Matches(m) {
+				return false
+			}
+		}
+		return true
+	case AnyOf:
+		for _, sub := range c.Conditions {
+			if sub.Matches(m) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// Categories are the only values Category returns.
+var Categories = []string{"shell", "safe", "file_write", "other"}
+
+// Category is the tool category a tool_category condition compares with,
+// computed from the raw call name and its action (pipeline.md §3.3). Note
+// that the legacy names read_file/write_file fall into "other".
+func Category(name string, input map[string]any) string {
+	action, _ := tool.Action(input)
+	switch name {
+	case "bash", "Bash", "exec_shell", "Run", "run":
+		return "shell"
+	case "read", "todo_write":
+		return "safe"
+	case "write", "edit", "apply_patch":
+		return "file_write"
+	case "File", "file":
+		switch action {
+		case "read", "list", "search_name", "search_content":
+			return "safe"
+		}
+		return "file_write"
+	case "Git", "git":
+		switch action {
+		case "status", "diff", "log", "show", "blame":
+			return "safe"
+		}
+	}
+	return "other"
+}
+
+// toolNameMatches is exact, case-sensitive equality unless the pattern has
+// a `*`; then it is Codewhale's anchored regex with every `*` turned into
+// `.*` and every other character literal (so `*` does not cross a newline).
+func toolNameMatches(pattern, name string) bool {
+	if !strings.Contains(pattern, "*") {
+		return pattern == name
+	}
+	parts := strings.Split(pattern, "*")
+	for i, part := range parts {
+		parts[i] = regexp.QuoteMeta(part)
+	}
+	re, err := regexp.Compile(`^(?:` + strings.Join(parts, ".*") + `)$`)
+	return err == nil && re.MatchString(name)
+}

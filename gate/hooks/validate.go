@@ -1,0 +1,96 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// retiredToolNames are legacy names that live model calls no longer use,
+// with the name or category a condition should use instead.
+var retiredToolNames = map[string]string{
+	"exec_shell": "tool_name = \"bash\" or tool_category = \"shell\"",
+	"write_file": "tool_name = \"write\" or tool_category = \"file_write\"",
+	"read_file":  "tool_name = \"read\" or tool_category = \"safe\"",
+	"edit_file":  "tool_name = \"edit\" or tool_category = \"file_write\"",
+}
+
+// validate applies Codewhale's per-entry load checks (pipeline.md §3.3)
+// and the lints of §11; it reports whether Codewhale keeps the hook.
+func (l *loader) validate(h Hook, es hookEntries) bool {
+	keep := true
+	drop := func(span problem.Span, reason string) {
+		keep = false
+		l.report(codeDropped, problem.Error, span, "Codewhale drops this hook at load: "+reason)
+	}
+	l.checkCondition(h.Event, h.Condition, drop)
+	if es.timeout != nil && h.TimeoutSecs == 0 {
+		drop(es.timeout.Value.Span, "timeout_secs = 0 is not allowed")
+	}
+	if es.command != nil && strings.TrimSpace(h.Command) == "" {
+		drop(es.command.Value.Span, "its command is empty")
+	}
+	if !keep {
+		return false
+	}
+	switch {
+	case h.Background && h.Event == ShellEnv:
+		l.report(codeFailsOpen, problem.Warning, es.background.Value.Span,
+			"Codewhale does not honour background = true on shell_env: this hook runs in the foreground")
+	case h.Background && h.Event.steers():
+		l.report(codeFailsOpen, problem.Warning, es.background.Value.Span, fmt.Sprintf(
+			"Codewhale queues this background %s hook and never waits for it: it only observes and cannot deny, ask or rewrite", h.Event))
+	case h.Event == ToolCallBefore && h.ContinueOnError:
+		span := h.Span
+		if es.continueOnError != nil {
+			span = es.continueOnError.Value.Span
+		}
+		l.report(codeFailsOpen, problem.Warning, span,
+			"this tool_call_before hook fails open: with continue_on_error = true, Codewhale runs the call anyway when the hook times out, crashes or exits without a decision; set continue_on_error = false to make it a strict gate")
+	}
+	return true
+}
+
+// checkCondition rejects conditions the event can never satisfy and lints
+// names no real call carries, descending into all/any.
+func (l *loader) checkCondition(ev Event, c Condition, drop func(problem.Span, string)) {
+	switch c.Type {
+	case ToolName, ToolCategory:
+		if !ev.hasToolIdentity() {
+			drop(c.Span, fmt.Sprintf("a %s condition never applies to %s, which names no tool", c.Type, ev))
+		}
+		l.lintToolCondition(c)
+	case ModeIs:
+		if ev == ShellEnv {
+			drop(c.Span, "a mode condition is not supported on shell_env")
+		}
+	case ExitCodeIs:
+		if !ev.hasExitCode() {
+			drop(c.Span, fmt.Sprintf("an exit_code condition only applies to tool_call_after and on_error, not %s", ev))
+		}
+	case AllOf, AnyOf:
+		for _, sub := range c.Conditions {
+			l.checkCondition(ev, sub, drop)
+		}
+	}
+}
+
+func (l *loader) lintToolCondition(c Condition) {
+	never := func(msg string) { l.report(codeNeverMatches, problem.Warning, c.ArgSpan, msg) }
+	if c.Type == ToolCategory {
+		if !contains(Categories, c.Arg) {
+			never(fmt.Sprintf("tool_category %q never matches: Codewhale computes only shell, safe, file_write or other%s",
+				c.Arg, problem.DidYouMean(c.Arg, Categories)))
+		}
+		return
+	}
+	if instead, retired := retiredToolNames[c.Arg]; retired {
+		never(fmt.Sprintf("tool_name %q is a retired name: live calls are named bash/Bash, write, read, edit or File, so this condition does not fire for them; use %s",
+			c.Arg, instead))
+	}
+	if strings.HasPrefix(c.Arg, "mcp__") {
+		never(fmt.Sprintf("tool_name %q never matches: MCP tools are called mcp_<server>_<tool> with single underscores (try %q)",
+			c.Arg, strings.ReplaceAll(c.Arg, "__", "_")))
+	}
+}

@@ -1,0 +1,69 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// session is the authority a call runs under after layer 1.
+type session struct {
+	authority
+	shellOn bool
+	notes   []string
+}
+
+// resolveSession applies the request's mode and posture over the posture
+// the files resolve (pipeline.md §0.2, §1.2, §1.6). A posture the files
+// lock can only be replaced by Never, the strictest, and a locked posture
+// refuses yolo, as Codewhale refuses --yolo and Shift+Tab.
+func resolveSession(p config.Policy, req Request) session {
+	s := session{authority: authority{mode: req.Mode, posture: p.Posture}}
+	if req.Posture != nil && *req.Posture != p.Posture {
+		if !p.Locked || *req.Posture == tool.Never {
+			s.posture = *req.Posture
+			s.notes = append(s.notes, "posture "+s.posture.String()+" from the request")
+		} else {
+			s.notes = append(s.notes, fmt.Sprintf("requested posture %s ignored: permissions are controlled by %s", req.Posture.String(), p.PostureSource))
+		}
+	}
+	if s.mode == tool.Yolo && p.Locked {
+		s.mode = tool.Agent
+		s.notes = append(s.notes, "yolo mode refused: permissions are controlled by "+p.PostureSource)
+	}
+	switch s.mode {
+	case tool.Plan:
+		s.posture = tool.Ask
+	case tool.Yolo:
+		s.posture = tool.FullAccess
+	}
+	s.autoApprove = s.posture == tool.FullAccess || s.mode == tool.Yolo
+	s.shellOn = shellAvailable(p, s, req.Origin)
+	return s
+}
+
+func shellAvailable(p config.Policy, s session, origin tool.Origin) bool {
+	switch {
+	case s.mode == tool.Plan:
+		return false
+	case s.mode == tool.Yolo:
+		return true
+	case p.Overlay.ShellOff:
+		return false
+	case p.AllowShell.Set:
+		return p.AllowShell.Value
+	}
+	// Unset: the interactive engine exposes the shell; headless hosts hide it.
+	return origin != tool.Headless
+}
+
+func (s session) describe(p config.Policy) string {
+	parts := []string{p.Describe(), "posture " + s.posture.Label(), "mode " + s.mode.String()}
+	if p.Locked {
+		parts = append(parts, "locked by "+p.PostureSource)
+	}
+	parts = append(parts, s.notes...)
+	return strings.Join(parts, "; ")
+}

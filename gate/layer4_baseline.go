@@ -1,0 +1,249 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
+)
+
+// Requirement is a registered tool's approval requirement (pipeline.md §4.1).
+type Requirement int
+
+const (
+	ReqAuto Requirement = iota
+	ReqSuggest
+	ReqRequired
+)
+
+func (r Requirement) String() string {
+	switch r {
+	case ReqAuto:
+		return "Auto"
+	case ReqSuggest:
+		return "Suggest"
+	}
+	return "Required"
+}
+
+// fixedRequirements is the built-in table of §4.2 for tools whose
+// requirement does not depend on their input.
+var fixedRequirements = map[string]Requirement{}
+
+func init() {
+	for _, n := range strings.Fields(`read read_file list_dir grep_files file_search image_ocr retrieve_tool_result Git
+		git_status git_diff git_log git_show git_blame diagnostics lsp project_map read_media validate_data load_skill
+		tui_help handle_read memory_search memory_get notify finance review verify web_search fetch_url Web web.run
+		wait_for_dev_server registry_sync update_plan todo_write note remember create_goal get_goal update_goal
+		agents/list agents/wait agents/coordinate request_user_input speech tool_search
+		list_mcp_resources list_mcp_resource_templates mcp_read_resource read_mcp_resource mcp_get_prompt`) {
+		fixedRequirements[n] = ReqAuto
+	}
+	for _, n := range strings.Fields(`write edit write_file edit_file apply_patch fim_edit pandoc_convert code_execution js_execution`) {
+		fixedRequirements[n] = ReqSuggest
+	}
+	for _, n := range strings.Fields(`task_shell_start task_shell_wait run_tests run_verifiers Run revert_turn agents/message
+		agents/followup agents/interrupt start_mcp_server start_registry_mcp_server exec_shell_wait exec_shell_interact
+		exec_shell_cancel exec_wait exec_interact`) {
+		fixedRequirements[n] = ReqRequired
+	}
+}
+
+// actionTools have a requirement that depends on input.action; the value
+// lists the actions that need no approval.
+var actionTools = map[string][]string{
+	"agent":      {"status", "peek", "wait"},
+	"tasks":      {"list", "read", "pr_attempt_list", "pr_attempt_read"},
+	"automation": {"list", "read"},
+	"github":     {"issue_context", "pr_context"},
+	"harness":    {"overview"},
+	"workflow":   {"status"},
+	"send_later": {"list", "read"},
+}
+
+// readOnlyAgentRoles may be started without approval.
+var readOnlyAgentRoles = []string{"explore", "explorer", "research", "researcher", "review", "reviewer", "plan", "planner"}
+
+// registered reports whether a call has an execution path (§2 gate 7).
+func registered(name string) bool {
+	if _, ok := fixedRequirements[name]; ok {
+		return true
+	}
+	if _, ok := actionTools[name]; ok {
+		return true
+	}
+	switch name {
+	case "bash", "Bash", "exec_shell", "File", "rlm":
+		return true
+	}
+	return strings.HasPrefix(name, "mcp_") || strings.HasPrefix(name, "terminal/")
+}
+
+// requirement is the registered requirement of a call (§4.2). Tools the
+// table does not name are treated as executing code: Required.
+func requirement(name, semantic string, input map[string]any) Requirement {
+	action, _ := tool.Action(input)
+	switch {
+	case tool.IsShell(name):
+		if cmd, ok := input["command"].(string); ok && parallelReadOnlyShape(input) && shellsafety.ReadOnly(cmd) {
+			return ReqAuto
+		}
+		return ReqRequired
+	case name == "File":
+		if tool.IsFileWrite(semantic) {
+			return ReqSuggest
+		}
+		return ReqAuto
+	case name == "rlm":
+		// eval runs code; an action that resolves to nothing is treated alike.
+		if semantic == "rlm_eval" || semantic == "rlm" {
+			return ReqRequired
+		}
+		return ReqAuto
+	case name == "agent" && action == "start":
+		if role, _ := input["role"].(string); slices.Contains(readOnlyAgentRoles, tool.LowerASCII(role)) {
+			return ReqAuto
+		}
+		return ReqRequired
+	}
+	if free, ok := actionTools[name]; ok {
+		if slices.Contains(free, action) {
+			return ReqAuto
+		}
+		return ReqRequired
+	}
+	if r, ok := fixedRequirements[name]; ok {
+		return r
+	}
+	if strings.HasPrefix(name, "mcp_") {
+		return ReqSuggest
+	}
+	return ReqRequired
+}
+
+// parallelReadOnlyShape: only action/command/cwd/timeout_ms (plus the
+// detach flags when false), action absent/null/"run", no stdin payload.
+func parallelReadOnlyShape(input map[string]any) bool {
+	for k, v := range input {
+		switch k {
+		case "command", "cwd", "timeout_ms":
+		case "action":
+			if v != nil && v != "run" {
+				return false
+			}
+		case "background", "interactive", "tty", "combined_output":
+			if v != nil && v != false {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// nonBypassable are the registered holds a session grant cannot skip.
+func nonBypassable(name, semantic string, req Requirement) bool {
+	if req == ReqAuto {
+		return false
+	}
+	for _, n := range []string{name, semantic} {
+		switch n {
+		case "rlm_eval", "rlm", "start_mcp_server":
+			return true
+		}
+	}
+	return false
+}
+
+// mcpReadOnly guesses an MCP tool's read-only hint from its name, since the
+// sidecar cannot see the server's tool annotations: the read helpers, or a
+// tool whose own name starts with a reading verb.
+func mcpReadOnly(name string) bool {
+	if r, ok := fixedRequirements[name]; ok {
+		return r == ReqAuto
+	}
+	rest := strings.TrimPrefix(name, "mcp_")
+	_, toolPart, ok := strings.Cut(rest, "_")
+	if !ok {
+		return false
+	}
+	for _, verb := range []string{"read", "list", "get", "search", "view", "show", "query", "describe", "fetch"} {
+		if toolPart == verb || strings.HasPrefix(toolPart, verb+"_") {
+			return true
+		}
+	}
+	return false
+}
+
+// planWriteBlocked is the Plan-mode write block of §4.3.
+func planWriteBlocked(name, semantic string) string {
+	if tool.IsFileWrite(semantic) || (strings.HasPrefix(name, "mcp_") && !mcpReadOnly(name)) {
+		return fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to make changes.", name)
+	}
+	return ""
+}
+
+// baseline is layer 4: the registered requirement, non-bypassable holds,
+// the Ask write carve-out, the Plan-mode write block and a hook's ask.
+func (p *plan) baseline() (Decision, bool) {
+	name := p.req.Tool
+	p.require = requirement(name, p.semantic, p.input)
+	nb := nonBypassable(name, p.semantic, p.require)
+	p.allowLayer = LayerBaseline
+	detail := fmt.Sprintf("%s (%s) requires %s", name, p.semantic, p.require)
+	effect := EffectNone
+	if p.require != ReqAuto && !p.s.autoApprove {
+		p.requireApproval(LayerBaseline, "Tool execution requires approval", nil, nb)
+		effect = EffectAsk
+		if nb {
+			detail += "; non-bypassable hold"
+		}
+		if !p.force && p.carveOut() {
+			p.need, effect = false, EffectAllow
+			detail += "; Ask write carve-out: every target stays inside the git workspace"
+		}
+	} else if p.require != ReqAuto {
+		detail += "; auto-approved by " + postureOrMode(p.s.authority)
+	}
+	if p.s.mode == tool.Plan {
+		if reason := planWriteBlocked(name, p.semantic); reason != "" {
+			p.trace(LayerBaseline, EffectDeny, "%s", detail)
+			return p.finish(Deny, LayerBaseline, reason, nil), true
+		}
+	}
+	if p.hookAsk && !p.s.autoApprove {
+		p.requireApproval(LayerBaseline, "A ToolCallBefore hook requires explicit approval for this call.", nil, false)
+		effect, detail = EffectAsk, detail+"; a hook asked for approval"
+	}
+	p.trace(LayerBaseline, effect, "%s", detail)
+	return Decision{}, false
+}
+
+// carveOut is the Ask write carve-out of §4.3.
+func (p *plan) carveOut() bool {
+	if p.require != ReqSuggest || p.s.posture != tool.Ask || p.s.autoApprove || !tool.IsFileWrite(p.semantic) {
+		return false
+	}
+	switch p.s.mode {
+	case tool.Agent, tool.Operate:
+	default:
+		return false
+	}
+	return writetarget.Qualifies(p.req.Workspace, p.writeTargets())
+}
+
+// writeTargets are the files a write-capable call touches.
+func (p *plan) writeTargets() []string {
+	if p.semantic == "apply_patch" {
+		return patchfiles.Targets(p.input)
+	}
+	if path, ok := p.input["path"].(string); ok {
+		return []string{path}
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package gate
+
+import (
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+)
+
+// permissions is layer 5: the typed rules of permissions.toml. After it,
+// layers may only tighten.
+func (p *plan) permissions() (Decision, bool) {
+	var touched []string
+	if p.semantic == "apply_patch" {
+		touched = patchfiles.Targets(p.input)
+	}
+	v := execpolicy.Evaluate(p.snap.Engine, p.semantic, p.input, p.req.Workspace, p.s.posture, touched)
+	var rule *string
+	if v.Rule != "" {
+		r := v.Rule
+		rule = &r
+	}
+	switch v.Kind {
+	case execpolicy.BlockCall:
+		p.need, p.force = false, false
+		return p.deny(LayerPermissions, v.Reason, rule), true
+	case execpolicy.PromptCall:
+		if p.s.autoApprove {
+			p.trace(LayerPermissions, EffectNone, "%s (ignored: %s auto-approves)", v.Reason, postureOrMode(p.s.authority))
+			break
+		}
+		p.requireApproval(LayerPermissions, v.Reason, rule, true)
+		p.trace(LayerPermissions, EffectAsk, "%s", v.Reason)
+	case execpolicy.AllowCall:
+		if p.clearApproval(LayerPermissions, rule) {
+			p.trace(LayerPermissions, EffectAllow, "typed allow rule '%s'", v.Rule)
+		} else {
+			p.trace(LayerPermissions, EffectNone, "typed allow rule '%s' cannot lift a hook ask or a forced hold", v.Rule)
+		}
+	default:
+		p.trace(LayerPermissions, EffectNone, "no typed rule matched")
+	}
+	return Decision{}, false
+}
+
+// commandPrefix is the arity-aware prefix Codewhale groups shell approvals by.
+func commandPrefix(cmd string) string { return shell.Classify(cmd) }

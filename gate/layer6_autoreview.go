@@ -1,0 +1,46 @@
+package gate
+
+import (
+	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
+)
+
+// autoReview is layer 6: configured block/allow rules and the built-in
+// safety floor. Where interactive Codewhale would consult its model
+// reviewer, the sidecar does what Codewhale's headless path does: block,
+// with the reviewer's question as the reason.
+func (p *plan) autoReview() (Decision, bool) {
+	call := autoreview.NewCall(p.req.Tool, p.input)
+	bounded := false
+	if tool.IsFileWrite(p.semantic) {
+		bounded = writetarget.Qualifies(p.req.Workspace, p.writeTargets())
+	}
+	v := autoreview.Decide(p.snap.AutoReview, call, p.s.posture, p.req.Origin, bounded)
+	eff := autoreview.Plan(v, p.s.posture, p.req.Tool)
+	var rule *string
+	if v.RuleID != "" {
+		id := v.RuleID
+		rule = &id
+	}
+	detail := func() string {
+		return "action kind " + v.ActionKind.String() + ", risk " + v.Risk.String() + ", origin " + v.Origin.String()
+	}
+	switch eff.Kind {
+	case autoreview.EffectBlock, autoreview.EffectConsultReviewer:
+		p.need, p.force = false, false
+		return p.deny(LayerAutoReview, eff.Text, rule), true
+	case autoreview.EffectForcePrompt:
+		p.requireApproval(LayerAutoReview, eff.Text, rule, true)
+		p.trace(LayerAutoReview, EffectAsk, "%s (%s)", eff.Text, detail())
+	case autoreview.EffectAllow:
+		if p.clearApproval(LayerAutoReview, rule) {
+			p.trace(LayerAutoReview, EffectAllow, "auto-review allows: %s (%s)", v.Reason, detail())
+		} else {
+			p.trace(LayerAutoReview, EffectNone, "auto-review allows, but cannot lift a hook ask or a forced hold (%s)", detail())
+		}
+	default:
+		p.trace(LayerAutoReview, EffectNone, "%s", detail())
+	}
+	return Decision{}, false
+}

@@ -1,0 +1,91 @@
+package gate
+
+import (
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
+)
+
+// approval is layer 8: the disposition of a call that still needs a human.
+// Without an approval card (the CLI, explain) an undecided call ends as ask.
+func (p *plan) approval(sessions Sessions) (Decision, bool) {
+	if !p.need {
+		p.trace(LayerApproval, EffectNone, "no approval needed")
+		return Decision{}, false
+	}
+	exact := ExactKey(p.semantic, p.input)
+	grouping := GroupingKey(p.semantic, p.input, commandPrefix)
+	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grouping, p.force, p.desc)
+	switch disp.verdict {
+	case Allow:
+		p.trace(LayerApproval, EffectAllow, "%s", disp.reason)
+		p.allowLayer, p.allowRule = LayerApproval, nil
+		if disp.source != "" {
+			p.d.Approval = &Approval{Choice: "session", Source: disp.source}
+		}
+		return Decision{}, false
+	case Deny:
+		return p.deny(LayerApproval, disp.reason, p.descRule), true
+	}
+	prompt := p.prompt(exact, grouping)
+	p.d.Prompt = prompt
+	forced := ""
+	if p.force {
+		forced = " (forced: session grants and saved rules cannot pass it)"
+	}
+	p.trace(LayerApproval, EffectAsk, "would open an approval card%s: %s", forced, p.desc)
+	p.trace(LayerSandbox, EffectNone, "%s", describeSandbox(p.sandbox))
+	return p.finish(Ask, p.descLayer, p.desc, p.descRule), true
+}
+
+// prompt builds what the approval card would offer (pipeline.md §8.3).
+func (p *plan) prompt(exact, grouping string) *Prompt {
+	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
+		Choices: []string{"once", "session"}}
+	if rules := p.alwaysRules(); rules != "" {
+		pr.Choices = append(pr.Choices, "always")
+		pr.AlwaysRules = rules
+	}
+	pr.Choices = append(pr.Choices, "deny")
+	return pr
+}
+
+// alwaysRules is the exact TOML "Always allow in this repo" would append,
+// or "" where Codewhale does not offer it: repo-law cards, critical stakes
+// (destructive risk with a publish or destructive kind), a shell command the
+// command-safety analyzer does not rate Safe or WorkspaceSafe, or a call with
+// no valid candidate.
+func (p *plan) alwaysRules() string {
+	if isRepoLawDescription(p.desc) {
+		return ""
+	}
+	c := autoreview.Classify(autoreview.NewCall(p.req.Tool, p.input))
+	if c.Risk == autoreview.Destructive && (c.ActionKind == autoreview.Publish || c.ActionKind == autoreview.DestructiveKind) {
+		return ""
+	}
+	if p.semantic == "exec_shell" {
+		cmd, _ := p.input["command"].(string)
+		if level := shellsafety.Analyze(cmd); level != shellsafety.Safe && level != shellsafety.WorkspaceSafe {
+			return ""
+		}
+	}
+	var touched []string
+	if p.semantic == "apply_patch" {
+		touched = patchfiles.Targets(p.input)
+	}
+	rules, err := execpolicy.AllowCandidates(p.semantic, p.input, p.req.Workspace, touched)
+	if err != nil || len(rules) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, r := range rules {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(execpolicy.FormatRule(r))
+	}
+	return b.String()
+}

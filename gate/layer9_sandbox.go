@@ -1,0 +1,98 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+func boolPtr(b bool) *bool { return &b }
+
+func readOnly() Sandbox { return Sandbox{Type: "read-only"} }
+
+func workspaceWrite(ws string, network bool) Sandbox {
+	return Sandbox{Type: "workspace-write", WritableRoots: []string{ws}, NetworkAccess: boolPtr(network)}
+}
+
+// sandboxPolicy is pipeline.md §9.1: a default by posture and mode, which
+// the configured sandbox_mode may only tighten. Codewhale compares the
+// configured value exactly and case-sensitively here, so `Read-Only` passes
+// validation and then does not clamp.
+func sandboxPolicy(a authority, configured string, ws string) Sandbox {
+	var def Sandbox
+	switch {
+	case a.mode == tool.Plan:
+		def = readOnly()
+	case a.mode == tool.Yolo || a.posture == tool.FullAccess || a.autoApprove:
+		def = Sandbox{Type: "danger-full-access"}
+	default:
+		def = workspaceWrite(ws, true)
+	}
+	switch {
+	case def.Type == "read-only" || configured == "read-only":
+		return readOnly()
+	case def.Type == "danger-full-access" && configured == "workspace-write":
+		return workspaceWrite(ws, true)
+	case def.Type == "danger-full-access" && configured == "external-sandbox":
+		return Sandbox{Type: "external-sandbox", NetworkAccess: boolPtr(true)}
+	}
+	return def
+}
+
+// escalation is the model-requested sandbox escalation of §9.2, for shell
+// calls carrying sandbox_permissions or justification.
+type escalation struct {
+	blocked string // invalid input or a refusal
+	prompt  string // forced-card description when the posture can ask
+	policy  *Sandbox
+}
+
+func sandboxEscalation(name string, input map[string]any, current Sandbox, a authority, ws string) (escalation, bool) {
+	if !tool.IsShell(name) {
+		return escalation{}, false
+	}
+	perm, hasPerm := input["sandbox_permissions"]
+	just, hasJust := input["justification"]
+	if !hasPerm && !hasJust {
+		return escalation{}, false
+	}
+	if action, ok := input["action"]; ok && action != "run" {
+		return escalation{blocked: "Invalid input: sandbox_permissions is only valid for Bash action=run."}, true
+	}
+	if !hasPerm {
+		return escalation{blocked: "Invalid input: justification requires sandbox_permissions."}, true
+	}
+	mode, ok := perm.(string)
+	if !ok {
+		return escalation{blocked: "Invalid input: sandbox_permissions must be a string."}, true
+	}
+	reason, _ := just.(string)
+	if !hasJust {
+		return escalation{blocked: "Invalid input: sandbox_permissions requires a justification."}, true
+	}
+	if strings.TrimSpace(reason) == "" {
+		return escalation{blocked: "Invalid input: justification expected a non-empty sentence."}, true
+	}
+	var target Sandbox
+	switch mode {
+	case "workspace-write":
+		if current.Type != "read-only" {
+			return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}, true
+		}
+		target = workspaceWrite(ws, false)
+	case "danger-full-access":
+		if current.Type != "read-only" && current.Type != "workspace-write" {
+			return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}, true
+		}
+		target = Sandbox{Type: "danger-full-access"}
+	case "read-only":
+		return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}, true
+	default:
+		return escalation{blocked: fmt.Sprintf("Invalid input: unknown sandbox_permissions value %q.", mode)}, true
+	}
+	if a.posture != tool.Ask || a.autoApprove {
+		return escalation{blocked: fmt.Sprintf("Sandbox escalation requires a one-shot user approval, but the current %s posture cannot provide it.", a.posture.Label())}, true
+	}
+	return escalation{prompt: fmt.Sprintf("Sandbox escalation to '%s' for this exact call: %s", mode, reason), policy: &target}, true
+}

@@ -1,0 +1,45 @@
+// Package problem is the shape in which every loader reports what it found
+// wrong with a Codewhale file: a stable code, a severity, the byte span of the
+// offending text and a message saying what Codewhale will do with it.
+package problem
+
+// Severity orders findings; Error sorts first.
+type Severity int
+
+const (
+	Error Severity = iota + 1
+	Warning
+	Info
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "info"
+	}
+}
+
+// Span is a half-open byte range [Start, End) of a file's contents.
+type Span struct{ Start, End int }
+
+// Problem is one finding in one file.
+type Problem struct {
+	File     string
+	Code     string
+	Severity Severity
+	Span     Span
+	Message  string
+	Related  []Related
+}
+
+// Related points at another place that explains a problem (the winner of a
+// shadowed rule, a cause of a rejected file).
+type Related struct {
+	File    string
+	Span    Span
+	Message string
+}

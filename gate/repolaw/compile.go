@@ -1,0 +1,95 @@
+package repolaw
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/globset"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// maxFileSize is the size above which Codewhale ignores the file.
+const maxFileSize = 100 * 1024
+
+func tooLarge(size int64) problem.Problem {
+	return ignoredProblem(problem.Span{}, fmt.Sprintf("the file is %d bytes, over the 100 KiB limit", size))
+}
+
+// Parse compiles the text of a constitution.json. When the text is empty,
+// too large, not JSON or not of the schema, the Law is empty (Codewhale
+// enforces nothing then) and the problems say why. Otherwise the problems
+// are advisories about invariants that protect less than they seem to.
+func Parse(data []byte) (Law, []problem.Problem) {
+	switch {
+	case len(data) == 0:
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "the file is empty")}
+	case len(data) > maxFileSize:
+		return Law{}, []problem.Problem{tooLarge(int64(len(data)))}
+	}
+	root, err := parseJSON(data)
+	if err != nil {
+		return Law{}, []problem.Problem{{
+			Code:     "CW001",
+			Severity: problem.Error,
+			Span:     problem.Span{Start: err.offset, End: min(err.offset+1, len(data))},
+			Message:  fmt.Sprintf("JSON syntax error: %s. Codewhale ignores this constitution.json: zero paths are protected", err.msg),
+		}}
+	}
+	invariants, problems := decodeConstitution(root)
+	if len(problems) > 0 {
+		return Law{}, problems
+	}
+	return compile(invariants)
+}
+
+// compile turns the enforced invariants into rules (pipeline.md §7.1):
+// blank text skips the entry, each path is trimmed, blank and invalid
+// globs are dropped, and an entry left without globs is advisory only.
+func compile(invariants []invariant) (Law, []problem.Problem) {
+	var law Law
+	var problems []problem.Problem
+	for _, inv := range invariants {
+		text := strings.TrimSpace(inv.text.text)
+		if text == "" {
+			continue
+		}
+		rule := Rule{Text: text, Action: inv.action, Span: inv.span}
+		for _, p := range inv.paths {
+			pattern := strings.TrimSpace(p.text)
+			if pattern == "" {
+				continue
+			}
+			g, err := globset.Compile(pattern)
+			if err != nil {
+				problems = append(problems, problem.Problem{
+					Code:     "CW400",
+					Severity: problem.Warning,
+					Span:     p.span,
+					Message:  fmt.Sprintf("Codewhale silently drops this glob (%v): it protects nothing", err),
+				})
+				continue
+			}
+			rule.Patterns = append(rule.Patterns, pattern)
+			rule.globs = append(rule.globs, g)
+		}
+		if len(rule.globs) == 0 {
+			problems = append(problems, advisoryOnly(inv, text))
+			continue
+		}
+		law.Rules = append(law.Rules, rule)
+	}
+	return law, problems
+}
+
+func advisoryOnly(inv invariant, text string) problem.Problem {
+	span, why := inv.pathsSpan, "has no valid paths"
+	if span == (problem.Span{}) {
+		span, why = inv.text.span, "has no paths"
+	}
+	return problem.Problem{
+		Code:     "CW401",
+		Severity: problem.Info,
+		Span:     span,
+		Message:  fmt.Sprintf("Invariant %q %s: Codewhale treats it as advice only and protects no file with it", text, why),
+	}
+}

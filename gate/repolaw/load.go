@@ -1,0 +1,98 @@
+package repolaw
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// Find returns the constitution Codewhale would read for workspace: the
+// first `.codewhale/constitution.json` that exists (as a directory entry,
+// so a broken file or symlink still ends the search) in the workspace or
+// an ancestor, up to and including the git root, or up to `/` when there
+// is no git root.
+func Find(workspace string) (path string, found bool) {
+	dir, err := filepath.Abs(workspace)
+	if err != nil {
+		return "", false
+	}
+	stop := gitRoot(dir)
+	for {
+		candidate := filepath.Join(dir, filepath.FromSlash(ConstitutionPath))
+		if _, err := os.Lstat(candidate); err == nil {
+			return candidate, true
+		}
+		parent := filepath.Dir(dir)
+		if dir == stop || parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// gitRoot returns the nearest directory from dir upwards that is a git
+// root, or "" when there is none.
+func gitRoot(dir string) string {
+	for {
+		if isGitRoot(dir) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// isGitRoot: `.git` is a directory holding HEAD, or a file that starts with
+// `gitdir:` (a worktree or submodule).
+func isGitRoot(dir string) bool {
+	dotGit := filepath.Join(dir, ".git")
+	info, err := os.Stat(dotGit)
+	switch {
+	case err != nil:
+		return false
+	case info.IsDir():
+		head, err := os.Stat(filepath.Join(dotGit, "HEAD"))
+		return err == nil && head.Mode().IsRegular()
+	case info.Mode().IsRegular():
+		data, err := os.ReadFile(dotGit)
+		return err == nil && bytes.HasPrefix(data, []byte("gitdir:"))
+	}
+	return false
+}
+
+// Load reads and compiles the constitution at path (as returned by Find).
+// A symlink, a non-regular file or an unreadable one yields an empty Law
+// and a CW400 problem, as Codewhale then protects nothing.
+func Load(path string) (Law, []problem.Problem) {
+	law, problems := load(path)
+	for i := range problems {
+		problems[i].File = path
+	}
+	return law, problems
+}
+
+func load(path string) (Law, []problem.Problem) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}
+	}
+	switch {
+	case info.Mode()&os.ModeSymlink != 0:
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "it is a symlink")}
+	case !info.Mode().IsRegular():
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "it is not a regular file")}
+	case info.Size() > maxFileSize:
+		return Law{}, []problem.Problem{tooLarge(info.Size())}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}
+	}
+	return Parse(data)
+}

@@ -1,0 +1,229 @@
+// Package gate decides a tool call the way Codewhale does: nine layers, in
+// the order of Codewhale's authorization document, each in its own file
+// (layer1_posture.go … layer9_sandbox.go). Everything is a pure function of
+// one policy snapshot and one request, except running hooks, which goes
+// through an interface.
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// Request is an AuthorizeRequest (contract.md §3) after validation.
+type Request struct {
+	Tool      string
+	Input     map[string]any
+	Workspace string
+	Mode      tool.Mode
+	// Posture is nil when the request leaves it to layer 1.
+	Posture         *tool.Posture
+	Origin          tool.Origin
+	CallID          *string
+	AllowedTools    []string // nil = no list
+	DisallowedTools []string
+	hasAllowList    bool
+}
+
+// HasAllowList distinguishes an empty allow list (nothing allowed) from none.
+func (r Request) HasAllowList() bool { return r.hasAllowList }
+
+// WithAllowList sets the allow list (nil slice = no list is not expressible
+// here: use the zero Request for that).
+func (r Request) WithAllowList(names []string) Request {
+	r.AllowedTools, r.hasAllowList = names, true
+	return r
+}
+
+// RequestError names the field that made a request unreadable.
+type RequestError struct {
+	Field   string
+	Message string
+}
+
+func (e *RequestError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("field %q: %s", e.Field, e.Message)
+}
+
+var requestFields = []string{"tool", "input", "workspace", "mode", "posture", "origin", "callId", "allowedTools", "disallowedTools"}
+
+// ParseRequest reads an AuthorizeRequest over defaults: a field the request
+// leaves out keeps its value from defaults (workspace, mode, posture,
+// origin). Unknown fields, wrong types and missing required fields are
+// errors naming the field.
+func ParseRequest(data []byte, defaults Request) (Request, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return Request{}, &RequestError{Message: "request is not a JSON object: " + jsonErr(err)}
+	}
+	if raw == nil {
+		return Request{}, &RequestError{Message: "request is not a JSON object"}
+	}
+	if dec.More() {
+		return Request{}, &RequestError{Message: "trailing data after the request object"}
+	}
+	var unknown []string
+	for k := range raw {
+		if !slices.Contains(requestFields, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return Request{}, &RequestError{Field: unknown[0], Message: "unknown field (known: " + strings.Join(requestFields, ", ") + ")"}
+	}
+	req := Request{Workspace: defaults.Workspace, Mode: defaults.Mode, Posture: defaults.Posture, Origin: defaults.Origin}
+	if err := requiredString(raw, "tool", &req.Tool); err != nil {
+		return req, err
+	}
+	in, ok := raw["input"]
+	if !ok {
+		return req, &RequestError{Field: "input", Message: "required"}
+	}
+	if err := json.Unmarshal(in, &req.Input); err != nil || req.Input == nil {
+		return req, &RequestError{Field: "input", Message: "must be a JSON object"}
+	}
+	if ws, ok, err := optionalString(raw, "workspace"); err != nil {
+		return req, err
+	} else if ok {
+		if !filepath.IsAbs(ws) {
+			return req, &RequestError{Field: "workspace", Message: fmt.Sprintf("must be an absolute path, got %q", ws)}
+		}
+		req.Workspace = filepath.Clean(ws)
+	}
+	if s, ok, err := optionalString(raw, "mode"); err != nil {
+		return req, err
+	} else if ok {
+		m, valid := ParseContractMode(s)
+		if !valid {
+			return req, &RequestError{Field: "mode", Message: fmt.Sprintf("must be one of plan, agent, operate, yolo; got %q", s)}
+		}
+		req.Mode = m
+	}
+	if s, ok, err := optionalString(raw, "posture"); err != nil {
+		return req, err
+	} else if ok {
+		p, valid := ParseContractPosture(s)
+		if !valid {
+			return req, &RequestError{Field: "posture", Message: fmt.Sprintf("must be one of ask, auto-review, full-access, never; got %q", s)}
+		}
+		req.Posture = &p
+	}
+	if s, ok, err := optionalString(raw, "origin"); err != nil {
+		return req, err
+	} else if ok {
+		o, valid := tool.ParseOrigin(s)
+		if !valid {
+			return req, &RequestError{Field: "origin", Message: fmt.Sprintf("must be one of interactive, background, headless; got %q", s)}
+		}
+		req.Origin = o
+	}
+	if s, ok, err := optionalString(raw, "callId"); err != nil {
+		return req, err
+	} else if ok {
+		req.CallID = &s
+	}
+	if list, ok, err := optionalStrings(raw, "allowedTools"); err != nil {
+		return req, err
+	} else if ok {
+		req = req.WithAllowList(list)
+	}
+	if list, _, err := optionalStrings(raw, "disallowedTools"); err != nil {
+		return req, err
+	} else {
+		req.DisallowedTools = list
+	}
+	return req, nil
+}
+
+// ParseContractMode reads the contract's mode spellings exactly.
+func ParseContractMode(s string) (tool.Mode, bool) {
+	switch s {
+	case "plan":
+		return tool.Plan, true
+	case "agent":
+		return tool.Agent, true
+	case "operate":
+		return tool.Operate, true
+	case "yolo":
+		return tool.Yolo, true
+	}
+	return tool.Agent, false
+}
+
+// ParseContractPosture reads the contract's posture spellings exactly.
+func ParseContractPosture(s string) (tool.Posture, bool) {
+	switch s {
+	case "ask":
+		return tool.Ask, true
+	case "auto-review":
+		return tool.AutoReview, true
+	case "full-access":
+		return tool.FullAccess, true
+	case "never":
+		return tool.Never, true
+	}
+	return tool.Ask, false
+}
+
+func jsonErr(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	}
+	return err.Error()
+}
+
+func requiredString(raw map[string]json.RawMessage, field string, dst *string) error {
+	s, ok, err := optionalString(raw, field)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &RequestError{Field: field, Message: "required"}
+	}
+	if s == "" {
+		return &RequestError{Field: field, Message: "must not be empty"}
+	}
+	*dst = s
+	return nil
+}
+
+func optionalString(raw map[string]json.RawMessage, field string) (string, bool, error) {
+	v, ok := raw[field]
+	if !ok || string(v) == "null" {
+		return "", false, nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", false, &RequestError{Field: field, Message: "must be a string"}
+	}
+	return s, true, nil
+}
+
+func optionalStrings(raw map[string]json.RawMessage, field string) ([]string, bool, error) {
+	v, ok := raw[field]
+	if !ok || string(v) == "null" {
+		return nil, false, nil
+	}
+	var list []string
+	if err := json.Unmarshal(v, &list); err != nil {
+		return nil, false, &RequestError{Field: field, Message: "must be an array of strings"}
+	}
+	if list == nil {
+		list = []string{}
+	}
+	return list, true, nil
+}

@@ -1,0 +1,162 @@
+package shellsafety
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// Level is the command analyzer's rating of a shell command.
+type Level int
+
+const (
+	// Safe: passes ReadOnly.
+	Safe Level = iota + 1
+	// WorkspaceSafe: an ordinary build, test, lint or format command that
+	// acts inside the workspace.
+	WorkspaceSafe
+	// NeedsReview: anything not recognised either way.
+	NeedsReview
+	// Dangerous: a pattern pipeline.md §6.3 "Analyzer Dangerous" names.
+	Dangerous
+)
+
+func (l Level) String() string {
+	switch l {
+	case Safe:
+		return "safe"
+	case WorkspaceSafe:
+		return "workspace-safe"
+	case Dangerous:
+		return "dangerous"
+	default:
+		return "needs-review"
+	}
+}
+
+// Analyze rates a command: Dangerous first (so `echo "rm -rf /"` is
+// Dangerous, as in Codewhale), then Safe, WorkspaceSafe, NeedsReview.
+func Analyze(command string) Level {
+	switch {
+	case dangerous(command, 0):
+		return Dangerous
+	case ReadOnly(command):
+		return Safe
+	case workspaceSafe(command):
+		return WorkspaceSafe
+	}
+	return NeedsReview
+}
+
+// catastrophicText is matched case-insensitively anywhere in the command,
+// quoted or not.
+var catastrophicText = []string{"rm -rf /", "rm -rf /*", "rm -rf ~", "rm -rf $home", ":(){ :|:& };:"}
+
+func dangerous(command string, depth int) bool {
+	if depth > maxNesting || strings.ContainsAny(command, "\n\r\x00") {
+		return true
+	}
+	lower := tool.LowerASCII(command)
+	for _, s := range catastrophicText {
+		if strings.Contains(lower, s) {
+			return true
+		}
+	}
+	for _, p := range pipelines(lex(command)) {
+		fetched := false
+		for _, stage := range p {
+			argv, levels := unwrap(texts(stage))
+			if depth+levels > maxNesting {
+				return true
+			}
+			if payload, ok := shellPayload(argv); ok && dangerous(payload, depth+levels+1) {
+				return true
+			}
+			name := programName(argv)
+			if fetched && slices.Contains([]string{"sh", "bash", "zsh"}, name) {
+				return true
+			}
+			fetched = fetched || name == "curl" || name == "wget"
+			if dangerousInvocation(name, argv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func dangerousInvocation(name string, argv []string) bool {
+	switch name {
+	case "eval":
+		return true
+	case "rm":
+		return dangerousRm(argv[1:])
+	case "find":
+		return dangerousFind(argv[1:])
+	}
+	return false
+}
+
+// dangerousRm: any of -r/-f/-d (or their long names) and a target the
+// analyzer cannot bound.
+func dangerousRm(args []string) bool {
+	flagged := false
+	var targets []string
+	for i, a := range args {
+		if a == "--" {
+			targets = append(targets, args[i+1:]...)
+			break
+		}
+		if hasShort(a, "rRfd") || hasLong(a, "recursive", "force", "dir") {
+			flagged = true
+		}
+		if a == "-" || a == "" || a[0] != '-' {
+			targets = append(targets, a)
+		}
+	}
+	return flagged && slices.ContainsFunc(targets, unboundedTarget)
+}
+
+// dangerousFind: -delete or -exec rm under a root the analyzer cannot bound.
+func dangerousFind(args []string) bool {
+	i := 0
+	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || strings.HasPrefix(args[i], "-O")) {
+		i++
+	}
+	if i < len(args) && args[i] == "-D" {
+		i += 2
+	}
+	var roots []string
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "" || strings.ContainsRune("-(!),", rune(a[0])) {
+			break
+		}
+		roots = append(roots, a)
+	}
+	deletes := false
+	for j := i; j < len(args); j++ {
+		switch args[j] {
+		case "-delete":
+			deletes = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			deletes = deletes || j+1 < len(args) && programName(args[j+1:]) == "rm"
+		}
+	}
+	return deletes && slices.ContainsFunc(roots, unboundedTarget)
+}
+
+// unboundedTarget: a path whose removal may reach the root, the home
+// directory or outside the working directory.
+func unboundedTarget(t string) bool {
+	switch {
+	case strings.Contains(t, "$"), strings.HasPrefix(t, "~"):
+		return true
+	case t != "" && strings.Trim(t, "/") == "": // /, //, ///
+		return true
+	case strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "/."):
+		return true
+	}
+	return slices.Contains(strings.Split(t, "/"), "..")
+}

@@ -1,0 +1,68 @@
+package shellsafety
+
+import "strings"
+
+// DestructiveLike is pipeline.md §6.3's destructive-like test of one
+// segment: the analyzer rates it Dangerous, or some command of it (after
+// VAR=value, wrappers and their options are peeled and quotes removed)
+// formats, wipes or overwrites a disk, or force-removes an absolute path
+// recursively. `sh -c` payloads are followed too.
+func DestructiveLike(segment string) bool {
+	return Analyze(segment) == Dangerous || destroysData(segment, 0)
+}
+
+func destroysData(command string, depth int) bool {
+	for _, p := range pipelines(lex(command)) {
+		for _, stage := range p {
+			argv, levels := unwrap(texts(stage))
+			if depth+levels > maxNesting {
+				return true
+			}
+			if payload, ok := shellPayload(argv); ok {
+				if destroysData(payload, depth+levels+1) {
+					return true
+				}
+				continue
+			}
+			if destructiveInvocation(argv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func destructiveInvocation(argv []string) bool {
+	name := programName(argv)
+	switch {
+	case name == "mkfs", strings.HasPrefix(name, "mkfs."), name == "wipefs", name == "shred", name == "blkdiscard":
+		return true
+	case name == "dd":
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "of=/dev/") {
+				return true
+			}
+		}
+	case name == "rm":
+		return forceRemovesAbsolute(argv[1:])
+	}
+	return false
+}
+
+// forceRemovesAbsolute: recursive and force flags and a `/…` target.
+func forceRemovesAbsolute(args []string) bool {
+	recursive, force, absolute := false, false, false
+	operands := false
+	for _, a := range args {
+		switch {
+		case operands || a == "" || a[0] != '-':
+			absolute = absolute || strings.HasPrefix(a, "/")
+		case a == "--":
+			operands = true
+		default:
+			recursive = recursive || hasShort(a, "rR") || hasLong(a, "recursive")
+			force = force || hasShort(a, "f") || hasLong(a, "force")
+		}
+	}
+	return recursive && force && absolute
+}

@@ -1,0 +1,329 @@
+package tomldoc
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// Parse validates src as TOML and builds its tree. A syntax error returns a
+// nil Doc.
+func Parse(src []byte) (*Doc, *SyntaxError) {
+	b := &builder{src: src, root: &TableValue{}}
+	b.current = b.root
+	p := &unstable.Parser{}
+	p.Reset(src)
+	for p.NextExpression() {
+		b.expression(p, p.Expression())
+	}
+	if err := p.Error(); err != nil {
+		return nil, unstableError(p, err)
+	}
+	var sink map[string]any
+	if _, err := toml.Decode(string(src), &sink); err != nil {
+		return nil, burntSushiError(src, err)
+	}
+	return &Doc{Src: src, Root: b.root}, nil
+}
+
+func unstableError(p *unstable.Parser, err error) *SyntaxError {
+	var pe *unstable.ParserError
+	if !errors.As(err, &pe) {
+		return &SyntaxError{Message: err.Error()}
+	}
+	span := problem.Span{}
+	if len(pe.Highlight) > 0 {
+		r := p.Range(pe.Highlight)
+		span = problem.Span{Start: int(r.Offset), End: int(r.Offset + r.Length)}
+	} else {
+		span = problem.Span{Start: len(p.Data()), End: len(p.Data())}
+	}
+	return &SyntaxError{Message: pe.Message, Span: span}
+}
+
+func burntSushiError(src []byte, err error) *SyntaxError {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return &SyntaxError{Message: err.Error()}
+	}
+	// Only Start/Len are trustworthy (deps.md §2); clamp them.
+	start := min(max(pe.Position.Start, 0), len(src))
+	end := min(start+max(pe.Position.Len, 1), len(src))
+	se := &SyntaxError{Message: pe.Message, Span: problem.Span{Start: start, End: end}}
+	const dupSuffix = "' has already been defined."
+	if strings.HasPrefix(pe.Message, "Key '") && strings.HasSuffix(pe.Message, dupSuffix) {
+		key := strings.TrimSuffix(strings.TrimPrefix(pe.Message, "Key '"), dupSuffix)
+		if i := strings.LastIndexByte(key, '.'); i >= 0 {
+			key = key[i+1:]
+		}
+		se.DuplicateKey = strings.Trim(key, `"'`)
+	}
+	return se
+}
+
+type builder struct {
+	src     []byte
+	root    *TableValue
+	current *TableValue
+}
+
+func rangeSpan(r unstable.Range) problem.Span {
+	return problem.Span{Start: int(r.Offset), End: int(r.Offset + r.Length)}
+}
+
+type keyPart struct {
+	name string
+	span problem.Span
+}
+
+func keyParts(it unstable.Iterator) []keyPart {
+	var parts []keyPart
+	for it.Next() {
+		n := it.Node()
+		parts = append(parts, keyPart{name: string(n.Data), span: rangeSpan(n.Raw)})
+	}
+	return parts
+}
+
+func (b *builder) expression(p *unstable.Parser, e *unstable.Node) {
+	switch e.Kind {
+	case unstable.Table:
+		parts := keyParts(e.Key())
+		if len(parts) == 0 {
+			return
+		}
+		b.current = b.descend(b.root, parts, false)
+	case unstable.ArrayTable:
+		parts := keyParts(e.Key())
+		if len(parts) == 0 {
+			return
+		}
+		b.current = b.descend(b.root, parts, true)
+	case unstable.KeyValue:
+		b.keyValue(b.current, e)
+	}
+}
+
+// descend walks a header's key from the root, creating implicit tables, and
+// returns the table the header opens.
+func (b *builder) descend(t *TableValue, parts []keyPart, arrayTable bool) *TableValue {
+	header := problem.Span{Start: parts[0].span.Start, End: parts[len(parts)-1].span.End}
+	for i, part := range parts {
+		last := i == len(parts)-1
+		e := t.Get(part.name)
+		if last && arrayTable {
+			elem := &TableValue{ArrayElement: true}
+			item := &Value{Kind: Table, Table: elem, Span: header}
+			if e == nil || e.Value.Kind != Array {
+				t.put(&Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Array, Span: header, Items: []*Value{item}}})
+			} else {
+				e.Value.Items = append(e.Value.Items, item)
+				e.Value.Span.End = header.End
+			}
+			return elem
+		}
+		if e == nil {
+			e = &Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Table, Table: &TableValue{}, Span: header}}
+			t.put(e)
+		}
+		t = tableOf(e.Value)
+		if t == nil {
+			// Invalid TOML (BurntSushi will say why); keep building safely.
+			t = &TableValue{}
+		}
+	}
+	return t
+}
+
+// tableOf is the table a key path continues into: a table, or the last
+// element of an array of tables.
+func tableOf(v *Value) *TableValue {
+	switch v.Kind {
+	case Table:
+		return v.Table
+	case Array:
+		if n := len(v.Items); n > 0 && v.Items[n-1].Kind == Table {
+			return v.Items[n-1].Table
+		}
+	}
+	return nil
+}
+
+func (b *builder) keyValue(t *TableValue, kv *unstable.Node) {
+	parts := keyParts(kv.Key())
+	if len(parts) == 0 {
+		return
+	}
+	for _, part := range parts[:len(parts)-1] {
+		e := t.Get(part.name)
+		if e == nil {
+			e = &Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Table, Table: &TableValue{}, Span: part.span}}
+			t.put(e)
+		}
+		next := tableOf(e.Value)
+		if next == nil {
+			return
+		}
+		t = next
+	}
+	last := parts[len(parts)-1]
+	valueStart := afterEquals(b.src, last.span.End)
+	v := b.value(kv.Value(), valueStart, int(kv.Raw.Offset+kv.Raw.Length))
+	t.put(&Entry{Key: last.name, KeySpan: last.span, Value: v})
+}
+
+// afterEquals finds where a value starts: past the `=` that follows its key.
+func afterEquals(src []byte, from int) int {
+	i := from
+	for i < len(src) && src[i] != '=' {
+		i++
+	}
+	i++
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return min(i, len(src))
+}
+
+// value converts a value node. Containers have no range of their own in the
+// unstable AST, so their span runs from start to end as the caller knows it.
+func (b *builder) value(n *unstable.Node, start, end int) *Value {
+	switch n.Kind {
+	case unstable.Array:
+		v := &Value{Kind: Array, Span: problem.Span{Start: start, End: end}}
+		it := n.Children()
+		for it.Next() {
+			c := it.Node()
+			cs, ce := b.childSpan(c)
+			v.Items = append(v.Items, b.value(c, cs, ce))
+		}
+		v.Span.End = max(v.Span.End, closing(b.src, start, ']'))
+		return v
+	case unstable.InlineTable:
+		t := &TableValue{Inline: true}
+		it := n.Children()
+		for it.Next() {
+			b.keyValue(t, it.Node())
+		}
+		return &Value{Kind: Table, Table: t, Span: problem.Span{Start: start, End: max(end, closing(b.src, start, '}'))}}
+	}
+	span := rangeSpan(n.Raw)
+	v := &Value{Span: span, Raw: string(b.src[span.Start:span.End])}
+	data := string(n.Data)
+	switch n.Kind {
+	case unstable.String:
+		v.Kind, v.Str = String, data
+	case unstable.Bool:
+		v.Kind, v.Bool = Bool, data == "true"
+	case unstable.Integer:
+		v.Kind = Integer
+		v.Int, _ = strconv.ParseInt(strings.ReplaceAll(data, "_", ""), 0, 64)
+	case unstable.Float:
+		v.Kind, v.Float = Float, parseFloat(data)
+	default:
+		v.Kind, v.Str = Datetime, data
+	}
+	return v
+}
+
+// childSpan is the span of an array element: scalars carry their range;
+// nested containers span their own children.
+func (b *builder) childSpan(n *unstable.Node) (int, int) {
+	if n.Kind != unstable.Array && n.Kind != unstable.InlineTable {
+		s := rangeSpan(n.Raw)
+		return s.Start, s.End
+	}
+	if n.Kind == unstable.InlineTable && n.Raw.Length > 0 {
+		start := int(n.Raw.Offset)
+		return start, closing(b.src, start, '}')
+	}
+	start := -1
+	it := n.Children()
+	if it.Next() {
+		start, _ = b.childSpan(it.Node())
+	}
+	if start < 0 {
+		return 0, 0
+	}
+	// Widen to the enclosing brackets.
+	for start > 0 && b.src[start] != '[' {
+		start--
+	}
+	return start, closing(b.src, start, ']')
+}
+
+// closing finds the bracket that closes the one at or after start, skipping
+// strings and nested brackets; it returns the offset just past it.
+func closing(src []byte, start int, close byte) int {
+	open := byte('[')
+	if close == '}' {
+		open = '{'
+	}
+	depth := 0
+	for i := start; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"', '\'':
+			i = skipString(src, i)
+		case '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
+}
+
+func skipString(src []byte, i int) int {
+	q := src[i]
+	triple := i+2 < len(src) && src[i+1] == q && src[i+2] == q
+	if triple {
+		for j := i + 3; j+2 < len(src); j++ {
+			if q == '"' && src[j] == '\\' {
+				j++
+				continue
+			}
+			if src[j] == q && src[j+1] == q && src[j+2] == q {
+				return j + 2
+			}
+		}
+		return len(src)
+	}
+	for j := i + 1; j < len(src); j++ {
+		if q == '"' && src[j] == '\\' {
+			j++
+			continue
+		}
+		if src[j] == q || src[j] == '\n' {
+			return j
+		}
+	}
+	return len(src)
+}
+
+func parseFloat(s string) float64 {
+	s = strings.ReplaceAll(s, "_", "")
+	switch strings.TrimLeft(s, "+-") {
+	case "inf":
+		if strings.HasPrefix(s, "-") {
+			return math.Inf(-1)
+		}
+		return math.Inf(1)
+	case "nan":
+		return math.NaN()
+	}
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}

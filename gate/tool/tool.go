@@ -1,0 +1,174 @@
+// Package tool holds the vocabulary every layer of the gate shares: modes,
+// postures, call origins and Codewhale's canonical (semantic) tool names.
+package tool
+
+import "strings"
+
+// Mode is Codewhale's session mode (pipeline.md §0.2).
+type Mode int
+
+const (
+	Agent Mode = iota
+	Plan
+	Operate
+	Yolo
+)
+
+// String is the request spelling: plan|agent|operate|yolo.
+func (m Mode) String() string {
+	switch m {
+	case Plan:
+		return "plan"
+	case Operate:
+		return "operate"
+	case Yolo:
+		return "yolo"
+	default:
+		return "agent"
+	}
+}
+
+// EngineSpelling is how the engine names the mode to hooks (DEEPSEEK_MODE).
+func (m Mode) EngineSpelling() string {
+	switch m {
+	case Plan:
+		return "Plan"
+	case Operate:
+		return "Operate"
+	case Yolo:
+		return "Yolo"
+	default:
+		return "Agent"
+	}
+}
+
+// ParseMode accepts the contract's spellings and Codewhale's aliases.
+func ParseMode(s string) (Mode, bool) {
+	switch lowerASCII(strings.TrimSpace(s)) {
+	case "agent", "act", "work", "auto", "1":
+		return Agent, true
+	case "plan", "2":
+		return Plan, true
+	case "operate", "operation", "ops", "3", "multitask", "multi", "5":
+		return Operate, true
+	case "yolo", "4", "bypass", "bypass-permissions", "bypasspermissions":
+		return Yolo, true
+	}
+	return Agent, false
+}
+
+// Posture is the runtime permission posture (pipeline.md §0.1).
+type Posture int
+
+const (
+	Ask Posture = iota
+	AutoReview
+	FullAccess
+	Never
+)
+
+// String is the contract spelling: ask|auto-review|full-access|never.
+func (p Posture) String() string {
+	switch p {
+	case AutoReview:
+		return "auto-review"
+	case FullAccess:
+		return "full-access"
+	case Never:
+		return "never"
+	default:
+		return "ask"
+	}
+}
+
+// Label is the UI chip label Codewhale shows in messages ("Full Access").
+func (p Posture) Label() string {
+	switch p {
+	case AutoReview:
+		return "Auto-Review"
+	case FullAccess:
+		return "Full Access"
+	case Never:
+		return "Never"
+	default:
+		return "Ask"
+	}
+}
+
+// AuditName is the approval_mode spelling of auto-review audit events.
+func (p Posture) AuditName() string {
+	switch p {
+	case AutoReview:
+		return "AUTO"
+	case FullAccess:
+		return "BYPASS"
+	case Never:
+		return "NEVER"
+	default:
+		return "SUGGEST"
+	}
+}
+
+// ParsePosture is Codewhale's string → posture parser (trimmed, ASCII
+// case-insensitive). It also accepts approval_policy spellings.
+func ParsePosture(s string) (Posture, bool) {
+	switch lowerASCII(strings.TrimSpace(s)) {
+	case "auto", "auto-review", "auto_review":
+		return AutoReview, true
+	case "bypass", "yolo", "dontask", "dont_ask", "bypass-permissions", "bypasspermissions", "full-access", "full_access", "full":
+		return FullAccess, true
+	case "suggest", "suggested", "on-request", "untrusted", "ask":
+		return Ask, true
+	case "never", "deny", "denied":
+		return Never, true
+	}
+	return Ask, false
+}
+
+// Origin is where a call comes from (auto-review's run origin).
+type Origin int
+
+const (
+	Interactive Origin = iota
+	Background
+	Headless
+)
+
+func (o Origin) String() string {
+	switch o {
+	case Background:
+		return "background"
+	case Headless:
+		return "headless"
+	default:
+		return "interactive"
+	}
+}
+
+// ParseOrigin accepts interactive|background|headless exactly.
+func ParseOrigin(s string) (Origin, bool) {
+	switch s {
+	case "interactive":
+		return Interactive, true
+	case "background":
+		return Background, true
+	case "headless":
+		return Headless, true
+	}
+	return Interactive, false
+}
+
+// lowerASCII lower-cases ASCII letters only, as Codewhale's Rust code does;
+// strings.ToLower would also fold non-ASCII letters.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// LowerASCII is exported for layers that must fold exactly as Codewhale does.
+func LowerASCII(s string) string { return lowerASCII(s) }
