@@ -32,7 +32,6 @@ type plan struct {
 	need, force, hookAsk bool
 	desc                 string
 	descRule             *string
-	descLayer            Layer
 	allowLayer           Layer
 	allowRule            *string
 	sandbox              Sandbox
@@ -58,9 +57,9 @@ func (p *plan) deny(l Layer, reason string, rule *string) Decision {
 	return p.finish(Deny, l, reason, rule)
 }
 
-// requireApproval records that layer l wants a human, with its reason.
-func (p *plan) requireApproval(l Layer, desc string, rule *string, force bool) {
-	p.need, p.desc, p.descRule, p.descLayer = true, desc, rule, l
+// requireApproval records that a layer wants a human, with its reason.
+func (p *plan) requireApproval(_ Layer, desc string, rule *string, force bool) {
+	p.need, p.desc, p.descRule = true, desc, rule
 	if force {
 		p.force = true
 	}
@@ -133,7 +132,6 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	// The sandbox escalation request is planned last (§9.2), before approval.
 	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
 	if escalates && esc.blocked != "" {
-		p.trace(LayerApproval, EffectNone, "not reached")
 		return p.deny(LayerSandbox, esc.blocked, nil)
 	}
 	if escalates {

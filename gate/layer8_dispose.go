@@ -38,7 +38,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	}
 	p.trace(LayerApproval, EffectAsk, "would open an approval card%s: %s", forced, p.desc)
 	p.trace(LayerSandbox, EffectNone, "%s", describeSandbox(p.sandbox))
-	return p.finish(Ask, p.descLayer, p.desc, p.descRule), true
+	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }
 
 // prompt builds what the approval card would offer (pipeline.md §8.3).
