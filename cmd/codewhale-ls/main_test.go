@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// home writes a Codewhale home with the given permissions.toml and returns
+// the config path.
+func home(t *testing.T, config, permissions string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if permissions != "" {
+		if err := os.WriteFile(filepath.Join(dir, "permissions.toml"), []byte(permissions), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cfg
+}
+
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestAuthorize(t *testing.T) {
+	cfg := home(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"cargo publish\"\naction = \"deny\"\n")
+	ws := t.TempDir()
+	code, out, errOut := runCLI(t, `{"tool":"bash","input":{"command":"cargo publish"},"callId":"c1"}`, "authorize", "--config", cfg, "--workspace", ws)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var d map[string]any
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if d["decision"] != "deny" || d["layer"] != float64(5) || d["rule"] != "cargo publish" || d["callId"] != "c1" {
+		t.Errorf("decision = %v", d)
+	}
+	if trace, _ := d["trace"].([]any); len(trace) != 5 {
+		t.Errorf("trace has %d entries, want one per layer that ran (5)", len(trace))
+	}
+}
+
+func TestAuthorizeBadRequest(t *testing.T) {
+	cfg := home(t, "", "")
+	for _, c := range []struct{ in, field string }{
+		{`{"tool":5,"input":{}}`, `"tool"`},
+		{`{"tool":"bash"}`, `"input"`},
+		{`{"tool":"bash","input":{},"posture":"yolo"}`, `"posture"`},
+		{`{"tool":"bash","input":{},"extra":1}`, `"extra"`},
+		{`not json`, "not a JSON object"},
+	} {
+		code, out, errOut := runCLI(t, c.in, "authorize", "--config", cfg, "--workspace", t.TempDir())
+		if code != 1 || out != "" {
+			t.Errorf("%s: exit %d, stdout %q", c.in, code, out)
+		}
+		var e map[string]string
+		if err := json.Unmarshal([]byte(strings.TrimSpace(errOut)), &e); err != nil || !strings.Contains(e["error"], c.field) {
+			t.Errorf("%s: stderr %q should be a one-line JSON error naming %s", c.in, errOut, c.field)
+		}
+	}
+}
+
+func TestAuthorizeBrokenPermissionsDenies(t *testing.T) {
+	cfg := home(t, "", "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
+	code, out, _ := runCLI(t, `{"tool":"read","input":{"path":"README.md"}}`, "authorize", "--config", cfg, "--workspace", t.TempDir())
+	if code != 0 || !strings.Contains(out, `"decision": "deny"`) || !strings.Contains(out, "Failed to parse permissions file") {
+		t.Errorf("exit %d, out %s", code, out)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	cfg := home(t, "", "")
+	code, out, errOut := runCLI(t, "", "explain", "--config", cfg, "--workspace", t.TempDir(), "--mode", "plan", "bash", "--command", "ls")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "=> 2 admission") || !strings.Contains(out, "3 hooks        -       not reached") || !strings.Contains(out, "decision: deny by layer 2") {
+		t.Errorf("explain output:\n%s", out)
+	}
+	if code, _, _ := runCLI(t, "", "explain", "--config", cfg, "bash"); code != 1 {
+		t.Errorf("explain without input: exit %d, want 1", code)
+	}
+}
+
+func TestCheckExitCodesAndFormats(t *testing.T) {
+	bad := home(t, "", "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
+	ws := t.TempDir()
+	code, out, _ := runCLI(t, "", "check", "--config", bad, "--workspace", ws)
+	if code != 3 || !strings.Contains(out, "permissions.toml:3:1: error CW002") {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "check", "--config", bad, "--workspace", ws, "--format", "json")
+	var report struct {
+		Files []struct {
+			Path        string
+			Diagnostics []struct {
+				Code  string
+				Range struct{ Start struct{ Line, Character int } }
+			}
+		}
+		Summary struct{ Errors int }
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || code != 3 || report.Summary.Errors == 0 {
+		t.Fatalf("json: exit %d err %v\n%s", code, err, out)
+	}
+	found := false
+	for _, f := range report.Files {
+		if filepath.Base(f.Path) == "permissions.toml" && len(f.Diagnostics) > 0 {
+			d := f.Diagnostics[0]
+			found = d.Code == "CW002" && d.Range.Start.Line == 2 && d.Range.Start.Character == 0
+		}
+	}
+	if !found {
+		t.Errorf("json report lacks CW002 at 2:0 in permissions.toml:\n%s", out)
+	}
+	code, out, _ = runCLI(t, "", "check", "--config", bad, "--workspace", ws, "--format", "sarif")
+	if code != 3 || !strings.Contains(out, `"version": "2.1.0"`) || !strings.Contains(out, `"ruleId": "CW002"`) {
+		t.Errorf("sarif: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "check", "--config", bad, "--workspace", ws, "--format", "github", "--fail-level", "none")
+	if code != 0 || !strings.HasPrefix(out, "::error file=") {
+		t.Errorf("github: exit %d\n%s", code, out)
+	}
+	warn := home(t, "modle = \"x\"\n", "")
+	if code, _, _ := runCLI(t, "", "check", "--config", warn, "--workspace", ws, "--fail-level", "warning"); code != 2 {
+		t.Errorf("warnings at fail level warning: exit %d, want 2", code)
+	}
+	if code, _, _ := runCLI(t, "", "check", "--config", warn, "--workspace", ws); code != 0 {
+		t.Errorf("warnings at fail level error: exit %d, want 0", code)
+	}
+	if code, _, _ := runCLI(t, "", "check", "--format", "xml"); code != 1 {
+		t.Errorf("bad format: exit %d, want 1", code)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	_, out, _ := runCLI(t, "", "version")
+	if !strings.Contains(out, "Codewhale 0.9.10") || !strings.Contains(out, "75dca2cf") {
+		t.Errorf("version: %q", out)
+	}
+}
