@@ -234,7 +234,7 @@ func (l *loader) wrongType(e *tomldoc.Entry, want, serdeWant string) {
 
 func (l *loader) unknownKey(e *tomldoc.Entry, known []string, what, hint string) {
 	msg := "unknown " + what + " `" + e.Key + "`"
-	if near, ok := nearestKey(e.Key, known); ok {
+	if near := problem.Nearest(e.Key, known); near != "" {
 		msg += " (did you mean `" + near + "`?)"
 	} else if hint != "" {
 		msg += " (" + hint + ")"
@@ -293,36 +293,4 @@ func describe(v *tomldoc.Value) string {
 		return "a table"
 	}
 	return v.Kind.String() + " " + v.Raw
-}
-
-// nearestKey suggests the known key closest to a misspelt one.
-func nearestKey(key string, known []string) (string, bool) {
-	best, bestDist := "", -1
-	for _, k := range known {
-		if d := editDistance(key, k); bestDist < 0 || d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best, bestDist >= 0 && bestDist <= max(1, len(best)/3)
-}
-
-// editDistance is the Levenshtein distance over bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -154,19 +154,6 @@ func TestParseFileKeepsTables(t *testing.T) {
 	}
 }
 
-func TestNearestKey(t *testing.T) {
-	cases := map[string]string{"acton": "action", "commands": "command", "Tool": "tool", "commandexact": "command_exact", "decision": "", "glob": ""}
-	for key, want := range cases {
-		got, ok := nearestKey(key, ruleFields)
-		if !ok {
-			got = ""
-		}
-		if got != want {
-			t.Errorf("nearestKey(%q) = %q, want %q", key, got, want)
-		}
-	}
-}
-
 func FuzzParseFile(f *testing.F) {
 	for _, s := range []string{
 		"", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"cargo test\"\n", "rules = [{tool=1}, 2, {action={allow={}}}]",

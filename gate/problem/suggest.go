@@ -1,15 +1,19 @@
 package problem
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
 
 // Nearest returns the candidate a misspelt word most likely meant, or ""
 // when nothing is close enough to be a plausible typo. Comparison ignores
 // ASCII case; a long shared prefix counts as close.
 func Nearest(word string, candidates []string) string {
-	w := lowerASCII(word)
+	w := tool.LowerASCII(word)
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		lc := lowerASCII(c)
+		lc := tool.LowerASCII(c)
 		d := editDistance(w, lc)
 		if len(w) >= 3 && (strings.HasPrefix(lc, w) || strings.HasPrefix(w, lc)) {
 			d = min(d, 2)
@@ -30,16 +34,6 @@ func DidYouMean(word string, candidates []string) string {
 		return "; did you mean `" + s + "`?"
 	}
 	return ""
-}
-
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // editDistance is the Levenshtein distance over bytes.

@@ -4,7 +4,8 @@ import "testing"
 
 func TestNearest(t *testing.T) {
 	keys := []string{"tool", "command", "command_exact", "path", "workspace", "action"}
-	for word, want := range map[string]string{"acton": "action", "commands": "command", "tol": "tool", "zzzzzzzz": "", "workspce": "workspace"} {
+	for word, want := range map[string]string{"acton": "action", "commands": "command", "tol": "tool", "zzzzzzzz": "", "workspce": "workspace",
+		"Tool": "tool", "commandexact": "command_exact", "decision": "", "glob": ""} {
 		if got := Nearest(word, keys); got != want {
 			t.Errorf("Nearest(%q) = %q, want %q", word, got, want)
 		}
