@@ -1,8 +1,3 @@
-// Package autoreview is layer 6 of the gate (pipeline.md §6): the
-// `[auto_review]` rules, the classification of a call, the deterministic
-// decision with its built-in safety floor, and what that decision does to
-// the call's plan in each posture. Everything here is pure; the caller
-// supplies the write-target test (gate/writetarget) and runs the guardian.
 package autoreview
 
 import (
@@ -15,7 +10,8 @@ import (
 
 // Rule is one validated `[[auto_review.allow]]` or `[[auto_review.block]]`
 // entry. Tool is matched exactly against the raw tool name; ActionKind is a
-// normalised kind ("read" … "destructive"). An empty field matches anything.
+// normalised kind ("read" … "destructive"). An empty field matches any
+// call; a rule has at least one of the two.
 type Rule struct{ ID, Tool, ActionKind, Reason string }
 
 // Config is the validated `[auto_review]` table.

@@ -19,6 +19,7 @@ func (s *Snapshot) loadAutoReview(f *File, t *tomldoc.TableValue) {
 	}
 	var raw autoreview.RawConfig
 	rules := map[string][]*tomldoc.TableValue{}
+	headers := map[string][]problem.Span{} // each rule's [[...]] header or inline table
 	for _, list := range []string{"allow", "block"} {
 		e := t.Get(list)
 		if e == nil {
@@ -36,6 +37,7 @@ func (s *Snapshot) loadAutoReview(f *File, t *tomldoc.TableValue) {
 				continue
 			}
 			rules[list] = append(rules[list], item.Table)
+			headers[list] = append(headers[list], item.Span)
 			r := s.rawRule(f, item.Table)
 			if list == "allow" {
 				raw.Allow = append(raw.Allow, r)
@@ -51,6 +53,9 @@ func (s *Snapshot) loadAutoReview(f *File, t *tomldoc.TableValue) {
 		if re, ok := err.(*autoreview.RuleError); ok && re.Index < len(rules[re.List]) {
 			rt := rules[re.List][re.Index]
 			span = tableSpan(rt)
+			if len(rt.Entries) == 0 {
+				span = headers[re.List][re.Index]
+			}
 			if e := first(rt, fieldAliases(re.Field)...); e != nil {
 				span = e.Value.Span
 			}

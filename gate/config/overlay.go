@@ -111,6 +111,10 @@ func loadOverlay(p Paths, approval, sandbox Setting, savedPosture string) (*File
 	case err != nil || !fi.Mode().IsRegular():
 		if _, lerr := os.Stat(p.LegacyOverlay); lerr == nil {
 			path = p.LegacyOverlay
+		} else if err == nil {
+			// A non-regular primary is treated as absent, not as a file
+			// that does not parse.
+			return nil, ov
 		}
 	}
 	ov.Path = path

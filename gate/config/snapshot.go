@@ -91,6 +91,9 @@ func Load(opts Options) *Snapshot {
 	if reqFile.State != Missing {
 		s.Files = append(s.Files, reqFile)
 		s.fatalFromFile(reqFile, "failed to load requirements "+quote(reqPath))
+		// Wrong types do not deserialize either: Codewhale cannot apply
+		// the requirements, so it does not start (fail closed).
+		s.fatalFromProblems(reqFile, "requirements")
 	}
 	s.Policy.Fatal = append(s.Policy.Fatal, reqs.check(merged.ApprovalPolicy, merged.SandboxMode)...)
 	s.Policy.Fatal = append(s.Policy.Fatal, validate(merged.ApprovalPolicy, merged.SandboxMode)...)
@@ -251,7 +254,9 @@ func (s *Snapshot) loadLaw(workspace string) {
 	src, _ := os.ReadFile(path)
 	f := &File{Kind: KindConstitution, Path: path, State: Loaded, Src: src, Problems: problems}
 	for _, pr := range problems {
-		if pr.Code == "CW400" || pr.Code == "CW001" {
+		// Only errors mean "zero rules"; a dropped glob (CW400 warning)
+		// leaves the other rules in force.
+		if pr.Severity == problem.Error && (pr.Code == "CW400" || pr.Code == "CW001") {
 			f.State = Invalid
 		}
 	}
