@@ -1,5 +1,11 @@
 package gate
 
+import (
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+)
+
 // Verdict is the outcome of a decision.
 type Verdict string
 
@@ -92,6 +98,19 @@ type Prompt struct {
 	Choices     []string
 	ExactKey    string
 	GroupingKey string
-	// AlwaysRules is the exact TOML the "always" choice would append.
-	AlwaysRules string
+	// Always are the rules the "always" choice would append.
+	Always []execpolicy.Rule
+}
+
+// AlwaysTOML is the exact TOML the "always" choice would append to
+// permissions.toml, or "" when the choice is not offered.
+func (p *Prompt) AlwaysTOML() string {
+	var b strings.Builder
+	for i, r := range p.Always {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(execpolicy.FormatRule(r))
+	}
+	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -35,12 +36,14 @@ type plan struct {
 	allowLayer           Layer
 	allowRule            *string
 	sandbox              Sandbox
+	// class is layer 6's classification of the call, reused by layer 8.
+	class *autoreview.Classification
 
 	d *Decision
 }
 
-func (p *plan) trace(l Layer, e Effect, format string, args ...any) {
-	p.d.Trace = append(p.d.Trace, TraceEntry{Layer: l, Name: l.String(), Effect: e, Detail: fmt.Sprintf(format, args...)})
+func (p *plan) trace(l Layer, e Effect, detail string) {
+	p.d.Trace = append(p.d.Trace, TraceEntry{Layer: l, Name: l.String(), Effect: e, Detail: detail})
 }
 
 func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision {
@@ -53,7 +56,7 @@ func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision 
 }
 
 func (p *plan) deny(l Layer, reason string, rule *string) Decision {
-	p.trace(l, EffectDeny, "%s", reason)
+	p.trace(l, EffectDeny, reason)
 	return p.finish(Deny, l, reason, rule)
 }
 
@@ -86,7 +89,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if deps.Sessions == nil {
 		deps.Sessions = NoSessions{}
 	}
-	p := &plan{req: req, snap: snap, input: req.Input, d: &Decision{CallID: req.CallID, Trace: []TraceEntry{}}}
+	p := &plan{req: req, snap: snap, input: req.Input, d: &Decision{CallID: req.CallID, Trace: make([]TraceEntry, 0, 9)}}
 	if snap == nil {
 		return internalDeny(req, "codewhale-ls has no policy snapshot loaded")
 	}
@@ -97,14 +100,14 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if fatal := snap.Fatal(); len(fatal) > 0 {
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
 	}
-	p.trace(LayerPosture, EffectNone, "%s", p.s.describe(snap.Policy))
+	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))
 
 	// Layer 2: mode and tool admission.
 	if reason, detail := admission(req, p.s.shellOn); reason != "" {
 		p.d.Trace = append(p.d.Trace, TraceEntry{Layer: LayerAdmission, Name: LayerAdmission.String(), Effect: EffectDeny, Detail: detail})
 		return p.finish(Deny, LayerAdmission, reason, nil)
 	} else {
-		p.trace(LayerAdmission, EffectNone, "%s", detail)
+		p.trace(LayerAdmission, EffectNone, detail)
 	}
 
 	// Layer 3: tool_call_before hooks.
@@ -150,7 +153,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		p.sandbox = *esc.policy
 	}
 	// Layer 9: the sandbox the call runs under.
-	p.trace(LayerSandbox, EffectNone, "%s", describeSandbox(p.sandbox))
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox))
 	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
 }
 

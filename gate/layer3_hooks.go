@@ -30,19 +30,19 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 	})
 	ran := describeHookRecords(out.Records)
 	if out.Denied {
-		p.trace(LayerHooks, EffectDeny, "%s", ran)
+		p.trace(LayerHooks, EffectDeny, ran)
 		return p.finish(Deny, LayerHooks, out.Reason, nil), true
 	}
 	switch {
 	case out.UpdatedInput != nil:
 		p.input = out.UpdatedInput
 		p.hookAsk = out.Ask
-		p.trace(LayerHooks, EffectRewrite, "%s; input rewritten by a hook", ran)
+		p.trace(LayerHooks, EffectRewrite, fmt.Sprintf("%s; input rewritten by a hook", ran))
 	case out.Ask:
 		p.hookAsk = true
-		p.trace(LayerHooks, EffectAsk, "%s; a hook asks for approval", ran)
+		p.trace(LayerHooks, EffectAsk, fmt.Sprintf("%s; a hook asks for approval", ran))
 	default:
-		p.trace(LayerHooks, EffectNone, "%s", ran)
+		p.trace(LayerHooks, EffectNone, ran)
 	}
 	return Decision{}, false
 }

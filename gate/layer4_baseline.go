@@ -212,7 +212,7 @@ func (p *plan) baseline() (Decision, bool) {
 	}
 	if p.s.mode == tool.Plan {
 		if reason := planWriteBlocked(name, p.semantic); reason != "" {
-			p.trace(LayerBaseline, EffectDeny, "%s", detail)
+			p.trace(LayerBaseline, EffectDeny, detail)
 			return p.finish(Deny, LayerBaseline, reason, nil), true
 		}
 	}
@@ -220,7 +220,7 @@ func (p *plan) baseline() (Decision, bool) {
 		p.requireApproval(LayerBaseline, "A ToolCallBefore hook requires explicit approval for this call.", nil, false)
 		effect, detail = EffectAsk, detail+"; a hook asked for approval"
 	}
-	p.trace(LayerBaseline, effect, "%s", detail)
+	p.trace(LayerBaseline, effect, detail)
 	return Decision{}, false
 }
 

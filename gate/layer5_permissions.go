@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"fmt"
+
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
@@ -25,16 +27,16 @@ func (p *plan) permissions() (Decision, bool) {
 		return p.deny(LayerPermissions, v.Reason, rule), true
 	case execpolicy.PromptCall:
 		if p.s.autoApprove {
-			p.trace(LayerPermissions, EffectNone, "%s (ignored: %s auto-approves)", v.Reason, postureOrMode(p.s.authority))
+			p.trace(LayerPermissions, EffectNone, fmt.Sprintf("%s (ignored: %s auto-approves)", v.Reason, postureOrMode(p.s.authority)))
 			break
 		}
 		p.requireApproval(LayerPermissions, v.Reason, rule, true)
-		p.trace(LayerPermissions, EffectAsk, "%s", v.Reason)
+		p.trace(LayerPermissions, EffectAsk, v.Reason)
 	case execpolicy.AllowCall:
 		if p.clearApproval(LayerPermissions, rule) {
-			p.trace(LayerPermissions, EffectAllow, "typed allow rule '%s'", v.Rule)
+			p.trace(LayerPermissions, EffectAllow, fmt.Sprintf("typed allow rule '%s'", v.Rule))
 		} else {
-			p.trace(LayerPermissions, EffectNone, "typed allow rule '%s' cannot lift a hook ask or a forced hold", v.Rule)
+			p.trace(LayerPermissions, EffectNone, fmt.Sprintf("typed allow rule '%s' cannot lift a hook ask or a forced hold", v.Rule))
 		}
 	default:
 		p.trace(LayerPermissions, EffectNone, "no typed rule matched")

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"fmt"
+
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
@@ -17,6 +19,7 @@ func (p *plan) autoReview() (Decision, bool) {
 		bounded = writetarget.Qualifies(p.req.Workspace, p.writeTargets())
 	}
 	v := autoreview.Decide(p.snap.AutoReview, call, p.s.posture, p.req.Origin, bounded)
+	p.class = &v.Classification
 	eff := autoreview.Plan(v, p.s.posture, p.req.Tool)
 	var rule *string
 	if v.RuleID != "" {
@@ -32,15 +35,15 @@ func (p *plan) autoReview() (Decision, bool) {
 		return p.deny(LayerAutoReview, eff.Text, rule), true
 	case autoreview.EffectForcePrompt:
 		p.requireApproval(LayerAutoReview, eff.Text, rule, true)
-		p.trace(LayerAutoReview, EffectAsk, "%s (%s)", eff.Text, detail())
+		p.trace(LayerAutoReview, EffectAsk, fmt.Sprintf("%s (%s)", eff.Text, detail()))
 	case autoreview.EffectAllow:
 		if p.clearApproval(LayerAutoReview, rule) {
-			p.trace(LayerAutoReview, EffectAllow, "auto-review allows: %s (%s)", v.Reason, detail())
+			p.trace(LayerAutoReview, EffectAllow, fmt.Sprintf("auto-review allows: %s (%s)", v.Reason, detail()))
 		} else {
-			p.trace(LayerAutoReview, EffectNone, "auto-review allows, but cannot lift a hook ask or a forced hold (%s)", detail())
+			p.trace(LayerAutoReview, EffectNone, fmt.Sprintf("auto-review allows, but cannot lift a hook ask or a forced hold (%s)", detail()))
 		}
 	default:
-		p.trace(LayerAutoReview, EffectNone, "%s", detail())
+		p.trace(LayerAutoReview, EffectNone, detail())
 	}
 	return Decision{}, false
 }

@@ -15,7 +15,7 @@ func (p *plan) repoLaw() (Decision, bool) {
 	case repolaw.ForcePrompt:
 		rule := hold.Invariant
 		p.requireApproval(LayerRepoLaw, out.Reason, &rule, true)
-		p.trace(LayerRepoLaw, EffectAsk, "%s", out.Reason)
+		p.trace(LayerRepoLaw, EffectAsk, out.Reason)
 	default:
 		if len(p.snap.Law.Rules) == 0 {
 			p.trace(LayerRepoLaw, EffectNone, "no enforced invariants")

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -29,11 +30,17 @@ func (NoSessions) Approved(string, string) bool { return false }
 func (NoSessions) Denied(string) bool           { return false }
 
 // fingerprint is the first 8 bytes of SHA-256, in hex, of a canonical JSON
-// rendering with sorted keys (encoding/json sorts map keys).
+// rendering with sorted keys (encoding/json sorts map keys). Like
+// Codewhale's serde_json rendering, it does not HTML-escape `<`, `>`, `&`.
 func fingerprint(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	var b []byte
+	if err := enc.Encode(v); err != nil {
 		b = []byte(fmt.Sprint(v))
+	} else {
+		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -1,7 +1,7 @@
 package gate
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -21,7 +21,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grouping, p.force, p.desc)
 	switch disp.verdict {
 	case Allow:
-		p.trace(LayerApproval, EffectAllow, "%s", disp.reason)
+		p.trace(LayerApproval, EffectAllow, disp.reason)
 		p.allowLayer, p.allowRule = LayerApproval, nil
 		if disp.source != "" {
 			p.d.Approval = &Approval{Choice: "session", Source: disp.source}
@@ -36,8 +36,8 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	if p.force {
 		forced = " (forced: session grants and saved rules cannot pass it)"
 	}
-	p.trace(LayerApproval, EffectAsk, "would open an approval card%s: %s", forced, p.desc)
-	p.trace(LayerSandbox, EffectNone, "%s", describeSandbox(p.sandbox))
+	p.trace(LayerApproval, EffectAsk, fmt.Sprintf("would open an approval card%s: %s", forced, p.desc))
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox))
 	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }
 
@@ -45,31 +45,35 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 func (p *plan) prompt(exact, grouping string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
 		Choices: []string{"once", "session"}}
-	if rules := p.alwaysRules(); rules != "" {
+	if rules := p.alwaysRules(); len(rules) > 0 {
 		pr.Choices = append(pr.Choices, "always")
-		pr.AlwaysRules = rules
+		pr.Always = rules
 	}
 	pr.Choices = append(pr.Choices, "deny")
 	return pr
 }
 
-// alwaysRules is the exact TOML "Always allow in this repo" would append,
-// or "" where Codewhale does not offer it: repo-law cards, critical stakes
+// alwaysRules are the rules "Always allow in this repo" would append, or
+// none where Codewhale does not offer it: repo-law cards, critical stakes
 // (destructive risk with a publish or destructive kind), a shell command the
 // command-safety analyzer does not rate Safe or WorkspaceSafe, or a call with
 // no valid candidate.
-func (p *plan) alwaysRules() string {
+func (p *plan) alwaysRules() []execpolicy.Rule {
 	if isRepoLawDescription(p.desc) {
-		return ""
+		return nil
 	}
-	c := autoreview.Classify(autoreview.NewCall(p.req.Tool, p.input))
+	c := p.class // layer 6 classified the same call and input
+	if c == nil {
+		cl := autoreview.Classify(autoreview.NewCall(p.req.Tool, p.input))
+		c = &cl
+	}
 	if c.Risk == autoreview.Destructive && (c.ActionKind == autoreview.Publish || c.ActionKind == autoreview.DestructiveKind) {
-		return ""
+		return nil
 	}
 	if p.semantic == "exec_shell" {
 		cmd, _ := p.input["command"].(string)
 		if level := shellsafety.Analyze(cmd); level != shellsafety.Safe && level != shellsafety.WorkspaceSafe {
-			return ""
+			return nil
 		}
 	}
 	var touched []string
@@ -77,15 +81,8 @@ func (p *plan) alwaysRules() string {
 		touched = patchfiles.Targets(p.input)
 	}
 	rules, err := execpolicy.AllowCandidates(p.semantic, p.input, p.req.Workspace, touched)
-	if err != nil || len(rules) == 0 {
-		return ""
+	if err != nil {
+		return nil
 	}
-	var b strings.Builder
-	for i, r := range rules {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(execpolicy.FormatRule(r))
-	}
-	return b.String()
+	return rules
 }
