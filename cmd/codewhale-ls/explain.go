@@ -91,6 +91,9 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 	fmt.Fprintf(w, "decision: %s by layer %d (%s)%s: %s\n", d.Decision, d.Layer, d.LayerName, rule, d.Reason)
 	if d.Decision == gate.Ask && d.Prompt != nil {
 		fmt.Fprintf(w, "approval card choices: %s\n", strings.Join(d.Prompt.Choices, ", "))
+		if rules := d.Prompt.AlwaysTOML(); rules != "" {
+			fmt.Fprintf(w, "\"always\" would append to permissions.toml:\n%s", rules)
+		}
 	}
 	if d.Decision != gate.Deny {
 		var later []string
