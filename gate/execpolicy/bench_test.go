@@ -39,14 +39,21 @@ func generatedRules(n int) []Rule {
 	return rules
 }
 
-func benchmarkCheck(b *testing.B, n int) {
+func benchmarkCheck(b *testing.B, n int, command string) {
 	e := NewEngine([]Ruleset{CompileRules(generatedRules(n))})
-	in := Input{Command: "cargo test --workspace --all-features", Cwd: "/home/dev/repo3", Mode: Mode{Kind: OnFailure}}
+	in := Input{Command: command, Cwd: "/home/dev/repo3", Mode: Mode{Kind: OnFailure}}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = e.Check(in)
 	}
 }
 
-func BenchmarkCheck1000(b *testing.B)  { benchmarkCheck(b, 1000) }
-func BenchmarkCheck10000(b *testing.B) { benchmarkCheck(b, 10000) }
+const (
+	benchCommand        = "cargo test --workspace --all-features"
+	benchChainedCommand = "git status && cargo test"
+)
+
+func BenchmarkCheck1000(b *testing.B)         { benchmarkCheck(b, 1000, benchCommand) }
+func BenchmarkCheck10000(b *testing.B)        { benchmarkCheck(b, 10000, benchCommand) }
+func BenchmarkCheckChained1000(b *testing.B)  { benchmarkCheck(b, 1000, benchChainedCommand) }
+func BenchmarkCheckChained10000(b *testing.B) { benchmarkCheck(b, 10000, benchChainedCommand) }

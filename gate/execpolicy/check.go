@@ -1,7 +1,6 @@
 package execpolicy
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
@@ -74,20 +73,29 @@ type call struct {
 	toolRules *toolIndex
 }
 
+// newCall is small enough to inline, which keeps Check's call off the heap.
 func (e *Engine) newCall(in Input) *call {
-	c := &call{tool: in.Tool, hasPath: in.Path != nil}
+	c := &call{}
+	c.prepare(e, in)
+	return c
+}
+
+func (c *call) prepare(e *Engine, in Input) {
+	c.tool, c.hasPath = in.Tool, in.Path != nil
 	if c.tool == "" {
 		c.tool = DefaultTool
 	}
 	c.toolRules = e.byTool[c.tool]
 	c.scope, c.scopeOK = WorkspaceScope(in.Cwd)
-	c.cwd, c.cwdOK = parsePath(in.Cwd, e.fold)
-	if in.Path != nil && c.cwdOK {
-		if p, ok := parsePath(*in.Path, e.fold); ok {
-			c.pathRel, c.pathOK = p.relativeTo(c.cwd)
+	// Only the call's own path is resolved against the cwd: without one, no
+	// path rule admits the call (see admits).
+	if in.Path != nil {
+		if c.cwd, c.cwdOK = parsePath(in.Cwd, e.fold); c.cwdOK {
+			if p, ok := parsePath(*in.Path, e.fold); ok {
+				c.pathRel, c.pathOK = p.relativeTo(c.cwd)
+			}
 		}
 	}
-	return c
 }
 
 // admits checks a rule's workspace and path conditions (§2.4 winner, 2 and 4).
@@ -108,6 +116,11 @@ func (c *call) admits(r *compiledRule) bool {
 // winner is the highest-ranked typed rule matching the call with command;
 // -1 when none matches.
 func (e *Engine) winner(c *call, command string) int {
+	return e.winnerFor(c, command, shell.NewAllowSubject(command))
+}
+
+// winnerFor is winner with the command's allow subject already prepared.
+func (e *Engine) winnerFor(c *call, command string, subject shell.AllowSubject) int {
 	ti := c.toolRules
 	if ti == nil {
 		return -1
@@ -128,7 +141,7 @@ func (e *Engine) winner(c *call, command string) int {
 	for _, id := range ti.exact[strings.TrimSpace(command)] {
 		consider(id)
 	}
-	ti.prefix.each(shell.NewAllowSubject(command), consider)
+	ti.prefix.each(subject, consider)
 	return best
 }
 
@@ -140,20 +153,22 @@ func (e *Engine) Check(in Input) Result {
 	hasTypedDeny := c.toolRules != nil && c.toolRules.hasDeny
 	var targets []string
 	if len(e.denied.patterns) > 0 || hasTypedDeny {
-		targets = shell.DenyTargets(in.Command)
+		var buf [8]string // a plain command's targets fit, and stay on the stack
+		targets = shell.AppendDenyTargets(buf[:0], in.Command)
 	}
 
 	// 1. Hard deny: nothing else is consulted.
 	if id, ok := e.denied.first(targets); ok {
 		p := e.denied.patterns[id]
-		return Result{Phase: Forbidden, MatchedRule: &p, Reason: fmt.Sprintf(deniedPrefixFormat, p),
+		return Result{Phase: Forbidden, MatchedRule: &p, Reason: deniedPrefixReason(p),
 			RuleSource: &e.denied.sources[id]}
 	}
 
 	// 2. Trusted candidate, for unchained commands only.
+	subject := shell.NewAllowSubject(in.Command)
 	trusted := -1
 	if !chained {
-		trusted, _ = e.trusted.first(shell.NewAllowSubject(in.Command))
+		trusted, _ = e.trusted.first(subject)
 	}
 
 	// 3. A typed deny winning for any other deny target.
@@ -163,18 +178,18 @@ func (e *Engine) Check(in Input) Result {
 				continue
 			}
 			if id := e.winner(c, t); id >= 0 && e.typed[id].rule.Action == Deny {
-				return e.typed[id].forbidden(segmentDenyFormat)
+				return e.typed[id].forbidden(segmentDenyReason)
 			}
 		}
 	}
 
 	// 4. The whole invocation's typed winner.
-	w := e.winner(c, in.Command)
+	w := e.winnerFor(c, in.Command, subject)
 	if w >= 0 {
 		r := &e.typed[w]
 		switch {
 		case r.rule.Action == Deny:
-			return r.forbidden(invocationDenyFormat)
+			return r.forbidden(invocationDenyReason)
 		case r.rule.Action == Allow && !chained:
 			return Result{Phase: Allowed, Allow: true, MatchedAction: ptr(Allow), MatchedRule: ptr(r.label),
 				Reason: reasonAllowed, RuleSource: &r.source, ActionSource: &r.source}
@@ -190,14 +205,14 @@ func (e *Engine) resolveTyped(mode Mode, w *compiledRule, trusted int) Result {
 	action := w.rule.Action
 	switch {
 	case mode.Kind == Never:
-		return w.forbidden(typedAskNeverFormat)
+		return w.forbidden(typedAskNeverReason)
 	case mode.Kind == Reject && mode.RejectRules:
 		res := Result{Phase: Forbidden, MatchedAction: &action, Reason: reasonRejectRules, ActionSource: &w.source}
 		e.reportTrusted(&res, trusted)
 		return res
 	}
 	return Result{Phase: NeedsApproval, Allow: true, RequiresApproval: true, MatchedAction: &action,
-		MatchedRule: ptr(w.label), Reason: fmt.Sprintf(typedAskFormat, w.label),
+		MatchedRule: ptr(w.label), Reason: typedAskReason(w.label),
 		RuleSource: &w.source, ActionSource: &w.source}
 }
 
@@ -231,15 +246,15 @@ func (e *Engine) reportTrusted(res *Result, trusted int) {
 }
 
 // forbidden reports the rule by label, with its own action.
-func (r *compiledRule) forbidden(reasonFormat string) Result {
+func (r *compiledRule) forbidden(reason func(label string) string) Result {
 	return Result{Phase: Forbidden, MatchedAction: ptr(r.rule.Action), MatchedRule: ptr(r.label),
-		Reason: fmt.Sprintf(reasonFormat, r.label), RuleSource: &r.source, ActionSource: &r.source}
+		Reason: reason(r.label), RuleSource: &r.source, ActionSource: &r.source}
 }
 
 // firstToken is the amendment's raw first word ("" for an empty command).
 func firstToken(command string) string {
-	if f := strings.Fields(command); len(f) > 0 {
-		return f[0]
+	for f := range strings.FieldsSeq(command) {
+		return f
 	}
 	return ""
 }

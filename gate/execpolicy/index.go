@@ -1,8 +1,6 @@
 package execpolicy
 
 import (
-	"slices"
-
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
@@ -39,7 +37,7 @@ func (x *allowIndex) each(s shell.AllowSubject, fn func(id int)) {
 	for _, id := range x.byClass[s.Class] {
 		fn(id)
 	}
-	for _, key := range s.PrefixKeys() {
+	for key := range s.PrefixKeySeq {
 		for _, id := range x.byPrefix[key] {
 			fn(id)
 		}
@@ -95,26 +93,30 @@ func (d *denyIndex) add(p string, src Source) {
 	d.tokens = append(d.tokens, toks)
 }
 
-// first is the first listed prefix that matches any of the targets.
+// first is the first listed prefix that matches any of the targets: the
+// least, over the targets, of the first prefix matching each. A prefix can
+// only match a target whose DenyHeads hold its first token, and each head's
+// ids ascend, so a head's scan stops at its first match or at the best id
+// found so far.
 func (d *denyIndex) first(targets []string) (int, bool) {
 	if len(d.byHead) == 0 {
 		return -1, false
 	}
-	targetTokens := make([][]string, len(targets))
-	var candidates []int
-	for i, t := range targets {
-		targetTokens[i] = shell.DenyTokens(t)
-		for _, head := range shell.DenyHeads(targetTokens[i]) {
-			candidates = append(candidates, d.byHead[head]...)
-		}
-	}
-	slices.Sort(candidates)
-	for _, id := range slices.Compact(candidates) {
-		for _, tt := range targetTokens {
-			if shell.DenyMatchTokens(d.tokens[id], tt) {
-				return id, true
+	best := -1
+	var tokenBuf, headBuf [16]string // a typical target fits; longer ones spill to the heap
+	for _, t := range targets {
+		tokens := shell.AppendDenyTokens(tokenBuf[:0], t)
+		for _, head := range shell.AppendDenyHeads(headBuf[:0], tokens) {
+			for _, id := range d.byHead[head] {
+				if best >= 0 && id >= best {
+					break
+				}
+				if shell.DenyMatchTokens(d.tokens[id], tokens) {
+					best = id
+					break
+				}
 			}
 		}
 	}
-	return -1, false
+	return best, best >= 0
 }

@@ -113,20 +113,30 @@ func WorkspaceScope(value string) (string, bool) {
 	default:
 		return "", false
 	}
-	var b strings.Builder
-	b.WriteString(root)
-	for _, part := range strings.Split(rest, "/") {
+	clean, named := true, false
+	for part := range strings.SplitSeq(rest, "/") {
 		switch part {
 		case "", ".":
+			clean = false
 		case "..":
 			return "", false
 		default:
+			named = true
+		}
+	}
+	switch {
+	case !named:
+		return "", false
+	case clean: // already normal, the usual case for a session cwd
+		return s, true
+	}
+	var b strings.Builder
+	b.WriteString(root)
+	for part := range strings.SplitSeq(rest, "/") {
+		if part != "" && part != "." {
 			b.WriteByte('/')
 			b.WriteString(part)
 		}
-	}
-	if b.Len() == len(root) {
-		return "", false
 	}
 	return b.String(), true
 }

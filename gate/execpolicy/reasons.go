@@ -2,13 +2,31 @@ package execpolicy
 
 // The reason strings Codewhale reports (execpolicy.md §5, reason codes).
 const (
-	reasonAllowed        = "Execution allowed by policy."
-	reasonRejectRules    = "Policy is configured to reject rule-exceptions."
-	reasonModeRequest    = "Approval requested by policy mode."
-	reasonUnmatched      = "Unmatched command prefix requires approval."
-	deniedPrefixFormat   = "Command blocked by denied prefix rule '%s'"
-	segmentDenyFormat    = "Permission rule '%s' explicitly denies a chained segment of this invocation."
-	invocationDenyFormat = "Permission rule '%s' explicitly denies this invocation."
-	typedAskFormat       = "Typed ask rule '%s' requires approval."
-	typedAskNeverFormat  = "Typed ask rule '%s' requires approval, but approval policy is never."
+	reasonAllowed     = "Execution allowed by policy."
+	reasonRejectRules = "Policy is configured to reject rule-exceptions."
+	reasonModeRequest = "Approval requested by policy mode."
+	reasonUnmatched   = "Unmatched command prefix requires approval."
 )
+
+// The reasons naming a rule are built by concatenation: they are on the path
+// of every matched call, where fmt's formatting costs several allocations.
+
+func deniedPrefixReason(prefix string) string {
+	return "Command blocked by denied prefix rule '" + prefix + "'"
+}
+
+func segmentDenyReason(label string) string {
+	return "Permission rule '" + label + "' explicitly denies a chained segment of this invocation."
+}
+
+func invocationDenyReason(label string) string {
+	return "Permission rule '" + label + "' explicitly denies this invocation."
+}
+
+func typedAskReason(label string) string {
+	return "Typed ask rule '" + label + "' requires approval."
+}
+
+func typedAskNeverReason(label string) string {
+	return "Typed ask rule '" + label + "' requires approval, but approval policy is never."
+}

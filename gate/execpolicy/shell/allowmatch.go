@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // maxArityDepth is the longest key length tried (the table has none longer
 // than two words, but Codewhale tries three).
@@ -10,23 +13,57 @@ const maxArityDepth = 3
 // positional (non-flag) words, ASCII-lowercased, cut to the arity of the
 // longest matching key, else the first positional word; "" when there is
 // none.
-func Classify(command string) string {
-	var positional []string
-	for _, tok := range strings.Fields(command) {
-		if !strings.HasPrefix(tok, "-") {
-			positional = append(positional, lower(tok))
+func Classify(command string) string { return classifyCollapsed(collapse(lower(command))) }
+
+// classifyCollapsed is Classify of text already lowered and collapsed, whose
+// words are Classify's tokens, lowered. The key never needs more than the
+// first maxArityDepth positional words (no arity exceeds it), and is a
+// substring of the text unless flags sit between those words.
+func classifyCollapsed(collapsed string) string {
+	var positional [maxArityDepth]wordSpan
+	n := 0
+	for start := 0; start < len(collapsed) && n < maxArityDepth; {
+		end := strings.IndexByte(collapsed[start:], ' ')
+		if end < 0 {
+			end = len(collapsed)
+		} else {
+			end += start
 		}
+		if collapsed[start] != '-' {
+			positional[n] = wordSpan{start, end}
+			n++
+		}
+		start = end + 1
 	}
-	n := len(positional)
 	if n == 0 {
 		return ""
 	}
-	for depth := min(maxArityDepth, n); depth >= 1; depth-- {
-		if a, ok := arity[strings.Join(positional[:depth], " ")]; ok {
-			return strings.Join(positional[:min(a, n)], " ")
+	for depth := n; depth >= 1; depth-- {
+		if a, ok := arity[joinSpans(collapsed, positional[:depth])]; ok {
+			return joinSpans(collapsed, positional[:min(a, n)])
 		}
 	}
-	return positional[0]
+	return joinSpans(collapsed, positional[:1])
+}
+
+// wordSpan is a word's byte range in the text it was found in.
+type wordSpan struct{ start, end int }
+
+// joinSpans is the words joined by single spaces: a substring of the
+// collapsed text when they are adjacent in it, a new string otherwise.
+func joinSpans(collapsed string, words []wordSpan) string {
+	adjacent := true
+	for i := 1; i < len(words); i++ {
+		adjacent = adjacent && words[i].start == words[i-1].end+1
+	}
+	if adjacent {
+		return collapsed[words[0].start:words[len(words)-1].end]
+	}
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = collapsed[w.start:w.end]
+	}
+	return strings.Join(parts, " ")
 }
 
 // AllowPattern is a trusted prefix or non-exact typed command, prepared for
@@ -54,7 +91,8 @@ type AllowSubject struct {
 
 // NewAllowSubject prepares command.
 func NewAllowSubject(command string) AllowSubject {
-	return AllowSubject{Class: Classify(command), Collapsed: collapse(lower(command))}
+	collapsed := collapse(lower(command))
+	return AllowSubject{Class: classifyCollapsed(collapsed), Collapsed: collapsed}
 }
 
 // Matches is allowMatch: the classification equals the pattern, or the
@@ -70,14 +108,16 @@ func (p AllowPattern) Matches(s AllowSubject) bool {
 // PrefixKeys lists every Collapsed value of a pattern that matches s by the
 // prefix fallback: each leading run of whole words. Together with Class it
 // lets a caller index patterns instead of trying each.
-func (s AllowSubject) PrefixKeys() []string {
-	var keys []string
+func (s AllowSubject) PrefixKeys() []string { return slices.Collect(s.PrefixKeySeq) }
+
+// PrefixKeySeq yields PrefixKeys without collecting them.
+func (s AllowSubject) PrefixKeySeq(yield func(string) bool) {
 	for i := 0; i < len(s.Collapsed); i++ {
-		if s.Collapsed[i] == ' ' {
-			keys = append(keys, s.Collapsed[:i])
+		if s.Collapsed[i] == ' ' && !yield(s.Collapsed[:i]) {
+			return
 		}
 	}
-	return append(keys, s.Collapsed)
+	yield(s.Collapsed)
 }
 
 // AllowMatch is the arity-aware prefix matcher used for trusted prefixes

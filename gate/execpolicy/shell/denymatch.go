@@ -5,19 +5,22 @@ import "strings"
 // DenyTokens is the hard-deny matcher's view of a text (execpolicy.md §3.4):
 // ASCII-lowercased whitespace tokens with leading `$(`, `(`, `{` and
 // trailing `)`, `}`, `;` stripped; tokens left empty are dropped.
-func DenyTokens(text string) []string {
-	var out []string
-	for _, tok := range strings.Fields(lower(text)) {
+func DenyTokens(text string) []string { return AppendDenyTokens(nil, text) }
+
+// AppendDenyTokens appends DenyTokens(text) to dst, so that a caller's small
+// buffer can hold them.
+func AppendDenyTokens(dst []string, text string) []string {
+	for tok := range strings.FieldsSeq(lower(text)) {
 		for strings.HasPrefix(tok, "$(") {
 			tok = tok[2:]
 		}
 		tok = strings.TrimLeft(tok, "({")
 		tok = strings.TrimRight(tok, ")};")
 		if tok != "" {
-			out = append(out, tok)
+			dst = append(dst, tok)
 		}
 	}
-	return out
+	return dst
 }
 
 // DenyMatch reports whether the hard-deny prefix rule matches target.
@@ -118,25 +121,29 @@ func (m *denySearch) tokenMatches(tok string, j int) bool {
 // DenyMatchTokens(rule, target) to hold: the tokens the search can reach
 // before matching anything, and their basenames. It lets a caller index
 // deny rules by their first token.
-func DenyHeads(target []string) []string {
-	var heads []string
-	reached := make([]bool, len(target)+2)
-	reached[commandStart(target)] = true
-	for i := range target {
-		if !reached[i] {
-			continue
-		}
-		tok := target[i]
-		heads = append(heads, tok)
-		if base := basename(tok); base != tok && base != "" {
-			heads = append(heads, base)
-		}
-		if strings.HasPrefix(tok, "-") {
-			reached[i+1] = true
-			if !strings.Contains(tok, "=") {
-				reached[i+2] = true
+func DenyHeads(target []string) []string { return AppendDenyHeads(nil, target) }
+
+// AppendDenyHeads appends DenyHeads(target) to dst, so that a caller's small
+// buffer can hold them.
+func AppendDenyHeads(dst []string, target []string) []string {
+	// From a reached flag i the search reaches token i+1 and, when the flag
+	// has no `=`, token i+2; so whether i, i+1 and i+2 are reached rolls
+	// along instead of living in a slice.
+	reached, next, afterNext := true, false, false
+	for i := commandStart(target); i < len(target); i++ {
+		if tok := target[i]; reached {
+			dst = append(dst, tok)
+			if base := basename(tok); base != tok && base != "" {
+				dst = append(dst, base)
+			}
+			if strings.HasPrefix(tok, "-") {
+				next = true
+				if !strings.Contains(tok, "=") {
+					afterNext = true
+				}
 			}
 		}
+		reached, next, afterNext = next, afterNext, false
 	}
-	return heads
+	return dst
 }

@@ -7,11 +7,46 @@ import (
 )
 
 // lower folds ASCII letters only; strings.ToLower would also fold `É`, which
-// Codewhale leaves alone (execpolicy.md §6.3).
-func lower(s string) string { return tool.LowerASCII(s) }
+// Codewhale leaves alone (execpolicy.md §6.3). Text without an upper-case
+// ASCII letter, the usual case, comes back as is instead of as a copy.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return tool.LowerASCII(s)
+		}
+	}
+	return s
+}
 
-// collapse is Rust's split_whitespace().join(" ").
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+// collapse is Rust's split_whitespace().join(" "). Text that is already in
+// that form, the usual case, comes back as is instead of as a copy.
+func collapse(s string) string {
+	if isCollapsed(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isCollapsed reports ASCII text whose only whitespace is single spaces
+// between words. Non-ASCII text is never reported, since it may hold
+// Unicode whitespace.
+func isCollapsed(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && s[i+1] == ' ': // s does not end in a space
+			return false
+		}
+	}
+	return true
+}
 
 // basename is the text after the last `/` or `\`.
 func basename(word string) string {
