@@ -43,9 +43,9 @@ func (f *File) add(code string, sev problem.Severity, span problem.Span, msg str
 }
 
 // parseTOML reads and parses one TOML file, recording a syntax error.
-func parseTOML(kind Kind, path string) (*File, *tomldoc.Doc) {
+func parseTOML(b Buffers, kind Kind, path string) (*File, *tomldoc.Doc) {
 	f := &File{Kind: kind, Path: path, State: Missing}
-	src, present, err := readRegular(path)
+	src, present, err := b.read(path)
 	if !present {
 		return f, nil
 	}

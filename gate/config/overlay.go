@@ -91,7 +91,7 @@ func sandboxTightens(value string, current Setting) bool {
 // that is the home directory, refuses a symlinked primary file without
 // falling back, treats a non-regular file as absent, and silently ignores a
 // file that does not parse.
-func loadOverlay(p Paths, approval, sandbox Setting, savedPosture string) (*File, Overlay) {
+func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture string) (*File, Overlay) {
 	ov := Overlay{Path: p.Overlay}
 	if p.Overlay == "" {
 		return nil, ov
@@ -118,7 +118,7 @@ func loadOverlay(p Paths, approval, sandbox Setting, savedPosture string) (*File
 		}
 	}
 	ov.Path = path
-	f, doc := parseTOML(KindOverlay, path)
+	f, doc := parseTOML(b, KindOverlay, path)
 	if f.State == Invalid {
 		ov.Disabled = "it does not parse"
 		for i := range f.Problems {

@@ -32,6 +32,27 @@ type Options struct {
 	// Workspace is the absolute workspace root.
 	Workspace string
 	Env       Env
+	// Buffers are editor contents that stand in for the files at those
+	// paths: diagnostics come from the buffer when a file is open.
+	Buffers Buffers
+}
+
+// Buffers maps absolute paths to the text an editor holds for them.
+type Buffers map[string][]byte
+
+// read is readRegular with an open buffer standing in for the file's
+// contents; what the file is (missing, symlink) still comes from disk,
+// except that a buffer for a file not yet saved counts as present.
+func (b Buffers) read(path string) ([]byte, bool, error) {
+	src, open := b[path]
+	disk, present, err := readRegular(path)
+	switch {
+	case errors.Is(err, ErrSymlink):
+		return nil, true, err
+	case open:
+		return src, true, nil
+	}
+	return disk, present, err
 }
 
 // Paths are where Codewhale looks for each file (contract.md §1).
@@ -185,4 +206,13 @@ func GitRoot(dir string) string {
 			return ""
 		}
 	}
+}
+
+// readThrough reads like Codewhale's TUI start-up loader, following
+// symlinks, with an open buffer standing in for the contents.
+func (b Buffers) readThrough(path string) ([]byte, error) {
+	if src, open := b[path]; open {
+		return src, nil
+	}
+	return os.ReadFile(path)
 }

@@ -28,6 +28,8 @@ type Snapshot struct {
 	Trusted    bool
 	// ProjectHooksLoaded says whether the project hooks.toml counted.
 	ProjectHooksLoaded bool
+
+	buffers Buffers
 }
 
 // Fatal lists why Codewhale would refuse to start with these files.
@@ -48,7 +50,7 @@ func (s *Snapshot) File(kind Kind) *File {
 // Policy.Fatal (and turns every decision into a deny), and every problem is
 // kept on its file.
 func Load(opts Options) *Snapshot {
-	s := &Snapshot{}
+	s := &Snapshot{buffers: opts.Buffers}
 	paths, err := ResolvePaths(opts)
 	s.Paths = paths
 	if err != nil {
@@ -61,7 +63,7 @@ func Load(opts Options) *Snapshot {
 		env = OSEnv{}
 	}
 
-	userFile, userDoc := parseTOML(KindUserConfig, paths.Config)
+	userFile, userDoc := parseTOML(opts.Buffers, KindUserConfig, paths.Config)
 	s.Files = append(s.Files, userFile)
 	s.fatalFromFile(userFile, "failed to load config "+quote(paths.Config))
 	user := readUserConfig(userFile, userDoc, "config.toml")
@@ -74,7 +76,7 @@ func Load(opts Options) *Snapshot {
 	if user.ManagedPath.Set {
 		managedPath = expandTilde(user.ManagedPath.Value, paths.Home)
 	}
-	managedFile, managedDoc := parseTOML(KindManaged, managedPath)
+	managedFile, managedDoc := parseTOML(opts.Buffers, KindManaged, managedPath)
 	managed := readUserConfig(managedFile, managedDoc, "managed config")
 	managedUnreadable := managedFile.State == Invalid
 	if managedFile.State != Missing {
@@ -86,7 +88,7 @@ func Load(opts Options) *Snapshot {
 	if user.RequirementsPath.Set {
 		reqPath = expandTilde(user.RequirementsPath.Value, paths.Home)
 	}
-	reqFile, reqDoc := parseTOML(KindRequirements, reqPath)
+	reqFile, reqDoc := parseTOML(opts.Buffers, KindRequirements, reqPath)
 	reqs := readRequirements(reqFile, reqDoc)
 	if reqFile.State != Missing {
 		s.Files = append(s.Files, reqFile)
@@ -104,13 +106,13 @@ func Load(opts Options) *Snapshot {
 		merged.AllowShell = BoolSetting{Value: v, Set: true, Source: "config.toml workspace entry"}
 	}
 
-	settingsFile, settingsDoc := parseTOML(KindSettings, paths.Settings)
+	settingsFile, settingsDoc := parseTOML(opts.Buffers, KindSettings, paths.Settings)
 	if settingsFile.State != Missing {
 		s.Files = append(s.Files, settingsFile)
 	}
 	saved := savedPosture(settingsFile, settingsDoc)
 
-	overlayFile, overlay := loadOverlay(paths, merged.ApprovalPolicy, merged.SandboxMode, saved)
+	overlayFile, overlay := loadOverlay(opts.Buffers, paths, merged.ApprovalPolicy, merged.SandboxMode, saved)
 	if overlayFile != nil {
 		s.Files = append(s.Files, overlayFile)
 	}
@@ -168,7 +170,7 @@ func (s *Snapshot) loadPermissions() {
 	s.Engine = execpolicy.NewEngine(nil)
 	// The TUI start-up loader reads through a symlink; the config crate's
 	// loader refuses one. Decisions follow the TUI; diagnostics say so.
-	src, err := os.ReadFile(path)
+	src, err := s.buffers.readThrough(path)
 	if os.IsNotExist(err) {
 		return
 	}
@@ -214,7 +216,7 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 	if s.Paths.ProjectHooks == "" {
 		return
 	}
-	f, doc := parseTOML(KindProjectHooks, s.Paths.ProjectHooks)
+	f, doc := parseTOML(s.buffers, KindProjectHooks, s.Paths.ProjectHooks)
 	if f.State == Missing {
 		return
 	}
@@ -250,8 +252,18 @@ func (s *Snapshot) loadLaw(workspace string) {
 	if !found {
 		return
 	}
-	law, problems := repolaw.Load(path)
-	src, _ := os.ReadFile(path)
+	var law repolaw.Law
+	var problems []problem.Problem
+	src, open := s.buffers[path]
+	if open {
+		law, problems = repolaw.Parse(src)
+		for i := range problems {
+			problems[i].File = path
+		}
+	} else {
+		law, problems = repolaw.Load(path)
+		src, _ = os.ReadFile(path)
+	}
 	f := &File{Kind: KindConstitution, Path: path, State: Loaded, Src: src, Problems: problems}
 	for _, pr := range problems {
 		// Only errors mean "zero rules"; a dropped glob (CW400 warning)
