@@ -7,7 +7,6 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
 // check lints the policy files of the workspace (or the named ones among
@@ -29,7 +28,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	snap := config.Load(opts)
+	res := diagnostics.Check(diagnostics.Input{Options: opts})
 	wanted := map[string]bool{}
 	for _, a := range fs.args {
 		abs, err := filepath.Abs(a)
@@ -40,8 +39,8 @@ func check(args []string, stdout, stderr io.Writer) int {
 		wanted[abs] = true
 	}
 	var reports []diagnostics.FileReport
-	for _, f := range snap.Files {
-		if f.State == config.Missing || (len(wanted) > 0 && !wanted[f.Path]) {
+	for _, f := range res.Files {
+		if len(wanted) > 0 && !wanted[f.Path] {
 			continue
 		}
 		delete(wanted, f.Path)

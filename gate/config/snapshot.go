@@ -20,12 +20,15 @@ type Snapshot struct {
 	Paths  Paths
 	Policy Policy
 	// Files are every file the load looked at, in a stable order.
-	Files      []*File
-	Engine     *execpolicy.Engine
-	Hooks      hooks.Config
-	AutoReview autoreview.Config
-	Law        repolaw.Law
-	Trusted    bool
+	Files  []*File
+	Engine *execpolicy.Engine
+	// Permissions is the parsed permissions.toml (nil when missing or
+	// unreadable), kept for linters that reason about its rules.
+	Permissions *execpolicy.File
+	Hooks       hooks.Config
+	AutoReview  autoreview.Config
+	Law         repolaw.Law
+	Trusted     bool
 	// ProjectHooksLoaded says whether the project hooks.toml counted.
 	ProjectHooksLoaded bool
 
@@ -185,6 +188,7 @@ func (s *Snapshot) loadPermissions() {
 		f.add("CW005", problem.Warning, problem.Span{}, "permissions.toml is a symlink: Codewhale's TUI reads through it, but its app-server, /permissions and approval saves refuse it (\"must not be a symlink\")")
 	}
 	pf, problems := execpolicy.ParseFile(src)
+	s.Permissions = pf
 	for i := range problems {
 		problems[i].File = path
 	}

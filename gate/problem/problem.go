@@ -34,6 +34,7 @@ type Problem struct {
 	Span     Span
 	Message  string
 	Related  []Related
+	Fixes    []Fix
 }
 
 // Related points at another place that explains a problem (the winner of a
@@ -42,4 +43,19 @@ type Related struct {
 	File    string
 	Span    Span
 	Message string
+}
+
+// Fix is a quick fix for a problem: edits to the same file.
+type Fix struct {
+	Title string
+	Edits []Edit
+	// Safe fixes change nothing but the mistake and may be applied in bulk
+	// (source.fixAll).
+	Safe bool
+}
+
+// Edit replaces the bytes of Span with NewText.
+type Edit struct {
+	Span    Span
+	NewText string
 }

@@ -1,0 +1,84 @@
+package diagnostics
+
+import (
+	"sort"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// Input is what to lint: the files of one user and one workspace, with
+// open editor buffers standing in for their contents (Options.Buffers).
+type Input struct {
+	Options config.Options
+	// Baseline returns the version of a file an edit is compared with for
+	// CW500 (the git HEAD version, else the disk version when the file was
+	// opened); ok is false when there is none.
+	Baseline func(path string) (src []byte, ok bool)
+}
+
+// FileResult is every finding in one file.
+type FileResult struct {
+	Path     string
+	Kind     config.Kind
+	State    config.FileState
+	Src      []byte
+	Problems []problem.Problem
+}
+
+// Result is one lint of a user's and a workspace's policy files.
+type Result struct {
+	Snapshot *config.Snapshot
+	Files    []*FileResult
+}
+
+// File returns the result for path, or nil.
+func (r *Result) File(path string) *FileResult {
+	for _, f := range r.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	return nil
+}
+
+// linters add the findings that need more than one file's loader: the
+// semantic lints of permissions.toml, the startup checks of config.toml.
+var linters = []func(snap *config.Snapshot, out map[string]*FileResult){
+	lintPermissions,
+	lintConfig,
+}
+
+// Check loads the files as Codewhale would, adds the semantic lints and the
+// loosening check against the baseline, and drops what `# codewhale-ls:
+// ignore CODE` comments silence.
+func Check(in Input) *Result {
+	snap := config.Load(in.Options)
+	res := &Result{Snapshot: snap}
+	byPath := map[string]*FileResult{}
+	for _, f := range snap.Files {
+		if f.State == config.Missing {
+			if _, open := in.Options.Buffers[f.Path]; !open {
+				continue
+			}
+		}
+		fr := &FileResult{Path: f.Path, Kind: f.Kind, State: f.State, Src: f.Src, Problems: append([]problem.Problem(nil), f.Problems...)}
+		byPath[f.Path] = fr
+		res.Files = append(res.Files, fr)
+	}
+	for _, lint := range linters {
+		lint(snap, byPath)
+	}
+	if in.Baseline != nil {
+		lintLoosening(in, snap, byPath)
+	}
+	for _, fr := range res.Files {
+		fr.Problems = dropIgnored(fr.Src, fr.Problems)
+		for i := range fr.Problems {
+			fr.Problems[i].File = fr.Path
+		}
+		sort.SliceStable(fr.Problems, func(i, j int) bool { return fr.Problems[i].Span.Start < fr.Problems[j].Span.Start })
+	}
+	sort.Slice(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
+	return res
+}
