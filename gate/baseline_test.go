@@ -31,7 +31,7 @@ func TestNonBypassableVectors(t *testing.T) {
 			in = map[string]any{"action": r.input}
 		}
 		sem := tool.Semantic(r.tool, in)
-		req := requirement(r.tool, sem, in)
+		req := requirement(r.tool, sem, in, nil)
 		if req != ReqRequired {
 			t.Errorf("%s: requirement %s, want Required", r.tool, req)
 		}
@@ -307,7 +307,7 @@ func TestRequirementTable(t *testing.T) {
 		if in == nil {
 			in = map[string]any{}
 		}
-		if got := requirement(r.name, tool.Semantic(r.name, in), in); got != r.want {
+		if got := requirement(r.name, tool.Semantic(r.name, in), in, nil); got != r.want {
 			t.Errorf("%s %v: %s, want %s", r.name, r.input, got, r.want)
 		}
 	}

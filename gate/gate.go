@@ -36,6 +36,9 @@ type plan struct {
 	allowLayer           Layer
 	allowRule            *string
 	sandbox              Sandbox
+	// call is the call as auto-review sees it, its shell command parsed
+	// once for every layer that classifies it (4, 6, 8).
+	call autoreview.Call
 	// class is layer 6's classification of the call, reused by layer 8.
 	class *autoreview.Classification
 
@@ -115,6 +118,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		return d
 	}
 	p.semantic = tool.Semantic(req.Tool, p.input)
+	p.call = autoreview.NewCall(req.Tool, p.input)
 
 	// Layer 4: registered-tool baseline.
 	if d, done := p.baseline(); done {

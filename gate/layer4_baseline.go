@@ -84,12 +84,20 @@ func registered(name string) bool {
 }
 
 // requirement is the registered requirement of a call (§4.2). Tools the
-// table does not name are treated as executing code: Required.
-func requirement(name, semantic string, input map[string]any) Requirement {
+// table does not name are treated as executing code: Required. sh is the
+// parsed shell command of a shell call (nil parses it here).
+func requirement(name, semantic string, input map[string]any, sh *shellsafety.Command) Requirement {
 	action, _ := tool.Action(input)
 	switch {
 	case tool.IsShell(name):
-		if cmd, ok := input["command"].(string); ok && parallelReadOnlyShape(input) && shellsafety.ReadOnly(cmd) {
+		cmd, ok := input["command"].(string)
+		if !ok || !parallelReadOnlyShape(input) {
+			return ReqRequired
+		}
+		if sh == nil {
+			sh = shellsafety.Parse(cmd)
+		}
+		if sh.ReadOnly() {
 			return ReqAuto
 		}
 		return ReqRequired
@@ -192,7 +200,7 @@ func planWriteBlocked(name, semantic string) string {
 // the Ask write carve-out, the Plan-mode write block and a hook's ask.
 func (p *plan) baseline() (Decision, bool) {
 	name := p.req.Tool
-	p.require = requirement(name, p.semantic, p.input)
+	p.require = requirement(name, p.semantic, p.input, p.call.Shell)
 	nb := nonBypassable(name, p.semantic, p.require)
 	p.allowLayer = LayerBaseline
 	detail := fmt.Sprintf("%s (%s) requires %s", name, p.semantic, p.require)

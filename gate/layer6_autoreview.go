@@ -13,12 +13,11 @@ import (
 // reviewer, the sidecar does what Codewhale's headless path does: block,
 // with the reviewer's question as the reason.
 func (p *plan) autoReview() (Decision, bool) {
-	call := autoreview.NewCall(p.req.Tool, p.input)
 	bounded := false
 	if tool.IsFileWrite(p.semantic) {
 		bounded = writetarget.Qualifies(p.req.Workspace, p.writeTargets())
 	}
-	v := autoreview.Decide(p.snap.AutoReview, call, p.s.posture, p.req.Origin, bounded)
+	v := autoreview.Decide(p.snap.AutoReview, p.call, p.s.posture, p.req.Origin, bounded)
 	p.class = &v.Classification
 	eff := autoreview.Plan(v, p.s.posture, p.req.Tool)
 	var rule *string

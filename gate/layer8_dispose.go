@@ -64,15 +64,17 @@ func (p *plan) alwaysRules() []execpolicy.Rule {
 	}
 	c := p.class // layer 6 classified the same call and input
 	if c == nil {
-		cl := autoreview.Classify(autoreview.NewCall(p.req.Tool, p.input))
+		cl := autoreview.Classify(p.call)
 		c = &cl
 	}
 	if c.Risk == autoreview.Destructive && (c.ActionKind == autoreview.Publish || c.ActionKind == autoreview.DestructiveKind) {
 		return nil
 	}
 	if p.semantic == "exec_shell" {
-		cmd, _ := p.input["command"].(string)
-		if level := shellsafety.Analyze(cmd); level != shellsafety.Safe && level != shellsafety.WorkspaceSafe {
+		if p.call.Shell == nil {
+			return nil
+		}
+		if level := p.call.Shell.Analyze(); level != shellsafety.Safe && level != shellsafety.WorkspaceSafe {
 			return nil
 		}
 	}

@@ -96,6 +96,7 @@ type Classification struct {
 
 // Classify reads a call per pipeline.md §6.2.
 func Classify(c Call) Classification {
+	c = c.withShell()
 	cat := category(c.Semantic)
 	return Classification{Category: cat, Risk: risk(c, cat), ActionKind: kind(c, cat)}
 }
@@ -150,7 +151,7 @@ func risk(c Call, cat Category) Risk {
 			benign = !nonEmptyList(c.Input["open"]) && !nonEmptyList(c.Input["click"])
 		}
 	case Shell:
-		benign = shellsafety.ReadOnly(c.str("command"))
+		benign = c.Shell.ReadOnly()
 	case Agent:
 		a := c.action()
 		benign = a == "status" || a == "peek" || a == "list"
@@ -190,11 +191,11 @@ func kind(c Call, cat Category) ActionKind {
 		return External
 	}
 	if cat == Shell {
-		segments := shellsafety.Segments(c.str("command"))
-		if slices.ContainsFunc(segments, shellsafety.PublishLike) {
+		segments := c.Shell.Segments()
+		if slices.ContainsFunc(segments, (*shellsafety.Command).PublishLike) {
 			return Publish
 		}
-		if slices.ContainsFunc(segments, shellsafety.DestructiveLike) {
+		if slices.ContainsFunc(segments, (*shellsafety.Command).DestructiveLike) {
 			return DestructiveKind
 		}
 	}

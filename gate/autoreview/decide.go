@@ -1,9 +1,6 @@
 package autoreview
 
-import (
-	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
-)
+import "github.com/codewhale-ls/codewhale-ls/gate/tool"
 
 // VerdictKind is the outcome of the deterministic decision.
 type VerdictKind int
@@ -57,6 +54,7 @@ const (
 // the call's own by RunOrigin); writeTargetsBounded is the carve-out path
 // test on the call's write targets, consulted for writes under Auto-Review.
 func Decide(cfg Config, c Call, posture tool.Posture, origin tool.Origin, writeTargetsBounded bool) Verdict {
+	c = c.withShell() // once for Classify and the routine test
 	v := Verdict{Classification: Classify(c), Origin: RunOrigin(c, origin), WriteTargetsBounded: writeTargetsBounded}
 	decided := func(k VerdictKind, reason, ruleID string) Verdict {
 		v.Kind, v.Reason, v.RuleID = k, reason, ruleID
@@ -86,7 +84,7 @@ func Decide(cfg Config, c Call, posture tool.Posture, origin tool.Origin, writeT
 		return decided(Allow, reasonReadOnly, "")
 	case v.ActionKind == Write && autoReview:
 		return decided(Allow, reasonBoundedWrite, "")
-	case v.ActionKind == ShellKind && autoReview && shellsafety.RoutineAutoReview(c.str("command")):
+	case v.ActionKind == ShellKind && autoReview && c.Shell.RoutineAutoReview():
 		return decided(Allow, reasonRoutineShell, "")
 	}
 	return decided(AskUser, ReasonDestructive, "")

@@ -3,8 +3,6 @@ package shellsafety
 import (
 	"slices"
 	"strings"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // Level is the command analyzer's rating of a shell command.
@@ -38,12 +36,22 @@ func (l Level) String() string {
 // Analyze rates a command: Dangerous first (so `echo "rm -rf /"` is
 // Dangerous, as in Codewhale), then Safe, WorkspaceSafe, NeedsReview.
 func Analyze(command string) Level {
+	return analyze(parse(command))
+}
+
+func analyze(p *parsed) Level {
+	return rate(p, func() bool { return dangerous(p, 0) }, func() bool { return readOnly(p) })
+}
+
+// rate applies the analyzer's order to p, whose dangerous and read-only
+// tests the caller supplies so a Command can answer them from memory.
+func rate(p *parsed, dangerous, readOnly func() bool) Level {
 	switch {
-	case dangerous(command, 0):
+	case dangerous():
 		return Dangerous
-	case ReadOnly(command):
+	case readOnly():
 		return Safe
-	case workspaceSafe(command):
+	case workspaceSafe(p):
 		return WorkspaceSafe
 	}
 	return NeedsReview
@@ -53,34 +61,43 @@ func Analyze(command string) Level {
 // quoted or not.
 var catastrophicText = []string{"rm -rf /", "rm -rf /*", "rm -rf ~", "rm -rf $home", ":(){ :|:& };:"}
 
-func dangerous(command string, depth int) bool {
-	if depth > maxNesting || strings.ContainsAny(command, "\n\r\x00") {
-		return true
-	}
-	lower := tool.LowerASCII(command)
-	for _, s := range catastrophicText {
-		if strings.Contains(lower, s) {
+// catastrophic reports a catastrophicText string in s. Commands seldom
+// hold a capital letter; without one the plain search, much faster than
+// the folding one, gives the same answer.
+func catastrophic(s string) bool {
+	fold := hasUpperASCII(s)
+	for _, t := range catastrophicText {
+		if fold && containsFold(s, t) || !fold && strings.Contains(s, t) {
 			return true
 		}
 	}
-	for _, p := range pipelines(lex(command)) {
-		fetched := false
-		for _, stage := range p {
-			argv, levels := unwrap(texts(stage))
-			if depth+levels > maxNesting {
-				return true
-			}
-			if payload, ok := shellPayload(argv); ok && dangerous(payload, depth+levels+1) {
-				return true
-			}
-			name := programName(argv)
-			if fetched && slices.Contains([]string{"sh", "bash", "zsh"}, name) {
-				return true
-			}
-			fetched = fetched || name == "curl" || name == "wget"
-			if dangerousInvocation(name, argv) {
-				return true
-			}
+	return false
+}
+
+func dangerous(p *parsed, depth int) bool {
+	if depth > maxNesting || p.controlBytes {
+		return true
+	}
+	if catastrophic(p.text) {
+		return true
+	}
+	fetched := false // a stage of this pipeline ran curl or wget
+	for _, s := range p.stages {
+		fetched = fetched && !s.first
+		argv, levels := unwrap(p.words(s))
+		if depth+levels > maxNesting {
+			return true
+		}
+		if payload, ok := shellPayload(argv); ok && dangerous(parse(payload), depth+levels+1) {
+			return true
+		}
+		name := programName(argv)
+		if fetched && (name == "sh" || name == "bash" || name == "zsh") {
+			return true
+		}
+		fetched = fetched || name == "curl" || name == "wget"
+		if dangerousInvocation(name, argv) {
+			return true
 		}
 	}
 	return false
@@ -158,5 +175,5 @@ func unboundedTarget(t string) bool {
 	case strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "/."):
 		return true
 	}
-	return slices.Contains(strings.Split(t, "/"), "..")
+	return hasDotDot(t)
 }

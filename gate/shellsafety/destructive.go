@@ -8,25 +8,25 @@ import "strings"
 // formats, wipes or overwrites a disk, or force-removes an absolute path
 // recursively. `sh -c` payloads are followed too.
 func DestructiveLike(segment string) bool {
-	return Analyze(segment) == Dangerous || destroysData(segment, 0)
+	// dangerous alone decides whether the analyzer says Dangerous.
+	p := parse(segment)
+	return dangerous(p, 0) || destroysData(p, 0)
 }
 
-func destroysData(command string, depth int) bool {
-	for _, p := range pipelines(lex(command)) {
-		for _, stage := range p {
-			argv, levels := unwrap(texts(stage))
-			if depth+levels > maxNesting {
+func destroysData(p *parsed, depth int) bool {
+	for _, s := range p.stages {
+		argv, levels := unwrap(p.words(s))
+		if depth+levels > maxNesting {
+			return true
+		}
+		if payload, ok := shellPayload(argv); ok {
+			if destroysData(parse(payload), depth+levels+1) {
 				return true
 			}
-			if payload, ok := shellPayload(argv); ok {
-				if destroysData(payload, depth+levels+1) {
-					return true
-				}
-				continue
-			}
-			if destructiveInvocation(argv) {
-				return true
-			}
+			continue
+		}
+		if destructiveInvocation(argv) {
+			return true
 		}
 	}
 	return false

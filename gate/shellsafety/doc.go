@@ -7,4 +7,8 @@
 // None of them runs a shell. They read the command text the way a POSIX
 // shell would tokenise it, closely enough to be conservative: anything they
 // cannot read with confidence is never rated Safe or WorkspaceSafe.
+//
+// Each question is a function of the command text. A caller that asks
+// several of one command (the gate asks all of them per decision) reads it
+// once with Parse and asks the Command instead: same answers, one lexing.
 package shellsafety

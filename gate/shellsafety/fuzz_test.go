@@ -40,7 +40,7 @@ func FuzzAnalyze(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		l := Analyze(s)
-		if (l == Safe) != (ReadOnly(s) && !dangerous(s, 0)) {
+		if (l == Safe) != (ReadOnly(s) && !dangerous(parse(s), 0)) {
 			t.Errorf("Analyze(%q) = %v disagrees with ReadOnly", s, l)
 		}
 		if l == WorkspaceSafe && strings.ContainsAny(s, ";&|><`$\n") {

@@ -3,8 +3,8 @@ package shellsafety
 import (
 	"slices"
 	"strings"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"unicode"
+	"unicode/utf8"
 )
 
 // PublishLike is pipeline.md §6.3's publish-like test of one segment. Like
@@ -12,41 +12,79 @@ import (
 // not removed and no wrapper (sudo, VAR=…) is peeled, so the command must
 // start with git, gh, npm or cargo.
 func PublishLike(segment string) bool {
-	t := strings.Fields(segment)
-	if len(t) >= 2 {
-		switch t[0] + " " + t[1] {
-		case "gh release", "npm publish", "cargo publish":
-			return true
+	f := fields{rest: segment}
+	program, _ := f.next()
+	switch program {
+	case "gh":
+		sub, _ := f.next()
+		return sub == "release"
+	case "npm", "cargo":
+		sub, _ := f.next()
+		return sub == "publish"
+	case "git":
+		switch gitSubcommand(&f) {
+		case "tag":
+			return tagPublishes(f)
+		case "push":
+			return pushPublishes(f)
 		}
-	}
-	if len(t) == 0 || t[0] != "git" {
-		return false
-	}
-	sub, args := gitSubcommand(t[1:])
-	switch sub {
-	case "tag":
-		return tagPublishes(args)
-	case "push":
-		return pushPublishes(args)
 	}
 	return false
 }
 
+// fields walks the words strings.Fields would return, without the slice.
+type fields struct{ rest string }
+
+func (f *fields) next() (string, bool) {
+	s := f.rest
+	start := 0
+	for start < len(s) {
+		space, width := spaceAt(s, start)
+		if !space {
+			break
+		}
+		start += width
+	}
+	end := start
+	for end < len(s) {
+		space, width := spaceAt(s, end)
+		if space {
+			break
+		}
+		end += width
+	}
+	f.rest = s[end:]
+	return s[start:end], start < end
+}
+
+// spaceAt reports whether the rune at s[i] is white space as
+// unicode.IsSpace has it, and its width; ASCII needs no decoding.
+func spaceAt(s string, i int) (space bool, width int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c == ' ' || '\t' <= c && c <= '\r', 1
+	}
+	r, width := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), width
+}
+
 // gitSubcommand skips the git global options §6.3 lists (and only those)
-// and returns the subcommand with its arguments.
-func gitSubcommand(args []string) (string, []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+// and returns the subcommand, leaving f at its arguments.
+func gitSubcommand(f *fields) string {
+	for {
+		a, ok := f.next()
+		if !ok {
+			return ""
+		}
+		name, _, joined := strings.Cut(a, "=")
 		switch {
 		case a == "-C", a == "-c", slices.Contains(gitValueGlobals, a):
-			i++
-		case slices.ContainsFunc(gitValueGlobals, func(g string) bool { return strings.HasPrefix(a, g+"=") }):
+			f.next()
+		case joined && slices.Contains(gitValueGlobals, name):
 			// --git-dir=x and the like are one word.
 		default:
-			return a, args[i+1:]
+			return a
 		}
 	}
-	return "", nil
 }
 
 var gitValueGlobals = []string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"}
@@ -58,9 +96,9 @@ var (
 )
 
 // tagPublishes: a mutating flag, or a tag name without a list/verify flag.
-func tagPublishes(args []string) bool {
+func tagPublishes(args fields) bool {
 	named, inspecting := false, false
-	for _, a := range args {
+	for a, ok := args.next(); ok; a, ok = args.next() {
 		switch {
 		case slices.Contains(tagMutatingFlags, a):
 			return true
@@ -77,26 +115,21 @@ var pushQuietFlags = []string{"--set-upstream", "--verbose", "--quiet", "--porce
 
 // pushPublishes: every push publishes except an explicit remote with plain
 // branch refspecs and only harmless flags.
-func pushPublishes(args []string) bool {
-	var positional []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
+func pushPublishes(args fields) bool {
+	positionals := 0
+	for a, ok := args.next(); ok; a, ok = args.next() {
+		switch {
+		case strings.HasPrefix(a, "-"):
 			if !slices.Contains(pushQuietFlags, a) && !isQuietShortPushFlags(a) {
 				return true
 			}
-			continue
-		}
-		positional = append(positional, a)
-	}
-	if len(positional) < 2 {
-		return true
-	}
-	for _, r := range positional[1:] {
-		if !plainBranchRefspec(r) {
+		case positionals > 0 && !plainBranchRefspec(a): // after the remote
 			return true
+		default:
+			positionals++
 		}
 	}
-	return false
+	return positionals < 2
 }
 
 // isQuietShortPushFlags: a cluster of -u -v -q -n.
@@ -120,11 +153,11 @@ func plainBranchRefspec(r string) bool {
 		}
 		dst = d
 	}
-	d := tool.LowerASCII(strings.TrimPrefix(dst, "refs/heads/"))
+	d := strings.TrimPrefix(dst, "refs/heads/")
 	switch {
-	case strings.HasPrefix(d, "refs/"), d == "main", d == "master", d == "head", strings.HasPrefix(d, "release"):
+	case hasPrefixFold(d, "refs/"), equalFold(d, "main"), equalFold(d, "master"), equalFold(d, "head"), hasPrefixFold(d, "release"):
 		return false
-	case len(d) >= 2 && d[0] == 'v' && '0' <= d[1] && d[1] <= '9':
+	case len(d) >= 2 && lowerASCII(d[0]) == 'v' && '0' <= d[1] && d[1] <= '9':
 		return false
 	}
 	return true

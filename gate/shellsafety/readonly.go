@@ -15,59 +15,33 @@ import "strings"
 // whose options is unsafe, because a file name like `-delete` could be
 // expanded into an option.
 func ReadOnly(command string) bool {
-	if strings.ContainsAny(command, "\x00\n\r") {
+	return readOnly(parse(command))
+}
+
+func readOnly(p *parsed) bool {
+	if !p.complete || !p.pipesOnly || p.expands || p.controlBytes {
 		return false
 	}
-	lx := lex(command)
-	if !lx.complete {
-		return false
-	}
-	var stages [][]word
-	var stage []word
-	for _, t := range lx.tokens {
-		switch {
-		case t.op == "":
-			if t.word.expands {
-				return false
-			}
-			stage = append(stage, t.word)
-		case t.op == opPipe && len(stage) > 0:
-			stages = append(stages, stage)
-			stage = nil
-		default:
-			return false
-		}
-	}
-	if len(stage) == 0 {
-		return false
-	}
-	for _, s := range append(stages, stage) {
-		if !readOnlyCommand(s) {
+	for _, s := range p.stages {
+		if !readOnlyCommand(p.words(s), s) {
 			return false
 		}
 	}
 	return true
 }
 
-func readOnlyCommand(words []word) bool {
-	name := words[0]
-	if name.globs {
+// readOnlyCommand vets one stage's argv, whose glob flags s carries.
+func readOnlyCommand(argv []string, s stage) bool {
+	if s.nameGlobs {
 		return false
 	}
-	args := texts(words[1:])
-	if len(args) == 1 && isInfoFlag(args[0]) && plainProgramName(name.text) {
+	name, args := argv[0], argv[1:]
+	if len(args) == 1 && isInfoFlag(args[0]) && plainProgramName(name) {
 		return true
 	}
-	p, ok := readOnlyPrograms[name.text]
-	if !ok {
+	p, ok := readOnlyPrograms[name]
+	if !ok || !p.globSafe && s.argGlobs {
 		return false
-	}
-	if !p.globSafe {
-		for _, w := range words[1:] {
-			if w.globs {
-				return false
-			}
-		}
 	}
 	return p.args == nil || p.args(args)
 }

@@ -8,19 +8,22 @@ import "strings"
 // `git rev-parse --show-toplevel` / `git rev-parse HEAD`. A command with no
 // segment at all is not routine: there is nothing to vouch for.
 func RoutineAutoReview(command string) bool {
-	rest := strings.ReplaceAll(strings.ReplaceAll(command, "&&", ""), "||", "")
+	return routineAutoReview(Parse(command))
+}
+
+func routineAutoReview(c *Command) bool {
+	rest := strings.ReplaceAll(strings.ReplaceAll(c.Text(), "&&", ""), "||", "")
 	if strings.ContainsAny(rest, "|&><`") || strings.Contains(rest, "$(") {
 		return false
 	}
-	segments := Segments(command)
-	if len(segments) == 0 {
+	if len(c.segments) == 0 {
 		return false
 	}
-	for _, s := range segments {
-		if s == "git rev-parse --show-toplevel" || s == "git rev-parse HEAD" {
+	for _, s := range c.segments {
+		if t := s.Text(); t == "git rev-parse --show-toplevel" || t == "git rev-parse HEAD" {
 			continue
 		}
-		if l := Analyze(s); l != Safe && l != WorkspaceSafe {
+		if l := s.Analyze(); l != Safe && l != WorkspaceSafe {
 			return false
 		}
 	}

@@ -6,7 +6,11 @@ import "strings"
 // auto-review does (pipeline.md §6.3): on the raw text, quotes or not,
 // trimmed, empty pieces dropped. Pipes and `&` stay inside a segment.
 func Segments(command string) []string {
-	var out []string
+	return appendSegments(nil, command)
+}
+
+// appendSegments appends the segments of command to out.
+func appendSegments(out []string, command string) []string {
 	start := 0
 	add := func(end int) {
 		if s := strings.TrimSpace(command[start:end]); s != "" {
@@ -14,20 +18,26 @@ func Segments(command string) []string {
 		}
 	}
 	for i := 0; i < len(command); {
-		rest := command[i:]
-		switch {
-		case strings.HasPrefix(rest, "&&"), strings.HasPrefix(rest, "||"):
-			add(i)
-			i += 2
-			start = i
-		case rest[0] == ';':
-			add(i)
+		width := separatorAt(command, i)
+		if width == 0 {
 			i++
-			start = i
-		default:
-			i++
+			continue
 		}
+		add(i)
+		i += width
+		start = i
 	}
 	add(len(command))
 	return out
+}
+
+// separatorAt is the length of the `&&`, `||` or `;` at command[i], or 0.
+func separatorAt(command string, i int) int {
+	switch c := command[i]; {
+	case c == ';':
+		return 1
+	case (c == '&' || c == '|') && i+1 < len(command) && command[i+1] == c:
+		return 2
+	}
+	return 0
 }

@@ -16,39 +16,50 @@ import (
 // workspace; `go generate` and `make` variable overrides, which run
 // arbitrary commands; and any option that names a program to run instead
 // of the tool's own (`cargo --config`, `go -exec`, `make --eval`).
-func workspaceSafe(command string) bool {
-	lx := lex(command)
-	if !lx.complete || len(lx.tokens) == 0 {
+func workspaceSafe(p *parsed) bool {
+	if !p.complete || !p.noOperators || len(p.argv) == 0 || p.expands || p.globs {
 		return false
 	}
-	argv := make([]string, 0, len(lx.tokens))
-	for _, t := range lx.tokens {
-		if t.op != "" || t.word.expands || t.word.globs {
+	for _, a := range p.argv {
+		if !insideWorkspace(a) {
 			return false
 		}
-		if !insideWorkspace(t.word.text) {
-			return false
-		}
-		argv = append(argv, t.word.text)
 	}
-	check, ok := workspaceTools[argv[0]]
-	return ok && check(argv[1:])
+	check, ok := workspaceTools[p.argv[0]]
+	return ok && check(p.argv[1:])
 }
 
 // insideWorkspace reports an argument that names no path outside the
 // working directory, looking also at `--opt=value`, `-Dkey=value` and
 // attached short values (`-o/usr/bin/x`).
 func insideWorkspace(arg string) bool {
-	parts := strings.Split(arg, "=")
-	if isShortCluster(arg) {
-		parts = append(parts, arg[2:])
+	if isShortCluster(arg) && escapesWorkspace(arg[2:]) {
+		return false
 	}
-	for _, p := range parts {
-		if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || slices.Contains(strings.Split(p, "/"), "..") {
+	for rest, more := arg, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, "=")
+		if escapesWorkspace(part) {
 			return false
 		}
 	}
 	return true
+}
+
+func escapesWorkspace(path string) bool {
+	return strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") || hasDotDot(path)
+}
+
+// hasDotDot reports a `..` component of a slash-separated path.
+func hasDotDot(path string) bool {
+	for rest, more := path, true; more; {
+		var component string
+		component, rest, more = strings.Cut(rest, "/")
+		if component == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // workspaceTools vets the arguments of each WorkspaceSafe program.

@@ -1,0 +1,32 @@
+package shellsafety
+
+import "testing"
+
+// benchCommands are the two commands the authorization benchmark decides:
+// a routine workspace command and a publish.
+var benchCommands = []struct{ name, command string }{
+	{"cargo-test", "cargo test --workspace"},
+	{"git-push", "git push origin main"},
+}
+
+func BenchmarkReadOnly(b *testing.B) {
+	for _, c := range benchCommands {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ReadOnly(c.command)
+			}
+		})
+	}
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	for _, c := range benchCommands {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Analyze(c.command)
+			}
+		})
+	}
+}
