@@ -43,10 +43,12 @@ func (r *Result) File(path string) *FileResult {
 }
 
 // linters add the findings that need more than one file's loader: the
-// semantic lints of permissions.toml, the startup checks of config.toml.
+// semantic lints of permissions.toml, the startup checks of config.toml,
+// and quick fixes for the loaders' own problems.
 var linters = []func(snap *config.Snapshot, out map[string]*FileResult){
 	lintPermissions,
 	lintConfig,
+	addLoaderFixes,
 }
 
 // Check loads the files as Codewhale would, adds the semantic lints and the

@@ -1,0 +1,106 @@
+package diagnostics
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// requireGit skips without git, unless CODEWHALE_E2E=1 demands every test.
+func requireGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CODEWHALE_E2E") == "1" {
+			t.Fatalf("git is required with CODEWHALE_E2E=1: %v", err)
+		}
+		t.Skip("git not found on PATH: the git HEAD baseline is not tested (set CODEWHALE_E2E=1 to make this a failure)")
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func writeTestFile(t *testing.T, path, src string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBaselines(t *testing.T) {
+	requireGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	tracked := filepath.Join(repo, ".codewhale", "config.toml")
+	untracked := filepath.Join(repo, ".codewhale", "hooks.toml")
+	writeTestFile(t, tracked, "approval_policy = \"never\"\n")
+	git(t, repo, "add", ".codewhale/config.toml")
+	git(t, repo, "commit", "-q", "-m", "policy")
+	writeTestFile(t, tracked, "approval_policy = \"auto\"\n") // edited, not committed
+	writeTestFile(t, untracked, "# new\n")
+	outside := filepath.Join(t.TempDir(), "permissions.toml")
+	writeTestFile(t, outside, "rules = []\n")
+	missing := filepath.Join(repo, "nothing.toml")
+
+	b := NewBaselines()
+	for _, p := range []string{tracked, untracked, outside, missing} {
+		b.Open(p)
+	}
+	for _, tt := range []struct {
+		name, path, want string
+		ok               bool
+	}{
+		{"tracked file: git HEAD", tracked, "approval_policy = \"never\"\n", true},
+		{"untracked file: disk at open", untracked, "# new\n", true},
+		{"outside any repository: disk at open", outside, "rules = []\n", true},
+		{"missing file: none", missing, "", false},
+	} {
+		got, ok := b.Get(tt.path)
+		if string(got) != tt.want || ok != tt.ok {
+			t.Errorf("%s: Get = %q, %v; want %q, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+	writeTestFile(t, untracked, "# changed later\n")
+	if got, _ := b.Get(untracked); string(got) != "# new\n" {
+		t.Errorf("the baseline followed the disk: %q", got)
+	}
+	b.Forget(tracked)
+	if _, ok := b.Get(tracked); ok {
+		t.Error("Forget kept the baseline")
+	}
+}
+
+func TestBaselinesConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	b := NewBaselines()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		p := filepath.Join(dir, string(rune('a'+i))+".toml")
+		writeTestFile(t, p, "x = 1\n")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.Open(p)
+			b.Get(p)
+			b.Forget(p)
+			b.Open(p)
+		}()
+	}
+	wg.Wait()
+	for i := range 8 {
+		if _, ok := b.Get(filepath.Join(dir, string(rune('a'+i))+".toml")); !ok {
+			t.Errorf("baseline %d lost", i)
+		}
+	}
+}

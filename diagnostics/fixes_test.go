@@ -1,0 +1,83 @@
+package diagnostics
+
+import (
+	"testing"
+)
+
+func TestLoaderFixes(t *testing.T) {
+	tests := []struct {
+		name    string
+		config  string // extra user config.toml text
+		file    string // which file src is: permissions, config or overlay
+		src     string
+		code    string
+		want    string // the file after the fix
+		safe    bool
+		noFixes bool
+	}{
+		{name: "unknown rule key renamed", file: "permissions", code: "CW002",
+			src:  "[[rules]]\ntool = \"exec_shell\"\ncomand = \"git push\"\n",
+			want: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\n"},
+		{name: "rename refused when the key exists", file: "permissions", code: "CW002",
+			src: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"a\"\ncomand = \"b\"\n", noFixes: true},
+		{name: "unknown config key renamed", file: "config", code: "CW002",
+			src:  "aproval_policy = \"never\"\n",
+			want: "approval_policy = \"never\"\n"},
+		{name: "action case folded", file: "permissions", code: "CW003",
+			src:  "[[rules]]\ntool = \"read_file\"\naction = \"Deny\"\n",
+			want: "[[rules]]\ntool = \"read_file\"\naction = \"deny\"\n", safe: true},
+		{name: "action misspelt", file: "permissions", code: "CW003",
+			src:  "[[rules]]\ntool = \"read_file\"\naction = \"alow\"\n",
+			want: "[[rules]]\ntool = \"read_file\"\naction = \"allow\"\n"},
+		{name: "action block has no certain fix", file: "permissions", code: "CW003",
+			src: "[[rules]]\ntool = \"read_file\"\naction = \"block\"\n", noFixes: true},
+		{name: "quoted boolean unquoted", file: "permissions", code: "CW003",
+			src:  "[[rules]]\ntool = \"exec_shell\"\ncommand = \"ls\"\ncommand_exact = \"true\"\n",
+			want: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"ls\"\ncommand_exact = true\n", safe: true},
+		{name: "quoted boolean in config.toml", file: "config", code: "CW003",
+			src:  "allow_shell = \"False\"\n",
+			want: "allow_shell = false\n", safe: true},
+		{name: "overlay line without effect removed", file: "overlay", code: "CW100",
+			config: "approval_policy = \"never\"\n",
+			src:    "model = \"x\"\napproval_policy = \"auto\" # looser\nallow_shell = false\n",
+			want:   "model = \"x\"\nallow_shell = false\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newLintWorld(t, tt.config)
+			path := map[string]string{"permissions": w.permissions, "config": w.config, "overlay": w.overlay}[tt.file]
+			src := tt.src
+			if tt.file == "config" {
+				src = w.configHead + tt.src
+			}
+			if tt.file == "overlay" {
+				w.write(path, "") // the overlay is read only when it exists
+			}
+			r := w.check(map[string]string{path: src}, nil)
+			got := problemsWithCode(r, path, tt.code)
+			if len(got) != 1 {
+				t.Fatalf("want one %s, got %+v (all: %+v)", tt.code, got, r.File(path))
+			}
+			fixes := got[0].Fixes
+			if tt.noFixes {
+				if len(fixes) != 0 {
+					t.Fatalf("want no fix, got %+v", fixes)
+				}
+				return
+			}
+			if len(fixes) != 1 {
+				t.Fatalf("want one fix, got %+v", fixes)
+			}
+			want := tt.want
+			if tt.file == "config" {
+				want = w.configHead + tt.want
+			}
+			if after := applyFix(src, fixes[0]); after != want {
+				t.Errorf("after %q:\n%s\nwant:\n%s", fixes[0].Title, after, want)
+			}
+			if fixes[0].Safe != tt.safe {
+				t.Errorf("safe = %v, want %v", fixes[0].Safe, tt.safe)
+			}
+		})
+	}
+}

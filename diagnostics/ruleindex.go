@@ -1,0 +1,97 @@
+package diagnostics
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// ruleIndex finds, for one rule, the few rules that could duplicate or
+// cover it, so the pairwise lints stay linear in the size of the file.
+type ruleIndex struct {
+	records map[string]int // record key → first rule with it
+	byTool  map[string]*toolRules
+}
+
+type toolRules struct {
+	noCommand []int
+	nonExact  map[string][]int // lower(trim(command)), and its whitespace-collapsed form
+	exact     map[string][]int // trim(command)
+}
+
+func newRuleIndex(rules []execpolicy.FileRule) *ruleIndex {
+	x := &ruleIndex{records: map[string]int{}, byTool: map[string]*toolRules{}}
+	for i, fr := range rules {
+		r := fr.Rule
+		if _, seen := x.records[recordKey(r)]; !seen {
+			x.records[recordKey(r)] = i
+		}
+		t := x.byTool[r.Tool]
+		if t == nil {
+			t = &toolRules{nonExact: map[string][]int{}, exact: map[string][]int{}}
+			x.byTool[r.Tool] = t
+		}
+		switch {
+		case r.Command == nil:
+			t.noCommand = append(t.noCommand, i)
+		case r.CommandExact:
+			k := strings.TrimSpace(*r.Command)
+			t.exact[k] = append(t.exact[k], i)
+		default:
+			k := tool.LowerASCII(strings.TrimSpace(*r.Command))
+			t.nonExact[k] = append(t.nonExact[k], i)
+			if c := strings.Join(strings.Fields(k), " "); c != k {
+				t.nonExact[c] = append(t.nonExact[c], i)
+			}
+		}
+	}
+	return x
+}
+
+// recordKey is equal for two rules exactly when execpolicy.SameRecord is.
+func recordKey(r execpolicy.Rule) string {
+	opt := func(s *string) string {
+		if s == nil {
+			return "-"
+		}
+		return "+" + strconv.Quote(*s)
+	}
+	return strconv.Quote(r.Tool) + opt(r.Command) + strconv.FormatBool(r.CommandExact) + opt(r.Path) + opt(r.Workspace) + r.Action.String()
+}
+
+// firstSame is the first rule identical to rules[i] before it, if any.
+func (x *ruleIndex) firstSame(r execpolicy.Rule, i int) (int, bool) {
+	j, ok := x.records[recordKey(r)]
+	return j, ok && j < i
+}
+
+// coverCandidates are, in file order, the rules whose command could cover
+// r's (a superset of those for which coversCommand holds).
+func (x *ruleIndex) coverCandidates(r execpolicy.Rule) []int {
+	t := x.byTool[r.Tool]
+	if t == nil {
+		return nil
+	}
+	out := append([]int(nil), t.noCommand...)
+	if r.Command != nil {
+		trimmed := strings.TrimSpace(*r.Command)
+		if r.CommandExact {
+			out = append(out, t.exact[trimmed]...)
+			// A non-exact W covers an exact r when allowMatch(W, r): its
+			// pattern is r's arity class or a word prefix of r.
+			words := strings.Fields(tool.LowerASCII(trimmed))
+			for n := 1; n <= len(words); n++ {
+				out = append(out, t.nonExact[strings.Join(words[:n], " ")]...)
+			}
+			out = append(out, t.nonExact[shell.Classify(trimmed)]...)
+		} else {
+			out = append(out, t.nonExact[tool.LowerASCII(trimmed)]...)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
