@@ -5,4 +5,10 @@ go 1.26
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/pelletier/go-toml/v2 v2.4.3
+	go.lsp.dev/jsonrpc2 v1.0.1
+	go.lsp.dev/protocol v1.0.1
+	go.lsp.dev/uri v1.0.1
+	go.uber.org/goleak v1.3.0
 )
+
+require github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect

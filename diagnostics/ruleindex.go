@@ -2,7 +2,6 @@ package diagnostics
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -13,7 +12,7 @@ import (
 // ruleIndex finds, for one rule, the few rules that could duplicate or
 // cover it, so the pairwise lints stay linear in the size of the file.
 type ruleIndex struct {
-	records map[string]int // record key → first rule with it
+	records map[record]int // record → first rule with it
 	byTool  map[string]*toolRules
 }
 
@@ -24,11 +23,11 @@ type toolRules struct {
 }
 
 func newRuleIndex(rules []execpolicy.FileRule) *ruleIndex {
-	x := &ruleIndex{records: map[string]int{}, byTool: map[string]*toolRules{}}
+	x := &ruleIndex{records: make(map[record]int, len(rules)), byTool: map[string]*toolRules{}}
 	for i, fr := range rules {
 		r := fr.Rule
-		if _, seen := x.records[recordKey(r)]; !seen {
-			x.records[recordKey(r)] = i
+		if _, seen := x.records[recordOf(r)]; !seen {
+			x.records[recordOf(r)] = i
 		}
 		t := x.byTool[r.Tool]
 		if t == nil {
@@ -52,20 +51,32 @@ func newRuleIndex(rules []execpolicy.FileRule) *ruleIndex {
 	return x
 }
 
-// recordKey is equal for two rules exactly when execpolicy.SameRecord is.
-func recordKey(r execpolicy.Rule) string {
-	opt := func(s *string) string {
-		if s == nil {
-			return "-"
-		}
-		return "+" + strconv.Quote(*s)
+// record holds the six fields of a rule, presence included: two records
+// are equal exactly when execpolicy.SameRecord is.
+type record struct {
+	tool                                  string
+	command, path, workspace              string
+	hasCommand, hasPath, hasWorkspace, ex bool
+	action                                execpolicy.Action
+}
+
+func recordOf(r execpolicy.Rule) record {
+	rec := record{tool: r.Tool, ex: r.CommandExact, action: r.Action}
+	if r.Command != nil {
+		rec.command, rec.hasCommand = *r.Command, true
 	}
-	return strconv.Quote(r.Tool) + opt(r.Command) + strconv.FormatBool(r.CommandExact) + opt(r.Path) + opt(r.Workspace) + r.Action.String()
+	if r.Path != nil {
+		rec.path, rec.hasPath = *r.Path, true
+	}
+	if r.Workspace != nil {
+		rec.workspace, rec.hasWorkspace = *r.Workspace, true
+	}
+	return rec
 }
 
 // firstSame is the first rule identical to rules[i] before it, if any.
 func (x *ruleIndex) firstSame(r execpolicy.Rule, i int) (int, bool) {
-	j, ok := x.records[recordKey(r)]
+	j, ok := x.records[recordOf(r)]
 	return j, ok && j < i
 }
 

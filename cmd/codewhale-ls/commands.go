@@ -7,10 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"strings"
 
+	cwschema "github.com/codewhale-ls/codewhale-ls/diagnostics/schema"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/rpc"
 )
 
 func version(stdout io.Writer) int {
@@ -18,13 +22,33 @@ func version(stdout io.Writer) int {
 	return 0
 }
 
+// serve runs the language server on stdin and stdout; --stdio, the only
+// transport, is accepted because editors pass it. Logs go to stderr.
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "codewhale-ls serve: the language server is not yet implemented")
-	return 1
+	fs, err := parseFlags(args, nil, []string{"stdio"})
+	if err == nil && len(fs.args) > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.args[0])
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls serve:", err)
+		return 1
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := rpc.Serve(context.Background(), stdin, stdout, rpc.Options{Log: log}); err != nil {
+		log.Error("codewhale-ls serve", "error", err)
+		return 1
+	}
+	return 0
 }
 
 func schema(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "codewhale-ls schema: not yet implemented")
+	if len(args) == 1 {
+		if data, ok := cwschema.Get(args[0]); ok {
+			_, _ = stdout.Write(data)
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "usage: codewhale-ls schema %s\n", strings.Join(cwschema.Names(), "|"))
 	return 1
 }
 

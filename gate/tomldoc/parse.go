@@ -15,6 +15,17 @@ import (
 // Parse validates src as TOML and builds its tree. A syntax error returns a
 // nil Doc.
 func Parse(src []byte) (*Doc, *SyntaxError) {
+	// BurntSushi's validation is the slower half; on a large file it runs
+	// beside the tree building, and Parse waits for it before returning.
+	validated := make(chan error, 1)
+	validate := func() {
+		var sink map[string]any
+		_, err := toml.Decode(string(src), &sink)
+		validated <- err
+	}
+	if len(src) >= parallelValidation {
+		go validate()
+	}
 	b := &builder{src: src, root: &TableValue{}}
 	b.current = b.root
 	p := &unstable.Parser{}
@@ -22,15 +33,22 @@ func Parse(src []byte) (*Doc, *SyntaxError) {
 	for p.NextExpression() {
 		b.expression(p, p.Expression())
 	}
+	if len(src) < parallelValidation {
+		validate()
+	}
+	bsErr := <-validated
 	if err := p.Error(); err != nil {
 		return nil, unstableError(p, err)
 	}
-	var sink map[string]any
-	if _, err := toml.Decode(string(src), &sink); err != nil {
-		return nil, burntSushiError(src, err)
+	if bsErr != nil {
+		return nil, burntSushiError(src, bsErr)
 	}
 	return &Doc{Src: src, Root: b.root}, nil
 }
+
+// parallelValidation is the size from which validating concurrently pays
+// for its goroutine.
+const parallelValidation = 64 << 10
 
 func unstableError(p *unstable.Parser, err error) *SyntaxError {
 	var pe *unstable.ParserError

@@ -1,0 +1,152 @@
+package assist
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// ruleAt is the permissions.toml rule whose header or keys hold offset.
+func ruleAt(doc *tomldoc.Doc, offset int) (index int, r execpolicy.Rule, ok bool) {
+	for i, item := range ruleItems(doc) {
+		if within(entryExtent(doc.Src, item), offset) {
+			return i, ruleOf(item.Table), true
+		}
+	}
+	return 0, execpolicy.Rule{}, false
+}
+
+// ruleItems are the tables of the `rules` array.
+func ruleItems(doc *tomldoc.Doc) []*tomldoc.Value {
+	e := doc.Root.Get("rules")
+	if e == nil || e.Value.Kind != tomldoc.Array {
+		return nil
+	}
+	var out []*tomldoc.Value
+	for _, item := range e.Value.Items {
+		if item.Kind == tomldoc.Table {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+func ruleOf(t *tomldoc.TableValue) execpolicy.Rule { return ruleFromFields(tableFields(t)) }
+
+// ruleFactsAt says in plain words what the rule under the cursor does.
+func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
+	if f.Doc == nil {
+		return ""
+	}
+	i, r, ok := ruleAt(f.Doc, offset)
+	if !ok {
+		return ""
+	}
+	root := rootNode(config.KindPermissions)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Rule %d** %s · %s", i+1, code(r.Label()), r.Action)
+	b.WriteString("\n\nMatches:")
+	for _, line := range matchInWords(root, r) {
+		b.WriteString("\n- " + line)
+	}
+	b.WriteString("\n")
+	for _, v := range root.walk([]string{"rules", "action"}).enum() {
+		if v.value == r.Action.String() {
+			b.WriteString("\n- **Does** " + v.meaning)
+		}
+	}
+	b.WriteString("\n- **Global prefix** " + promotionInWords(r))
+	if snap != nil && snap.Permissions != nil {
+		b.WriteString("\n- **Ranking** " + rankingInWords(r, snap.Permissions))
+	}
+	if !f.Accepted {
+		b.WriteString("\n\n*permissions.toml is rejected as it stands (see its errors): Codewhale refuses to start and no rule applies.*")
+	}
+	return b.String()
+}
+
+// matchInWords is one bullet per field of the rule: what each requires of
+// a call.
+func matchInWords(root *node, r execpolicy.Rule) []string {
+	shellTool := r.Tool == "exec_shell"
+	evaluated := slices.Contains(root.walk([]string{"rules", "tool"}).strings("examples"), r.Tool)
+	toolWords := code(r.Tool) + " calls"
+	if !evaluated {
+		toolWords += ": a name Codewhale's rule layer never evaluates, so the rule never matches"
+	}
+	out := []string{"**Tool** " + toolWords}
+	if c := r.Command; c != nil {
+		trimmed := strings.TrimSpace(*c)
+		var words string
+		switch {
+		case r.CommandExact:
+			words = "exactly " + code(trimmed) + " (trimmed; case and inner spaces count)"
+		case trimmed == "":
+			words = "no word that is not a flag (file tools always pass an empty command: for them, every call)"
+		default:
+			words = "starts with the words " + code(trimmed) + " (case-insensitive, spaces collapsed; a longer word does not match)"
+			if p := strings.Fields(trimmed); len(p) > 1 && shell.Classify(trimmed) == tool.LowerASCII(trimmed) {
+				words += "; flags between the words match too (" + code(p[0]+" --flag "+strings.Join(p[1:], " ")) + ")"
+			}
+		}
+		if evaluated && !shellTool && trimmed != "" {
+			words += "; file tools pass an empty command, so this never matches"
+		}
+		out = append(out, "**Command** "+words)
+	} else if shellTool {
+		out = append(out, "**Command** any")
+	}
+	if r.Path != nil {
+		words := code(*r.Path) + " only (workspace-relative after normalisation; no globs, one file)"
+		if shellTool {
+			words += "; shell calls carry no path, so this never matches"
+		}
+		out = append(out, "**Path** "+words)
+	}
+	switch {
+	case r.Workspace == nil:
+		out = append(out, "**Workspace** every workspace")
+	default:
+		if _, ok := execpolicy.WorkspaceScope(*r.Workspace); ok {
+			out = append(out, "**Workspace** only sessions whose workspace root is "+code(*r.Workspace))
+		} else {
+			out = append(out, "**Workspace** none: "+code(*r.Workspace)+" is not an absolute workspace root (relative, `/`, or with `..`), so the rule never matches")
+		}
+	}
+	return out
+}
+
+func promotionInWords(r execpolicy.Rule) string {
+	rs := execpolicy.CompileRules([]execpolicy.Rule{r})
+	switch {
+	case len(rs.DeniedPrefixes) > 0:
+		return "promoted to the hard-deny prefix " + code(rs.DeniedPrefixes[0]) + ": any shell command with a segment matching it is forbidden, whatever the tool, path or repository, before every typed rule (even a matching allow)."
+	case len(rs.TrustedPrefixes) > 0:
+		return "promoted to the trusted prefix " + code(rs.TrustedPrefixes[0]) + ", for every tool, path and repository: an unchained command matching it needs no approval when no typed rule decides (in the interactive TUI such a match alone changes no verdict)."
+	case r.Action == execpolicy.Ask:
+		return "none: ask rules are never promoted."
+	case r.Command == nil:
+		return "none: the rule has no command."
+	case r.CommandExact:
+		return "none: an exact command is not promoted, so this rule is only a typed rule (weaker than a hard-deny prefix: no flag skipping, no segment expansion)."
+	default:
+		return "none: a workspace-scoped rule is not promoted."
+	}
+}
+
+func rankingInWords(r execpolicy.Rule, f *execpolicy.File) string {
+	others := 0
+	for _, o := range f.Rules {
+		if o.Rule.Tool == r.Tool && !execpolicy.SameRecord(o.Rule, r) {
+			others++
+		}
+	}
+	return fmt.Sprintf("specificity %d. When several rules match a call, deny beats ask beats allow whatever their order; among equal actions the higher specificity wins, then the later rule. The loaded permissions.toml has %d other rule(s) for %s.",
+		r.Specificity(), others, code(r.Tool))
+}

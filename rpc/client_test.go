@@ -1,0 +1,280 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/goleak"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// world is a hermetic Codewhale home and workspace in a temp dir.
+type world struct {
+	tmp, home, ws string
+}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	tmp := t.TempDir()
+	w := &world{tmp: tmp, home: filepath.Join(tmp, "home"), ws: filepath.Join(tmp, "ws")}
+	for _, d := range []string{filepath.Join(w.home, ".codewhale"), filepath.Join(w.ws, ".git"), filepath.Join(w.ws, ".codewhale")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+// configPath is the user config.toml; permissions.toml is its sibling.
+func (w *world) configPath() string { return filepath.Join(w.home, ".codewhale", "config.toml") }
+func (w *world) permissionsPath() string {
+	return filepath.Join(w.home, ".codewhale", "permissions.toml")
+}
+func (w *world) overlayPath() string { return filepath.Join(w.ws, ".codewhale", "config.toml") }
+
+// hermeticKeys keep the load away from /etc/deepseek.
+func (w *world) hermeticKeys() string {
+	return fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(w.tmp, "managed.toml"), filepath.Join(w.tmp, "requirements.toml"))
+}
+
+func (w *world) write(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// session is a fake editor connected to a real server over a pipe.
+type session struct {
+	t      testing.TB
+	world  *world
+	conn   jsonrpc2.Conn
+	server protocol.Server
+	toSrv  *io.PipeWriter // raw access for malformed input
+	served chan error
+
+	mu        sync.Mutex
+	published map[uri.URI]*protocol.PublishDiagnosticsParams
+	counts    map[uri.URI]int
+	log       []string
+	changed   chan struct{} // closed and replaced on every publish
+}
+
+// logTo puts the server's log into the session log, printed on failure.
+type logTo struct{ s *session }
+
+func (l logTo) Write(b []byte) (int, error) {
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	l.s.log = append(l.s.log, "server: "+strings.TrimSpace(string(b)))
+	return len(b), nil
+}
+
+type pipeRWC struct {
+	io.Reader
+	io.Writer
+}
+
+func (p pipeRWC) Close() error {
+	p.Reader.(*io.PipeReader).Close()
+	return p.Writer.(*io.PipeWriter).Close()
+}
+
+func newSession(t testing.TB, w *world, opts Options) *session {
+	t.Helper()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	if opts.Env == nil {
+		opts.Env = config.MapEnv{"HOME": w.home}
+	}
+	s := &session{t: t, world: w, toSrv: c2sW, served: make(chan error, 1),
+		published: map[uri.URI]*protocol.PublishDiagnosticsParams{}, counts: map[uri.URI]int{}, changed: make(chan struct{})}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(logTo{s}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	go func() { s.served <- Serve(context.Background(), c2sR, s2cW, opts) }()
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{s2cR, c2sW}), jsonrpc2.WithCodec(codec{}))
+	s.conn.Go(context.Background(), s.handle)
+	s.server = protocol.ServerDispatcher(s.conn)
+	t.Cleanup(func() {
+		s.conn.Close()
+		select {
+		case <-s.served:
+		case <-time.After(5 * time.Second):
+			t.Errorf("server did not stop")
+		}
+		if t.Failed() {
+			t.Logf("session log:\n%s", strings.Join(s.log, "\n"))
+		}
+	})
+	return s
+}
+
+// handle is the editor's side: it records diagnostics and answers nothing
+// else.
+func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log = append(s.log, "<- "+req.Method()+" "+string(req.Params()))
+	if req.Method() != protocol.MethodTextDocumentPublishDiagnostics {
+		return nil, nil
+	}
+	var p protocol.PublishDiagnosticsParams
+	if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+		return nil, err
+	}
+	s.published[p.URI] = &p
+	s.counts[p.URI]++
+	close(s.changed)
+	s.changed = make(chan struct{})
+	return nil, nil
+}
+
+func (s *session) initialize(caps protocol.ClientCapabilities) *protocol.InitializeResult {
+	s.t.Helper()
+	root := uri.File(s.world.ws)
+	opts, _ := json.Marshal(map[string]string{"config": s.world.configPath()})
+	res, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{RootURI: &root, Capabilities: caps, InitializationOptions: opts})
+	if err != nil {
+		s.t.Fatalf("initialize: %v", err)
+	}
+	if err := s.server.Initialized(s.ctx(), &protocol.InitializedParams{}); err != nil {
+		s.t.Fatal(err)
+	}
+	return res
+}
+
+func (s *session) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	s.t.Cleanup(cancel)
+	return ctx
+}
+
+func (s *session) open(path string, version int32, text string) uri.URI {
+	s.t.Helper()
+	u := uri.File(path)
+	if err := s.server.DidOpen(s.ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "toml", Version: version, Text: text}}); err != nil {
+		s.t.Fatal(err)
+	}
+	return u
+}
+
+func (s *session) change(u uri.URI, version int32, changes ...protocol.TextDocumentContentChangeEvent) {
+	s.t.Helper()
+	if err := s.server.DidChange(s.ctx(), &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		ContentChanges: changes}); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// waitFor waits until ok holds for the diagnostics last published for u.
+func (s *session) waitFor(u uri.URI, what string, ok func(p *protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
+	s.t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		s.mu.Lock()
+		p, changed := s.published[u], s.changed
+		s.mu.Unlock()
+		if p != nil && ok(p) {
+			return p
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			s.t.Fatalf("timed out waiting for %s on %s; last: %s", what, u, describe(p))
+			return nil
+		}
+	}
+}
+
+// waitVersion waits for the diagnostics of version v of u.
+func (s *session) waitVersion(u uri.URI, v int32) *protocol.PublishDiagnosticsParams {
+	s.t.Helper()
+	return s.waitFor(u, fmt.Sprintf("version %d", v), func(p *protocol.PublishDiagnosticsParams) bool {
+		got, ok := p.Version.Get()
+		return ok && got == v
+	})
+}
+
+// shutdown ends the session as an editor does.
+func (s *session) shutdown() {
+	s.t.Helper()
+	if err := s.server.Shutdown(s.ctx()); err != nil {
+		s.t.Fatalf("shutdown: %v", err)
+	}
+	if err := s.server.Exit(s.ctx()); err != nil {
+		s.t.Fatalf("exit: %v", err)
+	}
+	select {
+	case err := <-s.served:
+		s.served <- err
+		if err != nil {
+			s.t.Errorf("Serve = %v, want nil after shutdown+exit", err)
+		}
+	case <-time.After(5 * time.Second):
+		s.t.Fatal("server did not exit")
+	}
+}
+
+func describe(p *protocol.PublishDiagnosticsParams) string {
+	if p == nil {
+		return "nothing"
+	}
+	b, _ := protocol.Marshal(p)
+	return string(b)
+}
+
+// diag is the part of a diagnostic tests compare.
+type diag struct {
+	Code  string
+	Range string // "line:char-line:char"
+}
+
+func summarize(ds []protocol.Diagnostic) []diag {
+	out := []diag{}
+	for _, d := range ds {
+		code, _ := d.Code.(protocol.String)
+		r := d.Range
+		out = append(out, diag{string(code), fmt.Sprintf("%d:%d-%d:%d", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)})
+	}
+	return out
+}
+
+func hasDiag(ds []protocol.Diagnostic, want diag) bool {
+	for _, d := range summarize(ds) {
+		if d == want {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCode(ds []protocol.Diagnostic, code string) bool {
+	for _, d := range summarize(ds) {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func protocolURI(path string) uri.URI { return uri.File(path) }

@@ -1,0 +1,126 @@
+package rpc
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/rpc/document"
+)
+
+// CodeAction offers, for each finding in the range, its quick fixes and
+// "Ignore CODE here", and for the whole document one source.fixAll that
+// applies every safe fix.
+func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	res, f, err := s.fileResult(params.TextDocument.URI)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	enc := s.positionEncoding()
+	m := document.NewMapper(f.Src, enc)
+	want, ok := m.Span(params.Range)
+	if !ok {
+		want = problem.Span{Start: want.End, End: want.Start}
+	}
+	u := params.TextDocument.URI
+	diags := toDiagnostics(res, f, enc)
+	var actions []protocol.CommandOrCodeAction
+	if wants(params.Context.Only, protocol.CodeActionKindQuickFix) {
+		for i, p := range f.Problems {
+			if p.Span.Start > want.End || want.Start > max(p.Span.End, p.Span.Start) {
+				continue
+			}
+			for _, fix := range append(slices.Clone(p.Fixes), diagnostics.IgnoreFix(f.Src, p)) {
+				actions = append(actions, action(u, m, fix, protocol.CodeActionKindQuickFix, diags[i]))
+			}
+		}
+	}
+	if wants(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
+		if fix, ok := fixAll(f.Problems); ok {
+			actions = append(actions, action(u, m, fix, protocol.CodeActionKindSourceFixAll))
+		}
+	}
+	return actions, nil
+}
+
+// wants says whether a client that asked only for kinds in only (none:
+// every kind) wants kind; "source" covers "source.fixAll".
+func wants(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// fixAll is every safe fix of a file that does not overlap an earlier one.
+func fixAll(problems []problem.Problem) (problem.Fix, bool) {
+	var safe []problem.Fix
+	for _, p := range problems {
+		for _, fix := range p.Fixes {
+			if fix.Safe && len(fix.Edits) > 0 {
+				safe = append(safe, fix)
+			}
+		}
+	}
+	slices.SortStableFunc(safe, func(a, b problem.Fix) int { return firstStart(a) - firstStart(b) })
+	all := problem.Fix{Title: "Fix all safe problems", Safe: true}
+	var taken []problem.Span
+	for _, fix := range safe {
+		if !overlapsAny(fix.Edits, taken) {
+			all.Edits = append(all.Edits, fix.Edits...)
+			for _, e := range fix.Edits {
+				taken = append(taken, e.Span)
+			}
+		}
+	}
+	return all, len(all.Edits) > 0
+}
+
+func firstStart(f problem.Fix) int {
+	start := f.Edits[0].Span.Start
+	for _, e := range f.Edits[1:] {
+		start = min(start, e.Span.Start)
+	}
+	return start
+}
+
+// overlapsAny: two edits overlap when they share a byte, or when both
+// insert at the same offset (their order would be ambiguous).
+func overlapsAny(edits []problem.Edit, taken []problem.Span) bool {
+	for _, e := range edits {
+		for _, t := range taken {
+			if e.Span.Start < t.End && t.Start < e.Span.End || e.Span.Start == t.Start {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func action(u uri.URI, m document.Mapper, fix problem.Fix, kind protocol.CodeActionKind, diags ...protocol.Diagnostic) *protocol.CodeAction {
+	edits := make([]protocol.TextEdit, 0, len(fix.Edits))
+	for _, e := range fix.Edits {
+		edits = append(edits, protocol.TextEdit{Range: m.Range(e.Span), NewText: e.NewText})
+	}
+	a := &protocol.CodeAction{
+		Title:       fix.Title,
+		Kind:        &kind,
+		Diagnostics: diags,
+		Edit:        &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: edits}},
+	}
+	if fix.Safe && kind == protocol.CodeActionKindQuickFix {
+		preferred := true
+		a.IsPreferred = &preferred
+	}
+	return a
+}

@@ -1,0 +1,26 @@
+package rpc
+
+import (
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// codec is protocol's own (unexported) LSP codec: protocol.Marshal and
+// Unmarshal know the generated unions, which jsonrpc2's default codec does
+// not. Raw messages pass through untouched.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	if m, ok := v.(jsonrpc2.RawMessage); ok {
+		return m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}

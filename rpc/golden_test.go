@@ -1,0 +1,151 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+var update = flag.Bool("update", false, "rewrite the want.json section of the golden files")
+
+// TestGolden runs every testdata/golden/*.txtar through the server: the
+// archive's files are written under a temp dir ($TMP in their text; home/
+// is $HOME, ws/ the workspace), the files its comment names with `open
+// PATH` are opened in the editor, and every publishDiagnostics the session
+// ends with must equal the want.json section.
+func TestGolden(t *testing.T) {
+	archives, _ := filepath.Glob("testdata/golden/*.txtar")
+	if len(archives) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, archive := range archives {
+		t.Run(strings.TrimSuffix(filepath.Base(archive), ".txtar"), func(t *testing.T) {
+			data, err := os.ReadFile(archive)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comment, files := parseTxtar(data)
+			got := runGolden(t, comment, files)
+			if *update {
+				files = slices.DeleteFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
+				files = append(files, txtarFile{"want.json", got})
+				if err := os.WriteFile(archive, formatTxtar(comment, files), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			i := slices.IndexFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
+			if i < 0 {
+				t.Fatalf("no want.json section; run with -update. Got:\n%s", got)
+			}
+			if want := files[i].data; !bytes.Equal(got, want) {
+				t.Errorf("diagnostics differ (-update rewrites)\ngot:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
+	w := newWorld(t)
+	hasConfig := false
+	for _, f := range files {
+		if f.name == "want.json" {
+			continue
+		}
+		text := strings.ReplaceAll(string(f.data), "$TMP", w.tmp)
+		if f.name == "home/.codewhale/config.toml" {
+			hasConfig = true
+			if !strings.Contains(text, "managed_config_path") || !strings.Contains(text, "requirements_path") {
+				t.Fatal(`home/.codewhale/config.toml must set managed_config_path = "$TMP/managed.toml" and requirements_path = "$TMP/requirements.toml"`)
+			}
+		}
+		w.write(t, filepath.Join(w.tmp, filepath.FromSlash(f.name)), text)
+	}
+	if !hasConfig {
+		w.write(t, w.configPath(), w.hermeticKeys())
+	}
+	s := newSession(t, w, Options{})
+	s.initialize(editor)
+	var opened []string
+	for _, line := range strings.Split(comment, "\n") {
+		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "open "); ok {
+			path := filepath.Join(w.tmp, filepath.FromSlash(rel))
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("open %s: %v", rel, err)
+			}
+			s.open(path, 1, string(text))
+			opened = append(opened, path)
+		}
+	}
+	if len(opened) == 0 {
+		t.Fatal("a golden file must open at least one document")
+	}
+	for _, p := range opened {
+		s.waitVersion(protocolURI(p), 1)
+	}
+	// Shutdown waits for the running check: its publications are all in.
+	s.shutdown()
+
+	type published struct {
+		URI         string          `json:"uri"`
+		Diagnostics json.RawMessage `json:"diagnostics"`
+	}
+	var out []published
+	s.mu.Lock()
+	for u, p := range s.published {
+		b, err := protocol.Marshal(p.Diagnostics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, published{string(u), b})
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b published) int { return strings.Compare(a.URI, b.URI) })
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(bytes.ReplaceAll(b, []byte(w.tmp), []byte("$TMP")), '\n')
+}
+
+// A txtar archive: a comment, then files each introduced by "-- name --".
+type txtarFile struct {
+	name string
+	data []byte
+}
+
+func parseTxtar(data []byte) (string, []txtarFile) {
+	var comment strings.Builder
+	var files []txtarFile
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		trimmed := strings.TrimSpace(line)
+		if name, ok := strings.CutPrefix(trimmed, "-- "); ok && strings.HasSuffix(name, " --") {
+			files = append(files, txtarFile{name: strings.TrimSuffix(name, " --")})
+			continue
+		}
+		if len(files) == 0 {
+			comment.WriteString(line)
+		} else {
+			files[len(files)-1].data = append(files[len(files)-1].data, line...)
+		}
+	}
+	return comment.String(), files
+}
+
+func formatTxtar(comment string, files []txtarFile) []byte {
+	var b bytes.Buffer
+	b.WriteString(comment)
+	for _, f := range files {
+		b.WriteString("-- " + f.name + " --\n")
+		b.Write(f.data)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,160 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// initOptions are the client's initializationOptions (contract.md §4).
+// Only config is used by the linter; the approval broker reads the rest.
+type initOptions struct {
+	Config                 string          `json:"config"`
+	ApprovalTimeoutSeconds *int            `json:"approvalTimeoutSeconds"`
+	Approvals              string          `json:"approvals"`
+	DecisionLog            json.RawMessage `json:"decisionLog"` // a path, or false
+}
+
+func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {
+	var o initOptions
+	if len(raw) == 0 || string(raw) == "null" {
+		return o, nil
+	}
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return o, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
+	}
+	return o, nil
+}
+
+// Initialize negotiates capabilities and records the workspace.
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	opts, err := parseInitOptions(params.InitializationOptions)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != uninitialized {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+	}
+	s.state = running
+	s.init = opts
+	s.root = workspaceRoot(params)
+	s.encoding = negotiateEncoding(params.Capabilities.General)
+	td := params.Capabilities.TextDocument
+	s.pull = td != nil && td.Diagnostic != nil
+	return &protocol.InitializeResult{
+		Capabilities: s.capabilities(),
+		ServerInfo:   protocol.ServerInfo{Name: "codewhale-ls", Version: protocol.NewOptional(gate.Version)},
+	}, nil
+}
+
+// capabilities is what the server offers. s.mu must be held.
+func (s *Server) capabilities() protocol.ServerCapabilities {
+	openClose, change := true, protocol.TextDocumentSyncKindIncremental
+	c := protocol.ServerCapabilities{
+		PositionEncoding: s.encoding,
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &openClose, Change: &change},
+		CodeActionProvider: &protocol.CodeActionOptions{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindSourceFixAll},
+		},
+		HoverProvider:          protocol.Boolean(true),
+		DocumentSymbolProvider: protocol.Boolean(true),
+		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{`"`, "=", ".", "["}},
+	}
+	if s.pull {
+		id := "codewhale"
+		// A change to config.toml changes the overlay's findings.
+		c.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: &id, InterFileDependencies: true}
+	}
+	return c
+}
+
+// negotiateEncoding prefers UTF-16, which every client must support, and
+// takes UTF-8 only from a client that does not offer UTF-16. UTF-32 is not
+// supported.
+func negotiateEncoding(general *protocol.GeneralClientCapabilities) protocol.PositionEncodingKind {
+	if general == nil || len(general.PositionEncodings) == 0 ||
+		slices.Contains(general.PositionEncodings, protocol.PositionEncodingKindUTF16) ||
+		!slices.Contains(general.PositionEncodings, protocol.PositionEncodingKindUTF8) {
+		return protocol.PositionEncodingKindUTF16
+	}
+	return protocol.PositionEncodingKindUTF8
+}
+
+// workspaceRoot is the first workspace folder, else rootUri, else "" (each
+// file is then linted in the workspace of its git root).
+func workspaceRoot(params *protocol.InitializeParams) string {
+	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
+		if p := filePath(folders[0].URI); p != "" {
+			return p
+		}
+	}
+	if params.RootURI != nil {
+		return filePath(*params.RootURI)
+	}
+	return ""
+}
+
+// filePath is the absolute path of a file: URI, else "".
+func filePath(u uri.URI) string {
+	if !u.IsFile() {
+		return ""
+	}
+	p := u.FsPath()
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+// Initialized checks the workspace at once, so that problems in files the
+// user has not opened show up without an edit.
+func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.root != "" {
+		s.workspaceAt(s.root).schedule()
+	}
+	return nil
+}
+
+// Shutdown stops every pending and running check; the client then sends
+// exit.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.state = shutDown
+	s.mu.Unlock()
+	s.stopChecks()
+	return nil
+}
+
+// Exit ends the session; Serve returns.
+func (s *Server) Exit(ctx context.Context) error {
+	s.mu.Lock()
+	s.exitClean = s.state == shutDown
+	s.mu.Unlock()
+	s.exitOnce.Do(func() { close(s.exited) })
+	return nil
+}
+
+// errNotRunning is the answer to a request outside initialize … shutdown.
+func (s *Server) errNotRunning(method string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.state == uninitialized && method != protocol.MethodInitialize:
+		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized")
+	case s.state == shutDown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown", method))
+	}
+	return nil
+}

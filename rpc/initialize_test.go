@@ -1,0 +1,68 @@
+package rpc
+
+import (
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+func TestNegotiateEncoding(t *testing.T) {
+	const u8, u16, u32 = protocol.PositionEncodingKindUTF8, protocol.PositionEncodingKindUTF16, protocol.PositionEncodingKindUTF32
+	for _, c := range []struct {
+		offered []protocol.PositionEncodingKind
+		want    protocol.PositionEncodingKind
+	}{
+		{nil, u16},
+		{[]protocol.PositionEncodingKind{u8, u16}, u16},
+		{[]protocol.PositionEncodingKind{u8}, u8},
+		{[]protocol.PositionEncodingKind{u32, u8}, u8},
+		{[]protocol.PositionEncodingKind{u32}, u16},
+	} {
+		if got := negotiateEncoding(&protocol.GeneralClientCapabilities{PositionEncodings: c.offered}); got != c.want {
+			t.Errorf("%v: got %s, want %s", c.offered, got, c.want)
+		}
+	}
+}
+
+// TestUTF8Client: a client that offers only utf-8 gets byte columns.
+func TestUTF8Client(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	s := newSession(t, w, Options{})
+	caps := protocol.ClientCapabilities{General: &protocol.GeneralClientCapabilities{PositionEncodings: []protocol.PositionEncodingKind{protocol.PositionEncodingKindUTF8}}}
+	if res := s.initialize(caps); res.Capabilities.PositionEncoding != protocol.PositionEncodingKindUTF8 || res.Capabilities.DiagnosticProvider != nil {
+		t.Errorf("capabilities = %+v", res.Capabilities)
+	}
+	u := s.open(w.permissionsPath(), 1, "[[rules]]\ntool = \"exec_shell\"\naction = \"🐳\"\n")
+	p := s.waitVersion(u, 1)
+	if !hasDiag(p.Diagnostics, diag{"CW003", "2:9-2:15"}) { // "🐳" is 6 bytes with its quotes
+		t.Errorf("got %v", summarize(p.Diagnostics))
+	}
+	s.shutdown()
+}
+
+// TestFixAll: source.fixAll applies every safe fix, once.
+func TestFixAll(t *testing.T) {
+	w := newWorld(t)
+	text := w.hermeticKeys() + "sandbox_mode = \"Read-Only\"\n"
+	w.write(t, w.configPath(), text)
+	s := newSession(t, w, Options{})
+	s.initialize(editor)
+	u := s.open(w.configPath(), 1, text)
+	s.waitVersion(u, 1)
+	actions, err := s.server.CodeAction(s.ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindSource}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(actions) != 1 {
+		t.Fatalf("actions = %v", titles(actions))
+	}
+	a := actions[0].(*protocol.CodeAction)
+	edits := a.Edit.Changes[u]
+	if *a.Kind != protocol.CodeActionKindSourceFixAll || len(edits) != 1 || edits[0].NewText != `"read-only"` ||
+		edits[0].Range != (protocol.Range{Start: protocol.Position{Line: 2, Character: 15}, End: protocol.Position{Line: 2, Character: 26}}) {
+		t.Errorf("fixAll = %+v %+v", a, edits)
+	}
+	s.shutdown()
+}

@@ -1,0 +1,79 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// ErrExitWithoutShutdown is Serve's error when the client sent exit before
+// shutdown; LSP asks for exit status 1 then.
+var ErrExitWithoutShutdown = errors.New("exit without shutdown")
+
+// closeTimeout bounds the wait for the transport to close after exit: a
+// read blocked on a terminal or pipe the client keeps open is not
+// interrupted by closing it, and the process is about to end anyway.
+const closeTimeout = time.Second
+
+// Serve runs a language server over in and out (stdin and stdout) until
+// the client sends exit or closes the stream. A stream that ends, even in
+// the middle of a message, is a clean end.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	s := newServer(opts)
+	conn := jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stdio{in, out}), s.log}, jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(conn)
+	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
+	select {
+	case <-s.exited:
+	case <-conn.Done():
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	s.state = shutDown
+	clean := s.exitClean
+	s.mu.Unlock()
+	s.stopChecks()
+	closed := make(chan struct{})
+	go func() {
+		_ = conn.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(closeTimeout):
+		s.log.Warn("the transport did not close; exiting anyway")
+	}
+	if err := conn.Err(); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		s.log.Warn("connection ended", "error", err)
+	}
+	select {
+	case <-s.exited:
+		if !clean {
+			return ErrExitWithoutShutdown
+		}
+	default:
+	}
+	return nil
+}
+
+// stdio joins the two halves of a byte stream. Closing it closes both
+// where they can be closed.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (s stdio) Close() error {
+	var errs []error
+	if c, ok := s.Reader.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	if c, ok := s.Writer.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,108 @@
+package rpc
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/rpc/document"
+)
+
+// DefaultDebounce is how long edits settle before a check: long enough to
+// coalesce a burst of keystrokes, short enough to feel immediate.
+const DefaultDebounce = 50 * time.Millisecond
+
+// Options configure a server.
+type Options struct {
+	// Env is the environment policy files are resolved in; nil is the
+	// process environment.
+	Env config.Env
+	// Log receives the server's own messages; nil discards them. Never
+	// stdout: that is the protocol stream.
+	Log *slog.Logger
+	// Debounce overrides DefaultDebounce when positive.
+	Debounce time.Duration
+}
+
+// lifecycle is where the session is in LSP's initialize … exit sequence.
+type lifecycle int
+
+const (
+	uninitialized lifecycle = iota
+	running
+	shutDown
+)
+
+// Server answers one client. It embeds protocol.UnimplementedServer so
+// that methods it does not serve answer MethodNotFound (requests) or are
+// ignored (notifications).
+type Server struct {
+	protocol.UnimplementedServer
+
+	env      config.Env
+	log      *slog.Logger
+	debounce time.Duration
+	client   protocol.Client
+
+	docs      *document.Store
+	baselines *diagnostics.Baselines
+	// checks owns every debounce timer and running check; shutdown waits
+	// for it.
+	checks sync.WaitGroup
+	exited chan struct{}
+
+	mu         sync.Mutex
+	state      lifecycle
+	init       initOptions
+	encoding   protocol.PositionEncodingKind
+	pull       bool   // the client pulls diagnostics (textDocument/diagnostic)
+	root       string // the workspace from initialize; "" when the client named none
+	workspaces map[string]*workspace
+	exitClean  bool // exit came after shutdown
+	exitOnce   sync.Once
+}
+
+func newServer(opts Options) *Server {
+	s := &Server{
+		env:        opts.Env,
+		log:        opts.Log,
+		debounce:   opts.Debounce,
+		docs:       document.NewStore(),
+		baselines:  diagnostics.NewBaselines(),
+		exited:     make(chan struct{}),
+		encoding:   protocol.PositionEncodingKindUTF16,
+		workspaces: map[string]*workspace{},
+	}
+	if s.env == nil {
+		s.env = config.OSEnv{}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.debounce <= 0 {
+		s.debounce = DefaultDebounce
+	}
+	return s
+}
+
+// positionEncoding is the encoding negotiated at initialize.
+func (s *Server) positionEncoding() protocol.PositionEncodingKind {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.encoding
+}
+
+// stopChecks stops every debounce timer and waits for running checks, so
+// that no goroutine of the server outlives the session.
+func (s *Server) stopChecks() {
+	s.mu.Lock()
+	for _, w := range s.workspaces {
+		w.stop()
+	}
+	s.mu.Unlock()
+	s.checks.Wait()
+}

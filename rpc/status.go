@@ -1,0 +1,58 @@
+package rpc
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+func init() { register("codewhale/status", status) }
+
+// Status is the result of codewhale/status (contract.md §4): what
+// Codewhale itself would load for the workspace, from disk.
+type Status struct {
+	Version         string       `json:"version"`
+	ConfigPath      string       `json:"configPath"`
+	PermissionsPath string       `json:"permissionsPath"`
+	Workspace       string       `json:"workspace"`
+	Posture         string       `json:"posture"`
+	Files           []FileStatus `json:"files"`
+}
+
+// FileStatus is one policy file as Codewhale loads it.
+type FileStatus struct {
+	Path   string           `json:"path"`
+	State  config.FileState `json:"state"`
+	Errors []string         `json:"errors"`
+}
+
+// status takes no params; whatever the client sent is ignored.
+func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) {
+	s.mu.Lock()
+	w := s.workspaceAt(s.root)
+	s.mu.Unlock()
+	// Decisions are made from the files on disk, not from editor buffers.
+	snap := config.Load(w.options(nil))
+	st := &Status{
+		Version:         gate.Version,
+		ConfigPath:      snap.Paths.Config,
+		PermissionsPath: snap.Paths.Permissions,
+		Workspace:       w.root,
+		Posture:         snap.Policy.Posture.String(),
+		Files:           []FileStatus{},
+	}
+	for _, f := range snap.Files {
+		fs := FileStatus{Path: f.Path, State: f.State, Errors: []string{}}
+		for _, p := range f.Problems {
+			if p.Severity == problem.Error {
+				fs.Errors = append(fs.Errors, p.Code+": "+p.Message)
+			}
+		}
+		st.Files = append(st.Files, fs)
+	}
+	return st, nil
+}
