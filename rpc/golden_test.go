@@ -18,8 +18,9 @@ var update = flag.Bool("update", false, "rewrite the want.json section of the go
 // TestGolden runs every testdata/golden/*.txtar through the server: the
 // archive's files are written under a temp dir ($TMP in their text; home/
 // is $HOME, ws/ the workspace), the files its comment names with `open
-// PATH` are opened in the editor, and every publishDiagnostics the session
-// ends with must equal the want.json section.
+// PATH` are opened in the editor (with the disk text; an `edited/PATH`
+// section then replaces the buffer, as a user's edit does), and every
+// publishDiagnostics the session ends with must equal the want.json section.
 func TestGolden(t *testing.T) {
 	archives, _ := filepath.Glob("testdata/golden/*.txtar")
 	if len(archives) == 0 {
@@ -33,6 +34,15 @@ func TestGolden(t *testing.T) {
 			}
 			comment, files := parseTxtar(data)
 			got := runGolden(t, comment, files)
+			// A fixture named for a code must produce it; the clean one none.
+			name := filepath.Base(archive)
+			if code, _, ok := strings.Cut(name, "_"); ok && strings.HasPrefix(code, "cw") {
+				if !bytes.Contains(got, []byte(`"code": "`+strings.ToUpper(code)+`"`)) {
+					t.Errorf("%s does not produce %s:\n%s", name, strings.ToUpper(code), got)
+				}
+			} else if bytes.Contains(got, []byte(`"code"`)) {
+				t.Errorf("%s should produce no diagnostics:\n%s", name, got)
+			}
 			if *update {
 				files = slices.DeleteFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
 				files = append(files, txtarFile{"want.json", got})
@@ -55,8 +65,13 @@ func TestGolden(t *testing.T) {
 func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
 	w := newWorld(t)
 	hasConfig := false
+	edits := map[string]string{}
 	for _, f := range files {
 		if f.name == "want.json" {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(f.name, "edited/"); ok {
+			edits[rel] = strings.ReplaceAll(string(f.data), "$TMP", w.tmp)
 			continue
 		}
 		text := strings.ReplaceAll(string(f.data), "$TMP", w.tmp)
@@ -73,7 +88,7 @@ func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
 	}
 	s := newSession(t, w, Options{})
 	s.initialize(editor)
-	var opened []string
+	opened := map[string]int32{}
 	for _, line := range strings.Split(comment, "\n") {
 		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "open "); ok {
 			path := filepath.Join(w.tmp, filepath.FromSlash(rel))
@@ -81,15 +96,19 @@ func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
 			if err != nil {
 				t.Fatalf("open %s: %v", rel, err)
 			}
-			s.open(path, 1, string(text))
-			opened = append(opened, path)
+			u := s.open(path, 1, string(text))
+			opened[path] = 1
+			if edited, ok := edits[rel]; ok {
+				s.change(u, 2, &protocol.TextDocumentContentChangeWholeDocument{Text: edited})
+				opened[path] = 2
+			}
 		}
 	}
 	if len(opened) == 0 {
 		t.Fatal("a golden file must open at least one document")
 	}
-	for _, p := range opened {
-		s.waitVersion(protocolURI(p), 1)
+	for p, v := range opened {
+		s.waitVersion(protocolURI(p), v)
 	}
 	// Shutdown waits for the running check: its publications are all in.
 	s.shutdown()
