@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"strings"
 	"testing"
 
@@ -106,9 +107,9 @@ func TestFatalSnapshotDeniesEverything(t *testing.T) {
 	}
 	// A hand-made snapshot with Fatal set behaves the same.
 	fx := load(t, files{}).noFatal(t)
-	snap := *fx.snap
+	snap := &config.Snapshot{Paths: fx.snap.Paths, Policy: fx.snap.Policy}
 	snap.Policy.Fatal = []string{"first reason", "second reason"}
-	d := Decide(context.Background(), &snap, fx.call("read", map[string]any{"path": "a"}), Deps{})
+	d := Decide(context.Background(), snap, fx.call("read", map[string]any{"path": "a"}), Deps{})
 	if d.Decision != Deny || d.Reason != "Codewhale refuses to start: first reason; second reason" {
 		t.Errorf("%s %q", d.Decision, d.Reason)
 	}

@@ -15,7 +15,7 @@ func (p *plan) permissions() (Decision, bool) {
 	if p.semantic == "apply_patch" {
 		touched = patchfiles.Targets(p.input)
 	}
-	v := execpolicy.Evaluate(p.snap.Engine, p.semantic, p.input, p.req.Workspace, p.s.posture, touched)
+	v := execpolicy.Evaluate(p.snap.Engine(), p.semantic, p.input, p.req.Workspace, p.s.posture, touched)
 	var rule *string
 	if v.Rule != "" {
 		r := v.Rule

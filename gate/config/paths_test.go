@@ -142,7 +142,7 @@ func TestLoadBadEnvPathIsFatal(t *testing.T) {
 	if len(s.Fatal()) == 0 || !strings.Contains(s.Fatal()[0], "DEEPSEEK_CONFIG_PATH") {
 		t.Fatalf("fatal = %q", s.Fatal())
 	}
-	if s.Engine == nil {
+	if s.Engine() == nil {
 		t.Fatal("engine must not be nil")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -20,8 +21,11 @@ type Snapshot struct {
 	Paths  Paths
 	Policy Policy
 	// Files are every file the load looked at, in a stable order.
-	Files  []*File
-	Engine *execpolicy.Engine
+	Files []*File
+	// engine is compiled from Permissions on first use: linting never
+	// needs it, deciding always does.
+	engine     *execpolicy.Engine
+	engineOnce sync.Once
 	// Permissions is the parsed permissions.toml (nil when missing or
 	// unreadable), kept for linters that reason about its rules.
 	Permissions *execpolicy.File
@@ -33,6 +37,19 @@ type Snapshot struct {
 	ProjectHooksLoaded bool
 
 	buffers Buffers
+}
+
+// Engine is the compiled typed-rule engine of the accepted permissions.toml
+// (an empty engine when it is missing or rejected).
+func (s *Snapshot) Engine() *execpolicy.Engine {
+	s.engineOnce.Do(func() {
+		if s.Permissions != nil && s.Permissions.Accepted {
+			s.engine = execpolicy.NewEngineFromFile(s.Permissions)
+		} else {
+			s.engine = execpolicy.NewEngine(nil)
+		}
+	})
+	return s.engine
 }
 
 // Fatal lists why Codewhale would refuse to start with these files.
@@ -58,7 +75,6 @@ func Load(opts Options) *Snapshot {
 	s.Paths = paths
 	if err != nil {
 		s.Policy.Fatal = append(s.Policy.Fatal, err.Error())
-		s.Engine = execpolicy.NewEngine(nil)
 		return s
 	}
 	env := opts.Env
@@ -170,7 +186,6 @@ func (s *Snapshot) loadPermissions() {
 	path := s.Paths.Permissions
 	f := &File{Kind: KindPermissions, Path: path, State: Missing}
 	s.Files = append(s.Files, f)
-	s.Engine = execpolicy.NewEngine(nil)
 	// The TUI start-up loader reads through a symlink; the config crate's
 	// loader refuses one. Decisions follow the TUI; diagnostics say so.
 	src, err := s.buffers.readThrough(path)
@@ -199,7 +214,6 @@ func (s *Snapshot) loadPermissions() {
 		return
 	}
 	f.State = Loaded
-	s.Engine = execpolicy.NewEngineFromFile(pf)
 }
 
 func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspace string, user UserConfig) {

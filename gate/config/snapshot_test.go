@@ -178,7 +178,7 @@ func TestPermissionsFile(t *testing.T) {
 			if len(s.Fatal()) != 1 || s.Fatal()[0] != want {
 				t.Fatalf("fatal = %q\nwant [%q]", s.Fatal(), want)
 			}
-			if n := len(s.Engine.Rulesets()); n != 0 {
+			if n := len(s.Engine().Rulesets()); n != 0 {
 				t.Errorf("engine has %d rulesets, want none", n)
 			}
 			if f := s.File(KindPermissions); f.State != Invalid || f.Path != path || len(f.Problems) == 0 {
@@ -191,15 +191,15 @@ func TestPermissionsFile(t *testing.T) {
 			w := newWorld(t)
 			writeFile(t, filepath.Join(w.home, ".codewhale", "permissions.toml"), tc.src)
 			s := w.load()
-			if len(s.Fatal()) != 0 || len(s.Engine.Rulesets()) != 0 || s.File(KindPermissions).State == Invalid {
-				t.Errorf("fatal %q rulesets %d", s.Fatal(), len(s.Engine.Rulesets()))
+			if len(s.Fatal()) != 0 || len(s.Engine().Rulesets()) != 0 || s.File(KindPermissions).State == Invalid {
+				t.Errorf("fatal %q rulesets %d", s.Fatal(), len(s.Engine().Rulesets()))
 			}
 		})
 	}
 	t.Run("missing: zero rules", func(t *testing.T) {
 		w := newWorld(t)
 		s := w.load()
-		if len(s.Fatal()) != 0 || len(s.Engine.Rulesets()) != 0 || s.File(KindPermissions).State != Missing {
+		if len(s.Fatal()) != 0 || len(s.Engine().Rulesets()) != 0 || s.File(KindPermissions).State != Missing {
 			t.Errorf("fatal %q", s.Fatal())
 		}
 	})
@@ -207,8 +207,8 @@ func TestPermissionsFile(t *testing.T) {
 		w := newWorld(t)
 		writeFile(t, filepath.Join(w.home, ".codewhale", "permissions.toml"), valid)
 		s := w.load()
-		if len(s.Fatal()) != 0 || len(s.Engine.Rulesets()) != 1 || s.File(KindPermissions).State != Loaded {
-			t.Errorf("fatal %q rulesets %d", s.Fatal(), len(s.Engine.Rulesets()))
+		if len(s.Fatal()) != 0 || len(s.Engine().Rulesets()) != 1 || s.File(KindPermissions).State != Loaded {
+			t.Errorf("fatal %q rulesets %d", s.Fatal(), len(s.Engine().Rulesets()))
 		}
 	})
 	t.Run("sibling of --config, not of ~/.codewhale", func(t *testing.T) {
@@ -217,8 +217,8 @@ func TestPermissionsFile(t *testing.T) {
 		w.flag = writeFile(t, w.path("alt/cw.toml"), "")
 		sib := writeFile(t, w.path("alt/permissions.toml"), valid)
 		s := w.load()
-		if s.Paths.Permissions != sib || len(s.Fatal()) != 0 || len(s.Engine.Rulesets()) != 1 {
-			t.Errorf("permissions %q fatal %q rulesets %d", s.Paths.Permissions, s.Fatal(), len(s.Engine.Rulesets()))
+		if s.Paths.Permissions != sib || len(s.Fatal()) != 0 || len(s.Engine().Rulesets()) != 1 {
+			t.Errorf("permissions %q fatal %q rulesets %d", s.Paths.Permissions, s.Fatal(), len(s.Engine().Rulesets()))
 		}
 	})
 	t.Run("sibling of the legacy config", func(t *testing.T) {
@@ -238,8 +238,8 @@ func TestPermissionsFile(t *testing.T) {
 			t.Skip(err)
 		}
 		s := w.load()
-		if len(s.Fatal()) != 0 || len(s.Engine.Rulesets()) != 1 || !hasCode(s.File(KindPermissions), "CW005") {
-			t.Errorf("fatal %q rulesets %d codes %q", s.Fatal(), len(s.Engine.Rulesets()), codes(s.File(KindPermissions)))
+		if len(s.Fatal()) != 0 || len(s.Engine().Rulesets()) != 1 || !hasCode(s.File(KindPermissions), "CW005") {
+			t.Errorf("fatal %q rulesets %d codes %q", s.Fatal(), len(s.Engine().Rulesets()), codes(s.File(KindPermissions)))
 		}
 	})
 }
