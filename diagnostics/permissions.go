@@ -13,10 +13,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// evaluatedTools are the only policy tool names the TUI's typed-rule gate
-// ever looks up (execpolicy.md §2.8): exec_shell and the seven file tools.
-var evaluatedTools = []string{"exec_shell", "read_file", "write_file", "edit_file", "apply_patch", "list_dir", "file_search", "grep_files"}
-
 // toolAliases are names people write for an evaluated tool that
 // tool.Semantic does not already canonicalise.
 var toolAliases = map[string]string{"shell": "exec_shell", "sh": "exec_shell", "patch": "apply_patch"}
@@ -396,12 +392,12 @@ func pathTrouble(r execpolicy.Rule) (msg string, dead bool) {
 func (l *permLint) unevaluatedTool(i int) {
 	fr := l.rules[i]
 	name := fr.Rule.Tool
-	if slices.Contains(evaluatedTools, name) {
+	if slices.Contains(execpolicy.EvaluatedTools, name) {
 		return
 	}
 	span := valueSpan(fr, "tool")
 	p := l.add("CW208", problem.Warning, span,
-		fmt.Sprintf("Codewhale's rule layer never evaluates the tool %q: it looks up only %s (the agent's calls are checked under these canonical names), so this rule never applies as a typed rule", name, strings.Join(evaluatedTools, ", ")))
+		fmt.Sprintf("Codewhale's rule layer never evaluates the tool %q: it looks up only %s (the agent's calls are checked under these canonical names), so this rule never applies as a typed rule", name, strings.Join(execpolicy.EvaluatedTools, ", ")))
 	if s := suggestTool(name); s != "" {
 		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: span, NewText: strconv.Quote(s)}}}}
 	}
@@ -409,13 +405,13 @@ func (l *permLint) unevaluatedTool(i int) {
 
 // suggestTool is the evaluated name a rule's tool most likely meant.
 func suggestTool(name string) string {
-	if s := tool.Semantic(name, nil); slices.Contains(evaluatedTools, s) {
+	if s := tool.Semantic(name, nil); slices.Contains(execpolicy.EvaluatedTools, s) {
 		return s
 	}
 	if s, ok := toolAliases[tool.LowerASCII(strings.TrimSpace(name))]; ok {
 		return s
 	}
-	return problem.Nearest(strings.TrimSpace(name), evaluatedTools)
+	return problem.Nearest(strings.TrimSpace(name), execpolicy.EvaluatedTools)
 }
 
 // CW209

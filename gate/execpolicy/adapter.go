@@ -1,6 +1,7 @@
 package execpolicy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -57,11 +58,14 @@ func (v Verdict) Source() *Source {
 	return v.Result.RuleSource
 }
 
-// fileTools are the file tools the adapter evaluates, by how they name
-// their path.
-var fileTools = map[string]bool{
-	"read_file": true, "write_file": true, "edit_file": true, "file_search": true,
-	"grep_files": true, "list_dir": true, "apply_patch": true,
+// EvaluatedTools are the policy tool names the typed-rule gate checks, in
+// Codewhale's order: the shell, then the file tools. A rule naming any other
+// tool never applies as a typed rule.
+var EvaluatedTools = []string{"exec_shell", "read_file", "write_file", "edit_file", "apply_patch", "list_dir", "file_search", "grep_files"}
+
+// isFileTool reports the file tools among them.
+func isFileTool(semantic string) bool {
+	return semantic != "exec_shell" && slices.Contains(EvaluatedTools, semantic)
 }
 
 // Evaluate is the TUI's typed-rule gate (layer 5). semantic is the
@@ -84,7 +88,7 @@ func Evaluate(engine *Engine, semantic string, input map[string]any, cwd string,
 		}
 		return verdictOf(engine.Check(Input{Command: command, Cwd: cwd, Tool: semantic, Mode: mode}), nil)
 	}
-	if !fileTools[semantic] {
+	if !isFileTool(semantic) {
 		return Verdict{}
 	}
 	paths := filePaths(semantic, input, patchFiles)
