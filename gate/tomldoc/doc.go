@@ -2,7 +2,9 @@
 // where they were written. BurntSushi/toml decides whether the text is valid
 // TOML (it is the parser the design names, and it alone reports duplicate
 // keys); go-toml/v2's unstable parser supplies the byte ranges, which
-// BurntSushi does not expose (deps.md §2).
+// BurntSushi does not expose (deps.md §2). BurntSushi is slow, so it runs
+// only when the tree builder has seen something it might reject, to word
+// the error exactly as it would.
 package tomldoc
 
 import (
@@ -72,6 +74,10 @@ type TableValue struct {
 	Inline       bool
 	ArrayElement bool
 	index        map[string]*Entry
+	// origin and section record how the table came to exist, which decides
+	// what may still extend it (see definedness.go).
+	origin  origin
+	section int
 }
 
 // Get returns the entry of key, or nil.
@@ -79,19 +85,37 @@ func (t *TableValue) Get(key string) *Entry {
 	if t == nil {
 		return nil
 	}
+	if t.index == nil {
+		for _, e := range t.Entries {
+			if e.Key == key {
+				return e
+			}
+		}
+		return nil
+	}
 	return t.index[key]
 }
 
+// indexFrom is the entry count from which a table keeps a map: most tables
+// (one per [[rules]] entry) hold a handful of keys, where a scan is cheaper
+// than building a map.
+const indexFrom = 8
+
 func (t *TableValue) put(e *Entry) {
-	if t.index == nil {
-		t.index = map[string]*Entry{}
-	}
-	if old, ok := t.index[e.Key]; ok {
+	if old := t.Get(e.Key); old != nil {
 		*old = *e
 		return
 	}
-	t.index[e.Key] = e
 	t.Entries = append(t.Entries, e)
+	switch {
+	case t.index != nil:
+		t.index[e.Key] = e
+	case len(t.Entries) > indexFrom:
+		t.index = make(map[string]*Entry, 2*len(t.Entries))
+		for _, entry := range t.Entries {
+			t.index[entry.Key] = entry
+		}
+	}
 }
 
 // Doc is a parsed TOML file.

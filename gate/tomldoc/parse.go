@@ -15,40 +15,26 @@ import (
 // Parse validates src as TOML and builds its tree. A syntax error returns a
 // nil Doc.
 func Parse(src []byte) (*Doc, *SyntaxError) {
-	// BurntSushi's validation is the slower half; on a large file it runs
-	// beside the tree building, and Parse waits for it before returning.
-	validated := make(chan error, 1)
-	validate := func() {
-		var sink map[string]any
-		_, err := toml.Decode(string(src), &sink)
-		validated <- err
-	}
-	if len(src) >= parallelValidation {
-		go validate()
-	}
-	b := &builder{src: src, root: &TableValue{}}
+	b := &builder{src: src, srcText: string(src), root: &TableValue{origin: headerDefined}}
 	b.current = b.root
 	p := &unstable.Parser{}
 	p.Reset(src)
 	for p.NextExpression() {
-		b.expression(p, p.Expression())
+		b.expression(p.Expression())
 	}
-	if len(src) < parallelValidation {
-		validate()
-	}
-	bsErr := <-validated
 	if err := p.Error(); err != nil {
 		return nil, unstableError(p, err)
 	}
-	if bsErr != nil {
-		return nil, burntSushiError(src, bsErr)
+	// The builder flags everything BurntSushi might reject; only then is it
+	// worth running, to decide and to word the error as it does.
+	if b.suspect || !lexicallyPlain(src) {
+		var sink map[string]any
+		if _, err := toml.Decode(b.srcText, &sink); err != nil {
+			return nil, burntSushiError(src, err)
+		}
 	}
 	return &Doc{Src: src, Root: b.root}, nil
 }
-
-// parallelValidation is the size from which validating concurrently pays
-// for its goroutine.
-const parallelValidation = 64 << 10
 
 func unstableError(p *unstable.Parser, err error) *SyntaxError {
 	var pe *unstable.ParserError
@@ -87,8 +73,15 @@ func burntSushiError(src []byte, err error) *SyntaxError {
 
 type builder struct {
 	src     []byte
+	srcText string
+	parts   []keyPart
 	root    *TableValue
 	current *TableValue
+	// section numbers the key/values under one header, or of one inline
+	// table; sections counts them.
+	section, sections int
+	// suspect is set by anything BurntSushi might reject.
+	suspect bool
 }
 
 func rangeSpan(r unstable.Range) problem.Span {
@@ -100,31 +93,44 @@ type keyPart struct {
 	span problem.Span
 }
 
-func keyParts(it unstable.Iterator) []keyPart {
-	var parts []keyPart
+// keyParts reuses one buffer: callers copy what they keep.
+func (b *builder) keyParts(it unstable.Iterator) []keyPart {
+	b.parts = b.parts[:0]
 	for it.Next() {
 		n := it.Node()
-		parts = append(parts, keyPart{name: string(n.Data), span: rangeSpan(n.Raw)})
+		span := rangeSpan(n.Raw)
+		b.parts = append(b.parts, keyPart{name: b.text(span, n.Data), span: span})
 	}
-	return parts
+	return b.parts
 }
 
-func (b *builder) expression(p *unstable.Parser, e *unstable.Node) {
+// text is a key's or string's content as a string. Where the source holds
+// it verbatim (bare keys, strings without escapes) it is a slice of the one
+// copy of the source, saving an allocation per key and value.
+func (b *builder) text(raw problem.Span, data []byte) string {
+	s := b.srcText[raw.Start:raw.End]
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		s = s[1 : len(s)-1]
+	}
+	if s == string(data) {
+		return s
+	}
+	return string(data)
+}
+
+func (b *builder) expression(e *unstable.Node) {
 	switch e.Kind {
-	case unstable.Table:
-		parts := keyParts(e.Key())
+	case unstable.Table, unstable.ArrayTable:
+		parts := b.keyParts(e.Key())
 		if len(parts) == 0 {
+			b.suspect = true
 			return
 		}
-		b.current = b.descend(b.root, parts, false)
-	case unstable.ArrayTable:
-		parts := keyParts(e.Key())
-		if len(parts) == 0 {
-			return
-		}
-		b.current = b.descend(b.root, parts, true)
+		b.sections++
+		b.section = b.sections
+		b.current = b.descend(b.root, parts, e.Kind == unstable.ArrayTable)
 	case unstable.KeyValue:
-		b.keyValue(b.current, e)
+		b.keyValue(b.current, e, b.section)
 	}
 }
 
@@ -136,8 +142,11 @@ func (b *builder) descend(t *TableValue, parts []keyPart, arrayTable bool) *Tabl
 		last := i == len(parts)-1
 		e := t.Get(part.name)
 		if last && arrayTable {
-			elem := &TableValue{ArrayElement: true}
+			elem := &TableValue{ArrayElement: true, origin: headerDefined}
 			item := &Value{Kind: Table, Table: elem, Span: header}
+			if e != nil && !isArrayOfTables(e.Value) {
+				b.suspect = true
+			}
 			if e == nil || e.Value.Kind != Array {
 				t.put(&Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Array, Span: header, Items: []*Value{item}}})
 			} else {
@@ -146,9 +155,18 @@ func (b *builder) descend(t *TableValue, parts []keyPart, arrayTable bool) *Tabl
 			}
 			return elem
 		}
-		if e == nil {
-			e = &Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Table, Table: &TableValue{}, Span: header}}
+		switch {
+		case e == nil:
+			made := &TableValue{origin: headerImplicit}
+			if last {
+				made.origin = headerDefined
+			}
+			e = &Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Table, Table: made, Span: header}}
 			t.put(e)
+		case last && headerRedefines(e.Value), !last && !headerPath(e.Value):
+			b.suspect = true
+		case last:
+			e.Value.Table.origin = headerDefined
 		}
 		t = tableOf(e.Value)
 		if t == nil {
@@ -173,16 +191,19 @@ func tableOf(v *Value) *TableValue {
 	return nil
 }
 
-func (b *builder) keyValue(t *TableValue, kv *unstable.Node) {
-	parts := keyParts(kv.Key())
+func (b *builder) keyValue(t *TableValue, kv *unstable.Node, section int) {
+	parts := b.keyParts(kv.Key())
 	if len(parts) == 0 {
+		b.suspect = true
 		return
 	}
 	for _, part := range parts[:len(parts)-1] {
 		e := t.Get(part.name)
 		if e == nil {
-			e = &Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Table, Table: &TableValue{}, Span: part.span}}
+			e = &Entry{Key: part.name, KeySpan: part.span, Value: &Value{Kind: Table, Table: &TableValue{origin: dotted, section: section}, Span: part.span}}
 			t.put(e)
+		} else if !dottedPath(e.Value, section) {
+			b.suspect = true
 		}
 		next := tableOf(e.Value)
 		if next == nil {
@@ -191,6 +212,9 @@ func (b *builder) keyValue(t *TableValue, kv *unstable.Node) {
 		t = next
 	}
 	last := parts[len(parts)-1]
+	if t.Get(last.name) != nil {
+		b.suspect = true
+	}
 	valueStart := afterEquals(b.src, last.span.End)
 	v := b.value(kv.Value(), valueStart, int(kv.Raw.Offset+kv.Raw.Length))
 	t.put(&Entry{Key: last.name, KeySpan: last.span, Value: v})
@@ -224,16 +248,18 @@ func (b *builder) value(n *unstable.Node, start, end int) *Value {
 		v.Span.End = max(v.Span.End, closing(b.src, start, ']'))
 		return v
 	case unstable.InlineTable:
-		t := &TableValue{Inline: true}
+		t := &TableValue{Inline: true, origin: headerDefined}
+		b.sections++
+		section := b.sections
 		it := n.Children()
 		for it.Next() {
-			b.keyValue(t, it.Node())
+			b.keyValue(t, it.Node(), section)
 		}
 		return &Value{Kind: Table, Table: t, Span: problem.Span{Start: start, End: max(end, closing(b.src, start, '}'))}}
 	}
 	span := rangeSpan(n.Raw)
-	v := &Value{Span: span, Raw: string(b.src[span.Start:span.End])}
-	data := string(n.Data)
+	v := &Value{Span: span, Raw: b.srcText[span.Start:span.End]}
+	data := b.text(span, n.Data)
 	switch n.Kind {
 	case unstable.String:
 		v.Kind, v.Str = String, data
@@ -242,10 +268,13 @@ func (b *builder) value(n *unstable.Node, start, end int) *Value {
 	case unstable.Integer:
 		v.Kind = Integer
 		v.Int, _ = strconv.ParseInt(strings.ReplaceAll(data, "_", ""), 0, 64)
+		b.suspect = b.suspect || !integerAcceptable(v.Raw)
 	case unstable.Float:
 		v.Kind, v.Float = Float, parseFloat(data)
+		b.suspect = b.suspect || !floatAcceptable(v.Raw)
 	default:
 		v.Kind, v.Str = Datetime, data
+		b.suspect = b.suspect || !datetimeAcceptable(v.Raw)
 	}
 	return v
 }
