@@ -73,7 +73,7 @@ type session struct {
 
 	mu        sync.Mutex
 	published map[uri.URI]*protocol.PublishDiagnosticsParams
-	counts    map[uri.URI]int
+	versions  map[uri.URI][]int32 // every publication's version, in order
 	log       []string
 	changed   chan struct{} // closed and replaced on every publish
 }
@@ -106,7 +106,7 @@ func newSession(t testing.TB, w *world, opts Options) *session {
 		opts.Env = config.MapEnv{"HOME": w.home}
 	}
 	s := &session{t: t, world: w, toSrv: c2sW, served: make(chan error, 1),
-		published: map[uri.URI]*protocol.PublishDiagnosticsParams{}, counts: map[uri.URI]int{}, changed: make(chan struct{})}
+		published: map[uri.URI]*protocol.PublishDiagnosticsParams{}, versions: map[uri.URI][]int32{}, changed: make(chan struct{})}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(logTo{s}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -142,7 +142,8 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 		return nil, err
 	}
 	s.published[p.URI] = &p
-	s.counts[p.URI]++
+	v, _ := p.Version.Get()
+	s.versions[p.URI] = append(s.versions[p.URI], v)
 	close(s.changed)
 	s.changed = make(chan struct{})
 	return nil, nil

@@ -27,11 +27,12 @@ type workspace struct {
 	run sync.Mutex
 
 	// Guarded by s.mu.
-	timer     *time.Timer
-	gen       uint64 // bumped by every schedule; a check publishes only for the latest
-	stopped   bool
-	latest    *checked
-	published map[uri.URI]bool // URIs last published with diagnostics
+	timer      *time.Timer
+	unfinished int    // checks scheduled and not yet finished
+	gen        uint64 // bumped by every schedule; a check publishes only for the latest
+	stopped    bool
+	latest     *checked
+	published  map[uri.URI]bool // URIs last published with diagnostics
 }
 
 // checked is one check's result and the document versions it saw.
@@ -88,7 +89,10 @@ func (s *Server) scheduleChecks() {
 }
 
 // schedule (re)starts the debounce timer, so a burst of edits makes one
-// check. s.mu must be held.
+// check. An edit that finds the workspace idle (no check waiting or
+// running) is checked at once: the debounce exists to skip checks a newer
+// edit would make stale, and while idle, waiting only adds latency. s.mu
+// must be held.
 func (w *workspace) schedule() {
 	if w.stopped {
 		return
@@ -96,11 +100,22 @@ func (w *workspace) schedule() {
 	w.gen++
 	gen := w.gen
 	if w.timer != nil && w.timer.Stop() {
+		w.unfinished--
 		w.s.checks.Done() // that check will never run
 	}
+	delay := w.s.debounce
+	if w.unfinished == 0 {
+		delay = 0
+	}
+	w.unfinished++
 	w.s.checks.Add(1)
-	w.timer = time.AfterFunc(w.s.debounce, func() {
+	w.timer = time.AfterFunc(delay, func() {
 		defer w.s.checks.Done()
+		defer func() {
+			w.s.mu.Lock()
+			w.unfinished--
+			w.s.mu.Unlock()
+		}()
 		w.check(gen)
 	})
 }
@@ -109,6 +124,7 @@ func (w *workspace) schedule() {
 func (w *workspace) stop() {
 	w.stopped = true
 	if w.timer != nil && w.timer.Stop() {
+		w.unfinished--
 		w.s.checks.Done()
 	}
 }
