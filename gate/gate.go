@@ -2,6 +2,8 @@ package gate
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -86,7 +88,7 @@ func (p *plan) clearApproval(l Layer, rule *string) bool {
 func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
-			d = internalDeny(req, fmt.Sprintf("codewhale-ls internal error while deciding: %v", r))
+			d = Refuse(req, fmt.Sprintf("codewhale-ls internal error while deciding: %v", r))
 		}
 	}()
 	if deps.Sessions == nil {
@@ -94,7 +96,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	}
 	p := &plan{req: req, snap: snap, input: req.Input, d: &Decision{CallID: req.CallID, Trace: make([]TraceEntry, 0, 9)}}
 	if snap == nil {
-		return internalDeny(req, "codewhale-ls has no policy snapshot loaded")
+		return Refuse(req, "codewhale-ls has no policy snapshot loaded")
 	}
 
 	// Layer 1: posture.
@@ -187,12 +189,21 @@ func describeSandbox(s Sandbox) string {
 	return s.Type
 }
 
-// internalDeny is the fail-closed answer to our own errors.
-func internalDeny(req Request, reason string) Decision {
+// Refuse is the fail-closed answer to our own errors, and to a request
+// codewhale-ls will not decide: a deny of layer 1 with the reason.
+func Refuse(req Request, reason string) Decision {
 	return Decision{
 		Decision: Deny, Layer: LayerPosture, LayerName: LayerPosture.String(), Reason: reason,
 		CallID: req.CallID, Mode: req.Mode.String(), Posture: "ask", Input: req.Input,
 		Sandbox: readOnly(),
 		Trace:   []TraceEntry{{Layer: LayerPosture, Name: LayerPosture.String(), Effect: EffectDeny, Detail: reason}},
 	}
+}
+
+// NewSessionID names a session for the hooks' environment, as Codewhale's
+// sess_<hex> ids look.
+func NewSessionID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "sess_" + hex.EncodeToString(b[:])
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -95,4 +96,11 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 		return escalation{blocked: fmt.Sprintf("Sandbox escalation requires a one-shot user approval, but the current %s posture cannot provide it.", a.posture.Label())}, true
 	}
 	return escalation{prompt: fmt.Sprintf("Sandbox escalation to '%s' for this exact call: %s", mode, reason), policy: &target}, true
+}
+
+// SandboxOf is the sandbox a call in workspace gets in the default mode
+// (agent) and the posture the files resolve: what codewhale/status shows.
+func SandboxOf(snap *config.Snapshot, workspace string) Sandbox {
+	s := resolveSession(snap.Policy, Request{Mode: tool.Agent, Workspace: workspace})
+	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace)
 }

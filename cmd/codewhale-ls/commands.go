@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,13 +56,7 @@ func decide(opts config.Options, req gate.Request) gate.Decision {
 	snap := config.Load(opts)
 	bg := hooks.NewBackground(hooks.ShellRunner{})
 	defer bg.Close()
-	return gate.Decide(context.Background(), snap, req, gate.Deps{Hooks: hooks.ShellRunner{}, Background: bg, SessionID: newSessionID()})
-}
-
-func newSessionID() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return "sess_" + hex.EncodeToString(b[:])
+	return gate.Decide(context.Background(), snap, req, gate.Deps{Hooks: hooks.ShellRunner{}, Background: bg, SessionID: gate.NewSessionID()})
 }
 
 func writeJSON(w io.Writer, v any) {

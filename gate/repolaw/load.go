@@ -15,19 +15,28 @@ import (
 // an ancestor, up to and including the git root, or up to `/` when there
 // is no git root.
 func Find(workspace string) (path string, found bool) {
-	dir, err := filepath.Abs(workspace)
-	if err != nil {
-		return "", false
-	}
-	stop := gitRoot(dir)
-	for {
-		candidate := filepath.Join(dir, filepath.FromSlash(ConstitutionPath))
+	for _, candidate := range Candidates(workspace) {
 		if _, err := os.Lstat(candidate); err == nil {
 			return candidate, true
 		}
+	}
+	return "", false
+}
+
+// Candidates are the paths Find looks at, in order: every file whose
+// appearance could change the law of workspace.
+func Candidates(workspace string) []string {
+	dir, err := filepath.Abs(workspace)
+	if err != nil {
+		return nil
+	}
+	stop := gitRoot(dir)
+	var out []string
+	for {
+		out = append(out, filepath.Join(dir, filepath.FromSlash(ConstitutionPath)))
 		parent := filepath.Dir(dir)
 		if dir == stop || parent == dir {
-			return "", false
+			return out
 		}
 		dir = parent
 	}
