@@ -1,0 +1,98 @@
+package watch
+
+import (
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// handle treats any event on a target, or on a directory on the way to one,
+// as "maybe changed": save styles differ too much for the event sequence to
+// be trusted, so flush decides by hash.
+func (w *Watcher) handle(ev fsnotify.Event) {
+	name := filepath.Clean(ev.Name)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	if _, ok := w.targets[name]; ok {
+		w.markPending(name)
+	}
+	if !w.markBelow(name) {
+		return
+	}
+	if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.watched[name] {
+		// fsnotify drops the watch of a directory that is deleted or moved.
+		// Forgetting it lets reconcile add it again if it is already back.
+		w.unwatch(name)
+	}
+	// No logger to report to; the next event on the way, or the next Set,
+	// retries whatever failed.
+	_ = w.reconcile()
+}
+
+// recheckAll recovers from lost events by treating everything as changed.
+func (w *Watcher) recheckAll() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	_ = w.reconcile()
+	for t := range w.targets {
+		w.markPending(t)
+	}
+}
+
+// flush re-reads the pending targets and returns, sorted, those whose state
+// differs from the one last recorded, recording the new state.
+func (w *Watcher) flush() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	var changed []string
+	for t := range w.pending {
+		if st := readState(t); st != w.targets[t] {
+			w.targets[t] = st
+			changed = append(changed, t)
+		}
+	}
+	clear(w.pending)
+	slices.Sort(changed)
+	return changed
+}
+
+// markBelow marks the targets inside dir and reports whether there were any,
+// that is, whether dir is on the way to a target.
+func (w *Watcher) markBelow(dir string) bool {
+	found := false
+	for t := range w.targets {
+		if isBelow(t, dir) {
+			w.markPending(t)
+			found = true
+		}
+	}
+	return found
+}
+
+// markPending restarts the quiet period, so a burst of events is one flush,
+// but never past maxWaits debounces after the burst began: a file that is
+// rewritten without pause is still re-read.
+func (w *Watcher) markPending(target string) {
+	now := time.Now()
+	if len(w.pending) == 0 {
+		w.burstStart = now
+	}
+	w.pending[target] = true
+	delay := min(w.debounce, w.burstStart.Add(maxWaits*w.debounce).Sub(now))
+	w.quiet.Reset(max(delay, 0))
+}
+
+// maxWaits bounds how many debounce periods a continuous burst can delay a
+// flush.
+const maxWaits = 4
