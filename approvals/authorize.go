@@ -1,0 +1,106 @@
+package approvals
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+)
+
+// Authorizer decides the calls of an editor-hosted agent: the gate on one
+// snapshot, the editor's user where layer 8 needs a human, then the
+// answer's effects (session grants, an "always" rule), the decision log
+// and the notification. Every decision it returns is final: allow or deny.
+type Authorizer struct {
+	Broker   *Broker
+	Sessions *Sessions
+	// Deps are the gate's side effects (hooks); Sessions is set from above.
+	Deps gate.Deps
+	// Grant appends "always" rules to a permissions.toml (AppendRules).
+	Grant func(path string, rules []execpolicy.Rule) (int, error)
+	// Granted is told after a grant was written, so the policy is reloaded
+	// before the next call without waiting for the file watcher.
+	Granted func()
+	// Record, when set, writes every final decision to the decision log;
+	// a decision that cannot be recorded does not run.
+	Record func(LogEntry) error
+	// Notify receives every final decision (codewhale/decision).
+	Notify func(gate.Decision)
+	Now    func() time.Time
+}
+
+// Authorize decides req on snap.
+func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req gate.Request) gate.Decision {
+	deps := a.Deps
+	deps.Sessions = a.Sessions
+	d := gate.Decide(ctx, snap, req, deps)
+	if d.Decision == gate.Ask {
+		d = a.ask(ctx, snap, req, d)
+	}
+	return a.Final(req, d)
+}
+
+// ask settles an ask decision through the broker.
+func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Request, d gate.Decision) gate.Decision {
+	prompt, err := NewPrompt(req, d)
+	if err != nil {
+		return gate.Answered(d, req.Tool, gate.Answer{Choice: gate.ChoiceDismissed, By: "by codewhale-ls", Why: err.Error()})
+	}
+	card := d.Prompt
+	answer := a.Broker.Ask(ctx, prompt)
+	switch answer.Choice {
+	case gate.ChoiceSession:
+		a.Sessions.Approve(req.Tool, card.GroupingKey)
+	case gate.ChoiceDeny:
+		a.Sessions.Deny(card.ExactKey)
+	case gate.ChoiceAlways:
+		answer.By += a.persist(snap, card.Always)
+	}
+	return gate.Answered(d, req.Tool, answer)
+}
+
+// persist writes the "always" rules. A failed write still approves the
+// call the user approved, once, and says so.
+func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) string {
+	path := snap.Paths.Permissions
+	added, err := a.Grant(path, rules)
+	if err != nil {
+		return fmt.Sprintf("; the rule was NOT saved, so this approval counts once: %v", err)
+	}
+	if a.Granted != nil {
+		a.Granted()
+	}
+	if added == 0 {
+		return "; the rule was already in " + path
+	}
+	return fmt.Sprintf("; saved %d rule(s) to %s", added, path)
+}
+
+// Final logs and announces a final decision, also one made without the
+// gate (a refused request). Like Codewhale's approval receipts, evidence
+// that cannot be written blocks the call.
+func (a *Authorizer) Final(req gate.Request, d gate.Decision) gate.Decision {
+	if a.Record != nil {
+		now := time.Now
+		if a.Now != nil {
+			now = a.Now
+		}
+		if err := a.Record(EntryFor(now(), req.Tool, d)); err != nil && d.Decision == gate.Allow {
+			d = blocked(d, "Decision evidence could not be committed; tool execution was blocked: "+err.Error())
+		}
+	}
+	if a.Notify != nil {
+		a.Notify(d)
+	}
+	return d
+}
+
+// blocked turns an allow into a deny at the layer that allowed it.
+func blocked(d gate.Decision, reason string) gate.Decision {
+	d.Decision, d.Reason, d.Rule = gate.Deny, reason, nil
+	d.Trace = append(d.Trace[:len(d.Trace):len(d.Trace)], gate.TraceEntry{Layer: d.Layer, Name: d.LayerName, Effect: gate.EffectDeny, Detail: reason})
+	return d
+}

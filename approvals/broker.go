@@ -1,0 +1,167 @@
+package approvals
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// DefaultTimeout is how long a prompt waits for its answer (contract §4).
+const DefaultTimeout = 300 * time.Second
+
+// Asker puts a prompt in front of the user. It returns the id of the
+// choice picked, or "" for a dismissed prompt (a null answer). It must
+// return once ctx ends.
+type Asker interface {
+	Ask(ctx context.Context, p *Prompt) (gate.Choice, error)
+}
+
+// ErrGone is what an Asker returns when the editor can no longer answer.
+var ErrGone = errors.New("the editor is gone")
+
+// Broker runs approval prompts. Any number may be pending at once; each
+// ends exactly once, and every end but a valid choice is a denial.
+type Broker struct {
+	asker   Asker
+	timeout time.Duration
+	now     func() time.Time
+
+	closed    chan struct{}
+	closeOnce sync.Once
+	askers    sync.WaitGroup // one per prompt in flight at the Asker
+
+	mu      sync.Mutex
+	pending map[string]bool
+}
+
+// NewBroker returns a broker asking through asker, with timeout per prompt
+// (DefaultTimeout when not positive).
+func NewBroker(asker Asker, timeout time.Duration) *Broker {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Broker{asker: asker, timeout: timeout, now: time.Now, closed: make(chan struct{}), pending: map[string]bool{}}
+}
+
+// Pending is the number of prompts waiting for an answer.
+func (b *Broker) Pending() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.pending)
+}
+
+// Ask shows p and waits for its end: a valid choice, or a denial when the
+// answer is null or not one of p's choices, the Asker fails, the deadline
+// passes, ctx ends, or the broker closes. It sets p.ID, unguessable, and
+// p.Deadline.
+func (b *Broker) Ask(ctx context.Context, p *Prompt) gate.Answer {
+	id, err := newPromptID()
+	if err != nil {
+		return gate.Answer{Choice: gate.ChoiceDismissed, Why: "no prompt id: " + err.Error()}
+	}
+	p.ID = id
+	due := b.now().Add(b.timeout)
+	p.Deadline = due.UTC().Format(time.RFC3339)
+	by := "in the editor (prompt " + id + ")"
+
+	if !b.register(id) {
+		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by, Why: "the server is shutting down"}
+	}
+	defer b.unregister(id)
+
+	askCtx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	type reply struct {
+		choice gate.Choice
+		err    error
+	}
+	replies := make(chan reply, 1)
+	go func() {
+		defer b.askers.Done()
+		c, err := b.asker.Ask(askCtx, p)
+		replies <- reply{c, err}
+	}()
+
+	select {
+	case r := <-replies:
+		return b.judge(askCtx, p, r.choice, r.err, by)
+	case <-askCtx.Done():
+		return b.ended(ctx, by)
+	case <-b.closed:
+		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by, Why: "the server shut down before an answer"}
+	}
+}
+
+// judge turns the Asker's reply into an answer.
+func (b *Broker) judge(askCtx context.Context, p *Prompt, c gate.Choice, err error, by string) gate.Answer {
+	switch {
+	case errors.Is(err, ErrGone):
+		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by}
+	case err != nil && askCtx.Err() != nil:
+		return b.ended(askCtx, by)
+	case err != nil:
+		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: "the editor answered with an error: " + err.Error()}
+	case c == "":
+		return gate.Answer{Choice: gate.ChoiceDismissed, By: by}
+	case !p.offers(c):
+		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: fmt.Sprintf("the editor answered %q, which the prompt did not offer", string(c))}
+	}
+	return gate.Answer{Choice: c, By: by}
+}
+
+// ended is the answer of a prompt whose context ended: the deadline, or the
+// authorize request itself was cancelled.
+func (b *Broker) ended(ctx context.Context, by string) gate.Answer {
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: "the authorize request was cancelled"}
+	}
+	return gate.Answer{Choice: gate.ChoiceTimeout, By: by, Why: fmt.Sprintf("no answer within %s", b.timeout)}
+}
+
+func (b *Broker) register(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select {
+	case <-b.closed:
+		return false
+	default:
+	}
+	b.pending[id] = true
+	// Counted under mu, so that Close, which closes b.closed under mu,
+	// waits for every Asker call that registered before it.
+	b.askers.Add(1)
+	return true
+}
+
+func (b *Broker) unregister(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.pending, id)
+}
+
+// Close denies every pending prompt at once and waits for the Asker calls
+// to return. Later prompts are denied without being shown.
+func (b *Broker) Close() {
+	b.closeOnce.Do(func() {
+		b.mu.Lock()
+		close(b.closed)
+		b.mu.Unlock()
+	})
+	b.askers.Wait()
+}
+
+// newPromptID is 128 random bits: an id nobody but the server can know,
+// so an answer can come only from the prompt that carried it.
+func newPromptID() (string, error) {
+	var buf [16]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		return "", err
+	}
+	return "cwp_" + hex.EncodeToString(buf[:]), nil
+}

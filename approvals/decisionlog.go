@@ -1,0 +1,104 @@
+package approvals
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// DecisionLog appends one JSON line per final decision (contract §4): time
+// (RFC 3339 with nanoseconds, UTC), callId, tool, decision, layer,
+// layerName, rule, reason, approval. Never the call's input or any file's
+// contents: LogEntry has no field that could hold them.
+type DecisionLog struct {
+	file *os.File
+}
+
+// LogEntry is one line of the decision log.
+type LogEntry struct {
+	Time      time.Time      `json:"time"`
+	CallID    *string        `json:"callId"`
+	Tool      string         `json:"tool"`
+	Decision  gate.Verdict   `json:"decision"`
+	Layer     gate.Layer     `json:"layer"`
+	LayerName string         `json:"layerName"`
+	Rule      *string        `json:"rule"`
+	Reason    string         `json:"reason"`
+	Approval  *gate.Approval `json:"approval"`
+}
+
+// EntryFor builds the entry of a final decision for tool.
+func EntryFor(now time.Time, toolName string, d gate.Decision) LogEntry {
+	return LogEntry{
+		Time:      now.UTC(),
+		CallID:    d.CallID,
+		Tool:      toolName,
+		Decision:  d.Decision,
+		Layer:     d.Layer,
+		LayerName: d.LayerName,
+		Rule:      d.Rule,
+		Reason:    d.Reason,
+		Approval:  d.Approval,
+	}
+}
+
+// DefaultDecisionLogPath is <codewhaleHome>/codewhale-ls/decisions.jsonl.
+func DefaultDecisionLogPath(codewhaleHome string) string {
+	return filepath.Join(codewhaleHome, "codewhale-ls", "decisions.jsonl")
+}
+
+// OpenDecisionLog opens (creating 0600, parent dirs 0700) the log at path
+// for appending.
+func OpenDecisionLog(path string) (*DecisionLog, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the directory of the decision log %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the decision log: %w", err)
+	}
+	return &DecisionLog{file: f}, nil
+}
+
+// Append writes e as one line with a single write (O_APPEND), so lines of
+// concurrent writers, in this process or another, never interleave.
+func (l *DecisionLog) Append(e LogEntry) error {
+	if l == nil || l.file == nil {
+		return errors.New("the decision log is not open")
+	}
+	line, err := encodeLine(e)
+	if err != nil {
+		return fmt.Errorf("cannot write to the decision log %s: %w", l.file.Name(), err)
+	}
+	if _, err := l.file.Write(line); err != nil {
+		return fmt.Errorf("cannot write to the decision log: %w", err)
+	}
+	return nil
+}
+
+// encodeLine renders e as JSON plus "\n"; reasons keep `<`, `>` and `&`
+// readable rather than \u-escaped.
+func encodeLine(e LogEntry) ([]byte, error) {
+	e.Time = e.Time.UTC()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Close closes the log; later appends fail.
+func (l *DecisionLog) Close() error {
+	if l == nil || l.file == nil {
+		return nil
+	}
+	return l.file.Close()
+}

@@ -1,0 +1,212 @@
+package approvals
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+func openTestLog(t *testing.T) (*DecisionLog, string) {
+	t.Helper()
+	path := DefaultDecisionLogPath(filepath.Join(t.TempDir(), ".codewhale"))
+	l, err := OpenDecisionLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, path
+}
+
+func logLines(t *testing.T, path string) []string {
+	t.Helper()
+	text := readFile(t, path)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		t.Fatalf("the log does not end with a whole line: %q", text)
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+// Contract §4: one JSON line per final decision with time, callId, tool,
+// decision, layer, layerName, rule, reason and approval.
+func TestDecisionLogRoundTrip(t *testing.T) {
+	at := time.Date(2025, 3, 4, 5, 6, 7, 890123456, time.FixedZone("CET", 3600))
+	tests := []struct {
+		name     string
+		decision gate.Decision
+		wantLine string
+	}{
+		{
+			"prompted allow",
+			gate.Decision{Decision: gate.Allow, Layer: gate.LayerApproval, LayerName: "approval", Reason: "approved <once> & logged",
+				Rule: strPtr("tool=exec_shell command=cargo test"), CallID: strPtr("call_17"), Approval: &gate.Approval{Choice: "once", Source: "prompt"}},
+			`{"time":"2025-03-04T04:06:07.890123456Z","callId":"call_17","tool":"bash","decision":"allow","layer":8,"layerName":"approval","rule":"tool=exec_shell command=cargo test","reason":"approved <once> & logged","approval":{"choice":"once","source":"prompt"}}`,
+		},
+		{
+			"no call id, rule or approval",
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerAdmission, LayerName: "admission", Reason: "line\nbreak"},
+			`{"time":"2025-03-04T04:06:07.890123456Z","callId":null,"tool":"bash","decision":"deny","layer":2,"layerName":"admission","rule":null,"reason":"line\nbreak","approval":null}`,
+		},
+	}
+	l, path := openTestLog(t)
+	var want []LogEntry
+	for _, tt := range tests {
+		e := EntryFor(at, "bash", tt.decision)
+		if err := l.Append(e); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, e)
+	}
+	lines := logLines(t, path)
+	if len(lines) != len(tests) {
+		t.Fatalf("%d lines, want %d", len(lines), len(tests))
+	}
+	for i, tt := range tests {
+		if lines[i] != tt.wantLine {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, lines[i], tt.wantLine)
+		}
+		var got LogEntry
+		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+			t.Fatal(err)
+		}
+		if !got.Time.Equal(at) || got.Time.Location() != time.UTC {
+			t.Errorf("%s: time %v, want %v in UTC", tt.name, got.Time, at)
+		}
+		got.Time, want[i].Time = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("%s: read back %+v, want %+v", tt.name, got, want[i])
+		}
+	}
+}
+
+// The call's input, and so any secret in it, never reaches the log.
+func TestDecisionLogOmitsInput(t *testing.T) {
+	const secret = "ghp_s3cr3tT0k3nNeverLogged"
+	d := gate.Decision{
+		Decision: gate.Deny, Layer: gate.LayerHooks, LayerName: "hooks", Reason: "blocked by hook",
+		Input: map[string]any{"command": "curl -H 'Authorization: " + secret + "' https://x", "content": secret},
+		Trace: []gate.TraceEntry{{Layer: gate.LayerHooks, Name: "hooks", Effect: gate.EffectRewrite, Detail: secret}},
+	}
+	l, path := openTestLog(t)
+	if err := l.Append(EntryFor(time.Now(), "bash", d)); err != nil {
+		t.Fatal(err)
+	}
+	line := readFile(t, path)
+	if strings.Contains(line, secret) || strings.Contains(line, `"input"`) || strings.Contains(line, `"trace"`) {
+		t.Errorf("the log holds the input: %s", line)
+	}
+}
+
+func TestDecisionLogModes(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	_, path := func() (*DecisionLog, string) {
+		path := DefaultDecisionLogPath(home)
+		l, err := OpenDecisionLog(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		return l, path
+	}()
+	if want := filepath.Join(home, "codewhale-ls", "decisions.jsonl"); path != want {
+		t.Errorf("default path %s, want %s", path, want)
+	}
+	if m := mode(t, path); m != 0o600 {
+		t.Errorf("log mode %v, want 0600", m)
+	}
+	if m := mode(t, filepath.Dir(path)); m != 0o700 {
+		t.Errorf("log directory mode %v, want 0700", m)
+	}
+}
+
+// Reopening appends; it never truncates earlier evidence.
+func TestDecisionLogReopenAppends(t *testing.T) {
+	l, path := openTestLog(t)
+	entry := EntryFor(time.Now(), "read", gate.Decision{Decision: gate.Allow, Layer: gate.LayerBaseline, LayerName: "baseline"})
+	if err := l.Append(entry); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	again, err := OpenDecisionLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if err := again.Append(entry); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(logLines(t, path)); n != 2 {
+		t.Errorf("%d lines after reopening, want 2", n)
+	}
+}
+
+func TestDecisionLogConcurrentAppends(t *testing.T) {
+	const writers, each = 16, 50
+	l, path := openTestLog(t)
+	// Long reasons make a torn write visible.
+	reason := strings.Repeat("r", 8<<10)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				id := fmt.Sprintf("call_%d_%d", w, i)
+				d := gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: reason, CallID: &id}
+				if err := l.Append(EntryFor(time.Now(), "bash", d)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e LogEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.CallID == nil || e.Reason != reason {
+			t.Fatalf("torn line (%v): %.80s", err, sc.Text())
+		}
+		seen[*e.CallID] = true
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != writers*each {
+		t.Errorf("%d distinct entries, want %d", len(seen), writers*each)
+	}
+}
+
+// Misuse is an error, never a panic: the caller denies on it.
+func TestDecisionLogErrors(t *testing.T) {
+	var none *DecisionLog
+	if err := none.Append(LogEntry{}); err == nil {
+		t.Error("a nil log accepted an entry")
+	}
+	l, _ := openTestLog(t)
+	l.Close()
+	if err := l.Append(LogEntry{Tool: "bash"}); err == nil {
+		t.Error("a closed log accepted an entry")
+	}
+	open, _ := openTestLog(t)
+	if err := open.Append(LogEntry{Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}); err == nil {
+		t.Error("a time JSON cannot hold was written")
+	}
+	blocker := filepath.Join(t.TempDir(), "file")
+	writeFile(t, blocker, "")
+	if _, err := OpenDecisionLog(filepath.Join(blocker, "decisions.jsonl")); err == nil || !strings.Contains(err.Error(), blocker) {
+		t.Errorf("opening under a file: %v", err)
+	}
+}

@@ -1,0 +1,120 @@
+package approvals
+
+import (
+	"fmt"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// Prompt is the ApprovalPrompt of contract.md §4: Codewhale's approval
+// card as the editor shows it.
+type Prompt struct {
+	ID        string       `json:"id"`
+	Tool      string       `json:"tool"`
+	Summary   string       `json:"summary"`
+	Detail    string       `json:"detail"`
+	Reason    string       `json:"reason"`
+	Layer     gate.Layer   `json:"layer"`
+	Rule      *string      `json:"rule"`
+	Workspace string       `json:"workspace"`
+	Choices   []ChoiceItem `json:"choices"`
+	Default   gate.Choice  `json:"default"`
+	Deadline  string       `json:"deadline"`
+}
+
+// ChoiceItem is one button of the card.
+type ChoiceItem struct {
+	ID    gate.Choice `json:"id"`
+	Title string      `json:"title"`
+	// Preview is the exact TOML "always" would append.
+	Preview string `json:"preview,omitempty"`
+}
+
+var choiceTitles = map[gate.Choice]string{
+	gate.ChoiceOnce:    "Approve once",
+	gate.ChoiceSession: "Approve for session",
+	gate.ChoiceAlways:  "Always allow in this repo",
+	gate.ChoiceDeny:    "Deny",
+}
+
+// NewPrompt builds the card for an ask decision of layer 8, offering only
+// the choices Codewhale would offer. The broker sets ID and Deadline.
+func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
+	if d.Decision != gate.Ask || d.Prompt == nil {
+		return nil, fmt.Errorf("decision %s at layer %d has no approval card", d.Decision, d.Layer)
+	}
+	p := &Prompt{
+		Tool:      req.Tool,
+		Summary:   Summary(req.Tool, d.Input),
+		Detail:    d.Prompt.Description,
+		Reason:    d.Reason,
+		Layer:     d.Layer,
+		Rule:      d.Rule,
+		Workspace: req.Workspace,
+		Default:   gate.ChoiceDeny,
+	}
+	if d.Prompt.Forced {
+		p.Detail += " (a forced hold: session grants and saved rules cannot pass it)"
+	}
+	for _, c := range d.Prompt.Choices {
+		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
+		if item.Title == "" {
+			return nil, fmt.Errorf("the gate offered an unknown choice %q", c)
+		}
+		if item.ID == gate.ChoiceAlways {
+			item.Preview = d.Prompt.AlwaysTOML()
+		}
+		p.Choices = append(p.Choices, item)
+	}
+	return p, nil
+}
+
+// offers reports whether id is one of the card's choices.
+func (p *Prompt) offers(id gate.Choice) bool {
+	for _, c := range p.Choices {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ChoiceTitled maps a button title back to its choice (window/
+// showMessageRequest answers with the title).
+func (p *Prompt) ChoiceTitled(title string) (gate.Choice, bool) {
+	for _, c := range p.Choices {
+		if c.Title == title {
+			return c.ID, true
+		}
+	}
+	return "", false
+}
+
+// Titles are the card's button titles in order.
+func (p *Prompt) Titles() []string {
+	out := make([]string, len(p.Choices))
+	for i, c := range p.Choices {
+		out[i] = c.Title
+	}
+	return out
+}
+
+// Message is the card as one paragraph, for clients that show only text.
+func (p *Prompt) Message() string {
+	msg := fmt.Sprintf("Codewhale: allow %s? %s", p.Summary, p.Detail)
+	if p.Deadline != "" {
+		msg += " (denied at " + p.Deadline + " without an answer)"
+	}
+	return msg
+}
+
+// Summary is a one-line title for a call, as Codewhale's editor transport
+// titles it: the tool and the argument that says what it does.
+func Summary(toolName string, input map[string]any) string {
+	for _, key := range []string{"command", "path", "file_path", "pattern", "url", "task_id"} {
+		if v, ok := input[key].(string); ok && v != "" {
+			return toolName + ": " + v
+		}
+	}
+	return toolName
+}

@@ -1,0 +1,50 @@
+package approvals
+
+import "sync"
+
+// Sessions holds the answers that outlive one call for the server's
+// lifetime, keyed as Codewhale keys them (pipeline.md §8.2, §8.3):
+// "approve for session" adds the tool name and the call's grouping key to
+// one approved set; "deny" adds the exact approval key to the denied set.
+// It is the gate.Sessions layer 8 reads.
+type Sessions struct {
+	mu       sync.RWMutex
+	approved map[string]bool
+	denied   map[string]bool
+}
+
+// NewSessions returns an empty session.
+func NewSessions() *Sessions {
+	return &Sessions{approved: map[string]bool{}, denied: map[string]bool{}}
+}
+
+// Approved reports whether the tool or the grouping key was approved for
+// the session.
+func (s *Sessions) Approved(toolName, groupingKey string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.approved[toolName] || s.approved[groupingKey]
+}
+
+// Denied reports whether the exact call was denied earlier.
+func (s *Sessions) Denied(exactKey string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.denied[exactKey]
+}
+
+// Approve records an "approve for session" answer.
+func (s *Sessions) Approve(toolName, groupingKey string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.approved[toolName] = true
+	s.approved[groupingKey] = true
+}
+
+// Deny records a user's "deny": the same exact call is denied without a
+// prompt from now on.
+func (s *Sessions) Deny(exactKey string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.denied[exactKey] = true
+}
