@@ -76,6 +76,12 @@ type session struct {
 	versions  map[uri.URI][]int32 // every publication's version, in order
 	log       []string
 	changed   chan struct{} // closed and replaced on every publish
+
+	// approve answers codewhale/approve and window/showMessageRequest
+	// (set before initialize); nil answers null.
+	approve   func(ctx context.Context, method string, params json.RawMessage) (any, error)
+	prompts   []json.RawMessage // every prompt received, in order
+	decisions []json.RawMessage // every codewhale/decision notification
 }
 
 // logTo puts the server's log into the session log, printed on failure.
@@ -131,9 +137,27 @@ func newSession(t testing.TB, w *world, opts Options) *session {
 // handle is the editor's side: it records diagnostics and answers nothing
 // else.
 func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	switch req.Method() {
+	case "codewhale/approve", protocol.MethodWindowShowMessageRequest:
+		// Answering may take a while (a user deciding): free the read loop.
+		jsonrpc2.Async(ctx)
+		params := json.RawMessage(append([]byte(nil), req.Params()...))
+		s.mu.Lock()
+		s.prompts = append(s.prompts, params)
+		approve := s.approve
+		s.mu.Unlock()
+		if approve == nil {
+			return nil, nil
+		}
+		return approve(ctx, req.Method(), params)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.log = append(s.log, "<- "+req.Method()+" "+string(req.Params()))
+	if req.Method() == "codewhale/decision" {
+		s.decisions = append(s.decisions, append([]byte(nil), req.Params()...))
+		return nil, nil
+	}
 	if req.Method() != protocol.MethodTextDocumentPublishDiagnostics {
 		return nil, nil
 	}
@@ -151,8 +175,18 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 
 func (s *session) initialize(caps protocol.ClientCapabilities) *protocol.InitializeResult {
 	s.t.Helper()
+	return s.initializeWith(caps, nil)
+}
+
+// initializeWith adds initializationOptions to the config path.
+func (s *session) initializeWith(caps protocol.ClientCapabilities, extra map[string]any) *protocol.InitializeResult {
+	s.t.Helper()
 	root := uri.File(s.world.ws)
-	opts, _ := json.Marshal(map[string]string{"config": s.world.configPath()})
+	all := map[string]any{"config": s.world.configPath()}
+	for k, v := range extra {
+		all[k] = v
+	}
+	opts, _ := json.Marshal(all)
 	res, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{RootURI: &root, Capabilities: caps, InitializationOptions: opts})
 	if err != nil {
 		s.t.Fatalf("initialize: %v", err)

@@ -45,9 +45,13 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	if s.state != uninitialized {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
 	}
-	s.state = running
 	s.init = opts
 	s.root = workspaceRoot(params)
+	s.folders = workspaceFolders(params)
+	if err := s.startDeciding(opts); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	s.state = running
 	s.encoding = negotiateEncoding(params.Capabilities.General)
 	td := params.Capabilities.TextDocument
 	s.pull = td != nil && td.Diagnostic != nil
@@ -104,6 +108,25 @@ func workspaceRoot(params *protocol.InitializeParams) string {
 	return ""
 }
 
+// workspaceFolders are every folder the client opened: an agent's request
+// may name any of them (or a directory inside one).
+func workspaceFolders(params *protocol.InitializeParams) []string {
+	var out []string
+	if folders, ok := params.WorkspaceFolders.Get(); ok {
+		for _, f := range folders {
+			if p := filePath(f.URI); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	if params.RootURI != nil {
+		if p := filePath(*params.RootURI); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // filePath is the absolute path of a file: URI, else "".
 func filePath(u uri.URI) string {
 	if !u.IsFile() {
@@ -120,10 +143,11 @@ func filePath(u uri.URI) string {
 // user has not opened show up without an edit.
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.root != "" {
 		s.workspaceAt(s.root).schedule()
 	}
+	s.mu.Unlock()
+	s.startWatching()
 	return nil
 }
 
@@ -133,6 +157,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.state = shutDown
 	s.mu.Unlock()
+	s.stopDeciding()
 	s.stopChecks()
 	return nil
 }

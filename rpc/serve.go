@@ -25,6 +25,7 @@ const closeTimeout = time.Second
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	s := newServer(opts)
 	conn := jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stdio{in, out}), s.log}, jsonrpc2.WithCodec(codec{}))
+	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {
@@ -36,6 +37,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	s.state = shutDown
 	clean := s.exitClean
 	s.mu.Unlock()
+	s.stopDeciding() // a client that went away answers no prompt
 	s.stopChecks()
 	closed := make(chan struct{})
 	go func() {

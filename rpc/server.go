@@ -5,11 +5,15 @@ import (
 	"sync"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
+	"github.com/codewhale-ls/codewhale-ls/watch"
 )
 
 // DefaultDebounce is how long edits settle before a check: long enough to
@@ -26,6 +30,9 @@ type Options struct {
 	Log *slog.Logger
 	// Debounce overrides DefaultDebounce when positive.
 	Debounce time.Duration
+	// Hooks runs tool_call_before hooks for decisions; nil runs them with
+	// sh -c as Codewhale does.
+	Hooks hooks.Runner
 }
 
 // lifecycle is where the session is in LSP's initialize … exit sequence.
@@ -47,6 +54,18 @@ type Server struct {
 	log      *slog.Logger
 	debounce time.Duration
 	client   protocol.Client
+	conn     jsonrpc2.Conn
+	hooks    hooks.Runner
+
+	// Deciding: set up at initialize, torn down at shutdown or when the
+	// client goes away (every pending prompt is then denied).
+	authz      *approvals.Authorizer
+	background *hooks.Background
+	decisions  *approvals.DecisionLog // nil when disabled or unopenable
+	watcher    *watch.Watcher
+	// authorizing counts codewhale/authorize calls in flight: the log
+	// stays open until each has recorded its decision.
+	authorizing sync.WaitGroup
 
 	docs      *document.Store
 	baselines *diagnostics.Baselines
@@ -62,7 +81,9 @@ type Server struct {
 	pull       bool   // the client pulls diagnostics (textDocument/diagnostic)
 	root       string // the workspace from initialize; "" when the client named none
 	workspaces map[string]*workspace
-	exitClean  bool // exit came after shutdown
+	folders    []string           // the client's workspace folders
+	policies   map[string]*policy // disk snapshots by workspace, for decisions
+	exitClean  bool               // exit came after shutdown
 	exitOnce   sync.Once
 }
 
@@ -76,6 +97,11 @@ func newServer(opts Options) *Server {
 		exited:     make(chan struct{}),
 		encoding:   protocol.PositionEncodingKindUTF16,
 		workspaces: map[string]*workspace{},
+		policies:   map[string]*policy{},
+		hooks:      opts.Hooks,
+	}
+	if s.hooks == nil {
+		s.hooks = hooks.ShellRunner{}
 	}
 	if s.env == nil {
 		s.env = config.OSEnv{}

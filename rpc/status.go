@@ -20,7 +20,10 @@ type Status struct {
 	PermissionsPath string       `json:"permissionsPath"`
 	Workspace       string       `json:"workspace"`
 	Posture         string       `json:"posture"`
-	Files           []FileStatus `json:"files"`
+	Sandbox         gate.Sandbox `json:"sandbox"`
+	// PendingApprovals is how many prompts wait for the user.
+	PendingApprovals int          `json:"pendingApprovals"`
+	Files            []FileStatus `json:"files"`
 }
 
 // FileStatus is one policy file as Codewhale loads it.
@@ -33,17 +36,20 @@ type FileStatus struct {
 // status takes no params; whatever the client sent is ignored.
 func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) {
 	s.mu.Lock()
-	w := s.workspaceAt(s.root)
+	root := s.root
 	s.mu.Unlock()
-	// Decisions are made from the files on disk, not from editor buffers.
-	snap := config.Load(w.options(nil))
+	// Decisions are made from the snapshot of the files on disk, not from
+	// editor buffers.
+	snap := s.policyFor(root)
 	st := &Status{
-		Version:         gate.Version,
-		ConfigPath:      snap.Paths.Config,
-		PermissionsPath: snap.Paths.Permissions,
-		Workspace:       w.root,
-		Posture:         snap.Policy.Posture.String(),
-		Files:           []FileStatus{},
+		Version:          gate.Version,
+		ConfigPath:       snap.Paths.Config,
+		PermissionsPath:  snap.Paths.Permissions,
+		Workspace:        root,
+		Posture:          snap.Policy.Posture.String(),
+		Sandbox:          gate.SandboxOf(snap, root),
+		PendingApprovals: s.authz.Broker.Pending(),
+		Files:            []FileStatus{},
 	}
 	for _, f := range snap.Files {
 		fs := FileStatus{Path: f.Path, State: f.State, Errors: []string{}}

@@ -1,0 +1,97 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// methodApprove is the server → client request of a client that declared
+// initializationOptions.approvals = "codewhale".
+const methodApprove = "codewhale/approve"
+
+// editorAsker shows approval prompts in the editor: as codewhale/approve
+// when the client implements it, else as window/showMessageRequest whose
+// actions are the card's titles.
+type editorAsker struct {
+	conn   jsonrpc2.Conn
+	client protocol.Client
+	custom bool
+}
+
+func (a editorAsker) Ask(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
+	if a.custom {
+		return a.askCustom(ctx, p)
+	}
+	return a.askMessage(ctx, p)
+}
+
+func (a editorAsker) askCustom(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
+	var raw json.RawMessage
+	if _, err := a.conn.Call(ctx, methodApprove, p, &raw); err != nil {
+		return "", a.gone(err)
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var answer struct {
+		Choice *string `json:"choice"`
+	}
+	if err := json.Unmarshal(raw, &answer); err != nil || answer.Choice == nil {
+		return "", fmt.Errorf("the answer %s is not {\"choice\": ...}", clip(raw))
+	}
+	return gate.Choice(*answer.Choice), nil
+}
+
+func (a editorAsker) askMessage(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
+	actions := make([]protocol.MessageActionItem, 0, len(p.Choices))
+	for _, title := range p.Titles() {
+		actions = append(actions, protocol.MessageActionItem{Title: title})
+	}
+	picked, err := a.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
+		Type: protocol.MessageTypeWarning, Message: p.Message(), Actions: actions,
+	})
+	if err != nil {
+		return "", a.gone(err)
+	}
+	if picked == nil {
+		return "", nil
+	}
+	if c, ok := p.ChoiceTitled(picked.Title); ok {
+		return c, nil
+	}
+	// Not a title the card offered: pass it on, for the broker to refuse.
+	return gate.Choice("title:" + picked.Title), nil
+}
+
+// gone tells a closed connection from an error the client answered with.
+// A stream that ended fails the call before the connection says it is
+// done, so the error itself counts too.
+func (a editorAsker) gone(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) {
+		return approvals.ErrGone
+	}
+	select {
+	case <-a.conn.Done():
+		return approvals.ErrGone
+	default:
+		return err
+	}
+}
+
+func clip(raw []byte) string {
+	const limit = 80
+	if len(raw) > limit {
+		return string(raw[:limit]) + "…"
+	}
+	return string(raw)
+}

@@ -1,0 +1,105 @@
+package rpc
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+func init() {
+	register("codewhale/authorize", authorize)
+	register("codewhale/explain", explain)
+}
+
+// authorize decides a call of an editor-hosted agent from the policy on
+// disk, asking the user where Codewhale would; the answer is always allow
+// or deny.
+func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error) {
+	req, err := s.parseRequest(params)
+	if err != nil {
+		return nil, err
+	}
+	if !s.beginAuthorize() {
+		return gate.Refuse(req, "codewhale-ls is shutting down"), nil
+	}
+	defer s.authorizing.Done()
+	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
+		return s.authz.Final(req, gate.Refuse(req, reason)), nil
+	}
+	return s.authz.Authorize(ctx, s.policyFor(req.Workspace), req), nil
+}
+
+// beginAuthorize counts an authorize call in, unless the server is past
+// shutdown (stopDeciding then waits for the calls it counted).
+func (s *Server) beginAuthorize() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != running {
+		return false
+	}
+	s.authorizing.Add(1)
+	return true
+}
+
+// explain is authorize without a prompt: an ask stays ask. It reads the
+// same session grants, so it says what authorize would do now.
+func explain(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error) {
+	req, err := s.parseRequest(params)
+	if err != nil {
+		return nil, err
+	}
+	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
+		return gate.Refuse(req, reason), nil
+	}
+	deps := s.authz.Deps
+	deps.Sessions = s.authz.Sessions
+	return gate.Decide(ctx, s.policyFor(req.Workspace), req, deps), nil
+}
+
+// parseRequest reads an AuthorizeRequest; the workspace defaults to the
+// server's. A bad request is an InvalidParams error naming the field.
+func (s *Server) parseRequest(params jsonrpc2.RawMessage) (gate.Request, error) {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if len(params) == 0 {
+		return gate.Request{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing params: an AuthorizeRequest")
+	}
+	req, err := gate.ParseRequest(params, gate.Request{Workspace: root})
+	if err != nil {
+		return req, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	if req.Workspace == "" {
+		return req, jsonrpc2.NewError(jsonrpc2.InvalidParams, "workspace: required (the client opened no workspace)")
+	}
+	return req, nil
+}
+
+// outsideWorkspaces refuses a workspace the client did not open: an agent
+// must not pick the repository whose (perhaps looser) policy judges it.
+// The client opened its workspace folders, and every workspace it has
+// opened a policy file of.
+func (s *Server) outsideWorkspaces(workspace string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	roots := append([]string(nil), s.folders...)
+	for root := range s.workspaces {
+		roots = append(roots, root)
+	}
+	for _, root := range roots {
+		if within(workspace, root) {
+			return ""
+		}
+	}
+	return "codewhale-ls refuses this call: its workspace " + workspace + " is not one the editor opened (" + strings.Join(roots, ", ") + ")"
+}
+
+// within reports whether path is root or below it.
+func within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}

@@ -1,0 +1,84 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkAuthorizeVsTransport measures codewhale/authorize round trips
+// from a client that keeps 8 requests in flight, next to the same
+// client's round trips for a trivial request (an unknown method, answered
+// by the handler chain alone) on the same connection: the transport's own
+// limit. It reports both rates, their ratio (target ≥ 0.5) and the p99
+// latencies. The authorized call (bash ls) is allowed by layer 4 and
+// logged to the decision log, as every real decision is.
+func BenchmarkAuthorizeVsTransport(b *testing.B) {
+	w := newWorld(b)
+	w.write(b, w.configPath(), w.hermeticKeys())
+	s := newSession(b, w, Options{})
+	s.initializeWith(editor, map[string]any{"decisionLog": filepath.Join(w.tmp, "decisions.jsonl")})
+	authorize := w.call("bash", bash("ls"))
+	var d decided
+	if _, err := s.conn.Call(context.Background(), "codewhale/authorize", authorize, &d); err != nil || d.Decision != "allow" {
+		b.Fatalf("setup: %v %+v", err, d)
+	}
+	pipelined := func(n int, call func() error) (perSecond float64, p99 time.Duration) {
+		const inFlight = 8
+		latencies := make([]time.Duration, n)
+		var next sync.Mutex
+		i := 0
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range inFlight {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					next.Lock()
+					k := i
+					i++
+					next.Unlock()
+					if k >= n {
+						return
+					}
+					t0 := time.Now()
+					if err := call(); err != nil {
+						b.Error(err)
+						return
+					}
+					latencies[k] = time.Since(t0)
+				}
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		slices.Sort(latencies)
+		return float64(n) / elapsed.Seconds(), latencies[min(n-1, n*99/100)]
+	}
+	b.ResetTimer()
+	authRate, authP99 := pipelined(b.N, func() error {
+		var d decided
+		_, err := s.conn.Call(context.Background(), "codewhale/authorize", authorize, &d)
+		return err
+	})
+	b.StopTimer()
+	trivialRate, trivialP99 := pipelined(b.N, func() error {
+		var out json.RawMessage
+		_, err := s.conn.Call(context.Background(), "codewhale/noSuchMethod", nil, &out)
+		if err != nil && err.Error() != "method not found: codewhale/noSuchMethod" {
+			return err
+		}
+		return nil
+	})
+	b.ReportMetric(authRate, "decisions/s")
+	b.ReportMetric(trivialRate, "trivial/s")
+	b.ReportMetric(authRate/trivialRate, "ratio")
+	b.ReportMetric(float64(authP99.Microseconds()), "p99-µs")
+	b.ReportMetric(float64(trivialP99.Microseconds()), "trivial-p99-µs")
+	s.shutdown()
+}

@@ -1,0 +1,135 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/watch"
+)
+
+// methodDecision is the server → client notification of every final
+// decision of codewhale/authorize.
+const methodDecision = "codewhale/decision"
+
+// watchDebounce coalesces the burst of events one save makes.
+const watchDebounce = 30 * time.Millisecond
+
+// startDeciding sets up what codewhale/authorize needs, from the
+// initializationOptions. s.mu must be held.
+func (s *Server) startDeciding(opts initOptions) error {
+	timeout := approvals.DefaultTimeout
+	if opts.ApprovalTimeoutSeconds != nil {
+		if *opts.ApprovalTimeoutSeconds <= 0 {
+			return fmt.Errorf("initializationOptions.approvalTimeoutSeconds must be a positive number of seconds, got %d", *opts.ApprovalTimeoutSeconds)
+		}
+		timeout = time.Duration(*opts.ApprovalTimeoutSeconds) * time.Second
+	}
+	switch opts.Approvals {
+	case "", "codewhale", "showMessageRequest":
+	default:
+		return fmt.Errorf(`initializationOptions.approvals must be "codewhale" (the client implements codewhale/approve) or absent, got %q`, opts.Approvals)
+	}
+	logPath, err := s.decisionLogPath(opts.DecisionLog)
+	if err != nil {
+		return err
+	}
+	record := func(approvals.LogEntry) error { return nil }
+	if logPath != "" {
+		if l, err := approvals.OpenDecisionLog(logPath); err != nil {
+			s.log.Error("cannot open the decision log; every call will be denied", "path", logPath, "error", err)
+			record = func(approvals.LogEntry) error { return err }
+		} else {
+			s.decisions = l
+			record = l.Append
+		}
+	}
+	s.background = hooks.NewBackground(s.hooks)
+	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale"}
+	s.authz = &approvals.Authorizer{
+		Broker:   approvals.NewBroker(asker, timeout),
+		Sessions: approvals.NewSessions(),
+		Deps:     gate.Deps{Hooks: s.hooks, Background: s.background, SessionID: gate.NewSessionID()},
+		Grant:    approvals.AppendRules,
+		Granted:  func() { s.policiesChanged(nil) },
+		Record:   record,
+		Notify:   s.notifyDecision,
+	}
+	return nil
+}
+
+// decisionLogPath is initializationOptions.decisionLog: a path, false
+// (no log), or absent (the default under the Codewhale home).
+func (s *Server) decisionLogPath(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		paths, err := config.ResolvePaths(config.Options{ConfigFlag: s.init.Config, Workspace: s.root, Env: s.env})
+		if err != nil || paths.CodewhaleDir == "" {
+			return "", fmt.Errorf("no Codewhale home for the decision log (set initializationOptions.decisionLog): %v", err)
+		}
+		return approvals.DefaultDecisionLogPath(paths.CodewhaleDir), nil
+	}
+	var off bool
+	if json.Unmarshal(raw, &off) == nil && !off {
+		return "", nil
+	}
+	var path string
+	if err := json.Unmarshal(raw, &path); err != nil || path == "" {
+		return "", fmt.Errorf("initializationOptions.decisionLog must be a path or false, got %s", raw)
+	}
+	return path, nil
+}
+
+// startWatching watches the policy files on disk from initialized on.
+func (s *Server) startWatching() {
+	w, err := watch.New(watchDebounce, s.policiesChanged)
+	if err != nil {
+		s.log.Error("cannot watch the policy files; decisions follow the files as they were at start", "error", err)
+		return
+	}
+	s.mu.Lock()
+	if s.state != running {
+		s.mu.Unlock()
+		_ = w.Close()
+		return
+	}
+	s.watcher = w
+	root := s.root
+	s.mu.Unlock()
+	if root != "" {
+		s.policyFor(root) // loads, and watches what it read
+	}
+	s.watchPolicies()
+}
+
+// stopDeciding denies every pending prompt at once and ends the watcher,
+// the background hooks and the decision log. It is safe to call twice.
+func (s *Server) stopDeciding() {
+	s.mu.Lock()
+	authz, w, bg, l := s.authz, s.watcher, s.background, s.decisions
+	s.watcher, s.background, s.decisions = nil, nil, nil
+	s.mu.Unlock()
+	if authz != nil {
+		authz.Broker.Close()
+	}
+	s.authorizing.Wait()
+	if w != nil {
+		_ = w.Close()
+	}
+	if bg != nil {
+		bg.Close()
+	}
+	if l != nil {
+		_ = l.Close()
+	}
+}
+
+func (s *Server) notifyDecision(d gate.Decision) {
+	if err := s.conn.Notify(context.Background(), methodDecision, d); err != nil {
+		s.log.Debug("codewhale/decision not sent", "error", err)
+	}
+}

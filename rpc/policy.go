@@ -1,0 +1,107 @@
+package rpc
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+)
+
+// policy is what Codewhale would load from disk for one workspace: the
+// snapshot every decision in that workspace reads, replaced whole when a
+// file changes, so a decision never sees half of an edit.
+type policy struct {
+	opts config.Options
+	snap atomic.Pointer[config.Snapshot]
+	// reloading serialises loads, so that a load that read the disk
+	// earlier never replaces one that read it later.
+	reloading sync.Mutex
+}
+
+func (p *policy) reload() {
+	p.reloading.Lock()
+	defer p.reloading.Unlock()
+	p.snap.Store(config.Load(p.opts))
+}
+
+// policyFor returns the current disk snapshot of workspace, loading it on
+// first use (and watching its files from then on).
+func (s *Server) policyFor(workspace string) *config.Snapshot {
+	s.mu.Lock()
+	p, ok := s.policies[workspace]
+	if !ok {
+		p = &policy{opts: config.Options{ConfigFlag: s.init.Config, Workspace: workspace, Env: s.env}}
+		p.reload()
+		s.policies[workspace] = p
+	}
+	s.mu.Unlock()
+	if !ok {
+		s.watchPolicies()
+	}
+	return p.snap.Load()
+}
+
+// policiesChanged reloads every workspace's snapshot after a change to
+// any policy file on disk, re-checks the workspaces (files that are not
+// open are linted from disk), and tells the client. paths are what
+// changed, for the message.
+func (s *Server) policiesChanged(paths []string) {
+	s.mu.Lock()
+	if s.state != running {
+		s.mu.Unlock()
+		return
+	}
+	all := make([]*policy, 0, len(s.policies))
+	for _, p := range s.policies {
+		all = append(all, p)
+	}
+	s.mu.Unlock()
+	for _, p := range all {
+		p.reload()
+	}
+	s.watchPolicies()
+	s.mu.Lock()
+	s.scheduleChecks()
+	s.mu.Unlock()
+	if len(paths) > 0 {
+		s.logToClient(protocol.MessageTypeInfo, "codewhale-ls reloaded the policy after a change to "+strings.Join(paths, ", "))
+	}
+}
+
+// watchPolicies points the file watcher at every file the snapshots and
+// the linted workspaces read.
+func (s *Server) watchPolicies() {
+	s.mu.Lock()
+	w := s.watcher
+	var targets []string
+	for _, p := range s.policies {
+		targets = append(targets, p.snap.Load().Sources()...)
+	}
+	for _, ws := range s.workspaces {
+		targets = append(targets, ws.paths.Config, ws.paths.Permissions, ws.paths.Overlay, ws.paths.ProjectHooks)
+	}
+	s.mu.Unlock()
+	if w == nil {
+		return
+	}
+	slices.Sort(targets)
+	if err := w.Set(slices.Compact(targets)); err != nil {
+		s.log.Warn("cannot watch the policy files", "error", err)
+	}
+}
+
+// logToClient sends window/logMessage; a client that is gone is not an
+// error of ours.
+func (s *Server) logToClient(t protocol.MessageType, msg string) {
+	if s.client == nil {
+		return
+	}
+	if err := s.client.LogMessage(context.Background(), &protocol.LogMessageParams{Type: t, Message: msg}); err != nil {
+		s.log.Debug("logMessage failed", "error", err)
+	}
+}
