@@ -12,8 +12,8 @@ import (
 
 // Authorizer decides the calls of an editor-hosted agent: the gate on one
 // snapshot, the editor's user where layer 8 needs a human, then the
-// answer's effects (session grants, an "always" rule), the decision log
-// and the notification. Every decision it returns is final: allow or deny.
+// answer's effects (session grants, an "always" rule), the decision log. Every decision it returns is
+// final: allow or deny.
 type Authorizer struct {
 	Broker   *Broker
 	Sessions *Sessions
@@ -27,8 +27,6 @@ type Authorizer struct {
 	// Record, when set, writes every final decision to the decision log;
 	// a decision that cannot be recorded does not run.
 	Record func(LogEntry) error
-	// Notify receives every final decision (codewhale/decision).
-	Notify func(gate.Decision)
 	Now    func() time.Time
 }
 
@@ -79,8 +77,8 @@ func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) str
 	return fmt.Sprintf("; saved %d rule(s) to %s", added, path)
 }
 
-// Final logs and announces a final decision, also one made without the
-// gate (a refused request). Like Codewhale's approval receipts, evidence
+// Final logs a final decision, also one made without the gate (a refused
+// request). Like Codewhale's approval receipts, evidence
 // that cannot be written blocks the call.
 func (a *Authorizer) Final(req gate.Request, d gate.Decision) gate.Decision {
 	if a.Record != nil {
@@ -91,9 +89,6 @@ func (a *Authorizer) Final(req gate.Request, d gate.Decision) gate.Decision {
 		if err := a.Record(EntryFor(now(), req.Tool, d)); err != nil && d.Decision == gate.Allow {
 			d = blocked(d, "Decision evidence could not be committed; tool execution was blocked: "+err.Error())
 		}
-	}
-	if a.Notify != nil {
-		a.Notify(d)
 	}
 	return d
 }

@@ -203,7 +203,7 @@ func (p *plan) baseline() (Decision, bool) {
 	p.require = requirement(name, p.semantic, p.input, p.call.Shell)
 	nb := nonBypassable(name, p.semantic, p.require)
 	p.allowLayer = LayerBaseline
-	detail := fmt.Sprintf("%s (%s) requires %s", name, p.semantic, p.require)
+	detail := name + " (" + p.semantic + ") requires " + p.require.String()
 	effect := EffectNone
 	if p.require != ReqAuto && !p.s.autoApprove {
 		p.requireApproval(LayerBaseline, "Tool execution requires approval", nil, nb)

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 
@@ -9,6 +10,10 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
+
+// methodDecision is the server → client notification of every final
+// decision of codewhale/authorize.
+const methodDecision = "codewhale/decision"
 
 func init() {
 	register("codewhale/authorize", authorize)
@@ -28,9 +33,22 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 	}
 	defer s.authorizing.Done()
 	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
-		return s.authz.Final(req, gate.Refuse(req, reason)), nil
+		return s.announce(s.authz.Final(req, gate.Refuse(req, reason)))
 	}
-	return s.authz.Authorize(ctx, s.policyFor(req.Workspace), req), nil
+	return s.announce(s.authz.Authorize(ctx, s.policyFor(req.Workspace), req))
+}
+
+// announce sends a final decision as codewhale/decision and returns it as
+// the call's result, encoding it once for both.
+func (s *Server) announce(d gate.Decision) (any, error) {
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "encoding the decision: "+err.Error())
+	}
+	if err := s.conn.Notify(context.Background(), methodDecision, jsonrpc2.RawMessage(raw)); err != nil {
+		s.log.Debug("codewhale/decision not sent", "error", err)
+	}
+	return jsonrpc2.RawMessage(raw), nil
 }
 
 // beginAuthorize counts an authorize call in, unless the server is past

@@ -1,17 +1,20 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
 // BenchmarkAuthorizeVsTransport measures codewhale/authorize round trips
-// from a client that keeps 8 requests in flight, next to the same
+// over OS pipes (as stdio) from a client that keeps 8 requests in flight, next to the same
 // client's round trips for a trivial request (an unknown method, answered
 // by the handler chain alone) on the same connection: the transport's own
 // limit. It reports both rates, their ratio (target ≥ 0.5) and the p99
@@ -20,7 +23,8 @@ import (
 func BenchmarkAuthorizeVsTransport(b *testing.B) {
 	w := newWorld(b)
 	w.write(b, w.configPath(), w.hermeticKeys())
-	s := newSession(b, w, Options{})
+	s := newOSPipeSession(b, w, Options{})
+	s.countOnly = true // a real client acts on the decision; it need not keep them
 	s.initializeWith(editor, map[string]any{"decisionLog": filepath.Join(w.tmp, "decisions.jsonl")})
 	authorize := w.call("bash", bash("ls"))
 	var d decided
@@ -61,20 +65,34 @@ func BenchmarkAuthorizeVsTransport(b *testing.B) {
 		return float64(n) / elapsed.Seconds(), latencies[min(n-1, n*99/100)]
 	}
 	b.ResetTimer()
+	// The client reads the result raw (its own JSON decoder is not the
+	// server's cost) and checks the verdict.
+	allowed := []byte(`"decision":"allow"`)
 	authRate, authP99 := pipelined(b.N, func() error {
-		var d decided
-		_, err := s.conn.Call(context.Background(), "codewhale/authorize", authorize, &d)
-		return err
+		var raw jsonrpc2.RawMessage
+		if _, err := s.conn.Call(context.Background(), "codewhale/authorize", authorize, &raw); err != nil {
+			return err
+		}
+		if !bytes.Contains(raw, allowed) {
+			return fmt.Errorf("not allowed: %s", raw)
+		}
+		return nil
 	})
 	b.StopTimer()
 	trivialRate, trivialP99 := pipelined(b.N, func() error {
-		var out json.RawMessage
+		var out jsonrpc2.RawMessage
 		_, err := s.conn.Call(context.Background(), "codewhale/noSuchMethod", nil, &out)
 		if err != nil && err.Error() != "method not found: codewhale/noSuchMethod" {
 			return err
 		}
 		return nil
 	})
+	s.mu.Lock()
+	notified := s.decided
+	s.mu.Unlock()
+	if notified < b.N {
+		b.Errorf("%d codewhale/decision notifications for %d decisions", notified, b.N)
+	}
 	b.ReportMetric(authRate, "decisions/s")
 	b.ReportMetric(trivialRate, "trivial/s")
 	b.ReportMetric(authRate/trivialRate, "ratio")

@@ -68,7 +68,7 @@ type session struct {
 	world  *world
 	conn   jsonrpc2.Conn
 	server protocol.Server
-	toSrv  *io.PipeWriter // raw access for malformed input
+	toSrv  io.WriteCloser // raw access for malformed input
 	served chan error
 
 	mu        sync.Mutex
@@ -82,6 +82,9 @@ type session struct {
 	approve   func(ctx context.Context, method string, params json.RawMessage) (any, error)
 	prompts   []json.RawMessage // every prompt received, in order
 	decisions []json.RawMessage // every codewhale/decision notification
+	// countOnly keeps only the number of decisions (benchmarks).
+	countOnly bool
+	decided   int
 }
 
 // logTo puts the server's log into the session log, printed on failure.
@@ -95,19 +98,41 @@ func (l logTo) Write(b []byte) (int, error) {
 }
 
 type pipeRWC struct {
-	io.Reader
-	io.Writer
+	io.ReadCloser
+	io.WriteCloser
 }
 
 func (p pipeRWC) Close() error {
-	p.Reader.(*io.PipeReader).Close()
-	return p.Writer.(*io.PipeWriter).Close()
+	p.ReadCloser.Close()
+	return p.WriteCloser.Close()
 }
 
+// newSession connects over in-memory pipes (io.Pipe: every write waits
+// for its read, which keeps tests deterministic).
 func newSession(t testing.TB, w *world, opts Options) *session {
 	t.Helper()
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
+	return connect(t, w, opts, c2sR, c2sW, s2cR, s2cW)
+}
+
+// newOSPipeSession connects over OS pipes, buffered by the kernel as a
+// real editor's stdio is (benchmarks).
+func newOSPipeSession(t testing.TB, w *world, opts Options) *session {
+	t.Helper()
+	c2sR, c2sW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2cR, s2cW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connect(t, w, opts, c2sR, c2sW, s2cR, s2cW)
+}
+
+func connect(t testing.TB, w *world, opts Options, c2sR io.ReadCloser, c2sW io.WriteCloser, s2cR io.ReadCloser, s2cW io.WriteCloser) *session {
+	t.Helper()
 	if opts.Env == nil {
 		opts.Env = config.MapEnv{"HOME": w.home}
 	}
@@ -153,9 +178,14 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.log = append(s.log, "<- "+req.Method()+" "+string(req.Params()))
+	if !s.countOnly {
+		s.log = append(s.log, "<- "+req.Method()+" "+string(req.Params()))
+	}
 	if req.Method() == "codewhale/decision" {
-		s.decisions = append(s.decisions, append([]byte(nil), req.Params()...))
+		s.decided++
+		if !s.countOnly {
+			s.decisions = append(s.decisions, append([]byte(nil), req.Params()...))
+		}
 		return nil, nil
 	}
 	if req.Method() != protocol.MethodTextDocumentPublishDiagnostics {

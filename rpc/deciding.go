@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -12,10 +11,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/watch"
 )
-
-// methodDecision is the server → client notification of every final
-// decision of codewhale/authorize.
-const methodDecision = "codewhale/decision"
 
 // watchDebounce coalesces the burst of events one save makes.
 const watchDebounce = 30 * time.Millisecond
@@ -58,7 +53,6 @@ func (s *Server) startDeciding(opts initOptions) error {
 		Grant:    approvals.AppendRules,
 		Granted:  func() { s.policiesChanged(nil) },
 		Record:   record,
-		Notify:   s.notifyDecision,
 	}
 	return nil
 }
@@ -125,11 +119,5 @@ func (s *Server) stopDeciding() {
 	}
 	if l != nil {
 		_ = l.Close()
-	}
-}
-
-func (s *Server) notifyDecision(d gate.Decision) {
-	if err := s.conn.Notify(context.Background(), methodDecision, d); err != nil {
-		s.log.Debug("codewhale/decision not sent", "error", err)
 	}
 }
