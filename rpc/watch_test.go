@@ -235,3 +235,16 @@ func TestConcurrentAlwaysGrants(t *testing.T) {
 	}
 	s.shutdown()
 }
+
+// TestDiskChangeRepublishes: a policy file nobody opened is linted again
+// when it changes on disk, and cleared when it is fixed.
+func TestDiskChangeRepublishes(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, choose("deny"))
+	u := uri.File(w.permissionsPath())
+	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
+	s.waitFor(u, "a diagnostic for the broken file", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	w.write(t, w.permissionsPath(), rule("cargo test", "deny"))
+	s.waitFor(u, "the diagnostics cleared", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	s.shutdown()
+}

@@ -1,0 +1,77 @@
+package approvals
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+)
+
+// asking loads a hermetic home and a git workspace where `bash cargo
+// test` needs a human.
+func asking(t *testing.T) (*config.Snapshot, gate.Request) {
+	t.Helper()
+	root := t.TempDir()
+	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
+	for _, d := range []string{filepath.Join(home, ".codewhale"), filepath.Join(ws, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(home, ".codewhale", "config.toml")
+	text := "managed_config_path = \"" + filepath.Join(root, "m.toml") + "\"\nrequirements_path = \"" + filepath.Join(root, "r.toml") + "\"\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	snap := config.Load(config.Options{ConfigFlag: cfg, Workspace: ws, Env: config.MapEnv{"HOME": home}})
+	return snap, gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
+}
+
+// TestAlwaysWriteFails: a grant that cannot be written still answers the
+// call the user approved (once), says so, and changes no file.
+func TestAlwaysWriteFails(t *testing.T) {
+	snap, req := asking(t)
+	granted := false
+	a := &Authorizer{
+		Broker:   NewBroker(&scripted{reply: gate.ChoiceAlways}, 0),
+		Sessions: NewSessions(),
+		Grant:    func(string, []execpolicy.Rule) (int, error) { return 0, errors.New("disk full") },
+		Granted:  func() { granted = true },
+	}
+	defer a.Broker.Close()
+	d := a.Authorize(context.Background(), snap, req)
+	if d.Decision != gate.Allow || d.Approval == nil || d.Approval.Choice != "always" {
+		t.Fatalf("%s (%+v): %s", d.Decision, d.Approval, d.Reason)
+	}
+	if !strings.Contains(d.Reason, "NOT saved") || !strings.Contains(d.Reason, "disk full") || granted {
+		t.Errorf("reason %q (reloaded: %v)", d.Reason, granted)
+	}
+	if _, err := os.Stat(snap.Paths.Permissions); !os.IsNotExist(err) {
+		t.Errorf("permissions.toml exists after a failed grant: %v", err)
+	}
+}
+
+// TestUnrecordableDecisionDoesNotRun mirrors Codewhale's receipts: an
+// allow whose evidence cannot be written becomes a deny.
+func TestUnrecordableDecisionDoesNotRun(t *testing.T) {
+	snap, req := asking(t)
+	a := &Authorizer{
+		Broker:   NewBroker(&scripted{reply: gate.ChoiceOnce}, 0),
+		Sessions: NewSessions(),
+		Record:   func(LogEntry) error { return errors.New("read-only file system") },
+	}
+	defer a.Broker.Close()
+	d := a.Authorize(context.Background(), snap, req)
+	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Decision evidence could not be committed") {
+		t.Fatalf("%s: %s", d.Decision, d.Reason)
+	}
+}
