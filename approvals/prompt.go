@@ -45,7 +45,7 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	}
 	p := &Prompt{
 		Tool:      req.Tool,
-		Summary:   Summary(req.Tool, d.Input),
+		Summary:   summary(req.Tool, d.Input),
 		Detail:    d.Prompt.Description,
 		Reason:    d.Reason,
 		Layer:     d.Layer,
@@ -108,9 +108,9 @@ func (p *Prompt) Message() string {
 	return msg
 }
 
-// Summary is a one-line title for a call, as Codewhale's editor transport
+// summary is a one-line title for a call, as Codewhale's editor transport
 // titles it: the tool and the argument that says what it does.
-func Summary(toolName string, input map[string]any) string {
+func summary(toolName string, input map[string]any) string {
 	for _, key := range []string{"command", "path", "file_path", "pattern", "url", "task_id"} {
 		if v, ok := input[key].(string); ok && v != "" {
 			return toolName + ": " + v

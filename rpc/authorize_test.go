@@ -107,9 +107,20 @@ func choose(id string) func(prompted) any {
 
 func (s *session) authorize(req map[string]any) decided {
 	s.t.Helper()
+	return s.decide("codewhale/authorize", req)
+}
+
+func (s *session) explain(req map[string]any) decided {
+	s.t.Helper()
+	return s.decide("codewhale/explain", req)
+}
+
+// decide calls a method that answers with a Decision.
+func (s *session) decide(method string, req map[string]any) decided {
+	s.t.Helper()
 	var d decided
-	if _, err := s.conn.Call(s.ctx(), "codewhale/authorize", req, &d); err != nil {
-		s.t.Fatalf("codewhale/authorize: %v", err)
+	if _, err := s.conn.Call(s.ctx(), method, req, &d); err != nil {
+		s.t.Fatalf("%s: %v", method, err)
 	}
 	return d
 }

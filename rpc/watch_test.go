@@ -15,15 +15,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 )
 
-func (s *session) explain(req map[string]any) decided {
-	s.t.Helper()
-	var d decided
-	if _, err := s.conn.Call(s.ctx(), "codewhale/explain", req, &d); err != nil {
-		s.t.Fatalf("codewhale/explain: %v", err)
-	}
-	return d
-}
-
 // until polls explain until it decides want at layer, and returns how long
 // the change took to show.
 func (s *session) until(req map[string]any, want string, layer int) time.Duration {

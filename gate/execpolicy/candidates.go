@@ -11,16 +11,13 @@ import (
 // Neither ever writes deny. Whether P is offered at all (dangerous calls,
 // repo law, the command-safety classifier) is the caller's decision.
 
-// AskCandidates are the `S` records for a call: the trimmed command of an
+// askCandidates are the `S` records for a call: the trimmed command of an
 // exec_shell call; the workspace-relative path of write_file/edit_file; one
 // path per touched file of apply_patch (deduplicated, none at all if any is
 // unsafe). Other tools, and targets that are empty, traverse, are
 // drive-relative, lie outside the workspace or are the workspace root, give
-// none.
-func AskCandidates(semantic string, input map[string]any, workspace string, patchFiles []string) []Rule {
-	return askCandidates(semantic, input, workspace, patchFiles, HostFoldsCase())
-}
-
+// none. codewhale-ls offers no `S` choice (contract §4 lists none), so
+// they serve only as the base of the `P` records.
 func askCandidates(semantic string, input map[string]any, workspace string, patchFiles []string, fold bool) []Rule {
 	switch semantic {
 	case "exec_shell":
@@ -88,11 +85,9 @@ func allowCandidates(asks []Rule, workspace string, fold bool) ([]Rule, error) {
 	return out, nil
 }
 
-// ValidateAllowRule is the writer's check of an "always allow" record: an
+// validateAllowRule is the writer's check of an "always allow" record: an
 // allow with a normalisable workspace, an exact non-empty command or a path
 // inside that workspace (not its root).
-func ValidateAllowRule(r Rule) error { return validateAllowRule(r, HostFoldsCase()) }
-
 func validateAllowRule(r Rule, fold bool) error {
 	switch {
 	case r.Action != Allow:

@@ -42,21 +42,6 @@ func (m Mode) EngineSpelling() string {
 	}
 }
 
-// ParseMode accepts the contract's spellings and Codewhale's aliases.
-func ParseMode(s string) (Mode, bool) {
-	switch lowerASCII(strings.TrimSpace(s)) {
-	case "agent", "act", "work", "auto", "1":
-		return Agent, true
-	case "plan", "2":
-		return Plan, true
-	case "operate", "operation", "ops", "3", "multitask", "multi", "5":
-		return Operate, true
-	case "yolo", "4", "bypass", "bypass-permissions", "bypasspermissions":
-		return Yolo, true
-	}
-	return Agent, false
-}
-
 // Posture is the runtime permission posture (pipeline.md §0.1).
 type Posture int
 
