@@ -56,6 +56,9 @@ func DefaultDecisionLogPath(codewhaleHome string) string {
 // OpenDecisionLog opens (creating 0600, parent dirs 0700) the log at path
 // for appending.
 func OpenDecisionLog(path string) (*DecisionLog, error) {
+	if path == "" {
+		return nil, errors.New("the decision log has no path: no Codewhale home was found (set initializationOptions.decisionLog)")
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of the decision log %s: %w", path, err)
 	}

@@ -30,14 +30,17 @@ func (s *Server) startDeciding(opts initOptions) error {
 	default:
 		return fmt.Errorf(`initializationOptions.approvals must be "codewhale" (the client implements codewhale/approve) or absent, got %q`, opts.Approvals)
 	}
-	logPath, err := s.decisionLogPath(opts.DecisionLog)
+	logPath, enabled, err := s.decisionLogPath(opts.DecisionLog)
 	if err != nil {
 		return err
 	}
 	record := func(approvals.LogEntry) error { return nil }
-	if logPath != "" {
-		if l, err := approvals.OpenDecisionLog(logPath); err != nil {
-			s.log.Error("cannot open the decision log; every call will be denied", "path", logPath, "error", err)
+	if enabled {
+		// A log that cannot be opened leaves diagnostics working; only the
+		// decisions it would record are refused.
+		l, err := approvals.OpenDecisionLog(logPath)
+		if err != nil {
+			s.log.Error("cannot open the decision log; every allow will be refused", "path", logPath, "error", err)
 			record = func(approvals.LogEntry) error { return err }
 		} else {
 			s.decisions = l
@@ -58,24 +61,24 @@ func (s *Server) startDeciding(opts initOptions) error {
 }
 
 // decisionLogPath is initializationOptions.decisionLog: a path, false
-// (no log), or absent (the default under the Codewhale home).
-func (s *Server) decisionLogPath(raw json.RawMessage) (string, error) {
+// (no log), or absent (the default under the Codewhale home). Only a
+// malformed option is an error.
+func (s *Server) decisionLogPath(raw json.RawMessage) (path string, enabled bool, err error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		paths, err := config.ResolvePaths(config.Options{ConfigFlag: s.init.Config, Workspace: s.root, Env: s.env})
-		if err != nil || paths.CodewhaleDir == "" {
-			return "", fmt.Errorf("no Codewhale home for the decision log (set initializationOptions.decisionLog): %v", err)
+		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: s.init.Config, Workspace: s.root, Env: s.env})
+		if paths.CodewhaleDir == "" {
+			return "", true, nil // OpenDecisionLog fails, naming no path
 		}
-		return approvals.DefaultDecisionLogPath(paths.CodewhaleDir), nil
+		return approvals.DefaultDecisionLogPath(paths.CodewhaleDir), true, nil
 	}
-	var off bool
-	if json.Unmarshal(raw, &off) == nil && !off {
-		return "", nil
+	var on bool
+	if json.Unmarshal(raw, &on) == nil && !on {
+		return "", false, nil
 	}
-	var path string
 	if err := json.Unmarshal(raw, &path); err != nil || path == "" {
-		return "", fmt.Errorf("initializationOptions.decisionLog must be a path or false, got %s", raw)
+		return "", false, fmt.Errorf("initializationOptions.decisionLog must be a path or false, got %s", raw)
 	}
-	return path, nil
+	return path, true, nil
 }
 
 // startWatching watches the policy files on disk from initialized on.
@@ -98,6 +101,9 @@ func (s *Server) startWatching() {
 		s.policyFor(root) // loads, and watches what it read
 	}
 	s.watchPolicies()
+	// A file that changed after the first loads and before the watches
+	// were in place reports no event: load and check once more.
+	s.policiesChanged(nil)
 }
 
 // stopDeciding denies every pending prompt at once and ends the watcher,

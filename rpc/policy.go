@@ -42,6 +42,8 @@ func (s *Server) policyFor(workspace string) *config.Snapshot {
 	s.mu.Unlock()
 	if !ok {
 		s.watchPolicies()
+		// A change between the load and the new watches reports no event.
+		p.reload()
 	}
 	return p.snap.Load()
 }
