@@ -24,7 +24,7 @@ const closeTimeout = time.Second
 // the middle of a message, is a clean end.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	s := newServer(opts)
-	conn := jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stdio{in, out}), s.log}, jsonrpc2.WithCodec(codec{}))
+	conn := jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}), s.log}, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
@@ -68,6 +68,18 @@ type stdio struct {
 	io.Reader
 	io.Writer
 }
+
+// writeCloser closes w if w can be closed.
+func writeCloser(w io.Writer) io.WriteCloser {
+	if wc, ok := w.(io.WriteCloser); ok {
+		return wc
+	}
+	return nopCloser{w}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 func (s stdio) Close() error {
 	var errs []error
