@@ -24,6 +24,10 @@ type Authorizer struct {
 	// Granted is told after a grant was written, so the policy is reloaded
 	// before the next call without waiting for the file watcher.
 	Granted func()
+	// Current, when set, is the workspace's snapshot now: a call approved
+	// after the posture changed under its prompt is not run (pipeline.md
+	// §8.1, step 4).
+	Current func(workspace string) *config.Snapshot
 	// Record, when set, writes every final decision to the decision log;
 	// a decision that cannot be recorded does not run.
 	Record func(LogEntry) error
@@ -57,7 +61,14 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 	case gate.ChoiceAlways:
 		answer.By += a.persist(snap, card.Always)
 	}
-	return gate.Answered(d, req.Tool, answer)
+	final := gate.Answered(d, req.Tool, answer)
+	if final.Decision == gate.Allow && a.Current != nil {
+		if now := a.Current(req.Workspace); now != nil && now.Policy.Posture != snap.Policy.Posture {
+			return blocked(final, fmt.Sprintf("Runtime permission posture changed while this call waited for approval (%s → %s); retry it under the current posture.",
+				snap.Policy.Posture.Label(), now.Policy.Posture.Label()))
+		}
+	}
+	return final
 }
 
 // persist writes the "always" rules. A failed write still approves the

@@ -17,6 +17,12 @@ import (
 // test` needs a human.
 func asking(t *testing.T) (*config.Snapshot, gate.Request) {
 	t.Helper()
+	return loaded(t, "")
+}
+
+// loaded is asking with more config.toml text.
+func loaded(t *testing.T, extra string) (*config.Snapshot, gate.Request) {
+	t.Helper()
 	root := t.TempDir()
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
 	for _, d := range []string{filepath.Join(home, ".codewhale"), filepath.Join(ws, ".git")} {
@@ -28,7 +34,7 @@ func asking(t *testing.T) (*config.Snapshot, gate.Request) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(home, ".codewhale", "config.toml")
-	text := "managed_config_path = \"" + filepath.Join(root, "m.toml") + "\"\nrequirements_path = \"" + filepath.Join(root, "r.toml") + "\"\n"
+	text := "managed_config_path = \"" + filepath.Join(root, "m.toml") + "\"\nrequirements_path = \"" + filepath.Join(root, "r.toml") + "\"\n" + extra
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +79,29 @@ func TestUnrecordableDecisionDoesNotRun(t *testing.T) {
 	d := a.Authorize(context.Background(), snap, req)
 	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Decision evidence could not be committed") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
+	}
+}
+
+// TestPostureChangedWhileWaiting: Codewhale does not run a call approved
+// after the posture changed under its card (pipeline.md §8.1, step 4).
+func TestPostureChangedWhileWaiting(t *testing.T) {
+	snap, req := asking(t)
+	tighter, _ := loaded(t, "approval_policy = \"never\"\n")
+	if tighter.Policy.Posture == snap.Policy.Posture {
+		t.Fatalf("setup: both postures are %s", snap.Policy.Posture)
+	}
+	a := &Authorizer{
+		Broker:   NewBroker(&scripted{reply: gate.ChoiceOnce}, 0),
+		Sessions: NewSessions(),
+		Current:  func(string) *config.Snapshot { return tighter },
+	}
+	defer a.Broker.Close()
+	d := a.Authorize(context.Background(), snap, req)
+	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Runtime permission posture changed") {
+		t.Fatalf("%s: %s", d.Decision, d.Reason)
+	}
+	a.Current = func(string) *config.Snapshot { return snap }
+	if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow {
+		t.Fatalf("unchanged posture: %s: %s", d.Decision, d.Reason)
 	}
 }

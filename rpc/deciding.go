@@ -55,6 +55,7 @@ func (s *Server) startDeciding(opts initOptions) error {
 		Deps:     gate.Deps{Hooks: s.hooks, Background: s.background, SessionID: gate.NewSessionID()},
 		Grant:    approvals.AppendRules,
 		Granted:  func() { s.policiesChanged(nil) },
+		Current:  s.policyFor,
 		Record:   record,
 	}
 	return nil
