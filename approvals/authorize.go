@@ -12,8 +12,8 @@ import (
 
 // Authorizer decides the calls of an editor-hosted agent: the gate on one
 // snapshot, the editor's user where layer 8 needs a human, then the
-// answer's effects (session grants, an "always" rule), the decision log. Every decision it returns is
-// final: allow or deny.
+// answer's effects (session grants, an "always" rule) and the decision
+// log. Every decision it returns is final: allow or deny.
 type Authorizer struct {
 	Broker   *Broker
 	Sessions *Sessions
@@ -31,7 +31,6 @@ type Authorizer struct {
 	// Record, when set, writes every final decision to the decision log;
 	// a decision that cannot be recorded does not run.
 	Record func(LogEntry) error
-	Now    func() time.Time
 }
 
 // Authorize decides req on snap.
@@ -93,11 +92,7 @@ func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) str
 // that cannot be written blocks the call.
 func (a *Authorizer) Final(req gate.Request, d gate.Decision) gate.Decision {
 	if a.Record != nil {
-		now := time.Now
-		if a.Now != nil {
-			now = a.Now
-		}
-		if err := a.Record(EntryFor(now(), req.Tool, d)); err != nil && d.Decision == gate.Allow {
+		if err := a.Record(EntryFor(time.Now(), req.Tool, d)); err != nil && d.Decision == gate.Allow {
 			d = blocked(d, "Decision evidence could not be committed; tool execution was blocked: "+err.Error())
 		}
 	}
