@@ -25,7 +25,9 @@ func BenchmarkAuthorizeVsTransport(b *testing.B) {
 	w.write(b, w.configPath(), w.hermeticKeys())
 	s := newOSPipeSession(b, w, Options{})
 	s.countOnly = true // a real client acts on the decision; it need not keep them
-	s.initializeWith(editor, map[string]any{"decisionLog": filepath.Join(w.tmp, "decisions.jsonl")})
+	// In a directory of its own, as the default log is: not one the
+	// watcher watches, so its writes wake nothing.
+	s.initializeWith(editor, map[string]any{"decisionLog": filepath.Join(w.tmp, "log", "decisions.jsonl")})
 	authorize := w.call("bash", bash("ls"))
 	var d decided
 	if _, err := s.conn.Call(context.Background(), "codewhale/authorize", authorize, &d); err != nil || d.Decision != "allow" {
