@@ -101,10 +101,6 @@ func (s *Server) startWatching() {
 	if root != "" {
 		s.policyFor(root) // loads, and watches what it read
 	}
-	s.watchPolicies()
-	// A file that changed after the first loads and before the watches
-	// were in place reports no event: load and check once more.
-	s.policiesChanged(nil)
 }
 
 // stopDeciding denies every pending prompt at once and ends the watcher,

@@ -142,12 +142,14 @@ func filePath(u uri.URI) string {
 // Initialized checks the workspace at once, so that problems in files the
 // user has not opened show up without an edit.
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	// Watch first: a file that changes after the watches are set reports
+	// an event, and the first check, which follows, reads what came before.
+	s.startWatching()
 	s.mu.Lock()
 	if s.root != "" {
 		s.workspaceAt(s.root).schedule()
 	}
 	s.mu.Unlock()
-	s.startWatching()
 	return nil
 }
 

@@ -30,6 +30,9 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	if !ok {
 		return nil
 	}
+	if !known {
+		s.watchPolicies() // its files on disk are linted too
+	}
 	s.baselines.Open(path)
 	s.docs.Open(&document.Document{URI: item.URI, Path: path, Kind: kind, Workspace: w.root, Version: item.Version, Text: []byte(item.Text)})
 	s.changed()

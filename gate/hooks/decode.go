@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -82,20 +83,11 @@ func article(k tomldoc.Kind) string {
 // unknownKeys reports keys serde skips in a table of the given kind.
 func (l *loader) unknownKeys(t *tomldoc.TableValue, known []string, where string) {
 	for _, e := range t.Entries {
-		if !contains(known, e.Key) {
+		if !slices.Contains(known, e.Key) {
 			l.report(codeUnknownKey, problem.Warning, e.KeySpan,
 				fmt.Sprintf("Codewhale ignores unknown key `%s` in %s%s", e.Key, where, problem.DidYouMean(e.Key, known)))
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // The typed getters return the entry only when it holds the right type;

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -79,7 +80,7 @@ func (l *loader) checkCondition(ev Event, c Condition, drop func(problem.Span, s
 func (l *loader) lintToolCondition(c Condition) {
 	never := func(msg string) { l.report(codeNeverMatches, problem.Warning, c.ArgSpan, msg) }
 	if c.Type == ToolCategory {
-		if !contains(Categories, c.Arg) {
+		if !slices.Contains(Categories, c.Arg) {
 			never(fmt.Sprintf("tool_category %q never matches: Codewhale computes only shell, safe, file_write or other%s",
 				c.Arg, problem.DidYouMean(c.Arg, Categories)))
 		}
