@@ -48,8 +48,15 @@ func TestAnswered(t *testing.T) {
 			t.Errorf("%s: trace has %d layer-8 and %d layer-9 entries", c.choice, layer8, layer9)
 		}
 	}
-	if ask.Decision != Ask || ask.Trace[len(ask.Trace)-1].Layer != LayerSandbox {
-		t.Error("Answered changed the decision it was given")
+	// The decision is passed by value, but its trace shares a backing
+	// array: Answered must not rewrite the caller's trace.
+	if last := ask.Trace[len(ask.Trace)-1]; last.Layer != LayerSandbox || last.Effect != EffectNone {
+		t.Error("Answered rewrote the trace of the decision it was given")
+	}
+	for _, e := range ask.Trace {
+		if e.Layer == LayerApproval && e.Effect != EffectAsk {
+			t.Errorf("Answered rewrote the caller's layer-8 entry: %+v", e)
+		}
 	}
 	deny := Decide(t.Context(), f.snap, Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: f.ws, DisallowedTools: []string{"bash"}}, Deps{})
 	if got := Answered(deny, "bash", Answer{Choice: ChoiceOnce}); got.Decision != deny.Decision || got.Approval != nil {

@@ -136,7 +136,7 @@ func TestKeyFormats(t *testing.T) {
 		if want == "" {
 			want = exact // "else same as exact"
 		}
-		if got := GroupingKey(r.semantic, r.input, commandPrefix); got != want {
+		if got := GroupingKey(r.semantic, r.input); got != want {
 			t.Errorf("GroupingKey(%s, %v) = %q, want %q", r.semantic, r.input, got, want)
 		}
 	}

@@ -66,7 +66,7 @@ func (p *plan) deny(l Layer, reason string, rule *string) Decision {
 }
 
 // requireApproval records that a layer wants a human, with its reason.
-func (p *plan) requireApproval(_ Layer, desc string, rule *string, force bool) {
+func (p *plan) requireApproval(desc string, rule *string, force bool) {
 	p.need, p.desc, p.descRule = true, desc, rule
 	if force {
 		p.force = true
@@ -108,12 +108,12 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))
 
 	// Layer 2: mode and tool admission.
-	if reason, detail := admission(req, p.s.shellOn); reason != "" {
-		p.d.Trace = append(p.d.Trace, TraceEntry{Layer: LayerAdmission, Name: LayerAdmission.String(), Effect: EffectDeny, Detail: detail})
+	reason, detail := admission(req, p.s.shellOn)
+	if reason != "" {
+		p.trace(LayerAdmission, EffectDeny, detail)
 		return p.finish(Deny, LayerAdmission, reason, nil)
-	} else {
-		p.trace(LayerAdmission, EffectNone, detail)
 	}
+	p.trace(LayerAdmission, EffectNone, detail)
 
 	// Layer 3: tool_call_before hooks.
 	if d, done := p.runHooks(ctx, deps); done {
@@ -148,7 +148,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		if p.force && p.desc != "" {
 			desc += ". Additional approval gate: " + p.desc
 		}
-		p.requireApproval(LayerSandbox, desc, nil, true)
+		p.requireApproval(desc, nil, true)
 	}
 
 	// Layer 8: human approval.

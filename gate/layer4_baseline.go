@@ -206,7 +206,7 @@ func (p *plan) baseline() (Decision, bool) {
 	detail := name + " (" + p.semantic + ") requires " + p.require.String()
 	effect := EffectNone
 	if p.require != ReqAuto && !p.s.autoApprove {
-		p.requireApproval(LayerBaseline, "Tool execution requires approval", nil, nb)
+		p.requireApproval("Tool execution requires approval", nil, nb)
 		effect = EffectAsk
 		if nb {
 			detail += "; non-bypassable hold"
@@ -225,7 +225,7 @@ func (p *plan) baseline() (Decision, bool) {
 		}
 	}
 	if p.hookAsk && !p.s.autoApprove {
-		p.requireApproval(LayerBaseline, "A ToolCallBefore hook requires explicit approval for this call.", nil, false)
+		p.requireApproval("A ToolCallBefore hook requires explicit approval for this call.", nil, false)
 		effect, detail = EffectAsk, detail+"; a hook asked for approval"
 	}
 	p.trace(LayerBaseline, effect, detail)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
-	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 )
 
@@ -30,7 +29,7 @@ func (p *plan) permissions() (Decision, bool) {
 			p.trace(LayerPermissions, EffectNone, fmt.Sprintf("%s (ignored: %s auto-approves)", v.Reason, postureOrMode(p.s.authority)))
 			break
 		}
-		p.requireApproval(LayerPermissions, v.Reason, rule, true)
+		p.requireApproval(v.Reason, rule, true)
 		p.trace(LayerPermissions, EffectAsk, v.Reason)
 	case execpolicy.AllowCall:
 		if p.clearApproval(LayerPermissions, rule) {
@@ -43,6 +42,3 @@ func (p *plan) permissions() (Decision, bool) {
 	}
 	return Decision{}, false
 }
-
-// commandPrefix is the arity-aware prefix Codewhale groups shell approvals by.
-func commandPrefix(cmd string) string { return shell.Classify(cmd) }

@@ -33,7 +33,7 @@ func (p *plan) autoReview() (Decision, bool) {
 		p.need, p.force = false, false
 		return p.deny(LayerAutoReview, eff.Text, rule), true
 	case autoreview.EffectForcePrompt:
-		p.requireApproval(LayerAutoReview, eff.Text, rule, true)
+		p.requireApproval(eff.Text, rule, true)
 		p.trace(LayerAutoReview, EffectAsk, fmt.Sprintf("%s (%s)", eff.Text, detail()))
 	case autoreview.EffectAllow:
 		if p.clearApproval(LayerAutoReview, rule) {

@@ -14,7 +14,7 @@ func (p *plan) repoLaw() (Decision, bool) {
 		return p.deny(LayerRepoLaw, out.Reason, &rule), true
 	case repolaw.ForcePrompt:
 		rule := hold.Invariant
-		p.requireApproval(LayerRepoLaw, out.Reason, &rule, true)
+		p.requireApproval(out.Reason, &rule, true)
 		p.trace(LayerRepoLaw, EffectAsk, out.Reason)
 	default:
 		if len(p.snap.Law.Rules) == 0 {

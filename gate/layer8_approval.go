@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -71,7 +72,7 @@ func ExactKey(semantic string, input map[string]any) string {
 }
 
 // GroupingKey is the key "approve for session" grants.
-func GroupingKey(semantic string, input map[string]any, commandPrefix func(string) string) string {
+func GroupingKey(semantic string, input map[string]any) string {
 	switch {
 	case semantic == "apply_patch":
 		files := patchfiles.Targets(input)
@@ -83,7 +84,7 @@ func GroupingKey(semantic string, input map[string]any, commandPrefix func(strin
 		return "patch:" + fingerprint(sorted)
 	case slices.Contains(shellKeyed, semantic):
 		cmd, _ := input["command"].(string)
-		prefix := commandPrefix(cmd)
+		prefix := shell.Classify(cmd) // the arity-aware command prefix
 		if prefix == "" {
 			prefix = "<empty>"
 		}

@@ -17,7 +17,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 		return Decision{}, false
 	}
 	exact := ExactKey(p.semantic, p.input)
-	grouping := GroupingKey(p.semantic, p.input, commandPrefix)
+	grouping := GroupingKey(p.semantic, p.input)
 	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grouping, p.force, p.desc)
 	switch disp.verdict {
 	case Allow:
@@ -62,11 +62,7 @@ func (p *plan) alwaysRules() []execpolicy.Rule {
 	if isRepoLawDescription(p.desc) {
 		return nil
 	}
-	c := p.class // layer 6 classified the same call and input
-	if c == nil {
-		cl := autoreview.Classify(p.call)
-		c = &cl
-	}
+	c := p.class // layer 6, which always runs first, classified this call
 	if c.Risk == autoreview.Destructive && (c.ActionKind == autoreview.Publish || c.ActionKind == autoreview.DestructiveKind) {
 		return nil
 	}

@@ -79,16 +79,16 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 	switch mode {
 	case "workspace-write":
 		if current.Type != "read-only" {
-			return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}, true
+			return notWider(mode, current), true
 		}
 		target = workspaceWrite(ws, false)
 	case "danger-full-access":
 		if current.Type != "read-only" && current.Type != "workspace-write" {
-			return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}, true
+			return notWider(mode, current), true
 		}
 		target = Sandbox{Type: "danger-full-access"}
 	case "read-only":
-		return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}, true
+		return notWider(mode, current), true
 	default:
 		return escalation{blocked: fmt.Sprintf("Invalid input: unknown sandbox_permissions value %q.", mode)}, true
 	}
@@ -103,4 +103,9 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 func SandboxOf(snap *config.Snapshot, workspace string) Sandbox {
 	s := resolveSession(snap.Policy, Request{Mode: tool.Agent, Workspace: workspace})
 	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace)
+}
+
+// notWider refuses an escalation that would not widen the sandbox.
+func notWider(mode string, current Sandbox) escalation {
+	return escalation{blocked: fmt.Sprintf("Permission denied: sandbox escalation to '%s' is not strictly wider than the current '%s' sandbox.", mode, current.Type)}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -76,12 +77,7 @@ func stringList(f *File, t *tomldoc.TableValue, key string) []string {
 func (r Requirements) check(approval, sandbox Setting) []string {
 	var fatal []string
 	allowed := func(list []string, v string) bool {
-		for _, a := range list {
-			if strings.EqualFold(a, v) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(list, func(a string) bool { return strings.EqualFold(a, v) })
 	}
 	if len(r.ApprovalPolicies) > 0 && approval.Set && !allowed(r.ApprovalPolicies, approval.Value) {
 		fatal = append(fatal, fmt.Sprintf("approval_policy %q is not allowed by requirements (%s)", approval.Value, strings.Join(r.ApprovalPolicies, ", ")))

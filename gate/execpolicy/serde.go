@@ -3,6 +3,7 @@ package execpolicy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -153,10 +154,8 @@ func duplicateKeyClass(path, key string) (string, bool) {
 		}
 		return serdeUnknownField(key, topFields), true
 	case ok && inRule == key:
-		for _, f := range ruleFields {
-			if f == key {
-				return serdeDuplicate(key), true
-			}
+		if slices.Contains(ruleFields, key) {
+			return serdeDuplicate(key), true
 		}
 		return serdeUnknownField(key, ruleFields), true
 	}

@@ -4,6 +4,6 @@
 //
 // It loads hook entries with the byte spans of what it finds wrong
 // (load.go, decode.go, validate.go), decides which hooks a call triggers
-// (match.go), runs them (runner.go, background.go) and folds their answers
+// (condition.go), runs them (runner.go, background.go) and folds their answers
 // into one verdict exactly as Codewhale does (fold.go, before.go).
 package hooks
