@@ -45,14 +45,15 @@ type Buffers map[string][]byte
 // except that a buffer for a file not yet saved counts as present.
 func (b Buffers) read(path string) ([]byte, bool, error) {
 	src, open := b[path]
-	disk, present, err := readRegular(path)
-	switch {
-	case errors.Is(err, ErrSymlink):
-		return nil, true, err
-	case open:
-		return src, true, nil
+	if !open {
+		return readRegular(path)
 	}
-	return disk, present, err
+	// The buffer stands in for the contents, so only what the file is
+	// needs the disk (no read on every keystroke).
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, true, ErrSymlink
+	}
+	return src, true, nil
 }
 
 // Paths are where Codewhale looks for each file (contract.md §1).
