@@ -30,7 +30,6 @@ var ErrGone = errors.New("the editor is gone")
 type Broker struct {
 	asker   Asker
 	timeout time.Duration
-	now     func() time.Time
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -46,7 +45,7 @@ func NewBroker(asker Asker, timeout time.Duration) *Broker {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Broker{asker: asker, timeout: timeout, now: time.Now, closed: make(chan struct{}), pending: map[string]bool{}}
+	return &Broker{asker: asker, timeout: timeout, closed: make(chan struct{}), pending: map[string]bool{}}
 }
 
 // Pending is the number of prompts waiting for an answer.
@@ -66,7 +65,7 @@ func (b *Broker) Ask(ctx context.Context, p *Prompt) gate.Answer {
 		return gate.Answer{Choice: gate.ChoiceDismissed, Why: "no prompt id: " + err.Error()}
 	}
 	p.ID = id
-	due := b.now().Add(b.timeout)
+	due := time.Now().Add(b.timeout)
 	p.Deadline = due.UTC().Format(time.RFC3339)
 	by := "in the editor (prompt " + id + ")"
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func TestBrokerAnswers(t *testing.T) {
 			if a.Choice != c.want {
 				t.Fatalf("choice %q, want %q (%s)", a.Choice, c.want, a.Why)
 			}
-			if !regexp.MustCompile(regexp.QuoteMeta(c.why)).MatchString(a.Why) {
+			if !strings.Contains(a.Why, c.why) {
 				t.Errorf("why %q, want it to mention %q", a.Why, c.why)
 			}
 			if b.Pending() != 0 {

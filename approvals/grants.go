@@ -177,16 +177,11 @@ func verifyAppended(content []byte, count int, requested []execpolicy.Rule) erro
 // withRules adds fresh to an accepted file in the style it already uses.
 func withRules(file *execpolicy.File, fresh []execpolicy.Rule) ([]byte, error) {
 	if file.Doc != nil {
-		if e := file.Doc.Root.Get("rules"); e != nil && e.Value.Kind == tomldoc.Array && !writtenAsTables(e.Value) {
+		if e := file.Doc.Root.Get("rules"); e != nil && e.Value.Kind == tomldoc.Array && !e.Value.IsArrayOfTables() {
 			return insertInline(file.Src, e.Value, fresh)
 		}
 	}
 	return appendTables(file.Src, fresh), nil
-}
-
-// writtenAsTables tells `[[rules]]` headers from a `rules = [...]` array.
-func writtenAsTables(rules *tomldoc.Value) bool {
-	return len(rules.Items) > 0 && rules.Items[0].Table != nil && rules.Items[0].Table.ArrayElement
 }
 
 // appendTables adds the `[[rules]]` tables the approval card previews,

@@ -17,9 +17,9 @@ const (
 	dotted
 )
 
-// isArrayOfTables tells an array built by [[headers]] from a static array,
-// which nothing may extend.
-func isArrayOfTables(v *Value) bool {
+// IsArrayOfTables tells an array built by [[headers]] from a static array
+// (`x = [...]`), which nothing may extend.
+func (v *Value) IsArrayOfTables() bool {
 	return v.Kind == Array && len(v.Items) > 0 && v.Items[0].Kind == Table && v.Items[0].Table.ArrayElement
 }
 
@@ -29,7 +29,7 @@ func headerPath(v *Value) bool {
 	if v.Kind == Table {
 		return !v.Table.Inline
 	}
-	return isArrayOfTables(v)
+	return v.IsArrayOfTables()
 }
 
 // headerRedefines reports whether [header] on an existing value is an

@@ -144,7 +144,7 @@ func (b *builder) descend(t *TableValue, parts []keyPart, arrayTable bool) *Tabl
 		if last && arrayTable {
 			elem := &TableValue{ArrayElement: true, origin: headerDefined}
 			item := &Value{Kind: Table, Table: elem, Span: header}
-			if e != nil && !isArrayOfTables(e.Value) {
+			if e != nil && !e.Value.IsArrayOfTables() {
 				b.suspect = true
 			}
 			if e == nil || e.Value.Kind != Array {
