@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // DocsURL is where each code is explained.
 const DocsURL = "https://github.com/codewhale-ls/codewhale-ls/blob/main/docs/diagnostics.md"
+
+// DocURL is the entry of one code in DocsURL.
+func DocURL(code string) string { return DocsURL + "#" + strings.ToLower(code) }
 
 // Position is an LSP position: 0-based line, UTF-16 character.
 type Position struct {

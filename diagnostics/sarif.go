@@ -3,8 +3,9 @@ package diagnostics
 import (
 	"encoding/json"
 	"io"
+	"net/url"
+	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
@@ -42,14 +43,14 @@ func WriteSARIF(w io.Writer, reports []FileReport, toolVersion string) error {
 		for _, f := range r.Findings {
 			codes[f.Code] = true
 			var loc location
-			loc.PhysicalLocation.ArtifactLocation.URI = "file://" + strings.ReplaceAll(r.Path, " ", "%20")
+			loc.PhysicalLocation.ArtifactLocation.URI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(r.Path)}).String()
 			loc.PhysicalLocation.Region = region{f.Range.Start.Line + 1, f.Range.Start.Character + 1, f.Range.End.Line + 1, f.Range.End.Character + 1}
 			results = append(results, result{RuleID: f.Code, Level: level[f.Severity], Message: map[string]string{"text": f.Message}, Locations: []location{loc}})
 		}
 	}
 	rules := []rule{}
 	for c := range codes {
-		rules = append(rules, rule{ID: c, HelpURI: DocsURL + "#" + strings.ToLower(c)})
+		rules = append(rules, rule{ID: c, HelpURI: DocURL(c)})
 	}
 	sort.Slice(rules, func(i, j int) bool { return rules[i].ID < rules[j].ID })
 	log := map[string]any{

@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -126,7 +125,7 @@ func toDiagnostic(m document.Mapper, p problem.Problem, mapperOf func(path strin
 		Range:           m.Range(p.Span),
 		Severity:        severity(p.Severity),
 		Code:            protocol.String(p.Code),
-		CodeDescription: protocol.CodeDescription{Href: uri.URI(diagnostics.DocsURL + "#" + strings.ToLower(p.Code))},
+		CodeDescription: protocol.CodeDescription{Href: uri.URI(diagnostics.DocURL(p.Code))},
 		Source:          protocol.NewOptional("codewhale"),
 		Message:         protocol.String(p.Message),
 	}

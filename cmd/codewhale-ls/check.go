@@ -12,6 +12,16 @@ import (
 // check lints the policy files of the workspace (or the named ones among
 // them) and exits by the contract: 0 clean, 2 warnings at a warning fail
 // level, 3 errors, 1 bad usage.
+// reportWriters are check's --format values.
+var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport) error{
+	"text": func(w io.Writer, r []diagnostics.FileReport) error { diagnostics.WriteText(w, r); return nil },
+	"json": diagnostics.WriteJSON,
+	"sarif": func(w io.Writer, r []diagnostics.FileReport) error {
+		return diagnostics.WriteSARIF(w, r, gate.Version)
+	},
+	"github": func(w io.Writer, r []diagnostics.FileReport) error { diagnostics.WriteGitHub(w, r); return nil },
+}
+
 func check(args []string, stdout, stderr io.Writer) int {
 	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level"), nil)
 	if err != nil {
@@ -21,6 +31,11 @@ func check(args []string, stdout, stderr io.Writer) int {
 	format, failLevel := orDefault(fs.values["format"], "text"), orDefault(fs.values["fail-level"], "error")
 	if failLevel != "error" && failLevel != "warning" && failLevel != "none" {
 		fmt.Fprintf(stderr, "codewhale-ls check: --fail-level must be error, warning or none; got %q\n", failLevel)
+		return 1
+	}
+	write, ok := reportWriters[format]
+	if !ok {
+		fmt.Fprintf(stderr, "codewhale-ls check: --format must be text, json, sarif or github; got %q\n", format)
 		return 1
 	}
 	opts, err := fs.loadOptions()
@@ -50,20 +65,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls check: %s is not one of the policy files Codewhale reads for workspace %s\n", p, opts.Workspace)
 		return 1
 	}
-	switch format {
-	case "text":
-		diagnostics.WriteText(stdout, reports)
-	case "json":
-		err = diagnostics.WriteJSON(stdout, reports)
-	case "sarif":
-		err = diagnostics.WriteSARIF(stdout, reports, gate.Version)
-	case "github":
-		diagnostics.WriteGitHub(stdout, reports)
-	default:
-		fmt.Fprintf(stderr, "codewhale-ls check: --format must be text, json, sarif or github; got %q\n", format)
-		return 1
-	}
-	if err != nil {
+	if err := write(stdout, reports); err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}

@@ -128,6 +128,9 @@ func TestCompleteNothing(t *testing.T) {
 
 func TestCompletionDocumentation(t *testing.T) {
 	items := Complete(config.KindPermissions, []byte("[[rules]]\naction = "), 19)
+	if len(items) != 3 {
+		t.Fatalf("action values: %v, want allow, ask and deny", labels(items))
+	}
 	for _, it := range items {
 		if it.Kind != ItemValue || it.Documentation == "" {
 			t.Errorf("%+v: want a documented value", it)
@@ -137,6 +140,9 @@ func TestCompletionDocumentation(t *testing.T) {
 		}
 	}
 	keys := Complete(config.KindPermissions, []byte("[[rules]]\n"), 10)
+	if len(keys) == 0 {
+		t.Fatal("no keys completed in a [[rules]] table")
+	}
 	for _, it := range keys {
 		if it.Kind != ItemKey || !strings.Contains(it.Documentation, "**`"+it.Label+"`**") {
 			t.Errorf("%+v: want a documented key", it)

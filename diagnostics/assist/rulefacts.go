@@ -52,7 +52,7 @@ func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Rule %d** %s · %s", i+1, code(r.Label()), r.Action)
 	b.WriteString("\n\nMatches:")
-	for _, line := range matchInWords(root, r) {
+	for _, line := range matchInWords(r) {
 		b.WriteString("\n- " + line)
 	}
 	b.WriteString("\n")
@@ -73,9 +73,9 @@ func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
 
 // matchInWords is one bullet per field of the rule: what each requires of
 // a call.
-func matchInWords(root *node, r execpolicy.Rule) []string {
+func matchInWords(r execpolicy.Rule) []string {
 	shellTool := r.Tool == "exec_shell"
-	evaluated := slices.Contains(root.walk([]string{"rules", "tool"}).strings("examples"), r.Tool)
+	evaluated := slices.Contains(execpolicy.EvaluatedTools, r.Tool)
 	toolWords := code(r.Tool) + " calls"
 	if !evaluated {
 		toolWords += ": a name Codewhale's rule layer never evaluates, so the rule never matches"

@@ -80,20 +80,6 @@ func (p Posture) Label() string {
 	}
 }
 
-// AuditName is the approval_mode spelling of auto-review audit events.
-func (p Posture) AuditName() string {
-	switch p {
-	case AutoReview:
-		return "AUTO"
-	case FullAccess:
-		return "BYPASS"
-	case Never:
-		return "NEVER"
-	default:
-		return "SUGGEST"
-	}
-}
-
 // ParsePosture is Codewhale's string → posture parser (trimmed, ASCII
 // case-insensitive). It also accepts approval_policy spellings.
 func ParsePosture(s string) (Posture, bool) {
