@@ -219,7 +219,7 @@ func (d *looseness) rules() {
 		case n.Rule.Action == execpolicy.Allow && !covers(b.Rule, n.Rule):
 			span, what := ruleChange(b, n)
 			d.report(path, span, "this allow's %s (it now matches calls the baseline rule did not)", what)
-		case n.Rule.Action == execpolicy.Deny && (!denyStillCovers(b.Rule, n.Rule) || promotes(b.Rule) && !promotes(n.Rule)):
+		case n.Rule.Action == execpolicy.Deny && (!denyStillCovers(b.Rule, n.Rule) || b.Rule.Promoted() && !n.Rule.Promoted()):
 			span, what := ruleChange(b, n)
 			d.report(path, span, "this deny's %s (it no longer blocks every call the baseline deny blocked)", what)
 		}

@@ -208,17 +208,11 @@ func (l *permLint) askUnderNever(i int) {
 		related...)
 }
 
-// promotes mirrors execpolicy.md §2.2: a deny or allow with a non-exact
-// command and no workspace is also a global prefix.
-func promotes(r execpolicy.Rule) bool {
-	return r.Action != execpolicy.Ask && r.Command != nil && !r.CommandExact && r.Workspace == nil
-}
-
 // CW203: the promoted prefix drops the tool and the path, so a rule that
 // reads as narrow is global for shell commands.
 func (l *permLint) promoted(i int) {
 	r := l.rules[i].Rule
-	if !promotes(r) || (r.Tool == "exec_shell" && r.Path == nil) {
+	if !r.Promoted() || (r.Tool == "exec_shell" && r.Path == nil) {
 		return
 	}
 	kind, verb := "hard-deny", "blocks"

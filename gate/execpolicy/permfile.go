@@ -98,7 +98,7 @@ func (f *File) RecordOf(src Source) (int, bool) {
 	}
 	n := 0
 	for i, r := range f.Rules {
-		if r.Rule.promotes() && r.Rule.Action == want {
+		if r.Rule.Promoted() && r.Rule.Action == want {
 			if n == src.Index {
 				return i, true
 			}

@@ -74,8 +74,9 @@ func sameOptional(a, b *string) bool {
 	return *a == *b
 }
 
-// promotes reports the records §2.2 also turns into a global prefix: a
-// non-exact command without a workspace.
-func (r Rule) promotes() bool {
-	return r.Command != nil && !r.CommandExact && r.Workspace == nil
+// Promoted reports the records §2.2 also turns into a global prefix: a
+// deny (hard-deny prefix) or allow (trusted prefix) with a non-exact
+// command and no workspace.
+func (r Rule) Promoted() bool {
+	return r.Action != Ask && r.Command != nil && !r.CommandExact && r.Workspace == nil
 }

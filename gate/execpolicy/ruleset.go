@@ -16,7 +16,7 @@ type Ruleset struct {
 func CompileRules(rules []Rule) Ruleset {
 	rs := Ruleset{Layer: User, Typed: append([]Rule(nil), rules...)}
 	for _, r := range rules {
-		if !r.promotes() {
+		if !r.Promoted() {
 			continue
 		}
 		switch r.Action {
