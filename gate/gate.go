@@ -10,6 +10,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -43,6 +44,12 @@ type plan struct {
 	call autoreview.Call
 	// class is layer 6's classification of the call, reused by layer 8.
 	class *autoreview.Classification
+	// patchTargets are the files an apply_patch call touches, parsed once
+	// from the input the later layers see.
+	patchTargets []string
+	// bounded memoises writetarget.Qualifies for the call's targets, which
+	// layers 4 and 6 both ask (it reads the disk).
+	bounded *bool
 
 	d *Decision
 }
@@ -121,6 +128,9 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	}
 	p.semantic = tool.Semantic(req.Tool, p.input)
 	p.call = autoreview.NewCall(req.Tool, p.input)
+	if p.semantic == "apply_patch" {
+		p.patchTargets = patchfiles.Targets(p.input)
+	}
 
 	// Layer 4: registered-tool baseline.
 	if d, done := p.baseline(); done {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
@@ -242,13 +241,23 @@ func (p *plan) carveOut() bool {
 	default:
 		return false
 	}
-	return writetarget.Qualifies(p.req.Workspace, p.writeTargets())
+	return p.writeBounded()
+}
+
+// writeBounded reports whether the call's write targets all qualify for
+// the carve-out (inside the git workspace, not sensitive).
+func (p *plan) writeBounded() bool {
+	if p.bounded == nil {
+		b := writetarget.Qualifies(p.req.Workspace, p.writeTargets())
+		p.bounded = &b
+	}
+	return *p.bounded
 }
 
 // writeTargets are the files a write-capable call touches.
 func (p *plan) writeTargets() []string {
 	if p.semantic == "apply_patch" {
-		return patchfiles.Targets(p.input)
+		return p.patchTargets
 	}
 	if path, ok := p.input["path"].(string); ok {
 		return []string{path}

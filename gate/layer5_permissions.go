@@ -4,17 +4,12 @@ import (
 	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
-	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 )
 
 // permissions is layer 5: the typed rules of permissions.toml. After it,
 // layers may only tighten.
 func (p *plan) permissions() (Decision, bool) {
-	var touched []string
-	if p.semantic == "apply_patch" {
-		touched = patchfiles.Targets(p.input)
-	}
-	v := execpolicy.Evaluate(p.snap.Engine(), p.semantic, p.input, p.req.Workspace, p.s.posture, touched)
+	v := execpolicy.Evaluate(p.snap.Engine(), p.semantic, p.input, p.req.Workspace, p.s.posture, p.patchTargets)
 	var rule *string
 	if v.Rule != "" {
 		r := v.Rule

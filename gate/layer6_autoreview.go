@@ -5,7 +5,6 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
-	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
 )
 
 // autoReview is layer 6: configured block/allow rules and the built-in
@@ -15,7 +14,7 @@ import (
 func (p *plan) autoReview() (Decision, bool) {
 	bounded := false
 	if tool.IsFileWrite(p.semantic) {
-		bounded = writetarget.Qualifies(p.req.Workspace, p.writeTargets())
+		bounded = p.writeBounded()
 	}
 	v := autoreview.Decide(p.snap.AutoReview, p.call, p.s.posture, p.req.Origin, bounded)
 	p.class = &v.Classification

@@ -5,7 +5,6 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
-	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 )
 
@@ -74,11 +73,7 @@ func (p *plan) alwaysRules() []execpolicy.Rule {
 			return nil
 		}
 	}
-	var touched []string
-	if p.semantic == "apply_patch" {
-		touched = patchfiles.Targets(p.input)
-	}
-	rules, err := execpolicy.AllowCandidates(p.semantic, p.input, p.req.Workspace, touched)
+	rules, err := execpolicy.AllowCandidates(p.semantic, p.input, p.req.Workspace, p.patchTargets)
 	if err != nil {
 		return nil
 	}
