@@ -1,8 +1,8 @@
 package hooks
 
 import (
-	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -102,15 +102,31 @@ func Category(name string, input map[string]any) string {
 
 // toolNameMatches is exact, case-sensitive equality unless the pattern has
 // a `*`; then it is Codewhale's anchored regex with every `*` turned into
-// `.*` and every other character literal (so `*` does not cross a newline).
+// `.*` and every other character literal, so `*` matches any run of
+// characters but a newline. It matches that directly: no regex is built
+// per hook and decision. A pattern that is not UTF-8 never matches, as the
+// regex would not compile.
 func toolNameMatches(pattern, name string) bool {
 	if !strings.Contains(pattern, "*") {
 		return pattern == name
 	}
-	parts := strings.Split(pattern, "*")
-	for i, part := range parts {
-		parts[i] = regexp.QuoteMeta(part)
+	if !utf8.ValidString(pattern) {
+		return false
 	}
-	re, err := regexp.Compile(`^(?:` + strings.Join(parts, ".*") + `)$`)
-	return err == nil && re.MatchString(name)
+	parts := strings.Split(pattern, "*")
+	first, last := parts[0], parts[len(parts)-1]
+	if len(name) < len(first)+len(last) || !strings.HasPrefix(name, first) || !strings.HasSuffix(name, last) {
+		return false
+	}
+	rest := name[len(first) : len(name)-len(last)]
+	for _, part := range parts[1 : len(parts)-1] {
+		// The leftmost occurrence leaves the most room; the run before it
+		// is what a `*` covers.
+		i := strings.Index(rest, part)
+		if i < 0 || strings.ContainsRune(rest[:i], '\n') {
+			return false
+		}
+		rest = rest[i+len(part):]
+	}
+	return !strings.ContainsRune(rest, '\n')
 }

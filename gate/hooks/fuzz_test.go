@@ -1,8 +1,10 @@
 package hooks
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
@@ -56,9 +58,36 @@ func FuzzParseReply(f *testing.F) {
 func FuzzToolNameMatches(f *testing.F) {
 	f.Add("mcp_*_read", "mcp_fs_read")
 	f.Add("a*b*", "aab")
+	f.Add("a*\n*b", "a\nb")
+	f.Add("*", "x\ny")
+	f.Add("ab*ba", "aba")
+	f.Add("\uFFFD*", "\xff")
 	f.Fuzz(func(t *testing.T, pattern, name string) {
-		if toolNameMatches(pattern, name) && !strings.Contains(pattern, "*") && pattern != name {
+		got := toolNameMatches(pattern, name)
+		if got && !strings.Contains(pattern, "*") && pattern != name {
 			t.Fatal("a pattern without * matched another name")
 		}
+		// Codewhale's names are Rust strings, always UTF-8; Go's regexp
+		// would read a stray byte as U+FFFD.
+		if !utf8.ValidString(name) {
+			return
+		}
+		if want := codewhaleToolNameRegex(pattern, name); got != want {
+			t.Fatalf("toolNameMatches(%q, %q) = %v; Codewhale's regex says %v", pattern, name, got, want)
+		}
 	})
+}
+
+// codewhaleToolNameRegex is Codewhale's own test: an anchored regex with
+// every `*` turned into `.*` and every other character literal.
+func codewhaleToolNameRegex(pattern, name string) bool {
+	if !strings.Contains(pattern, "*") {
+		return pattern == name
+	}
+	parts := strings.Split(pattern, "*")
+	for i, part := range parts {
+		parts[i] = regexp.QuoteMeta(part)
+	}
+	re, err := regexp.Compile(`^(?:` + strings.Join(parts, ".*") + `)$`)
+	return err == nil && re.MatchString(name)
 }
