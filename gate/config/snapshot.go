@@ -270,18 +270,8 @@ func (s *Snapshot) loadLaw(workspace string) {
 	if !found {
 		return
 	}
-	var law repolaw.Law
-	var problems []problem.Problem
-	src, open := s.buffers[path]
-	if open {
-		law, problems = repolaw.Parse(src)
-		for i := range problems {
-			problems[i].File = path
-		}
-	} else {
-		law, problems = repolaw.Load(path)
-		src, _ = os.ReadFile(path)
-	}
+	buffer, open := s.buffers[path]
+	law, problems, src := repolaw.Load(path, buffer, open)
 	f := &File{Kind: KindConstitution, Path: path, State: Loaded, Src: src, Problems: problems}
 	for _, pr := range problems {
 		// Only errors mean "zero rules"; a dropped glob (CW400 warning)

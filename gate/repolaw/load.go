@@ -75,33 +75,38 @@ func isGitRoot(dir string) bool {
 	return false
 }
 
-// Load reads and compiles the constitution at path (as returned by Find).
-// A symlink, a non-regular file or an unreadable one yields an empty Law
-// and a CW400 problem, as Codewhale then protects nothing.
-func Load(path string) (Law, []problem.Problem) {
-	law, problems := load(path)
+// Load reads the constitution at path as Codewhale does and returns the
+// bytes it read. When open, buffer (an editor's text) stands in for the
+// contents, but what the file is still comes from disk: a symlink or a
+// non-regular file is ignored either way.
+func Load(path string, buffer []byte, open bool) (Law, []problem.Problem, []byte) {
+	law, problems, src := load(path, buffer, open)
 	for i := range problems {
 		problems[i].File = path
 	}
-	return law, problems
+	return law, problems, src
 }
 
-func load(path string) (Law, []problem.Problem) {
+func load(path string, buffer []byte, open bool) (Law, []problem.Problem, []byte) {
 	info, err := os.Lstat(path)
-	if err != nil {
-		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}
-	}
 	switch {
+	case err != nil && !open:
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}, nil
+	case err != nil: // a buffer for a file not saved yet
 	case info.Mode()&os.ModeSymlink != 0:
-		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "it is a symlink")}
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "it is a symlink")}, buffer
 	case !info.Mode().IsRegular():
-		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "it is not a regular file")}
-	case info.Size() > maxFileSize:
-		return Law{}, []problem.Problem{tooLarge(info.Size())}
+		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, "it is not a regular file")}, buffer
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}
+	data := buffer
+	if !open {
+		if info.Size() > maxFileSize {
+			return Law{}, []problem.Problem{tooLarge(info.Size())}, nil
+		}
+		if data, err = os.ReadFile(path); err != nil {
+			return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}, nil
+		}
 	}
-	return Parse(data)
+	law, problems := Parse(data)
+	return law, problems, data
 }

@@ -95,7 +95,7 @@ func TestLoad(t *testing.T) {
 	}
 	for _, tt := range tests {
 		path := filepath.Join(root, tt.file)
-		law, problems := Load(path)
+		law, problems, _ := Load(path, nil, false)
 		if len(law.Rules) != tt.rules {
 			t.Errorf("%s: %d rules, want %d", tt.file, len(law.Rules), tt.rules)
 		}
@@ -105,5 +105,33 @@ func TestLoad(t *testing.T) {
 		case tt.code != "" && (len(problems) != 1 || problems[0].Code != tt.code || problems[0].File != path):
 			t.Errorf("%s: problems %+v, want one %s for the file", tt.file, problems, tt.code)
 		}
+	}
+}
+
+// TestLoadBuffer: an editor buffer stands in for the contents only; a
+// symlinked constitution stays ignored while it is open, as Codewhale
+// ignores it on disk.
+func TestLoadBuffer(t *testing.T) {
+	dir := t.TempDir()
+	valid := []byte(`{"schema_version": 1, "protected_invariants": [{"text": "frozen", "paths": ["src/**"], "action": "block"}]}`)
+	real := filepath.Join(dir, "real.json")
+	if err := os.WriteFile(real, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	law, problems, src := Load(real, valid, true)
+	if len(law.Rules) != 1 || len(problems) != 0 || string(src) != string(valid) {
+		t.Errorf("buffer over a regular file: %d rules, %v", len(law.Rules), problems)
+	}
+	law, problems, _ = Load(link, valid, true)
+	if len(law.Rules) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Message, "symlink") {
+		t.Errorf("buffer over a symlink: %d rules, %v; want it ignored", len(law.Rules), problems)
+	}
+	law, problems, _ = Load(filepath.Join(dir, "unsaved.json"), valid, true)
+	if len(law.Rules) != 1 || len(problems) != 0 {
+		t.Errorf("buffer of an unsaved file: %d rules, %v", len(law.Rules), problems)
 	}
 }
