@@ -54,9 +54,11 @@ func (s *Server) startDeciding(opts initOptions) error {
 		Sessions: approvals.NewSessions(),
 		Deps:     gate.Deps{Hooks: s.hooks, Background: s.background, SessionID: gate.NewSessionID()},
 		Grant:    approvals.AppendRules,
-		Granted:  func() { s.policiesChanged(nil) },
-		Current:  s.policyFor,
-		Record:   record,
+		// The watcher reports the write too, and re-checks then; the
+		// snapshot must not wait for it.
+		Granted: func() { s.reloadPolicies() },
+		Current: s.policyFor,
+		Record:  record,
 	}
 	return nil
 }

@@ -53,10 +53,25 @@ func (s *Server) policyFor(workspace string) *config.Snapshot {
 // open are linted from disk), and tells the client. paths are what
 // changed, for the message.
 func (s *Server) policiesChanged(paths []string) {
+	if !s.reloadPolicies() {
+		return
+	}
+	s.watchPolicies()
+	s.mu.Lock()
+	s.scheduleChecks()
+	s.mu.Unlock()
+	if len(paths) > 0 {
+		s.logToClient(protocol.MessageTypeInfo, "codewhale-ls reloaded the policy after a change to "+strings.Join(paths, ", "))
+	}
+}
+
+// reloadPolicies replaces every workspace's snapshot with a fresh load;
+// false once the session is over.
+func (s *Server) reloadPolicies() bool {
 	s.mu.Lock()
 	if s.state != running {
 		s.mu.Unlock()
-		return
+		return false
 	}
 	all := make([]*policy, 0, len(s.policies))
 	for _, p := range s.policies {
@@ -66,13 +81,7 @@ func (s *Server) policiesChanged(paths []string) {
 	for _, p := range all {
 		p.reload()
 	}
-	s.watchPolicies()
-	s.mu.Lock()
-	s.scheduleChecks()
-	s.mu.Unlock()
-	if len(paths) > 0 {
-		s.logToClient(protocol.MessageTypeInfo, "codewhale-ls reloaded the policy after a change to "+strings.Join(paths, ", "))
-	}
+	return true
 }
 
 // watchPolicies points the file watcher at every file the snapshots and
