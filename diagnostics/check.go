@@ -5,6 +5,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
 // Input is what to lint: the files of one user and one workspace, with
@@ -24,6 +25,8 @@ type FileResult struct {
 	State    config.FileState
 	Src      []byte
 	Problems []problem.Problem
+	// Doc is the loader's TOML tree of Src (config.File.Doc).
+	Doc *tomldoc.Doc
 }
 
 // Result is one lint of a user's and a workspace's policy files.
@@ -64,7 +67,7 @@ func Check(in Input) *Result {
 				continue
 			}
 		}
-		fr := &FileResult{Path: f.Path, Kind: f.Kind, State: f.State, Src: f.Src, Problems: append([]problem.Problem(nil), f.Problems...)}
+		fr := &FileResult{Path: f.Path, Kind: f.Kind, State: f.State, Src: f.Src, Doc: f.Doc, Problems: append([]problem.Problem(nil), f.Problems...)}
 		byPath[f.Path] = fr
 		res.Files = append(res.Files, fr)
 	}

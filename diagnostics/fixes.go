@@ -30,17 +30,14 @@ func addLoaderFixes(_ *config.Snapshot, out map[string]*FileResult) {
 		if f.Kind == config.KindConstitution || len(f.Src) == 0 {
 			continue
 		}
-		var doc *tomldoc.Doc
+		doc := f.Doc
+		if doc == nil {
+			continue
+		}
 		for i := range f.Problems {
 			p := &f.Problems[i]
 			if len(p.Fixes) > 0 || (p.Code != "CW002" && p.Code != "CW003" && p.Code != "CW100") {
 				continue
-			}
-			if doc == nil {
-				var err *tomldoc.SyntaxError
-				if doc, err = tomldoc.Parse(f.Src); err != nil {
-					break
-				}
 			}
 			var fix *problem.Fix
 			switch p.Code {

@@ -63,14 +63,14 @@ func (d *looseness) report(path string, span problem.Span, format string, args .
 		Message: "loosens policy: " + fmt.Sprintf(format, args...)})
 }
 
-// baseSrc is what the baseline load read for path.
-func (d *looseness) baseSrc(path string) []byte {
+// baseFile is what the baseline load read for path.
+func (d *looseness) baseFile(path string) *config.File {
 	for _, f := range d.base.Files {
 		if f.Path == path {
-			return f.Src
+			return f
 		}
 	}
-	return nil
+	return &config.File{Path: path}
 }
 
 // changedKey finds, in the TOML files that differ from their baseline, the
@@ -79,14 +79,13 @@ func (d *looseness) baseSrc(path string) []byte {
 func (d *looseness) changedKey(keys ...[]string) (string, problem.Span, bool) {
 	var paths []string
 	for p, f := range d.out {
-		if f.Kind != config.KindConstitution && !bytes.Equal(f.Src, d.baseSrc(p)) {
+		if f.Kind != config.KindConstitution && !bytes.Equal(f.Src, d.baseFile(p).Src) {
 			paths = append(paths, p)
 		}
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		now, _ := tomldoc.Parse(d.out[p].Src)
-		before, _ := tomldoc.Parse(d.baseSrc(p))
+		now, before := d.out[p].Doc, d.baseFile(p).Doc
 		for _, key := range keys {
 			n, b := lookup(now, key), lookup(before, key)
 			switch {
@@ -387,8 +386,8 @@ func tableWithSpan(f *FileResult, span problem.Span) *tomldoc.TableValue {
 	if f == nil {
 		return nil
 	}
-	doc, err := tomldoc.Parse(f.Src)
-	if err != nil {
+	doc := f.Doc
+	if doc == nil {
 		return nil
 	}
 	var walk func(v *tomldoc.Value) *tomldoc.TableValue

@@ -18,11 +18,9 @@ func lintConfig(snap *config.Snapshot, out map[string]*FileResult) {
 	if f := out[snap.Paths.Permissions]; f != nil && f.State == config.Invalid {
 		rejectedPermissions(f)
 	}
-	if f := out[snap.Paths.Config]; f != nil && f.Src != nil {
-		if doc, err := tomldoc.Parse(f.Src); err == nil {
-			startupValues(f, doc.Root)
-			autoReviewTools(f, doc.Root)
-		}
+	if f := out[snap.Paths.Config]; f != nil && f.Doc != nil {
+		startupValues(f, f.Doc.Root)
+		autoReviewTools(f, f.Doc.Root)
 	}
 }
 

@@ -22,6 +22,9 @@ type File struct {
 	State    FileState
 	Src      []byte
 	Problems []problem.Problem
+	// Doc is the TOML tree of Src, nil when the file is missing, not TOML
+	// or not a TOML file: linters read it instead of parsing again.
+	Doc *tomldoc.Doc
 }
 
 // Kind names which Codewhale file a path is.
@@ -42,27 +45,28 @@ func (f *File) add(code string, sev problem.Severity, span problem.Span, msg str
 	f.Problems = append(f.Problems, problem.Problem{File: f.Path, Code: code, Severity: sev, Span: span, Message: msg})
 }
 
-// parseTOML reads and parses one TOML file, recording a syntax error.
-func parseTOML(b Buffers, kind Kind, path string) (*File, *tomldoc.Doc) {
+// parseTOML reads and parses one TOML file into File.Doc, recording a
+// syntax error.
+func parseTOML(b Buffers, kind Kind, path string) *File {
 	f := &File{Kind: kind, Path: path, State: Missing}
 	src, present, err := b.read(path)
 	if !present {
-		return f, nil
+		return f
 	}
 	f.Src = src
 	if err != nil {
 		f.State = Invalid
 		f.add("CW005", problem.Error, problem.Span{}, path+" "+err.Error())
-		return f, nil
+		return f
 	}
 	doc, serr := tomldoc.Parse(src)
 	if serr != nil {
 		f.State = Invalid
 		f.add("CW001", problem.Error, serr.Span, "TOML syntax error: "+serr.Message)
-		return f, nil
+		return f
 	}
-	f.State = Loaded
-	return f, doc
+	f.State, f.Doc = Loaded, doc
+	return f
 }
 
 // Setting is one scalar value and where it came from.

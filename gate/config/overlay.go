@@ -118,7 +118,8 @@ func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture str
 		}
 	}
 	ov.Path = path
-	f, doc := parseTOML(b, KindOverlay, path)
+	f := parseTOML(b, KindOverlay, path)
+	doc := f.Doc
 	if f.State == Invalid {
 		ov.Disabled = "it does not parse"
 		for i := range f.Problems {

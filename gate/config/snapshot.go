@@ -82,7 +82,8 @@ func Load(opts Options) *Snapshot {
 		env = OSEnv{}
 	}
 
-	userFile, userDoc := parseTOML(opts.Buffers, KindUserConfig, paths.Config)
+	userFile := parseTOML(opts.Buffers, KindUserConfig, paths.Config)
+	userDoc := userFile.Doc
 	s.Files = append(s.Files, userFile)
 	s.fatalFromFile(userFile, "failed to load config "+quote(paths.Config))
 	user := readUserConfig(userFile, userDoc, "config.toml")
@@ -95,7 +96,8 @@ func Load(opts Options) *Snapshot {
 	if user.ManagedPath.Set {
 		managedPath = expandTilde(user.ManagedPath.Value, paths.Home)
 	}
-	managedFile, managedDoc := parseTOML(opts.Buffers, KindManaged, managedPath)
+	managedFile := parseTOML(opts.Buffers, KindManaged, managedPath)
+	managedDoc := managedFile.Doc
 	managed := readUserConfig(managedFile, managedDoc, "managed config")
 	managedUnreadable := managedFile.State == Invalid
 	if managedFile.State != Missing {
@@ -107,7 +109,8 @@ func Load(opts Options) *Snapshot {
 	if user.RequirementsPath.Set {
 		reqPath = expandTilde(user.RequirementsPath.Value, paths.Home)
 	}
-	reqFile, reqDoc := parseTOML(opts.Buffers, KindRequirements, reqPath)
+	reqFile := parseTOML(opts.Buffers, KindRequirements, reqPath)
+	reqDoc := reqFile.Doc
 	reqs := readRequirements(reqFile, reqDoc)
 	if reqFile.State != Missing {
 		s.Files = append(s.Files, reqFile)
@@ -125,7 +128,8 @@ func Load(opts Options) *Snapshot {
 		merged.AllowShell = BoolSetting{Value: v, Set: true, Source: "config.toml workspace entry"}
 	}
 
-	settingsFile, settingsDoc := parseTOML(opts.Buffers, KindSettings, paths.Settings)
+	settingsFile := parseTOML(opts.Buffers, KindSettings, paths.Settings)
+	settingsDoc := settingsFile.Doc
 	if settingsFile.State != Missing {
 		s.Files = append(s.Files, settingsFile)
 	}
@@ -203,7 +207,7 @@ func (s *Snapshot) loadPermissions() {
 		f.add("CW005", problem.Warning, problem.Span{}, "permissions.toml is a symlink: Codewhale's TUI reads through it, but its app-server, /permissions and approval saves refuse it (\"must not be a symlink\")")
 	}
 	pf, problems := execpolicy.ParseFile(src)
-	s.Permissions = pf
+	s.Permissions, f.Doc = pf, pf.Doc
 	for i := range problems {
 		problems[i].File = path
 	}
@@ -234,7 +238,8 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 	if s.Paths.ProjectHooks == "" {
 		return
 	}
-	f, doc := parseTOML(s.buffers, KindProjectHooks, s.Paths.ProjectHooks)
+	f := parseTOML(s.buffers, KindProjectHooks, s.Paths.ProjectHooks)
+	doc := f.Doc
 	if f.State == Missing {
 		return
 	}
