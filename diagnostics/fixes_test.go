@@ -1,7 +1,10 @@
 package diagnostics
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 func TestLoaderFixes(t *testing.T) {
@@ -79,5 +82,16 @@ func TestLoaderFixes(t *testing.T) {
 				t.Errorf("safe = %v, want %v", fixes[0].Safe, tt.safe)
 			}
 		})
+	}
+}
+
+// TestGitHubEscaping follows GitHub's workflow-command rules: %, CR and LF
+// in the message; also : and , in a property (the file name).
+func TestGitHubEscaping(t *testing.T) {
+	var b strings.Builder
+	WriteGitHub(&b, []FileReport{{Path: "a:b,c%.toml", Findings: []Finding{{Code: "CW001", Severity: problem.Error, Message: "50% bad\r\nnext: line, more"}}}})
+	want := "::error file=a%3Ab%2Cc%25.toml,line=1,col=1,endLine=1,endColumn=1,title=CW001::50%25 bad%0D%0Anext: line, more\n"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
 }

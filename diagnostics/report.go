@@ -135,34 +135,12 @@ func WriteGitHub(w io.Writer, reports []FileReport) {
 	}
 }
 
-func escapeData(s string) string {
-	out := ""
-	for _, c := range s {
-		switch c {
-		case '%':
-			out += "%25"
-		case '\r':
-			out += "%0D"
-		case '\n':
-			out += "%0A"
-		default:
-			out += string(c)
-		}
-	}
-	return out
-}
+// GitHub's workflow-command escaping: of the message, and further of a
+// property value.
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
-func escapeProperty(s string) string {
-	out := ""
-	for _, c := range escapeData(s) {
-		switch c {
-		case ':':
-			out += "%3A"
-		case ',':
-			out += "%2C"
-		default:
-			out += string(c)
-		}
-	}
-	return out
-}
+func escapeData(s string) string     { return dataEscaper.Replace(s) }
+func escapeProperty(s string) string { return propertyEscaper.Replace(s) }

@@ -50,12 +50,7 @@ func startupValues(f *FileResult, root *tomldoc.TableValue) {
 		if v, e, ok := root.String(key); ok {
 			norm := tool.LowerASCII(strings.TrimSpace(v))
 			if !slices.Contains(config.ValidApprovalPolicies, norm) {
-				p := problem.Problem{Code: "CW600", Severity: problem.Error, Span: e.Value.Span,
-					Message: fmt.Sprintf("Codewhale refuses to start: approval_policy %q is not one of %s", v, strings.Join(config.ValidApprovalPolicies, ", ")) + postureHint(norm)}
-				if s := problem.Nearest(norm, config.ValidApprovalPolicies); s != "" {
-					p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", s)}}}}
-				}
-				f.Problems = append(f.Problems, p)
+				f.Problems = append(f.Problems, notOneOf("approval_policy", v, norm, e, config.ValidApprovalPolicies, postureHint(norm)))
 			}
 		}
 	}
@@ -65,20 +60,26 @@ func startupValues(f *FileResult, root *tomldoc.TableValue) {
 			continue
 		}
 		norm := tool.LowerASCII(strings.TrimSpace(v))
-		fix := []problem.Fix{{Title: fmt.Sprintf("Change to %q", norm), Safe: true, Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", norm)}}}}
 		switch {
 		case !slices.Contains(config.ValidSandboxModes, norm):
-			p := problem.Problem{Code: "CW600", Severity: problem.Error, Span: e.Value.Span,
-				Message: fmt.Sprintf("Codewhale refuses to start: sandbox_mode %q is not one of %s", v, strings.Join(config.ValidSandboxModes, ", "))}
-			if s := problem.Nearest(norm, config.ValidSandboxModes); s != "" {
-				p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", s)}}}}
-			}
-			f.Problems = append(f.Problems, p)
+			f.Problems = append(f.Problems, notOneOf("sandbox_mode", v, norm, e, config.ValidSandboxModes, ""))
 		case v != norm:
+			fix := []problem.Fix{{Title: fmt.Sprintf("Change to %q", norm), Safe: true, Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", norm)}}}}
 			f.Problems = append(f.Problems, problem.Problem{Code: "CW602", Severity: problem.Warning, Span: e.Value.Span, Fixes: fix,
 				Message: fmt.Sprintf("sandbox_mode %q passes validation but does not restrict: Codewhale applies the sandbox with an exact, case-sensitive comparison, so it runs as if sandbox_mode were unset; write %q", v, norm)})
 		}
 	}
+}
+
+// notOneOf is CW600 for a value Codewhale refuses to start with, with a
+// fix to the nearest valid one when there is one.
+func notOneOf(name, v, norm string, e *tomldoc.Entry, valid []string, hint string) problem.Problem {
+	p := problem.Problem{Code: "CW600", Severity: problem.Error, Span: e.Value.Span,
+		Message: fmt.Sprintf("Codewhale refuses to start: %s %q is not one of %s", name, v, strings.Join(valid, ", ")) + hint}
+	if s := problem.Nearest(norm, valid); s != "" {
+		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", s)}}}}
+	}
+	return p
 }
 
 func postureHint(v string) string {
