@@ -30,11 +30,31 @@ func Compile(pattern string) (*Glob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid glob %q: %w", pattern, err)
 	}
+	tokens = joinLiterals(tokens)
 	return &Glob{
 		pattern:  pattern,
 		tokens:   tokens,
 		anything: len(tokens) == 1 && tokens[0].kind == recursivePrefix,
 	}, nil
+}
+
+// joinLiterals merges runs of literal tokens (the parser makes one per
+// character): matching then steps once per run, not once per byte.
+func joinLiterals(tokens []token) []token {
+	out := tokens[:0:0]
+	for _, t := range tokens {
+		if t.kind == alternates {
+			for i, b := range t.branches {
+				t.branches[i] = joinLiterals(b)
+			}
+		}
+		if n := len(out); n > 0 && t.kind == literal && out[n-1].kind == literal {
+			out[n-1].bytes += t.bytes
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // String returns the pattern as written.

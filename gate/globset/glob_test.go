@@ -166,7 +166,15 @@ func FuzzCompileMatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		g.Match(path)
+		// Joining literal runs must not change a verdict: match with the
+		// parser's one-token-per-character list too.
+		if raw, err := parse(pattern); err == nil && !g.anything {
+			start := make([]bool, len(path)+1)
+			start[0] = true
+			if want := advance(raw, path, start)[len(path)]; g.Match(path) != want {
+				t.Fatalf("%q on %q: %v with joined literals, %v without", pattern, path, !want, want)
+			}
+		}
 		// A pattern without any special character is a literal.
 		if !strings.ContainsAny(pattern, `*?[]{},\`) && !g.Match(pattern) {
 			t.Fatalf("literal %q does not match itself", pattern)
