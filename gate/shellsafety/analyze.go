@@ -33,16 +33,6 @@ func (l Level) String() string {
 	}
 }
 
-// Analyze rates a command: Dangerous first (so `echo "rm -rf /"` is
-// Dangerous, as in Codewhale), then Safe, WorkspaceSafe, NeedsReview.
-func Analyze(command string) Level {
-	return analyze(parse(command))
-}
-
-func analyze(p *parsed) Level {
-	return rate(p, func() bool { return dangerous(p, 0) }, func() bool { return readOnly(p) })
-}
-
 // rate applies the analyzer's order to p, whose dangerous and read-only
 // tests the caller supplies so a Command can answer them from memory.
 func rate(p *parsed, dangerous, readOnly func() bool) Level {

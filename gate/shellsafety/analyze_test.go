@@ -147,8 +147,8 @@ func TestAnalyze(t *testing.T) {
 		{strings.Repeat("sudo ", 8) + "ls", NeedsReview},
 	}
 	for _, tt := range tests {
-		if got := Analyze(tt.command); got != tt.want {
-			t.Errorf("Analyze(%q) = %v, want %v", tt.command, got, tt.want)
+		if got := Parse(tt.command).Analyze(); got != tt.want {
+			t.Errorf("Parse(%q).Analyze() = %v, want %v", tt.command, got, tt.want)
 		}
 	}
 }
@@ -163,10 +163,10 @@ func TestAnalyzeNestingLimit(t *testing.T) {
 		}
 		return cmd
 	}
-	if got := Analyze(nested(8)); got != NeedsReview {
+	if got := Parse(nested(8)).Analyze(); got != NeedsReview {
 		t.Errorf("8 levels: got %v, want needs-review", got)
 	}
-	if got := Analyze(nested(9)); got != Dangerous {
+	if got := Parse(nested(9)).Analyze(); got != Dangerous {
 		t.Errorf("9 levels: got %v, want dangerous", got)
 	}
 }

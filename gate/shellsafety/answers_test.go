@@ -39,14 +39,15 @@ func TestAnswersUnchanged(t *testing.T) {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
 		var segments []string
-		for _, s := range Segments(command) {
+		for _, s := range segmentTexts(command) {
 			segments = append(segments, strconv.Quote(s))
 		}
-		got := []string{f[0], bit(ReadOnly(command)), Analyze(command).String(), bit(PublishLike(command)),
-			bit(DestructiveLike(command)), bit(RoutineAutoReview(command)), strings.Join(segments, " ")}
+		c := Parse(command)
+		got := []string{f[0], bit(c.ReadOnly()), c.Analyze().String(), bit(c.PublishLike()),
+			bit(c.DestructiveLike()), bit(c.RoutineAutoReview()), strings.Join(segments, " ")}
 		if g := strings.Join(got, "\t"); g != line {
 			t.Errorf("line %d: now\n\t%s\nwas\n\t%s", i+1, g, line)
 		}
-		commandAgrees(t, command)
+		commandConsistent(t, command)
 	}
 }

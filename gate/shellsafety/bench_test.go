@@ -14,7 +14,7 @@ func BenchmarkReadOnly(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ReadOnly(c.command)
+				Parse(c.command).ReadOnly()
 			}
 		})
 	}
@@ -25,7 +25,7 @@ func BenchmarkAnalyze(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Analyze(c.command)
+				Parse(c.command).Analyze()
 			}
 		})
 	}

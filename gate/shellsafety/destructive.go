@@ -2,17 +2,6 @@ package shellsafety
 
 import "strings"
 
-// DestructiveLike is pipeline.md §6.3's destructive-like test of one
-// segment: the analyzer rates it Dangerous, or some command of it (after
-// VAR=value, wrappers and their options are peeled and quotes removed)
-// formats, wipes or overwrites a disk, or force-removes an absolute path
-// recursively. `sh -c` payloads are followed too.
-func DestructiveLike(segment string) bool {
-	// dangerous alone decides whether the analyzer says Dangerous.
-	p := parse(segment)
-	return dangerous(p, 0) || destroysData(p, 0)
-}
-
 func destroysData(p *parsed, depth int) bool {
 	for _, s := range p.stages {
 		argv, levels := unwrap(p.words(s))

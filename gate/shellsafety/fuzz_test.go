@@ -22,15 +22,15 @@ func addSeeds(f *testing.F) {
 func FuzzReadOnly(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		if !ReadOnly(s) {
+		if !Parse(s).ReadOnly() {
 			return
 		}
 		if strings.ContainsAny(s, "\n\r\x00") {
-			t.Errorf("ReadOnly(%q) accepted a control byte", s)
+			t.Errorf("Parse(%q).ReadOnly() accepted a control byte", s)
 		}
 		for _, tok := range lex(s).tokens {
 			if tok.op != "" && tok.op != opPipe {
-				t.Errorf("ReadOnly(%q) accepted operator %q", s, tok.op)
+				t.Errorf("Parse(%q).ReadOnly() accepted operator %q", s, tok.op)
 			}
 		}
 	})
@@ -39,12 +39,12 @@ func FuzzReadOnly(f *testing.F) {
 func FuzzAnalyze(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		l := Analyze(s)
-		if (l == Safe) != (ReadOnly(s) && !dangerous(parse(s), 0)) {
-			t.Errorf("Analyze(%q) = %v disagrees with ReadOnly", s, l)
+		l := Parse(s).Analyze()
+		if (l == Safe) != (Parse(s).ReadOnly() && !dangerous(parse(s), 0)) {
+			t.Errorf("Parse(%q).Analyze() = %v disagrees with ReadOnly", s, l)
 		}
 		if l == WorkspaceSafe && strings.ContainsAny(s, ";&|><`$\n") {
-			t.Errorf("Analyze(%q) = workspace-safe with shell syntax", s)
+			t.Errorf("Parse(%q).Analyze() = workspace-safe with shell syntax", s)
 		}
 	})
 }
@@ -59,8 +59,8 @@ func FuzzPublishLike(f *testing.F) {
 func FuzzDestructiveLike(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		if !DestructiveLike(s) && Analyze(s) == Dangerous {
-			t.Errorf("DestructiveLike(%q) = false for a Dangerous command", s)
+		if !Parse(s).DestructiveLike() && Parse(s).Analyze() == Dangerous {
+			t.Errorf("Parse(%q).DestructiveLike() = false for a Dangerous command", s)
 		}
 	})
 }
@@ -68,9 +68,9 @@ func FuzzDestructiveLike(f *testing.F) {
 func FuzzSegments(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, seg := range Segments(s) {
+		for _, seg := range segmentTexts(s) {
 			if seg == "" || seg != strings.TrimSpace(seg) || strings.Contains(seg, ";") {
-				t.Errorf("Segments(%q) produced %q", s, seg)
+				t.Errorf("segmentTexts(%q) produced %q", s, seg)
 			}
 		}
 	})
@@ -79,8 +79,8 @@ func FuzzSegments(f *testing.F) {
 func FuzzRoutineAutoReview(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		if RoutineAutoReview(s) && strings.ContainsAny(s, "><`") {
-			t.Errorf("RoutineAutoReview(%q) accepted a redirection", s)
+		if Parse(s).RoutineAutoReview() && strings.ContainsAny(s, "><`") {
+			t.Errorf("Parse(%q).RoutineAutoReview() accepted a redirection", s)
 		}
 	})
 }

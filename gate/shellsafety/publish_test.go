@@ -156,8 +156,8 @@ func TestDestructiveLike(t *testing.T) {
 		{"", false},
 	}
 	for _, tt := range tests {
-		if got := DestructiveLike(tt.segment); got != tt.want {
-			t.Errorf("DestructiveLike(%q) = %v, want %v", tt.segment, got, tt.want)
+		if got := Parse(tt.segment).DestructiveLike(); got != tt.want {
+			t.Errorf("Parse(%q).DestructiveLike() = %v, want %v", tt.segment, got, tt.want)
 		}
 	}
 }

@@ -2,22 +2,6 @@ package shellsafety
 
 import "strings"
 
-// ReadOnly is Codewhale's strict parallel read-only classifier (pipeline.md
-// §4.2 bash row, §6.2 Shell risk). The spec leaves its rules open; this one
-// is deliberately narrow: one command or a pipeline of commands, each a
-// known read-only program with arguments that cannot make it write, run
-// another program or reach outside its input.
-//
-// Refused outright: ; && || & newline CR NUL, any redirection, subshells,
-// `$` or backticks outside single quotes (a variable could carry a flag such
-// as `-delete`), an open quote, and wrappers of any kind (sudo, env VAR=…).
-// Unquoted glob or brace characters are allowed only for programs none of
-// whose options is unsafe, because a file name like `-delete` could be
-// expanded into an option.
-func ReadOnly(command string) bool {
-	return readOnly(parse(command))
-}
-
 func readOnly(p *parsed) bool {
 	if !p.complete || !p.pipesOnly || p.expands || p.controlBytes {
 		return false

@@ -155,8 +155,8 @@ func TestReadOnly(t *testing.T) {
 		{"git --version", true},
 	}
 	for _, tt := range tests {
-		if got := ReadOnly(tt.command); got != tt.want {
-			t.Errorf("ReadOnly(%q) = %v, want %v", tt.command, got, tt.want)
+		if got := Parse(tt.command).ReadOnly(); got != tt.want {
+			t.Errorf("Parse(%q).ReadOnly() = %v, want %v", tt.command, got, tt.want)
 		}
 	}
 }

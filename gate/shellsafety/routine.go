@@ -2,15 +2,6 @@ package shellsafety
 
 import "strings"
 
-// RoutineAutoReview is Auto-Review's "routine shell" test (pipeline.md
-// §6.3): with `&&` and `||` deleted the command holds no | & > < backtick
-// or `$(`, and every segment is analyzer Safe or WorkspaceSafe, or exactly
-// `git rev-parse --show-toplevel` / `git rev-parse HEAD`. A command with no
-// segment at all is not routine: there is nothing to vouch for.
-func RoutineAutoReview(command string) bool {
-	return routineAutoReview(Parse(command))
-}
-
 func routineAutoReview(c *Command) bool {
 	rest := strings.ReplaceAll(strings.ReplaceAll(c.Text(), "&&", ""), "||", "")
 	if strings.ContainsAny(rest, "|&><`") || strings.Contains(rest, "$(") {

@@ -2,13 +2,6 @@ package shellsafety
 
 import "strings"
 
-// Segments splits a command on `&&`, `||` and `;` exactly as Codewhale's
-// auto-review does (pipeline.md §6.3): on the raw text, quotes or not,
-// trimmed, empty pieces dropped. Pipes and `&` stay inside a segment.
-func Segments(command string) []string {
-	return appendSegments(nil, command)
-}
-
 // appendSegments appends the segments of command to out.
 func appendSegments(out []string, command string) []string {
 	start := 0

@@ -22,8 +22,8 @@ func TestSegments(t *testing.T) {
 		{"", nil},
 	}
 	for _, tt := range tests {
-		if got := Segments(tt.command); !slices.Equal(got, tt.want) {
-			t.Errorf("Segments(%q) = %q, want %q", tt.command, got, tt.want)
+		if got := segmentTexts(tt.command); !slices.Equal(got, tt.want) {
+			t.Errorf("segmentTexts(%q) = %q, want %q", tt.command, got, tt.want)
 		}
 	}
 }
@@ -58,8 +58,8 @@ func TestRoutineAutoReview(t *testing.T) {
 		{" ; ", false},
 	}
 	for _, tt := range tests {
-		if got := RoutineAutoReview(tt.command); got != tt.want {
-			t.Errorf("RoutineAutoReview(%q) = %v, want %v", tt.command, got, tt.want)
+		if got := Parse(tt.command).RoutineAutoReview(); got != tt.want {
+			t.Errorf("Parse(%q).RoutineAutoReview() = %v, want %v", tt.command, got, tt.want)
 		}
 	}
 }
