@@ -19,8 +19,6 @@ import (
 // "(did you mean `X`?)").
 var didYouMean = regexp.MustCompile("did you mean `([^`]+)`\\?")
 
-var actionNames = []string{"allow", "ask", "deny"}
-
 // addLoaderFixes gives the loaders' problems that carry no quick fix one:
 // an unknown key renamed to the key it most likely meant (CW002), an invalid
 // value that is a case or type slip (CW003), a project-overlay line without
@@ -96,7 +94,7 @@ func valueFix(root *tomldoc.TableValue, kind config.Kind, p problem.Problem) *pr
 		if _, ok := execpolicy.ParseAction(folded); ok {
 			return replace(fmt.Sprintf("Change to %q", folded), strconv.Quote(folded), true)
 		}
-		if s := problem.Nearest(folded, actionNames); s != "" {
+		if s := problem.Nearest(folded, execpolicy.ActionNames); s != "" {
 			return replace(fmt.Sprintf("Change to %q", s), strconv.Quote(s), false)
 		}
 	}

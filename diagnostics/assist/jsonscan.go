@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -252,7 +253,7 @@ func jsonState(src []byte, n *jsonNode, path []string, offset int) scanState {
 			}
 			return scanState{set: true, atValue: true, path: p, partial: partial, quoted: quoted}
 		}
-		if hasComma(src[v.span.End:offset]) {
+		if bytes.IndexByte(src[v.span.End:offset], ',') >= 0 {
 			return st
 		}
 		return scanState{}
@@ -264,13 +265,4 @@ func jsonState(src []byte, n *jsonNode, path []string, offset int) scanState {
 // quote.
 func closedString(src []byte, span problem.Span) bool {
 	return span.End-span.Start >= 2 && src[span.End-1] == '"'
-}
-
-func hasComma(b []byte) bool {
-	for _, c := range b {
-		if c == ',' {
-			return true
-		}
-	}
-	return false
 }

@@ -16,10 +16,12 @@ import (
 // first error it meets, without toml's position suffix. The struct and
 // enum names are those serde derive prints.
 
+// ActionNames are the values `action` takes.
+var ActionNames = []string{"allow", "ask", "deny"}
+
 var (
 	ruleFields    = []string{"tool", "command", "command_exact", "path", "workspace", "action"}
 	topFields     = []string{"rules"}
-	actionNames   = []string{"allow", "ask", "deny"}
 	ruleStruct    = "struct ToolAskRule"
 	actionEnum    = "enum PermissionAction"
 	expectString  = "a string"
@@ -50,7 +52,7 @@ func serdeUnknownField(key string, known []string) string {
 }
 
 func serdeUnknownVariant(name string) string {
-	return "unknown variant `" + name + "`, " + serdeOneOf(actionNames)
+	return "unknown variant `" + name + "`, " + serdeOneOf(ActionNames)
 }
 
 func serdeDuplicate(key string) string { return "duplicate field `" + key + "`" }
