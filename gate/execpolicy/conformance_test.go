@@ -13,24 +13,26 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
-// TestConformance runs the machine-readable vectors of execpolicy.md §5
-// (kinds: absent = decision, split, match, path, parse) from every *.json
-// file in $CODEWHALE_CONFORMANCE_DIR, default <repo root>/../shared/conformance.
-// Codewhale produced them on Linux, so path rules are checked without case
-// folding.
+// TestConformance runs the machine-readable vectors of
+// docs/codewhale/execpolicy.md §5 (kinds: absent = decision, split, match,
+// path, parse) from every *.json file in testdata/conformance (the public
+// vectors, committed) and, when $CODEWHALE_CONFORMANCE_DIR names one, from
+// that directory too, so that vectors produced later reach a run without a
+// commit. A vector found in both (same id, input and expectation) runs and
+// counts once. Codewhale produced them on Linux, so path rules are checked
+// without case folding.
 func TestConformance(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(conformanceDir(t), "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no conformance files (%v)", err)
+	dirs := []string{filepath.Join("testdata", "conformance")}
+	if extra := os.Getenv("CODEWHALE_CONFORMANCE_DIR"); extra != "" {
+		dirs = append(dirs, extra)
 	}
+	vectors := conformanceVectors(t, dirs)
 	passed, failed := 0, 0
-	for _, file := range files {
-		for _, v := range readVectors(t, file) {
-			if t.Run(v.ID, func(t *testing.T) { runVector(t, v) }) {
-				passed++
-			} else {
-				failed++
-			}
+	for _, v := range vectors {
+		if t.Run(v.ID, func(t *testing.T) { runVector(t, v) }) {
+			passed++
+		} else {
+			failed++
 		}
 	}
 	line := fmt.Sprintf("conformance: %d passed, %d failed", passed, failed)
@@ -38,26 +40,31 @@ func TestConformance(t *testing.T) {
 	reportToParent(line)
 }
 
-// conformanceDir is $CODEWHALE_CONFORMANCE_DIR or ../shared/conformance
-// beside the directory holding go.mod.
-func conformanceDir(t *testing.T) string {
-	if dir := os.Getenv("CODEWHALE_CONFORMANCE_DIR"); dir != "" {
-		return dir
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "conformance")
+// conformanceVectors reads every *.json file of dirs, in order, dropping a
+// vector identical to one already read. A directory without vector files
+// is an error: a mistyped $CODEWHALE_CONFORMANCE_DIR must not pass quietly.
+func conformanceVectors(t *testing.T, dirs []string) []vector {
+	var out []vector
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no conformance files in %s (%v)", dir, err)
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
+		for _, file := range files {
+			for _, v := range readVectors(t, file) {
+				key, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !seen[string(key)] {
+					seen[string(key)] = true
+					out = append(out, v)
+				}
+			}
 		}
-		dir = parent
 	}
+	return out
 }
 
 type vector struct {
