@@ -291,10 +291,11 @@ func serdeRules(rules []Rule) []serdeRule {
 	return out
 }
 
-// inputString reads a string input, or its default when absent.
+// inputString reads a string input, or its default when absent or null
+// (serde's None: a null tool is exec_shell, unlike "").
 func inputString(t *testing.T, in map[string]json.RawMessage, key string, def *string) string {
 	raw, ok := in[key]
-	if !ok {
+	if !ok || string(raw) == "null" {
 		if def == nil {
 			t.Fatalf("input %q missing", key)
 		}
