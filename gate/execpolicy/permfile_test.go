@@ -156,6 +156,27 @@ func TestParseFileReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// A rule written as an array reports every bad element, then the extra
+// ones, in serde's order.
+func TestParseFilePositionalProblems(t *testing.T) {
+	src := "rules = [[\"a\", 1, \"x\", 2, [], \"Deny\", 7, 8], []]\n"
+	f, problems := ParseFile([]byte(src))
+	want := []string{"1", `"x"`, "2", "[]", `"Deny"`, "7, 8", "[]"}
+	var got []string
+	for _, p := range problems {
+		got = append(got, src[p.Span.Start:p.Span.End])
+	}
+	if f.Accepted || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("accepted=%v problems at %q, want %q", f.Accepted, got, want)
+	}
+	if f.SerdeError != "invalid type: integer `1`, expected a string" {
+		t.Errorf("serde error %q", f.SerdeError)
+	}
+	if !strings.Contains(problems[5].Message, "at most 6 elements (tool, command, command_exact, path, workspace, action), this one has 8") {
+		t.Errorf("extra elements: %q", problems[5].Message)
+	}
+}
+
 func TestParseFileKeepsTables(t *testing.T) {
 	src := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n"
 	f, _ := ParseFile([]byte(src))
@@ -176,6 +197,29 @@ func TestParseFileKeepsTables(t *testing.T) {
 	}
 	if i, ok := f.RecordOf(*res.RuleSource); !ok || i != 0 {
 		t.Errorf("RecordOf = %d %v", i, ok)
+	}
+}
+
+// A rule written as an array keeps its elements as a table keyed by the
+// fields they fill, each spanning its element.
+func TestParseFileKeepsPositionalElements(t *testing.T) {
+	src := "rules = [{ tool = \"a\" }, [\"exec_shell\", \"git push\", true]]\n"
+	f, _ := ParseFile([]byte(src))
+	if !f.Accepted || len(f.Rules) != 2 || f.Rules[0].Positional || !f.Rules[1].Positional {
+		t.Fatalf("rules %+v", f.Rules)
+	}
+	r := f.Rules[1]
+	if got := src[r.Span.Start:r.Span.End]; got != `["exec_shell", "git push", true]` {
+		t.Errorf("span %q", got)
+	}
+	for key, want := range map[string]string{"tool": `"exec_shell"`, "command": `"git push"`, "command_exact": "true"} {
+		e := r.Table.Get(key)
+		if e == nil || src[e.Value.Span.Start:e.Value.Span.End] != want || e.KeySpan != e.Value.Span {
+			t.Errorf("%s: %+v, want %s", key, e, want)
+		}
+	}
+	if r.Table.Get("path") != nil {
+		t.Error("a left-out field has an entry")
 	}
 }
 
