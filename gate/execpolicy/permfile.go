@@ -178,7 +178,7 @@ func (l *loader) rules(v *tomldoc.Value) []FileRule {
 			}
 		default:
 			l.file.reject(newProblem(CodeInvalidValue, item.Span,
-				"every entry of `rules` must be a table, found "+describe(item),
+				"every entry of `rules` must be a table (or an array of its fields in order), found "+describe(item),
 				serdeNotAStruct(item)))
 		}
 	}
