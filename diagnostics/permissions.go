@@ -17,7 +17,7 @@ import (
 // tool.Semantic does not already canonicalise.
 var toolAliases = map[string]string{"shell": "exec_shell", "sh": "exec_shell", "patch": "apply_patch"}
 
-// lintPermissions adds the semantic lints of permissions.toml (CW200–CW209).
+// lintPermissions adds the semantic lints of permissions.toml (CW200–CW210).
 // They only make sense for a file Codewhale accepted: a rejected file has no
 // rules in force, which CW005 already says.
 func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
@@ -38,6 +38,7 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 		l.literalPath(i)
 		l.unevaluatedTool(i)
 		l.exactWithoutCommand(i)
+		l.positional(i)
 	}
 }
 
@@ -417,4 +418,19 @@ func (l *permLint) exactWithoutCommand(i int) {
 	}
 	l.add("CW209", problem.Warning, e.KeySpan,
 		fmt.Sprintf("command_exact without command compares nothing: Codewhale accepts it, but it only adds 1 to the rule's specificity, and the rule still matches every %s call", fr.Rule.Tool))
+}
+
+// CW210: serde reads an array as the rule's fields by position, which
+// nothing in the file shows; say which rule Codewhale reads and offer it
+// as the table it is.
+func (l *permLint) positional(i int) {
+	fr := l.rules[i]
+	if !fr.Positional {
+		return
+	}
+	table := execpolicy.FormatInlineRule(fr.Rule)
+	p := l.add("CW210", problem.Warning, fr.Span,
+		fmt.Sprintf("this array is a rule written by position: Codewhale fills the fields %s in that order (left-out ones take their defaults) and reads it as %s; write it as that table so it reads as a rule",
+			strings.Join(execpolicy.RuleFields, ", "), table))
+	p.Fixes = []problem.Fix{{Title: "Write the rule as a table", Safe: true, Edits: []problem.Edit{{Span: fr.Span, NewText: table}}}}
 }

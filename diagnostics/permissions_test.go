@@ -206,6 +206,14 @@ func TestPermissionLints(t *testing.T) {
 			permissions: "[[rules]]\ntool = \"read_file\"\ncommand_exact = true\n",
 			code:        "CW209", want: []string{"command_exact"},
 		},
+		{
+			name:        "rules written as arrays",
+			permissions: "rules = [\n[\"exec_shell\", \"git push\", false, \"\", \"\", \"deny\"],\n{ tool = \"read_file\" },\n[\"exec_shell\", \"make\", true],\n]\n",
+			code:        "CW210", want: []string{`["exec_shell", "git push", false, "", "", "deny"]`, `["exec_shell", "make", true]`},
+			message: `reads it as { tool = "exec_shell", command = "git push", path = "", workspace = "", action = "deny" }`,
+			fix:     "rules = [\n{ tool = \"exec_shell\", command = \"git push\", path = \"\", workspace = \"\", action = \"deny\" },\n{ tool = \"read_file\" },\n[\"exec_shell\", \"make\", true],\n]\n",
+			safe:    true,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,7 +293,7 @@ func TestReorderedFlagsSlip(t *testing.T) {
 
 // TestCleanPermissions: the example of execpolicy.md §1.4, without its
 // deliberately suspicious allow (`git diff` rides redirections), draws none
-// of CW200–CW209.
+// of CW200–CW210.
 func TestCleanPermissions(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("testdata", "clean_permissions.toml"))
 	if err != nil {

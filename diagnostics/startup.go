@@ -2,6 +2,7 @@ package diagnostics
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,7 +14,9 @@ import (
 
 // lintConfig adds what decides whether Codewhale starts: a rejected
 // permissions.toml as a whole (CW005), approval_policy and sandbox_mode
-// values (CW600, CW602), and auto-review tool names (CW604).
+// values (CW600, CW602), and the user config's settings that do less than
+// they read: auto-review tool names (CW604), auto-review allow rules under
+// a posture locked elsewhere and relative workspace keys (CW602).
 func lintConfig(snap *config.Snapshot, out map[string]*FileResult) {
 	if f := out[snap.Paths.Permissions]; f != nil && f.State == config.Invalid {
 		rejectedPermissions(f)
@@ -21,6 +24,8 @@ func lintConfig(snap *config.Snapshot, out map[string]*FileResult) {
 	if f := out[snap.Paths.Config]; f != nil && f.Doc != nil {
 		startupValues(f, f.Doc.Root)
 		autoReviewTools(f, f.Doc.Root)
+		inertAutoReviewAllow(f, f.Doc.Root, snap.Policy)
+		relativeWorkspaceKeys(f, f.Doc.Root)
 	}
 }
 
@@ -111,11 +116,63 @@ func autoReviewTools(f *FileResult, root *tomldoc.TableValue) {
 					continue
 				}
 				if live, retired := retiredToolNames[v]; retired {
-					f.Problems = append(f.Problems, problem.Problem{Code: "CW604", Severity: problem.Warning, Span: te.Value.Span,
-						Message: fmt.Sprintf("auto-review compares the call's raw tool name, and agents call %q, not %q: this rule never matches a live call", live, v),
-						Fixes:   []problem.Fix{{Title: fmt.Sprintf("Change to %q", live), Edits: []problem.Edit{{Span: te.Value.Span, NewText: fmt.Sprintf("%q", live)}}}}})
+					f.Problems = append(f.Problems, rawNameProblem(te, live,
+						fmt.Sprintf("auto-review compares the call's raw tool name, and agents call %q, not %q: this rule never matches a live call", live, v)))
+				}
+				if live, ok := tool.LiveMCPName(v); ok {
+					f.Problems = append(f.Problems, rawNameProblem(te, live,
+						fmt.Sprintf("auto-review compares the call's raw tool name, and Codewhale calls MCP tools mcp_<server>_<tool> with single underscores: %q never matches a live call (%q would)", v, live)))
 				}
 			}
+		}
+	}
+}
+
+// rawNameProblem is CW604 for a rule tool that no call is named, with a fix
+// to the name the call has.
+func rawNameProblem(e *tomldoc.Entry, live, message string) problem.Problem {
+	return problem.Problem{Code: "CW604", Severity: problem.Warning, Span: e.Value.Span, Message: message,
+		Fixes: []problem.Fix{{Title: fmt.Sprintf("Change to %q", live), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", live)}}}}}
+}
+
+// inertAutoReviewAllow is CW602 for [auto_review.allow] rules when the
+// posture is locked to one other than Auto-Review: an allow rule lifts a
+// call only in Auto-Review (pipeline.md §6.5), and a locked posture cannot
+// be switched there. An unlocked posture can, so nothing is reported then.
+func inertAutoReviewAllow(f *FileResult, root *tomldoc.TableValue, p config.Policy) {
+	if !p.Locked || p.Posture == tool.AutoReview {
+		return
+	}
+	ar, _ := root.Sub("auto_review")
+	e := ar.Get("allow")
+	if e == nil || e.Value.Kind != tomldoc.Array {
+		return
+	}
+	for _, item := range e.Value.Items {
+		if item.Kind != tomldoc.Table {
+			continue
+		}
+		f.Problems = append(f.Problems, problem.Problem{Code: "CW602", Severity: problem.Warning, Span: item.Span,
+			Message: fmt.Sprintf("this [auto_review.allow] rule never applies: allow rules lift a call only in the Auto-Review posture, and the posture is locked to %s (%s)", p.Posture.Label(), p.Describe())})
+	}
+}
+
+// relativeWorkspaceKeys is CW602 for a [workspace."…"] or [projects."…"]
+// key that is a relative path: Codewhale canonicalises the key against the
+// directory it is started in (pipeline.md §1.1 step 7), so the entry names
+// no fixed directory. Keys starting with ~ or $ expand to absolute paths.
+func relativeWorkspaceKeys(f *FileResult, root *tomldoc.TableValue) {
+	for _, name := range []string{"workspace", "projects"} {
+		t, _ := root.Sub(name)
+		if t == nil {
+			continue
+		}
+		for _, e := range t.Entries {
+			if e.Value.Kind != tomldoc.Table || filepath.IsAbs(e.Key) || strings.HasPrefix(e.Key, "~") || strings.HasPrefix(e.Key, "$") {
+				continue
+			}
+			f.Problems = append(f.Problems, problem.Problem{Code: "CW602", Severity: problem.Warning, Span: e.KeySpan,
+				Message: fmt.Sprintf("[%s.%q] is a relative path: Codewhale resolves it against the directory it is started in, so this entry applies to whichever directory that is (every one, for \".\"), not to a fixed workspace; write the absolute path", name, e.Key)})
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 )
 
@@ -185,6 +186,15 @@ func TestSchemasAgreeWithTheGate(t *testing.T) {
 	perm := decode(t, "permissions")
 	if got := stringsAt(t, perm, "$defs", "rule", "properties", "action", "enum"); !slices.Equal(got, []string{"allow", "ask", "deny"}) {
 		t.Errorf("action enum %v", got)
+	}
+	// A rule may be an array of its fields in declaration order.
+	var positional []string
+	for _, item := range perm["$defs"].(map[string]any)["positionalRule"].(map[string]any)["prefixItems"].([]any) {
+		ref, _ := item.(map[string]any)["$ref"].(string)
+		positional = append(positional, strings.TrimPrefix(ref, "#/$defs/rule/properties/"))
+	}
+	if !slices.Equal(positional, execpolicy.RuleFields) {
+		t.Errorf("positionalRule prefixItems %v, want %v", positional, execpolicy.RuleFields)
 	}
 	for _, ptr := range [][]string{{"additionalProperties"}, {"$defs", "rule", "additionalProperties"}} {
 		var v any = perm

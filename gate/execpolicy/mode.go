@@ -52,8 +52,9 @@ func ParseMode(s string) (Mode, error) {
 	case "Never":
 		return Mode{Kind: Never}, nil
 	}
-	body, ok := strings.CutPrefix(s, "Reject{")
-	if body, ok = strings.CutSuffix(body, "}"); !ok {
+	body, isReject := strings.CutPrefix(s, "Reject{")
+	body, closed := strings.CutSuffix(body, "}")
+	if !isReject || !closed {
 		return Mode{}, fmt.Errorf("unknown approval mode %q", s)
 	}
 	m := Mode{Kind: Reject}

@@ -2,6 +2,7 @@ package execpolicy
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -36,8 +37,12 @@ type File struct {
 type FileRule struct {
 	Rule  Rule
 	Table *tomldoc.TableValue
-	// Span is the `[[rules]]` header, or the whole inline table.
+	// Span is the `[[rules]]` header, or the whole inline table or array.
 	Span problem.Span
+	// Positional marks a rule written as an array of its field values
+	// (`["exec_shell", "git push"]`); Table then holds the elements keyed
+	// by the fields they fill.
+	Positional bool
 }
 
 // Problem is a finding plus the serde error class Codewhale would print had
@@ -162,17 +167,52 @@ func (l *loader) rules(v *tomldoc.Value) []FileRule {
 	}
 	var out []FileRule
 	for _, item := range v.Items {
-		if item.Kind != tomldoc.Table {
+		switch item.Kind {
+		case tomldoc.Table:
+			if r, ok := l.rule(item); ok {
+				out = append(out, FileRule{Rule: r, Table: item.Table, Span: item.Span})
+			}
+		case tomldoc.Array:
+			if r, fields, ok := l.positionalRule(item); ok {
+				out = append(out, FileRule{Rule: r, Table: fields, Span: item.Span, Positional: true})
+			}
+		default:
 			l.file.reject(newProblem(CodeInvalidValue, item.Span,
-				"every entry of `rules` must be a table, found "+describe(item),
-				serdeInvalidType(item, ruleStruct)))
-			continue
-		}
-		if r, ok := l.rule(item); ok {
-			out = append(out, FileRule{Rule: r, Table: item.Table, Span: item.Span})
+				"every entry of `rules` must be a table (or an array of its fields in order), found "+describe(item),
+				serdeNotAStruct(item)))
 		}
 	}
 	return out
+}
+
+// positionalRule decodes a rule written as an array, which serde's derived
+// struct accepts as its fields in declaration order (RuleFields): every
+// field but `tool` has a default, so trailing elements may be left out.
+// The elements become a table keyed by field name, so the rest of the
+// loader and every lint read them as they read a table's keys. More
+// elements than fields is toml 0.5's error, raised once the six are read.
+func (l *loader) positionalRule(item *tomldoc.Value) (Rule, *tomldoc.TableValue, bool) {
+	n := len(item.Items)
+	if n == 0 {
+		l.file.reject(newProblem(CodeMissingKey, item.Span,
+			"an empty array is not a rule: a rule written as an array starts with its `tool`, which every rule needs",
+			serdeInvalidLength(0, positionalStruct)))
+		return Rule{}, nil, false
+	}
+	fields := &tomldoc.TableValue{Inline: true}
+	for i, elem := range item.Items[:min(n, len(RuleFields))] {
+		fields.Entries = append(fields.Entries, &tomldoc.Entry{Key: RuleFields[i], KeySpan: elem.Span, Value: elem})
+	}
+	r, ok := l.rule(&tomldoc.Value{Kind: tomldoc.Table, Table: fields, Span: item.Span})
+	if n > len(RuleFields) {
+		extra := problem.Span{Start: item.Items[len(RuleFields)].Span.Start, End: item.Items[n-1].Span.End}
+		l.file.reject(newProblem(CodeInvalidValue, extra,
+			fmt.Sprintf("a rule written as an array has at most %d elements (%s), this one has %d",
+				len(RuleFields), strings.Join(RuleFields, ", "), n),
+			serdeInvalidLength(n, fmt.Sprintf("%d elements in sequence", len(RuleFields)))))
+		ok = false
+	}
+	return r, fields, ok
 }
 
 func (l *loader) rule(item *tomldoc.Value) (Rule, bool) {
@@ -208,7 +248,7 @@ func (l *loader) rule(item *tomldoc.Value) (Rule, bool) {
 				r.Action = a
 			}
 		default:
-			l.unknownKey(e, ruleFields, "rule key", "")
+			l.unknownKey(e, RuleFields, "rule key", "")
 		}
 	}
 	if !hasTool && item.Table.Get("tool") == nil {

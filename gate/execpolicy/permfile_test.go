@@ -20,7 +20,22 @@ func TestParseFileSerdeClasses(t *testing.T) {
 		{"rules = 5\n", CodeInvalidValue, "5", "invalid type: integer `5`, expected a sequence"},
 		{"rules = \"not-an-array\"\n", CodeInvalidValue, `"not-an-array"`, `invalid type: string "not-an-array", expected a sequence`},
 		{"rules = [1]\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected struct ToolAskRule"},
-		{"rules = [[1]]\n", CodeInvalidValue, "[1]", "invalid type: sequence, expected struct ToolAskRule"},
+		{"rules = [1979-05-27]\n", CodeInvalidValue, "1979-05-27", "unknown field `$__toml_private_datetime`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
+		// A rule written as an array: serde reads its elements as the
+		// fields in order.
+		{"rules = [[1]]\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected a string"},
+		{"rules = [[]]\n", CodeMissingKey, "[]", "invalid length 0, expected struct ToolAskRule with 6 elements"},
+		{"rules = [[\"exec_shell\", 1]]\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected a string"},
+		{"rules = [[\"exec_shell\", \"ls\", \"x\"]]\n", CodeInvalidValue, `"x"`, `invalid type: string "x", expected a boolean`},
+		{"rules = [[\"exec_shell\", \"ls\", false, 5]]\n", CodeInvalidValue, "5", "invalid type: integer `5`, expected a string"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", []]]\n", CodeInvalidValue, "[]", "invalid type: sequence, expected a string"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"Deny\"]]\n", CodeInvalidValue, `"Deny"`, "unknown variant `Deny`, expected one of `allow`, `ask`, `deny`"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", 5]]\n", CodeInvalidValue, "5", "expected string or inline table, found integer"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"deny\", \"x\"]]\n", CodeInvalidValue, `"x"`, "invalid length 7, expected 6 elements in sequence"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"deny\", \"x\", 2]]\n", CodeInvalidValue, `"x", 2`, "invalid length 8, expected 6 elements in sequence"},
+		{"rules = [[[\"exec_shell\"]]]\n", CodeInvalidValue, `["exec_shell"]`, "invalid type: sequence, expected a string"},
+		{"rules = [[{ tool = \"x\" }]]\n", CodeInvalidValue, `{ tool = "x" }`, "invalid type: map, expected a string"},
+		{"rules = [{ tool = \"a\" }, [\"b\", true]]\n", CodeInvalidValue, "true", "invalid type: boolean `true`, expected a string"},
 		{"[[rules]]\ntool = true\n", CodeInvalidValue, "true", "invalid type: boolean `true`, expected a string"},
 		{"[[rules]]\ntool = 5\n", CodeInvalidValue, "5", "invalid type: integer `5`, expected a string"},
 		{"[[rules]]\ntool = -0x10\n", CodeSyntax, "", ""},
@@ -87,6 +102,16 @@ func TestParseFileAccepts(t *testing.T) {
 		{"[[rules]]\ntool = \"x\"\naction = { allow = {} }\n", []Rule{{Tool: "x", Action: Allow}}},
 		{"rules = [{ tool = \"t\", command = \"\", command_exact = false, path = \"p\", workspace = \"/w\", action = \"deny\" }]\n",
 			[]Rule{{Tool: "t", Command: ptr(""), Path: ptr("p"), Workspace: ptr("/w"), Action: Deny}}},
+		// Rules written as arrays of their fields, in order; the fields
+		// left out take their defaults.
+		{"rules = [[\"exec_shell\", \"git push\", false, \"\", \"\", \"deny\"]]\n",
+			[]Rule{{Tool: "exec_shell", Command: ptr("git push"), Path: ptr(""), Workspace: ptr(""), Action: Deny}}},
+		{"rules = [[\"exec_shell\"], [\"\"]]\n", []Rule{{Tool: "exec_shell", Action: Ask}, {Tool: "", Action: Ask}}},
+		{"rules = [[\"exec_shell\", \"make\", true]]\n", []Rule{{Tool: "exec_shell", Command: ptr("make"), CommandExact: true, Action: Ask}}},
+		{"rules = [[\"x\", \"ls\", false, \"p\", \"/w\", { allow = {} }]]\n",
+			[]Rule{{Tool: "x", Command: ptr("ls"), Path: ptr("p"), Workspace: ptr("/w"), Action: Allow}}},
+		{"rules = [{ tool = \"a\" }, [\"b\", \"ls\"], { tool = \"c\", action = \"allow\" }]\n",
+			[]Rule{{Tool: "a", Action: Ask}, {Tool: "b", Command: ptr("ls"), Action: Ask}, {Tool: "c", Action: Allow}}},
 	}
 	for _, c := range cases {
 		f, problems := ParseFile([]byte(c.src))
@@ -131,6 +156,27 @@ func TestParseFileReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// A rule written as an array reports every bad element, then the extra
+// ones, in serde's order.
+func TestParseFilePositionalProblems(t *testing.T) {
+	src := "rules = [[\"a\", 1, \"x\", 2, [], \"Deny\", 7, 8], []]\n"
+	f, problems := ParseFile([]byte(src))
+	want := []string{"1", `"x"`, "2", "[]", `"Deny"`, "7, 8", "[]"}
+	var got []string
+	for _, p := range problems {
+		got = append(got, src[p.Span.Start:p.Span.End])
+	}
+	if f.Accepted || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("accepted=%v problems at %q, want %q", f.Accepted, got, want)
+	}
+	if f.SerdeError != "invalid type: integer `1`, expected a string" {
+		t.Errorf("serde error %q", f.SerdeError)
+	}
+	if !strings.Contains(problems[5].Message, "at most 6 elements (tool, command, command_exact, path, workspace, action), this one has 8") {
+		t.Errorf("extra elements: %q", problems[5].Message)
+	}
+}
+
 func TestParseFileKeepsTables(t *testing.T) {
 	src := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n"
 	f, _ := ParseFile([]byte(src))
@@ -145,12 +191,35 @@ func TestParseFileKeepsTables(t *testing.T) {
 		t.Errorf("header span %v", r.Span)
 	}
 	e := NewEngineFromFile(f)
-	res := e.Check(Input{Command: "git push", Cwd: "/w", Mode: Mode{Kind: OnFailure}})
+	res := e.Check(Input{Command: "git push", Tool: DefaultTool, Cwd: "/w", Mode: Mode{Kind: OnFailure}})
 	if res.RuleSource == nil || res.RuleSource.Kind != DeniedPrefix {
 		t.Fatalf("source %+v", res.RuleSource)
 	}
 	if i, ok := f.RecordOf(*res.RuleSource); !ok || i != 0 {
 		t.Errorf("RecordOf = %d %v", i, ok)
+	}
+}
+
+// A rule written as an array keeps its elements as a table keyed by the
+// fields they fill, each spanning its element.
+func TestParseFileKeepsPositionalElements(t *testing.T) {
+	src := "rules = [{ tool = \"a\" }, [\"exec_shell\", \"git push\", true]]\n"
+	f, _ := ParseFile([]byte(src))
+	if !f.Accepted || len(f.Rules) != 2 || f.Rules[0].Positional || !f.Rules[1].Positional {
+		t.Fatalf("rules %+v", f.Rules)
+	}
+	r := f.Rules[1]
+	if got := src[r.Span.Start:r.Span.End]; got != `["exec_shell", "git push", true]` {
+		t.Errorf("span %q", got)
+	}
+	for key, want := range map[string]string{"tool": `"exec_shell"`, "command": `"git push"`, "command_exact": "true"} {
+		e := r.Table.Get(key)
+		if e == nil || src[e.Value.Span.Start:e.Value.Span.End] != want || e.KeySpan != e.Value.Span {
+			t.Errorf("%s: %+v, want %s", key, e, want)
+		}
+	}
+	if r.Table.Get("path") != nil {
+		t.Error("a left-out field has an entry")
 	}
 }
 
@@ -178,7 +247,7 @@ func FuzzParseFile(f *testing.F) {
 			}
 		}
 		e := NewEngineFromFile(file)
-		_ = e.Check(Input{Command: "git push", Cwd: "/workspace", Mode: Mode{Kind: Never}})
+		_ = e.Check(Input{Command: "git push", Tool: DefaultTool, Cwd: "/workspace", Mode: Mode{Kind: Never}})
 		for _, r := range file.RuleValues() {
 			back, _ := ParseFile([]byte(FormatRule(r)))
 			if !back.Accepted || len(back.Rules) != 1 {

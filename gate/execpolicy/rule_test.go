@@ -41,7 +41,7 @@ func TestParseMode(t *testing.T) {
 			t.Errorf("ParseMode(%q) = %+v, %v", s, got, err)
 		}
 	}
-	for _, bad := range []string{"", "never", "Reject{rules:yes}", "Reject{rulez:true}", "Reject{rules:true"} {
+	for _, bad := range []string{"", "never", "Reject{rules:yes}", "Reject{rulez:true}", "Reject{rules:true", "}", "rules:true}", "Never}"} {
 		if _, err := ParseMode(bad); err == nil {
 			t.Errorf("ParseMode(%q) accepted", bad)
 		}

@@ -19,15 +19,19 @@ import (
 // ActionNames are the values `action` takes.
 var ActionNames = []string{"allow", "ask", "deny"}
 
+// RuleFields are a rule's keys in declaration order, which is also the
+// order of a rule written as an array.
+var RuleFields = []string{"tool", "command", "command_exact", "path", "workspace", "action"}
+
 var (
-	ruleFields    = []string{"tool", "command", "command_exact", "path", "workspace", "action"}
-	topFields     = []string{"rules"}
-	ruleStruct    = "struct ToolAskRule"
-	actionEnum    = "enum PermissionAction"
-	expectString  = "a string"
-	expectBool    = "a boolean"
-	expectSeq     = "a sequence"
-	missingToolSE = "missing field `tool`"
+	topFields        = []string{"rules"}
+	ruleStruct       = "struct ToolAskRule"
+	positionalStruct = fmt.Sprintf("%s with %d elements", ruleStruct, len(RuleFields))
+	actionEnum       = "enum PermissionAction"
+	expectString     = "a string"
+	expectBool       = "a boolean"
+	expectSeq        = "a sequence"
+	missingToolSE    = "missing field `tool`"
 )
 
 // serdeOneOf is serde's list of expected names.
@@ -56,6 +60,23 @@ func serdeUnknownVariant(name string) string {
 }
 
 func serdeDuplicate(key string) string { return "duplicate field `" + key + "`" }
+
+func serdeInvalidLength(n int, expected string) string {
+	return fmt.Sprintf("invalid length %d, expected %s", n, expected)
+}
+
+// serdeNotAStruct is the class of a `rules` entry that is neither a table
+// nor an array. toml 0.5 hands a datetime to serde as a map with one
+// private key, which the rule struct refuses as an unknown field.
+func serdeNotAStruct(v *tomldoc.Value) string {
+	if v.Kind == tomldoc.Datetime {
+		return serdeUnknownField(datetimeField, RuleFields)
+	}
+	return serdeInvalidType(v, ruleStruct)
+}
+
+// datetimeField is the key toml 0.5 gives a datetime's one-entry map.
+const datetimeField = "$__toml_private_datetime"
 
 func serdeInvalidType(v *tomldoc.Value, expected string) string {
 	return "invalid type: " + serdeUnexpected(v) + ", expected " + expected
@@ -156,10 +177,10 @@ func duplicateKeyClass(path, key string) (string, bool) {
 		}
 		return serdeUnknownField(key, topFields), true
 	case ok && inRule == key:
-		if slices.Contains(ruleFields, key) {
+		if slices.Contains(RuleFields, key) {
 			return serdeDuplicate(key), true
 		}
-		return serdeUnknownField(key, ruleFields), true
+		return serdeUnknownField(key, RuleFields), true
 	}
 	return "", false
 }

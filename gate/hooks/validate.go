@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // retiredToolNames are legacy names that live model calls no longer use,
@@ -90,8 +91,8 @@ func (l *loader) lintToolCondition(c Condition) {
 		never(fmt.Sprintf("tool_name %q is a retired name: live calls are named bash/Bash, write, read, edit or File, so this condition does not fire for them; use %s",
 			c.Arg, instead))
 	}
-	if strings.HasPrefix(c.Arg, "mcp__") {
+	if live, ok := tool.LiveMCPName(c.Arg); ok {
 		never(fmt.Sprintf("tool_name %q never matches: MCP tools are called mcp_<server>_<tool> with single underscores (try %q)",
-			c.Arg, strings.ReplaceAll(c.Arg, "__", "_")))
+			c.Arg, live))
 	}
 }

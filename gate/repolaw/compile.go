@@ -42,8 +42,8 @@ func Parse(data []byte) (Law, []problem.Problem) {
 	return compile(invariants)
 }
 
-// compile turns the enforced invariants into rules (pipeline.md §7.1):
-// blank text skips the entry, each path is trimmed, blank and invalid
+// compile turns the invariants into rules (pipeline.md §7.1): blank text
+// skips the entry, a bare string is advisory only, each path is trimmed, blank and invalid
 // globs are dropped, and an entry left without globs is advisory only.
 func compile(invariants []invariant) (Law, []problem.Problem) {
 	var law Law
@@ -51,6 +51,10 @@ func compile(invariants []invariant) (Law, []problem.Problem) {
 	for _, inv := range invariants {
 		text := strings.TrimSpace(inv.text.text)
 		if text == "" {
+			continue
+		}
+		if inv.prose {
+			problems = append(problems, advisoryOnly(inv, text))
 			continue
 		}
 		rule := Rule{Text: text, Action: inv.action, Span: inv.span}
@@ -83,7 +87,10 @@ func compile(invariants []invariant) (Law, []problem.Problem) {
 
 func advisoryOnly(inv invariant, text string) problem.Problem {
 	span, why := inv.pathsSpan, "has no valid paths"
-	if span == (problem.Span{}) {
+	switch {
+	case inv.prose:
+		span, why = inv.text.span, "is a plain string, not an object with paths"
+	case span == (problem.Span{}):
 		span, why = inv.text.span, "has no paths"
 	}
 	return problem.Problem{

@@ -84,7 +84,7 @@ func TestLoad(t *testing.T) {
 		code  string // of the only problem; "" = none
 		rules int
 	}{
-		{"valid.json", "", 2},
+		{"valid.json", "CW401", 2}, // its bare-string invariant
 		{"advisory.json", "CW401", 0},
 		{"empty.json", "CW400", 0},
 		{"big.json", "CW400", 0},

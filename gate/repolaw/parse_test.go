@@ -18,10 +18,10 @@ func TestParse(t *testing.T) {
 		spanText string   // the text the first problem underlines
 		rules    int
 	}{
-		{"LAW", lawJSON, nil, "", 2},
+		{"LAW", lawJSON, []string{"CW401/info"}, `"Keep the public API documented"`, 2},
 		{"empty object", `{}`, nil, "", 0},
 		{"unknown fields of any type are ignored", `{"x":[1,{"y":null}],"protected_invariants":[` + rule + `],"z":"\ud800"}`, nil, "", 1},
-		{"all declared fields", `{"schema_version":1,"authority":["a"],"branch_policy":"main","escalate_when":["b"],"verification_policy":{"before_claiming_done":["cargo test"],"extra":1},"protected_invariants":["prose",` + rule + `]}`, nil, "", 1},
+		{"all declared fields", `{"schema_version":1,"authority":["a"],"branch_policy":"main","escalate_when":["b"],"verification_policy":{"before_claiming_done":["cargo test"],"extra":1},"protected_invariants":["prose",` + rule + `]}`, []string{"CW401/info"}, `"prose"`, 1},
 		{"nulls for optional scalars", `{"schema_version":null,"branch_policy":null,"verification_policy":null,"protected_invariants":[` + rule + `]}`, nil, "", 1},
 		{"largest u32", `{"schema_version":4294967295}`, nil, "", 0},
 		{"surrogate pair is fine", `{"protected_invariants":[{"text":"\ud83d\ude00","paths":["a"]}]}`, nil, "", 1},
@@ -73,6 +73,7 @@ func TestParse(t *testing.T) {
 		{"blank paths", `{"protected_invariants":[{"text":"t","paths":["  ",""]}]}`, []string{"CW401/info"}, `["  ",""]`, 0},
 		{"invalid glob", `{"protected_invariants":[{"paths":["crates/[invalid"],"text":"broken glob"}]}`, []string{"CW400/warning", "CW401/info"}, `"crates/[invalid"`, 0},
 		{"one invalid glob among valid ones", `{"protected_invariants":[{"text":"t","paths":["{a","b/**"]}]}`, []string{"CW400/warning"}, `"{a"`, 1},
+		{"a bare string", `{"protected_invariants":["Keep the API stable",` + rule + `,"  "]}`, []string{"CW401/info"}, `"Keep the API stable"`, 1},
 		{"blank text is skipped silently", `{"protected_invariants":[{"text":"  ","paths":["[bad"]}]}`, nil, "", 0},
 	}
 	for _, tt := range tests {

@@ -27,13 +27,15 @@ import (
 // in keys of the declared objects and anywhere inside an invariant object
 // (the untagged enum buffers all of it).
 
-// invariant is an enforced (object) invariant as written.
+// invariant is an invariant as written: an object, or a bare string (prose),
+// which Codewhale only shows to the model.
 type invariant struct {
 	span      problem.Span
 	text      jsonValue
 	paths     []jsonValue
 	pathsSpan problem.Span // of the paths value; empty when the key is absent
 	action    Action
+	prose     bool
 }
 
 type schemaChecker struct {
@@ -54,7 +56,7 @@ func ignoredProblem(span problem.Span, cause string) problem.Problem {
 	}
 }
 
-// decodeConstitution returns the enforced invariants of root, or problems
+// decodeConstitution returns the invariants of root, or problems
 // when the document does not fit the schema (then the invariants are
 // meaningless and the caller must enforce nothing).
 func decodeConstitution(root jsonValue) ([]invariant, []problem.Problem) {
@@ -171,7 +173,9 @@ func (c *schemaChecker) invariants(v jsonValue) []invariant {
 		switch e.kind {
 		case jsonString:
 			// Prose only: it guides the model and protects nothing.
-			c.string(e, what)
+			if c.string(e, what) {
+				out = append(out, invariant{span: e.span, text: e, prose: true})
+			}
 		case jsonObject:
 			if inv, ok := c.invariant(e, what); ok {
 				out = append(out, inv)

@@ -1,6 +1,7 @@
 package tomldoc
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -107,4 +108,27 @@ func FuzzParse(f *testing.F) {
 			walk(e.Value)
 		}
 	})
+}
+
+// Every element of a nested array has its own span, empty containers and
+// containers that start with a container included.
+func TestNestedArraySpans(t *testing.T) {
+	src := "rules = [ \"a\" , [], [ [\"b\"], [] ], # [x\n { x = [1] }, '[', [{}], [ # ]\n 2] ]\n"
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var walk func(v *Value)
+	walk = func(v *Value) {
+		for _, item := range v.Items {
+			got = append(got, src[item.Span.Start:item.Span.End])
+			walk(item)
+		}
+	}
+	walk(d.Root.Get("rules").Value)
+	want := []string{`"a"`, `[]`, `[ ["b"], [] ]`, `["b"]`, `"b"`, `[]`, `{ x = [1] }`, `'['`, `[{}]`, `{}`, "[ # ]\n 2]", `2`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("spans\n got %q\nwant %q", got, want)
+	}
 }

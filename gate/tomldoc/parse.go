@@ -239,11 +239,14 @@ func (b *builder) value(n *unstable.Node, start, end int) *Value {
 	switch n.Kind {
 	case unstable.Array:
 		v := &Value{Kind: Array, Span: problem.Span{Start: start, End: end}}
+		next := start + 1 // past the '['
 		it := n.Children()
 		for it.Next() {
 			c := it.Node()
-			cs, ce := b.childSpan(c)
-			v.Items = append(v.Items, b.value(c, cs, ce))
+			cs, ce := b.childSpan(c, next)
+			item := b.value(c, cs, ce)
+			v.Items = append(v.Items, item)
+			next = item.Span.End
 		}
 		v.Span.End = max(v.Span.End, closing(b.src, start, ']'))
 		return v
@@ -279,30 +282,38 @@ func (b *builder) value(n *unstable.Node, start, end int) *Value {
 	return v
 }
 
-// childSpan is the span of an array element: scalars carry their range;
-// nested containers span their own children.
-func (b *builder) childSpan(n *unstable.Node) (int, int) {
-	if n.Kind != unstable.Array && n.Kind != unstable.InlineTable {
-		s := rangeSpan(n.Raw)
-		return s.Start, s.End
-	}
-	if n.Kind == unstable.InlineTable && n.Raw.Length > 0 {
-		start := int(n.Raw.Offset)
+// childSpan is the span of an array element that starts at or after from
+// (the end of the previous element, or just past the array's '['): scalars
+// carry their range; a nested container, which has none, runs from the
+// next bracket to the one closing it, empty or not.
+func (b *builder) childSpan(n *unstable.Node, from int) (int, int) {
+	switch n.Kind {
+	case unstable.Array:
+		start := elementStart(b.src, from)
+		return start, closing(b.src, start, ']')
+	case unstable.InlineTable:
+		start := elementStart(b.src, from)
 		return start, closing(b.src, start, '}')
 	}
-	start := -1
-	it := n.Children()
-	if it.Next() {
-		start, _ = b.childSpan(it.Node())
+	s := rangeSpan(n.Raw)
+	return s.Start, s.End
+}
+
+// elementStart skips what may separate array elements (whitespace,
+// newlines, the comma, comments) from from on.
+func elementStart(src []byte, from int) int {
+	for i := from; i < len(src); i++ {
+		switch src[i] {
+		case ' ', '\t', '\r', '\n', ',':
+		case '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
 	}
-	if start < 0 {
-		return 0, 0
-	}
-	// Widen to the enclosing brackets.
-	for start > 0 && b.src[start] != '[' {
-		start--
-	}
-	return start, closing(b.src, start, ']')
+	return len(src)
 }
 
 // closing finds the bracket that closes the one at or after start, skipping

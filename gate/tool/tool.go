@@ -143,3 +143,15 @@ func lowerASCII(s string) string {
 
 // LowerASCII is exported for layers that must fold exactly as Codewhale does.
 func LowerASCII(s string) string { return lowerASCII(s) }
+
+// LiveMCPName is the call name Codewhale gives the MCP tool that
+// `mcp__server__tool` (another agent's spelling) means: mcp_<server>_<tool>,
+// single underscores. ok is false for names not spelled that way, which
+// is the only case where a name compared with raw call names provably
+// never matches an MCP call.
+func LiveMCPName(name string) (live string, ok bool) {
+	if !strings.HasPrefix(name, "mcp__") {
+		return "", false
+	}
+	return strings.ReplaceAll(name, "__", "_"), true
+}
