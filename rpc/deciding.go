@@ -52,8 +52,10 @@ func (s *Server) startDeciding(opts initOptions) error {
 	s.authz = &approvals.Authorizer{
 		Broker:   approvals.NewBroker(asker, timeout),
 		Sessions: approvals.NewSessions(),
-		Deps:     gate.Deps{Hooks: s.hooks, Background: s.background, SessionID: gate.NewSessionID()},
-		Grant:    approvals.AppendRules,
+		// The agent being judged sends the request: it may not pick a
+		// looser posture than the one the user chose.
+		Deps:  gate.Deps{Hooks: s.hooks, Background: s.background, SessionID: gate.NewSessionID(), RequestMayOnlyTighten: true},
+		Grant: approvals.AppendRules,
 		// The watcher reports the write too, and re-checks then; the
 		// snapshot must not wait for it.
 		Granted: func() { s.reloadPolicies() },
