@@ -1,8 +1,14 @@
 package rpc
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // An agent cannot loosen the posture by asking for it: over LSP a looser
@@ -29,6 +35,116 @@ func TestAuthorizeRequestMayOnlyTightenThePosture(t *testing.T) {
 	req["posture"] = "never"
 	if d := s.authorize(req); d.Decision != "deny" || d.Layer == 1 {
 		t.Errorf("posture never: %s at layer %d: %q", d.Decision, d.Layer, d.Reason)
+	}
+	s.shutdown()
+}
+
+// initializeRaw initializes as the client sends it on the wire, for
+// clients whose params protocol's types do not describe (Neovim 0.7).
+func (s *session) initializeRaw(params map[string]any) {
+	s.t.Helper()
+	opts := map[string]any{"config": s.world.configPath(), "decisionLog": false}
+	params["initializationOptions"] = opts
+	if _, ok := params["capabilities"]; !ok {
+		params["capabilities"] = map[string]any{}
+	}
+	var res json.RawMessage
+	if _, err := s.conn.Call(s.ctx(), "initialize", params, &res); err != nil {
+		s.t.Fatalf("initialize: %v", err)
+	}
+	if err := s.conn.Notify(s.ctx(), "initialized", map[string]any{}); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// A repository that disables the shell cannot be escaped by naming a
+// directory below it (existing or not, or a symlink inside it) as the
+// workspace: over LSP the workspace must be exactly an opened one.
+func TestAuthorizeWorkspaceMustBeExactlyOpened(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.overlayPath(), "allow_shell = false\n")
+	if err := os.MkdirAll(filepath.Join(w.ws, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(w.ws, filepath.Join(w.ws, "link")); err != nil {
+		t.Fatal(err)
+	}
+	s := approvalSession(t, w, nil, choose("once"))
+	for _, sub := range []string{"x", "missing", "link", "x/.."} {
+		req := w.call("bash", bash("ls"))
+		req["workspace"] = w.ws + "/" + sub
+		d := s.authorize(req)
+		if sub == "x/.." { // cleaned, it is the folder itself
+			expect(t, d, "deny", 2, "")
+			continue
+		}
+		if d.Decision != "deny" || d.Layer != 1 || !strings.Contains(d.Reason, "not one the editor opened ("+w.ws+")") {
+			t.Errorf("workspace %s: %s at layer %d: %q", sub, d.Decision, d.Layer, d.Reason)
+		}
+	}
+	if n := s.promptCount(); n != 0 {
+		t.Errorf("%d prompts", n)
+	}
+	s.shutdown()
+}
+
+// Neovim without a root (rootUri null, no folders): project policy files
+// outside any git repository are linted in the directory holding their
+// .codewhale/, as `codewhale-ls check` there lints them; status shows that
+// workspace and authorize accepts it.
+func TestNoRootLintsProjectFilesByTheirPlace(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	proj := filepath.Join(w.tmp, "proj") // no .git above it
+	files := map[string]struct{ text, code string }{
+		filepath.Join(proj, ".codewhale", "config.toml"):       {"approval_policy = \"auto\"\n", "CW100"},
+		filepath.Join(proj, ".codewhale", "hooks.toml"):        {"bogus = 1\n", "CW303"},
+		filepath.Join(proj, ".codewhale", "constitution.json"): {"{", "CW001"},
+	}
+	for path, f := range files {
+		w.write(t, path, f.text)
+	}
+	s := newSession(t, w, Options{})
+	s.initializeRaw(map[string]any{"processId": nil, "rootUri": nil, "rootPath": nil, "workspaceFolders": nil})
+	for path, f := range files {
+		u := s.open(path, 1, f.text)
+		s.waitFor(u, f.code, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, f.code) })
+	}
+	var st Status
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Workspace != proj {
+		t.Errorf("status workspace %q, want %q", st.Workspace, proj)
+	}
+	req := map[string]any{"tool": "read_file", "input": map[string]any{"path": "a"}, "workspace": proj}
+	if d := s.explain(req); d.Layer == 1 {
+		t.Errorf("the workspace of an opened policy file is refused: %q", d.Reason)
+	}
+	s.shutdown()
+}
+
+// Neovim 0.7 adds a folder with "removed": [[]]: the valid part applies,
+// the added folder is linted and accepted for authorize.
+func TestDidChangeWorkspaceFoldersToleratesMalformedEntries(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, choose("once"))
+	other := filepath.Join(w.tmp, "other")
+	overlay := filepath.Join(other, ".codewhale", "config.toml")
+	w.write(t, overlay, "approval_policy = \"auto\"\n")
+	req := w.call("read_file", map[string]any{"path": "a"})
+	req["workspace"] = other
+	if d := s.explain(req); d.Layer != 1 {
+		t.Fatalf("a folder not yet added: %s at layer %d", d.Decision, d.Layer)
+	}
+	event := json.RawMessage(`{"event": {"added": [{"uri": "` + string(uri.File(other)) + `", "name": "other"}, 7, {"uri": "https://example.com"}], "removed": [[]]}}`)
+	if err := s.conn.Notify(s.ctx(), "workspace/didChangeWorkspaceFolders", event); err != nil {
+		t.Fatal(err)
+	}
+	// Linted from disk, though not open.
+	s.waitFor(uri.File(overlay), "CW100", func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, "CW100") })
+	if d := s.explain(req); d.Layer == 1 {
+		t.Errorf("the added folder is refused: %q", d.Reason)
 	}
 	s.shutdown()
 }

@@ -146,10 +146,9 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	// an event, and the first check, which follows, reads what came before.
 	s.startWatching()
 	s.mu.Lock()
-	if s.root != "" {
-		s.workspaceAt(s.root).schedule()
-	}
+	folders := slices.Clone(s.folders)
 	s.mu.Unlock()
+	s.lintFolders(folders)
 	return nil
 }
 

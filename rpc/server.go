@@ -83,6 +83,8 @@ type Server struct {
 	workspaces map[string]*workspace
 	folders    []string           // the client's workspace folders
 	policies   map[string]*policy // disk snapshots by workspace, for decisions
+	policyUses uint64             // counts uses of policies, to order them
+	lastOpened string             // the workspace of the policy file opened last
 	exitClean  bool               // exit came after shutdown
 	exitOnce   sync.Once
 }
