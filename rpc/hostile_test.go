@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -145,6 +146,34 @@ func TestDidChangeWorkspaceFoldersToleratesMalformedEntries(t *testing.T) {
 	s.waitFor(uri.File(overlay), "CW100", func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, "CW100") })
 	if d := s.explain(req); d.Layer == 1 {
 		t.Errorf("the added folder is refused: %q", d.Reason)
+	}
+	s.shutdown()
+}
+
+// A FIFO and a sparse 6 GB file at policy paths of the repository neither
+// freeze the server nor exhaust its memory: a deny the user saves next
+// still reaches the decisions, and the server still shuts down.
+func TestHostilePolicyPathsDoNotFreezeTheServer(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, choose("deny"))
+	cargo := w.call("bash", bash("cargo test"))
+	s.until(cargo, "ask", 8)
+	if err := syscall.Mkfifo(filepath.Join(w.ws, ".codewhale", "constitution.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(w.ws, ".codewhale", "hooks.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(6 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	w.write(t, w.permissionsPath(), rule("cargo test", "deny"))
+	s.until(cargo, "deny", 5)
+	var st Status
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
+		t.Fatal(err)
 	}
 	s.shutdown()
 }

@@ -3,7 +3,6 @@ package rpc
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
@@ -262,7 +262,7 @@ func sourceOf(res *diagnostics.Result, path string) []byte {
 	if f := res.File(path); f != nil {
 		return f.Src
 	}
-	src, _ := os.ReadFile(path)
+	src, _ := policyfile.Read(path)
 	return src
 }
 
