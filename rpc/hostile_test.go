@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
 // An agent cannot loosen the posture by asking for it: over LSP a looser
@@ -174,6 +177,58 @@ func TestHostilePolicyPathsDoNotFreezeTheServer(t *testing.T) {
 	var st Status
 	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
 		t.Fatal(err)
+	}
+	s.shutdown()
+}
+
+// stallingEnv is a disk that stalls: once armed, reading the policy's
+// environment overrides (every config.Load does) blocks until released.
+type stallingEnv struct {
+	config.MapEnv
+	armed   atomic.Bool
+	stalled chan struct{} // receives once per stalled read
+	release chan struct{}
+}
+
+func (e *stallingEnv) Getenv(key string) string {
+	if key == "CODEWHALE_APPROVAL_POLICY" && e.armed.Load() {
+		e.stalled <- struct{}{}
+		<-e.release
+	}
+	return e.MapEnv.Getenv(key)
+}
+
+// The first load of a workspace's policy reads the disk outside the
+// server's lock: while it stalls, other messages are still answered.
+func TestSlowFirstLoadStallsNoOtherMessage(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	other := filepath.Join(w.tmp, "other")
+	for _, ws := range []string{w.ws, other} {
+		w.write(t, filepath.Join(ws, ".codewhale", "config.toml"), "approval_policy = \"auto\"\n")
+	}
+	env := &stallingEnv{MapEnv: config.MapEnv{"HOME": w.home}, stalled: make(chan struct{}, 8), release: make(chan struct{})}
+	s := newSession(t, w, Options{Env: env})
+	s.initializeRaw(map[string]any{"rootUri": string(uri.File(w.ws)), "workspaceFolders": []map[string]any{
+		{"uri": string(uri.File(w.ws)), "name": "ws"}, {"uri": string(uri.File(other)), "name": "other"}}})
+	for _, ws := range []string{w.ws, other} { // the first checks are done
+		s.waitFor(uri.File(filepath.Join(ws, ".codewhale", "config.toml")), "CW100", func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, "CW100") })
+	}
+	env.armed.Store(true)
+	inOther := w.call("read_file", map[string]any{"path": "a"})
+	inOther["workspace"] = other
+	done := make(chan decided, 1)
+	go func() { done <- s.explain(inOther) }()
+	<-env.stalled // the first load of other's policy is stalled
+	elsewhere := w.call("read_file", map[string]any{"path": "a"})
+	elsewhere["workspace"] = w.tmp
+	if d := s.explain(elsewhere); d.Layer != 1 {
+		t.Errorf("refused workspace: %s at layer %d", d.Decision, d.Layer)
+	}
+	env.armed.Store(false)
+	close(env.release)
+	if d := <-done; d.Layer == 1 {
+		t.Errorf("the folder was refused: %q", d.Reason)
 	}
 	s.shutdown()
 }

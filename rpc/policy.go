@@ -128,8 +128,9 @@ func (s *Server) watchPolicies() {
 	s.mu.Lock()
 	w := s.watcher
 	var targets []string
+	snaps := make([]*config.Snapshot, 0, len(s.policies))
 	for _, p := range s.policies {
-		targets = append(targets, p.snap.Load().Sources()...)
+		snaps = append(snaps, p.snap.Load())
 	}
 	for _, ws := range s.workspaces {
 		targets = append(targets, ws.paths.Config, ws.paths.Permissions, ws.paths.Overlay, ws.paths.ProjectHooks)
@@ -137,6 +138,10 @@ func (s *Server) watchPolicies() {
 	s.mu.Unlock()
 	if w == nil {
 		return
+	}
+	// Sources looks for git roots on disk: not under s.mu.
+	for _, snap := range snaps {
+		targets = append(targets, snap.Sources()...)
 	}
 	slices.Sort(targets)
 	if err := w.Set(slices.Compact(targets)); err != nil {
