@@ -45,8 +45,7 @@ func (s *Server) policyFor(workspace string) *config.Snapshot {
 	s.mu.Lock()
 	p, ok := s.policies[workspace]
 	if ok {
-		s.policyUses++
-		p.used = s.policyUses
+		s.usePolicy(p)
 	}
 	configFlag := s.init.Config
 	s.mu.Unlock()
@@ -68,11 +67,16 @@ func (s *Server) policyFor(workspace string) *config.Snapshot {
 	return p.snap.Load()
 }
 
+// usePolicy marks p as the most recently used. s.mu must be held.
+func (s *Server) usePolicy(p *policy) {
+	s.policyUses++
+	p.used = s.policyUses
+}
+
 // keepPolicy adds p, dropping the least recently used policy beyond
 // maxPolicies (its files are no longer watched). s.mu must be held.
 func (s *Server) keepPolicy(workspace string, p *policy) {
-	s.policyUses++
-	p.used = s.policyUses
+	s.usePolicy(p)
 	s.policies[workspace] = p
 	if len(s.policies) <= maxPolicies {
 		return
