@@ -62,31 +62,13 @@ func loosening(p config.Policy, req Request) string {
 	if req.Mode == tool.Yolo {
 		return refuse("mode yolo (Full Access with the shell on)")
 	}
-	if req.Posture != nil && strictness(*req.Posture) < strictness(chosen.posture) {
+	if req.Posture != nil && req.Posture.Strictness() < chosen.posture.Strictness() {
 		return refuse("posture " + req.Posture.String())
 	}
-	if got := resolveSession(p, req); strictness(got.posture) < strictness(chosen.posture) {
+	if got := resolveSession(p, req); got.posture.Strictness() < chosen.posture.Strictness() {
 		return refuse("mode " + req.Mode.String() + ", which runs under posture " + got.posture.String())
 	}
 	return ""
-}
-
-// strictness orders postures loose → strict (pipeline.md §1.4, with Full
-// Access, which never asks and lets ordinary approvals pass, below
-// Auto-Review, which never asks but keeps its holds).
-func strictness(p tool.Posture) int {
-	switch p {
-	case tool.FullAccess:
-		return 0
-	case tool.AutoReview:
-		return 1
-	case tool.Ask:
-		return 2
-	case tool.Never:
-		return 3
-	}
-	return 0 // unknown counts as the loosest: refused when requested
-
 }
 
 func shellAvailable(p config.Policy, s session, origin tool.Origin) bool {

@@ -43,6 +43,19 @@ func TestAuthorizeRequestMayOnlyTightenThePosture(t *testing.T) {
 	s.shutdown()
 }
 
+// waitForCode waits until u's diagnostics include one of code.
+func (s *session) waitForCode(u uri.URI, code string) {
+	s.t.Helper()
+	s.waitFor(u, code, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, code) })
+}
+
+// explainIn explains a read-only call in workspace: refused at layer 1
+// when the workspace is not admitted, decided by the policy otherwise.
+func (s *session) explainIn(workspace string) decided {
+	s.t.Helper()
+	return s.explain(map[string]any{"tool": "read_file", "input": map[string]any{"path": "a"}, "workspace": workspace})
+}
+
 // initializeRaw initializes as the client sends it on the wire, for
 // clients whose params protocol's types do not describe (Neovim 0.7).
 func (s *session) initializeRaw(params map[string]any) {
@@ -112,7 +125,7 @@ func TestNoRootLintsProjectFilesByTheirPlace(t *testing.T) {
 	s.initializeRaw(map[string]any{"processId": nil, "rootUri": nil, "rootPath": nil, "workspaceFolders": nil})
 	for path, f := range files {
 		u := s.open(path, 1, f.text)
-		s.waitFor(u, f.code, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, f.code) })
+		s.waitForCode(u, f.code)
 	}
 	var st Status
 	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
@@ -121,8 +134,7 @@ func TestNoRootLintsProjectFilesByTheirPlace(t *testing.T) {
 	if st.Workspace != proj {
 		t.Errorf("status workspace %q, want %q", st.Workspace, proj)
 	}
-	req := map[string]any{"tool": "read_file", "input": map[string]any{"path": "a"}, "workspace": proj}
-	if d := s.explain(req); d.Layer == 1 {
+	if d := s.explainIn(proj); d.Layer == 1 {
 		t.Errorf("the workspace of an opened policy file is refused: %q", d.Reason)
 	}
 	s.shutdown()
@@ -136,9 +148,7 @@ func TestDidChangeWorkspaceFoldersToleratesMalformedEntries(t *testing.T) {
 	other := filepath.Join(w.tmp, "other")
 	overlay := filepath.Join(other, ".codewhale", "config.toml")
 	w.write(t, overlay, "approval_policy = \"auto\"\n")
-	req := w.call("read_file", map[string]any{"path": "a"})
-	req["workspace"] = other
-	if d := s.explain(req); d.Layer != 1 {
+	if d := s.explainIn(other); d.Layer != 1 {
 		t.Fatalf("a folder not yet added: %s at layer %d", d.Decision, d.Layer)
 	}
 	event := json.RawMessage(`{"event": {"added": [{"uri": "` + string(uri.File(other)) + `", "name": "other"}, 7, {"uri": "https://example.com"}], "removed": [[]]}}`)
@@ -146,8 +156,8 @@ func TestDidChangeWorkspaceFoldersToleratesMalformedEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Linted from disk, though not open.
-	s.waitFor(uri.File(overlay), "CW100", func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, "CW100") })
-	if d := s.explain(req); d.Layer == 1 {
+	s.waitForCode(uri.File(overlay), "CW100")
+	if d := s.explainIn(other); d.Layer == 1 {
 		t.Errorf("the added folder is refused: %q", d.Reason)
 	}
 	s.shutdown()
@@ -212,17 +222,13 @@ func TestSlowFirstLoadStallsNoOtherMessage(t *testing.T) {
 	s.initializeRaw(map[string]any{"rootUri": string(uri.File(w.ws)), "workspaceFolders": []map[string]any{
 		{"uri": string(uri.File(w.ws)), "name": "ws"}, {"uri": string(uri.File(other)), "name": "other"}}})
 	for _, ws := range []string{w.ws, other} { // the first checks are done
-		s.waitFor(uri.File(filepath.Join(ws, ".codewhale", "config.toml")), "CW100", func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p.Diagnostics, "CW100") })
+		s.waitForCode(uri.File(filepath.Join(ws, ".codewhale", "config.toml")), "CW100")
 	}
 	env.armed.Store(true)
-	inOther := w.call("read_file", map[string]any{"path": "a"})
-	inOther["workspace"] = other
 	done := make(chan decided, 1)
-	go func() { done <- s.explain(inOther) }()
+	go func() { done <- s.explainIn(other) }()
 	<-env.stalled // the first load of other's policy is stalled
-	elsewhere := w.call("read_file", map[string]any{"path": "a"})
-	elsewhere["workspace"] = w.tmp
-	if d := s.explain(elsewhere); d.Layer != 1 {
+	if d := s.explainIn(w.tmp); d.Layer != 1 {
 		t.Errorf("refused workspace: %s at layer %d", d.Decision, d.Layer)
 	}
 	env.armed.Store(false)
