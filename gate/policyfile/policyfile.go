@@ -27,16 +27,16 @@ var ErrNotRegular = errors.New("is not a regular file")
 // ErrTooLarge is why a file over MaxBytes is not read.
 var ErrTooLarge = fmt.Errorf("is larger than %d bytes", MaxBytes)
 
-// Open opens path (following symlinks) for reading if it is a regular
+// open opens path (following symlinks) for reading if it is a regular
 // file of at most MaxBytes, without ever blocking: the path is checked
-// first, and opened non-blocking, then the opened file is checked again
-// (the path may have been replaced in between). A missing file is an
-// error satisfying errors.Is(err, fs.ErrNotExist).
-func Open(path string) (*os.File, error) {
+// first, then opened non-blocking (and never as a controlling terminal),
+// and the opened file is checked again, as the path may have been
+// replaced in between.
+func open(path string) (*os.File, error) {
 	if err := check(os.Stat(path)); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +73,13 @@ func kind(m fs.FileMode) string {
 	return "mode " + m.String()
 }
 
-// Read returns the contents of the regular file at path (see Open). A
-// file that grows past MaxBytes while it is read is ErrTooLarge too.
+// Read returns the contents of the regular file at path, following
+// symlinks, without ever blocking and at most MaxBytes: anything else is
+// ErrNotRegular or ErrTooLarge (also a file that grows past MaxBytes while
+// it is read). A missing file is an error satisfying
+// errors.Is(err, fs.ErrNotExist).
 func Read(path string) ([]byte, error) {
-	f, err := Open(path)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
