@@ -12,6 +12,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
@@ -93,7 +94,7 @@ func lockExclusive(lockPath string) (unlock func(), err error) {
 }
 
 func readIfExists(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := policyfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
 // gitTimeout bounds the one git call per opened file: a hung or slow git
@@ -29,7 +31,7 @@ func NewBaselines() *Baselines { return &Baselines{files: map[string][]byte{}} }
 func (b *Baselines) Open(path string) {
 	src, ok := headVersion(path)
 	if !ok {
-		disk, err := os.ReadFile(path)
+		disk, err := policyfile.Read(path)
 		if err != nil {
 			b.Forget(path)
 			return
@@ -66,8 +68,17 @@ func headVersion(path string) ([]byte, bool) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", filepath.Dir(path), "show", "HEAD:./"+filepath.Base(path))
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
-	if err != nil {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil || cmd.Start() != nil {
+		return nil, false
+	}
+	// A committed blob may be any size: read at most a policy file's
+	// limit, and stop git if there is more.
+	out, rerr := policyfile.ReadAll(stdout)
+	if rerr != nil {
+		cancel()
+	}
+	if err := cmd.Wait(); err != nil || rerr != nil {
 		return nil, false
 	}
 	return out, true

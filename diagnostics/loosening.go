@@ -14,7 +14,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/repolaw"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // lintLoosening compares the files with their baselines (CW500): it loads
@@ -110,21 +109,6 @@ func lookup(doc *tomldoc.Doc, key []string) *tomldoc.Entry {
 	return t.Get(key[len(key)-1])
 }
 
-// postureStrictness orders postures loose → strict; on config values it is
-// the approval rank of pipeline.md §1.4 (auto < suggest|on-request|untrusted
-// < never), and it also sees yolo and the saved TUI posture.
-func postureStrictness(p tool.Posture) int {
-	switch p {
-	case tool.FullAccess:
-		return 0
-	case tool.AutoReview:
-		return 1
-	case tool.Never:
-		return 3
-	}
-	return 2
-}
-
 func describeSetting(s config.Setting) string {
 	if !s.Set {
 		return "unset"
@@ -134,7 +118,7 @@ func describeSetting(s config.Setting) string {
 
 func (d *looseness) posture() {
 	b, n := d.base.Policy, d.now.Policy
-	if postureStrictness(n.Posture) >= postureStrictness(b.Posture) {
+	if n.Posture.Strictness() >= b.Posture.Strictness() {
 		return
 	}
 	path, span, ok := d.changedKey([]string{"approval_policy"}, []string{"approvalPolicy"}, []string{"yolo"}, []string{"permission_posture"}, []string{"default_mode"})

@@ -21,6 +21,11 @@ type Deps struct {
 	Background *hooks.Background
 	Sessions   Sessions
 	SessionID  string
+	// RequestMayOnlyTighten refuses, at layer 1, a request whose posture or
+	// mode would loosen what the files chose: set where the request comes
+	// from the agent being judged (the language server), never where it is
+	// the invoker's own question (the command line).
+	RequestMayOnlyTighten bool
 }
 
 // plan is the call's state as it moves through the layers, mirroring
@@ -107,6 +112,11 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	}
 
 	// Layer 1: posture.
+	if deps.RequestMayOnlyTighten {
+		if reason := loosening(snap.Policy, req); reason != "" {
+			return Refuse(req, reason)
+		}
+	}
 	p.s = resolveSession(snap.Policy, req)
 	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace)
 	if fatal := snap.Fatal(); len(fatal) > 0 {

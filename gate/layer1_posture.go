@@ -44,6 +44,33 @@ func resolveSession(p config.Policy, req Request) session {
 	return s
 }
 
+// loosening says why a request's posture or mode would loosen the posture
+// the files chose (the session a request that names neither gets), or ""
+// when it does not. In Codewhale the human picks the posture and the mode,
+// never the model: Yolo always loosens (shell and trust on, Full Access),
+// and so does any posture below the chosen one in the loose → strict order,
+// also when a mode projects it (Plan runs under Ask, looser than Never).
+func loosening(p config.Policy, req Request) string {
+	chosen := resolveSession(p, Request{Mode: tool.Agent, Origin: req.Origin})
+	chosenBy := "the files leave it unset"
+	if p.PostureSource != "unset" {
+		chosenBy = "set by " + p.PostureSource
+	}
+	refuse := func(what string) string {
+		return fmt.Sprintf("codewhale-ls refuses this call: the request asks for %s, looser than the posture the user chose, %s (%s); only the user can loosen it", what, chosen.posture.String(), chosenBy)
+	}
+	if req.Mode == tool.Yolo {
+		return refuse("mode yolo (Full Access with the shell on)")
+	}
+	if req.Posture != nil && req.Posture.Strictness() < chosen.posture.Strictness() {
+		return refuse("posture " + req.Posture.String())
+	}
+	if got := resolveSession(p, req); got.posture.Strictness() < chosen.posture.Strictness() {
+		return refuse("mode " + req.Mode.String() + ", which runs under posture " + got.posture.String())
+	}
+	return ""
+}
+
 func shellAvailable(p config.Policy, s session, origin tool.Origin) bool {
 	switch {
 	case s.mode == tool.Plan:

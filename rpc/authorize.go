@@ -3,12 +3,12 @@ package rpc
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
-	"strings"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/workspaces"
 )
 
 // methodDecision is the server → client notification of every final
@@ -97,27 +97,20 @@ func (s *Server) parseRequest(params jsonrpc2.RawMessage) (gate.Request, error) 
 	return req, nil
 }
 
-// outsideWorkspaces refuses a workspace the client did not open: an agent
-// must not pick the repository whose (perhaps looser) policy judges it.
-// The client opened its workspace folders, and every workspace it has
-// opened a policy file of.
+// outsideWorkspaces refuses a workspace the editor did not open: an agent
+// must not pick the policy that judges it (gate/workspaces decides).
 func (s *Server) outsideWorkspaces(workspace string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	roots := append([]string(nil), s.folders...)
-	for root := range s.workspaces {
-		roots = append(roots, root)
-	}
-	for _, root := range roots {
-		if within(workspace, root) {
-			return ""
-		}
-	}
-	return "codewhale-ls refuses this call: its workspace " + workspace + " is not one the editor opened (" + strings.Join(roots, ", ") + ")"
+	return workspaces.Refusal(workspace, s.openedWorkspaces())
 }
 
-// within reports whether path is root or below it.
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+// openedWorkspaces are the editor's workspace folders and the workspace
+// of every policy file open in it.
+func (s *Server) openedWorkspaces() []string {
+	s.mu.Lock()
+	opened := slices.Clone(s.folders)
+	s.mu.Unlock()
+	for _, d := range s.docs.Snapshot() {
+		opened = append(opened, d.Workspace)
+	}
+	return opened
 }

@@ -349,7 +349,7 @@ func TestAuthorizeChannel(t *testing.T) {
 	if d.Decision != "deny" || !strings.Contains(d.Reason, "not one the editor opened") || s.promptCount() != 0 {
 		t.Errorf("outside workspace: %s %q, %d prompts", d.Decision, d.Reason, s.promptCount())
 	}
-	req["workspace"] = filepath.Join(w.ws, "sub")
+	req["workspace"] = w.ws
 	expect(t, s.authorize(req), "allow", 8, "once/prompt")
 	for _, bad := range []string{`null`, `{"tool": 3, "input": {}}`, `{"tool": "bash"}`} {
 		_, err := s.conn.Call(s.ctx(), "codewhale/authorize", json.RawMessage(bad), &d)

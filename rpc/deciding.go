@@ -15,25 +15,43 @@ import (
 // watchDebounce coalesces the burst of events one save makes.
 const watchDebounce = 30 * time.Millisecond
 
-// startDeciding sets up what codewhale/authorize needs, from the
-// initializationOptions. s.mu must be held.
-func (s *Server) startDeciding(opts initOptions) error {
+// deciding is what codewhale/authorize needs, made from the
+// initializationOptions before the session starts.
+type deciding struct {
+	authz      *approvals.Authorizer
+	background *hooks.Background
+	decisions  *approvals.DecisionLog // nil when disabled or unopenable
+}
+
+// close ends what newDeciding started, for an initialize that lost.
+func (d *deciding) close() {
+	d.authz.Broker.Close()
+	d.background.Close()
+	if d.decisions != nil {
+		_ = d.decisions.Close()
+	}
+}
+
+// newDeciding sets up what codewhale/authorize needs from the
+// initializationOptions. It opens the decision log: s.mu must not be held.
+func (s *Server) newDeciding(opts initOptions, root string) (*deciding, error) {
 	timeout := approvals.DefaultTimeout
 	if opts.ApprovalTimeoutSeconds != nil {
 		if *opts.ApprovalTimeoutSeconds <= 0 {
-			return fmt.Errorf("initializationOptions.approvalTimeoutSeconds must be a positive number of seconds, got %d", *opts.ApprovalTimeoutSeconds)
+			return nil, fmt.Errorf("initializationOptions.approvalTimeoutSeconds must be a positive number of seconds, got %d", *opts.ApprovalTimeoutSeconds)
 		}
 		timeout = time.Duration(*opts.ApprovalTimeoutSeconds) * time.Second
 	}
 	switch opts.Approvals {
 	case "", "codewhale", "showMessageRequest":
 	default:
-		return fmt.Errorf(`initializationOptions.approvals must be "codewhale" (the client implements codewhale/approve) or absent, got %q`, opts.Approvals)
+		return nil, fmt.Errorf(`initializationOptions.approvals must be "codewhale" (the client implements codewhale/approve) or absent, got %q`, opts.Approvals)
 	}
-	logPath, enabled, err := s.decisionLogPath(opts.DecisionLog)
+	logPath, enabled, err := s.decisionLogPath(opts, root)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	d := &deciding{}
 	record := func(approvals.LogEntry) error { return nil }
 	if enabled {
 		// A log that cannot be opened leaves diagnostics working; only the
@@ -43,32 +61,35 @@ func (s *Server) startDeciding(opts initOptions) error {
 			s.log.Error("cannot open the decision log; every allow will be refused", "path", logPath, "error", err)
 			record = func(approvals.LogEntry) error { return err }
 		} else {
-			s.decisions = l
+			d.decisions = l
 			record = l.Append
 		}
 	}
-	s.background = hooks.NewBackground(s.hooks)
+	d.background = hooks.NewBackground(s.hooks)
 	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale"}
-	s.authz = &approvals.Authorizer{
+	d.authz = &approvals.Authorizer{
 		Broker:   approvals.NewBroker(asker, timeout),
 		Sessions: approvals.NewSessions(),
-		Deps:     gate.Deps{Hooks: s.hooks, Background: s.background, SessionID: gate.NewSessionID()},
-		Grant:    approvals.AppendRules,
+		// The agent being judged sends the request: it may not pick a
+		// looser posture than the one the user chose.
+		Deps:  gate.Deps{Hooks: s.hooks, Background: d.background, SessionID: gate.NewSessionID(), RequestMayOnlyTighten: true},
+		Grant: approvals.AppendRules,
 		// The watcher reports the write too, and re-checks then; the
 		// snapshot must not wait for it.
 		Granted: func() { s.reloadPolicies() },
 		Current: s.policyFor,
 		Record:  record,
 	}
-	return nil
+	return d, nil
 }
 
 // decisionLogPath is initializationOptions.decisionLog: a path, false
 // (no log), or absent (the default under the Codewhale home). Only a
 // malformed option is an error.
-func (s *Server) decisionLogPath(raw json.RawMessage) (path string, enabled bool, err error) {
+func (s *Server) decisionLogPath(opts initOptions, root string) (path string, enabled bool, err error) {
+	raw := opts.DecisionLog
 	if len(raw) == 0 || string(raw) == "null" {
-		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: s.init.Config, Workspace: s.root, Env: s.env})
+		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env})
 		if paths.CodewhaleDir == "" {
 			return "", true, nil // OpenDecisionLog fails, naming no path
 		}

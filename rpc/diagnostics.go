@@ -93,10 +93,7 @@ func (s *Server) fileResult(u uri.URI) (*diagnostics.Result, *diagnostics.FileRe
 	if !ok {
 		return nil, nil, nil
 	}
-	s.mu.Lock()
-	w := s.workspaceAt(d.Workspace)
-	s.mu.Unlock()
-	res, err := w.result()
+	res, err := s.workspaceAt(d.Workspace).result()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,21 +13,20 @@ import (
 // (Server.Request) fails on a message without params, which for a
 // notification would end the connection (deps.md §1).
 var served = map[string]bool{
-	protocol.MethodInitialize:                         true,
-	protocol.MethodInitialized:                        true,
-	protocol.MethodShutdown:                           true,
-	protocol.MethodExit:                               true,
-	protocol.MethodTextDocumentDidOpen:                true,
-	protocol.MethodTextDocumentDidChange:              true,
-	protocol.MethodTextDocumentDidSave:                true,
-	protocol.MethodTextDocumentDidClose:               true,
-	protocol.MethodTextDocumentDiagnostic:             true,
-	protocol.MethodTextDocumentCodeAction:             true,
-	protocol.MethodTextDocumentHover:                  true,
-	protocol.MethodTextDocumentDocumentSymbol:         true,
-	protocol.MethodTextDocumentCompletion:             true,
-	protocol.MethodWorkspaceDidChangeWatchedFiles:     true,
-	protocol.MethodWorkspaceDidChangeWorkspaceFolders: true,
+	protocol.MethodInitialize:                     true,
+	protocol.MethodInitialized:                    true,
+	protocol.MethodShutdown:                       true,
+	protocol.MethodExit:                           true,
+	protocol.MethodTextDocumentDidOpen:            true,
+	protocol.MethodTextDocumentDidChange:          true,
+	protocol.MethodTextDocumentDidSave:            true,
+	protocol.MethodTextDocumentDidClose:           true,
+	protocol.MethodTextDocumentDiagnostic:         true,
+	protocol.MethodTextDocumentCodeAction:         true,
+	protocol.MethodTextDocumentHover:              true,
+	protocol.MethodTextDocumentDocumentSymbol:     true,
+	protocol.MethodTextDocumentCompletion:         true,
+	protocol.MethodWorkspaceDidChangeWatchedFiles: true,
 }
 
 // handler is the chain of deps.md appendix A2. Every call is released with

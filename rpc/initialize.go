@@ -40,17 +40,31 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	if err != nil {
 		return nil, err
 	}
+	errAgain := jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+	s.mu.Lock()
+	if s.state != uninitialized || s.initializing {
+		s.mu.Unlock()
+		return nil, errAgain
+	}
+	s.initializing = true
+	s.mu.Unlock()
+	root := workspaceRoot(params)
+	// Opening the decision log touches the disk: not under s.mu.
+	d, err := s.newDeciding(opts, root)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != uninitialized {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
-	}
-	s.init = opts
-	s.root = workspaceRoot(params)
-	s.folders = workspaceFolders(params)
-	if err := s.startDeciding(opts); err != nil {
+	s.initializing = false
+	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
+	if s.state != uninitialized { // the session ended meanwhile
+		d.close()
+		return nil, errAgain
+	}
+	s.init = opts
+	s.root = root
+	s.folders = workspaceFolders(params)
+	s.authz, s.background, s.decisions = d.authz, d.background, d.decisions
 	s.state = running
 	s.encoding = negotiateEncoding(params.Capabilities.General)
 	td := params.Capabilities.TextDocument
@@ -146,10 +160,9 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	// an event, and the first check, which follows, reads what came before.
 	s.startWatching()
 	s.mu.Lock()
-	if s.root != "" {
-		s.workspaceAt(s.root).schedule()
-	}
+	folders := slices.Clone(s.folders)
 	s.mu.Unlock()
+	s.lintFolders(folders)
 	return nil
 }
 

@@ -12,6 +12,12 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
+// maxPolicies bounds the disk snapshots kept: one per workspace that
+// decisions were asked for (the editor's folders and the workspaces of the
+// policy files it opened), the least recently used dropped beyond it and
+// loaded again on its next use.
+const maxPolicies = 64
+
 // policy is what Codewhale would load from disk for one workspace: the
 // snapshot every decision in that workspace reads, replaced whole when a
 // file changes, so a decision never sees half of an edit.
@@ -21,6 +27,9 @@ type policy struct {
 	// reloading serialises loads, so that a load that read the disk
 	// earlier never replaces one that read it later.
 	reloading sync.Mutex
+	// used orders the policies by their last use, for eviction. Guarded
+	// by the server's mu.
+	used uint64
 }
 
 func (p *policy) reload() {
@@ -30,22 +39,55 @@ func (p *policy) reload() {
 }
 
 // policyFor returns the current disk snapshot of workspace, loading it on
-// first use (and watching its files from then on).
+// first use (and watching its files from then on). The load reads the
+// disk outside s.mu, so a slow disk delays this call only.
 func (s *Server) policyFor(workspace string) *config.Snapshot {
 	s.mu.Lock()
 	p, ok := s.policies[workspace]
-	if !ok {
-		p = &policy{opts: config.Options{ConfigFlag: s.init.Config, Workspace: workspace, Env: s.env}}
-		p.reload()
-		s.policies[workspace] = p
+	if ok {
+		s.usePolicy(p)
+	}
+	configFlag := s.init.Config
+	s.mu.Unlock()
+	if ok {
+		return p.snap.Load()
+	}
+	p = &policy{opts: config.Options{ConfigFlag: configFlag, Workspace: workspace, Env: s.env}}
+	p.reload()
+	s.mu.Lock()
+	if kept, ok := s.policies[workspace]; ok {
+		p = kept // loaded meanwhile by another call; one policy per workspace
+	} else {
+		s.keepPolicy(workspace, p)
 	}
 	s.mu.Unlock()
-	if !ok {
-		s.watchPolicies()
-		// A change between the load and the new watches reports no event.
-		p.reload()
-	}
+	s.watchPolicies()
+	// A change between the load and the new watches reports no event.
+	p.reload()
 	return p.snap.Load()
+}
+
+// usePolicy marks p as the most recently used. s.mu must be held.
+func (s *Server) usePolicy(p *policy) {
+	s.policyUses++
+	p.used = s.policyUses
+}
+
+// keepPolicy adds p, dropping the least recently used policy beyond
+// maxPolicies (its files are no longer watched). s.mu must be held.
+func (s *Server) keepPolicy(workspace string, p *policy) {
+	s.usePolicy(p)
+	s.policies[workspace] = p
+	if len(s.policies) <= maxPolicies {
+		return
+	}
+	oldest := ""
+	for ws, q := range s.policies {
+		if oldest == "" || q.used < s.policies[oldest].used {
+			oldest = ws
+		}
+	}
+	delete(s.policies, oldest)
 }
 
 // policiesChanged reloads every workspace's snapshot after a change to
@@ -90,8 +132,9 @@ func (s *Server) watchPolicies() {
 	s.mu.Lock()
 	w := s.watcher
 	var targets []string
+	snaps := make([]*config.Snapshot, 0, len(s.policies))
 	for _, p := range s.policies {
-		targets = append(targets, p.snap.Load().Sources()...)
+		snaps = append(snaps, p.snap.Load())
 	}
 	for _, ws := range s.workspaces {
 		targets = append(targets, ws.paths.Config, ws.paths.Permissions, ws.paths.Overlay, ws.paths.ProjectHooks)
@@ -99,6 +142,10 @@ func (s *Server) watchPolicies() {
 	s.mu.Unlock()
 	if w == nil {
 		return
+	}
+	// Sources looks for git roots on disk: not under s.mu.
+	for _, snap := range snaps {
+		targets = append(targets, snap.Sources()...)
 	}
 	slices.Sort(targets)
 	if err := w.Set(slices.Compact(targets)); err != nil {

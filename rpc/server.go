@@ -74,17 +74,22 @@ type Server struct {
 	checks sync.WaitGroup
 	exited chan struct{}
 
-	mu         sync.Mutex
-	state      lifecycle
-	init       initOptions
-	encoding   protocol.PositionEncodingKind
-	pull       bool   // the client pulls diagnostics (textDocument/diagnostic)
-	root       string // the workspace from initialize; "" when the client named none
-	workspaces map[string]*workspace
-	folders    []string           // the client's workspace folders
-	policies   map[string]*policy // disk snapshots by workspace, for decisions
-	exitClean  bool               // exit came after shutdown
-	exitOnce   sync.Once
+	mu    sync.Mutex
+	state lifecycle
+	// initializing: an initialize is setting up, outside s.mu; a second
+	// one is refused.
+	initializing bool
+	init         initOptions
+	encoding     protocol.PositionEncodingKind
+	pull         bool   // the client pulls diagnostics (textDocument/diagnostic)
+	root         string // the workspace from initialize; "" when the client named none
+	workspaces   map[string]*workspace
+	folders      []string           // the client's workspace folders
+	policies     map[string]*policy // disk snapshots by workspace, for decisions
+	policyUses   uint64             // counts uses of policies, to order them
+	lastOpened   string             // the workspace of the policy file opened last
+	exitClean    bool               // exit came after shutdown
+	exitOnce     sync.Once
 }
 
 func newServer(opts Options) *Server {

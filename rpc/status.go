@@ -33,10 +33,17 @@ type FileStatus struct {
 	Errors []string         `json:"errors"`
 }
 
-// status takes no params; whatever the client sent is ignored.
+// status takes no params; whatever the client sent is ignored. It
+// describes the client's workspace, else, when it named none, the
+// workspace of the policy file opened last.
 func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) {
 	s.mu.Lock()
 	root := s.root
+	if root == "" {
+		// A client that named no workspace: the one of the policy file
+		// the user opened last, as `codewhale-ls check` run there.
+		root = s.lastOpened
+	}
 	s.mu.Unlock()
 	// Decisions are made from the snapshot of the files on disk, not from
 	// editor buffers.

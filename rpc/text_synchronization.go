@@ -16,20 +16,23 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	if path == "" {
 		return nil
 	}
-	s.mu.Lock()
 	root := s.rootFor(path)
+	s.mu.Lock()
 	w, known := s.workspaces[root]
+	s.mu.Unlock()
 	if !known {
 		w = s.newWorkspace(root)
 	}
 	kind, ok := diagnostics.KindOf(w.paths, path)
-	if ok && !known {
-		w = s.workspaceAt(root)
-	}
-	s.mu.Unlock()
 	if !ok {
 		return nil
 	}
+	s.mu.Lock()
+	s.lastOpened = root
+	if !known {
+		w = s.keepWorkspace(w)
+	}
+	s.mu.Unlock()
 	if !known {
 		s.watchPolicies() // its files on disk are linted too
 	}

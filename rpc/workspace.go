@@ -3,8 +3,8 @@ package rpc
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,6 +12,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
@@ -41,34 +42,95 @@ type checked struct {
 	versions map[uri.URI]int32
 }
 
-// rootFor is the workspace a file is linted in: the one the client named
-// at initialize, else the git root of the file's directory. s.mu must be
-// held.
+// rootFor is the workspace a file is linted in: the deepest editor folder
+// holding it, else the workspace the client named at initialize, else (a
+// client that named none, as Neovim without a root) the file's git root,
+// else, for a project file, the directory holding its .codewhale/, as
+// `codewhale-ls check` run there would. It reads the disk, so s.mu must
+// not be held.
 func (s *Server) rootFor(path string) string {
-	if s.root != "" {
-		return s.root
+	s.mu.Lock()
+	root, folders := s.root, slices.Clone(s.folders)
+	s.mu.Unlock()
+	if folder := deepestHolding(folders, path); folder != "" {
+		return folder
 	}
-	return config.GitRoot(filepath.Dir(path))
+	if root != "" {
+		return root
+	}
+	if git := config.GitRoot(filepath.Dir(path)); git != "" {
+		return git
+	}
+	return s.projectRoot(path)
 }
 
-// workspaceAt returns (creating it if needed) the workspace at root. s.mu
-// must be held.
+// deepestHolding is the folder of folders that path lies in, the deepest
+// when they nest; "" when none holds it.
+func deepestHolding(folders []string, path string) string {
+	best := ""
+	for _, f := range folders {
+		if rel, err := filepath.Rel(f, path); err == nil && filepath.IsLocal(rel) && len(f) > len(best) {
+			best = f
+		}
+	}
+	return best
+}
+
+// projectRoot is the workspace a project policy file names by its place,
+// <workspace>/.codewhale/<file> (or the legacy .deepseek/config.toml);
+// "" for any other path, and for the user's home, whose .codewhale/ holds
+// the user's own files (Codewhale never reads an overlay there).
+func (s *Server) projectRoot(path string) string {
+	dir := filepath.Dir(path)
+	switch filepath.Base(dir) {
+	case ".codewhale", ".deepseek":
+	default:
+		return ""
+	}
+	ws := filepath.Dir(dir)
+	if w := s.newWorkspace(ws); w.paths.Home == ws {
+		return ""
+	}
+	return ws
+}
+
+// workspaceAt returns (creating it if needed) the workspace at root. It
+// may read the disk, so s.mu must not be held.
 func (s *Server) workspaceAt(root string) *workspace {
-	if w, ok := s.workspaces[root]; ok {
+	s.mu.Lock()
+	w, ok := s.workspaces[root]
+	s.mu.Unlock()
+	if ok {
 		return w
 	}
-	w := s.newWorkspace(root)
+	w = s.newWorkspace(root)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keepWorkspace(w)
+}
+
+// keepWorkspace adds w to the workspaces checked, unless one at its root
+// was added meanwhile (that one is returned) or the session is over (w
+// is returned stopped). s.mu must be held.
+func (s *Server) keepWorkspace(w *workspace) *workspace {
+	if old, ok := s.workspaces[w.root]; ok {
+		return old
+	}
+	w.stopped = s.state == shutDown
 	if !w.stopped {
-		s.workspaces[root] = w
+		s.workspaces[w.root] = w
 	}
 	return w
 }
 
 // newWorkspace describes the workspace at root without keeping it: a
 // document that is not a policy file must not add a workspace to check.
-// s.mu must be held.
+// Resolving its paths reads the disk, so s.mu must not be held.
 func (s *Server) newWorkspace(root string) *workspace {
-	w := &workspace{s: s, root: root, configFlag: s.init.Config, published: map[uri.URI]bool{}, stopped: s.state == shutDown}
+	s.mu.Lock()
+	configFlag := s.init.Config
+	s.mu.Unlock()
+	w := &workspace{s: s, root: root, configFlag: configFlag, published: map[uri.URI]bool{}}
 	// An unresolvable config path is reported by every check as a fatal
 	// problem; the paths that did resolve still say which files are ours.
 	w.paths, _ = config.ResolvePaths(w.options(nil))
@@ -200,16 +262,17 @@ func sourceOf(res *diagnostics.Result, path string) []byte {
 	if f := res.File(path); f != nil {
 		return f.Src
 	}
-	src, _ := os.ReadFile(path)
+	src, _ := policyfile.Read(path)
 	return src
 }
 
 // latestSnapshot is the snapshot of the last published check of d's
 // workspace, for cross-file facts; nil before the first check.
 func (s *Server) latestSnapshot(d *document.Document) *config.Snapshot {
+	w := s.workspaceAt(d.Workspace)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if l := s.workspaceAt(d.Workspace).latest; l != nil {
+	if l := w.latest; l != nil {
 		return l.result.Snapshot
 	}
 	return nil

@@ -2,8 +2,11 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -22,18 +25,78 @@ func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.Did
 	return nil
 }
 
-// DidChangeWorkspaceFolders keeps the folders an agent may name current.
-func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol.DidChangeWorkspaceFoldersParams) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, f := range params.Event.Removed {
-		p := filePath(f.URI)
-		s.folders = slices.DeleteFunc(s.folders, func(folder string) bool { return folder == p })
+func init() {
+	// Decoded here rather than by protocol.ServerHandler, which rejects the
+	// whole message for one malformed folder: Neovim 0.7 sends
+	// "removed": [[]] when it adds a folder.
+	register(protocol.MethodWorkspaceDidChangeWorkspaceFolders, didChangeWorkspaceFolders)
+}
+
+// didChangeWorkspaceFolders keeps the folders an agent may name current,
+// and lints the added ones. A malformed entry is skipped (and logged); the
+// valid ones still apply.
+func didChangeWorkspaceFolders(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		Event struct {
+			Added   json.RawMessage `json:"added"`
+			Removed json.RawMessage `json:"removed"`
+		} `json:"event"`
 	}
-	for _, f := range params.Event.Added {
-		if p := filePath(f.URI); p != "" && !slices.Contains(s.folders, p) {
-			s.folders = append(s.folders, p)
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "workspace/didChangeWorkspaceFolders: "+err.Error())
+	}
+	removed := s.folderPaths("event.removed", p.Event.Removed)
+	added := s.folderPaths("event.added", p.Event.Added)
+	s.mu.Lock()
+	s.folders = slices.DeleteFunc(s.folders, func(folder string) bool { return slices.Contains(removed, folder) })
+	for _, f := range added {
+		if !slices.Contains(s.folders, f) {
+			s.folders = append(s.folders, f)
 		}
 	}
-	return nil
+	s.mu.Unlock()
+	s.lintFolders(added)
+	return nil, nil
+}
+
+// folderPaths are the paths of the valid WorkspaceFolder entries of list
+// (the field named where); each malformed one is logged by its index.
+func (s *Server) folderPaths(where string, list json.RawMessage) []string {
+	if len(list) == 0 || string(list) == "null" {
+		return nil
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(list, &entries); err != nil {
+		s.log.Warn("ignored a malformed list of workspace folders", "field", where, "error", err)
+		return nil
+	}
+	var out []string
+	for i, raw := range entries {
+		var f protocol.WorkspaceFolder
+		err := json.Unmarshal(raw, &f)
+		p := ""
+		if err == nil {
+			p = filePath(f.URI)
+		}
+		if p == "" {
+			s.log.Warn("ignored a workspace folder that is not a file: URI", "field", fmt.Sprintf("%s[%d]", where, i), "value", string(raw), "error", err)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// lintFolders checks each folder's policy files and watches them.
+func (s *Server) lintFolders(folders []string) {
+	if len(folders) == 0 {
+		return
+	}
+	for _, f := range folders {
+		w := s.workspaceAt(f)
+		s.mu.Lock()
+		w.schedule()
+		s.mu.Unlock()
+	}
+	s.watchPolicies()
 }

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"time"
@@ -48,21 +49,29 @@ func (w *Watcher) recheckAll() {
 }
 
 // flush re-reads the pending targets and returns, sorted, those whose state
-// differs from the one last recorded, recording the new state.
+// differs from the one last recorded, recording the new state. The files
+// are read without w.mu: a slow disk must not stall Set or the events.
 func (w *Watcher) flush() []string {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return nil
 	}
+	pending := slices.Collect(maps.Keys(w.pending))
+	clear(w.pending)
+	w.mu.Unlock()
+
+	states := readStates(pending)
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	var changed []string
-	for t := range w.pending {
-		if st := readState(t); st != w.targets[t] {
-			w.targets[t] = st
+	for i, t := range pending {
+		if old, still := w.targets[t]; still && states[i] != old {
+			w.targets[t] = states[i]
 			changed = append(changed, t)
 		}
 	}
-	clear(w.pending)
 	slices.Sort(changed)
 	return changed
 }

@@ -26,8 +26,8 @@ func (w *Watcher) Set(paths []string) error {
 	}
 
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return ErrClosed
 	}
 
@@ -49,8 +49,18 @@ func (w *Watcher) Set(paths []string) error {
 
 	// Watch before hashing, so that no change after the hash can go unseen.
 	err := w.reconcile()
-	for _, t := range added {
-		w.targets[t] = readState(t)
+	w.mu.Unlock()
+
+	// Hash without w.mu (a slow disk must not stall the events), then
+	// record the states of the targets nothing recorded meanwhile (a flush
+	// that saw them first reported them as changed, which they may be).
+	states := readStates(added)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, t := range added {
+		if st, still := w.targets[t]; still && st.kind == stateUnknown {
+			w.targets[t] = states[i]
+		}
 	}
 	return err
 }

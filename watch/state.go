@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io/fs"
-	"os"
 	"syscall"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
 // stateKind separates the states that have no content to hash.
@@ -24,8 +25,11 @@ type fileState struct {
 	sum  [sha256.Size]byte
 }
 
+// readState reads what path holds now. policyfile never blocks on what
+// sits at a policy path: a FIFO, a device or a file over its limit is
+// unreadable, as Codewhale's loaders find it.
 func readState(path string) fileState {
-	data, err := os.ReadFile(path)
+	data, err := policyfile.Read(path)
 	switch {
 	case err == nil:
 		return fileState{kind: stateContent, sum: sha256.Sum256(data)}
@@ -34,4 +38,12 @@ func readState(path string) fileState {
 	default:
 		return fileState{kind: stateUnreadable}
 	}
+}
+
+func readStates(paths []string) []fileState {
+	out := make([]fileState, len(paths))
+	for i, p := range paths {
+		out[i] = readState(p)
+	}
+	return out
 }

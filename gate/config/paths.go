@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
 // Env is the process environment a load sees. Tests give their own.
@@ -177,7 +179,9 @@ func absoluteEnvPath(p *Paths, env Env, name, home string) error {
 var ErrSymlink = errors.New("must not be a symlink")
 
 // readRegular reads a file the way Codewhale's loaders do: a missing file is
-// (nil, nil); a symlink is refused.
+// (nil, nil); a symlink is refused, and so is anything policyfile will not
+// read (not a regular file, too large), as Codewhale's loaders refuse a
+// file they cannot read.
 func readRegular(path string) ([]byte, bool, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -189,10 +193,7 @@ func readRegular(path string) ([]byte, bool, error) {
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return nil, true, ErrSymlink
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, true, fmt.Errorf("is not a regular file")
-	}
-	b, err := os.ReadFile(path)
+	b, err := policyfile.Read(path)
 	return b, true, err
 }
 
@@ -215,5 +216,5 @@ func (b Buffers) readThrough(path string) ([]byte, error) {
 	if src, open := b[path]; open {
 		return src, nil
 	}
-	return os.ReadFile(path)
+	return policyfile.Read(path)
 }

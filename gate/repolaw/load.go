@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
@@ -69,7 +70,7 @@ func isGitRoot(dir string) bool {
 		head, err := os.Stat(filepath.Join(dotGit, "HEAD"))
 		return err == nil && head.Mode().IsRegular()
 	case info.Mode().IsRegular():
-		data, err := os.ReadFile(dotGit)
+		data, err := policyfile.Read(dotGit)
 		return err == nil && bytes.HasPrefix(data, []byte("gitdir:"))
 	}
 	return false
@@ -103,7 +104,7 @@ func load(path string, buffer []byte, open bool) (Law, []problem.Problem, []byte
 		if info.Size() > maxFileSize {
 			return Law{}, []problem.Problem{tooLarge(info.Size())}, nil
 		}
-		if data, err = os.ReadFile(path); err != nil {
+		if data, err = policyfile.Read(path); err != nil {
 			return Law{}, []problem.Problem{ignoredProblem(problem.Span{}, fmt.Sprintf("it cannot be read: %v", err))}, nil
 		}
 	}

@@ -80,6 +80,22 @@ func (p Posture) Label() string {
 	}
 }
 
+// Strictness orders postures loose → strict: on config values the
+// approval rank of pipeline.md §1.4 (auto < suggest|on-request|untrusted <
+// never), with Full Access, which never asks and lets ordinary approvals
+// pass, below Auto-Review, which never asks but keeps its holds.
+func (p Posture) Strictness() int {
+	switch p {
+	case FullAccess:
+		return 0
+	case AutoReview:
+		return 1
+	case Never:
+		return 3
+	}
+	return 2
+}
+
 // ParsePosture is Codewhale's string → posture parser (trimmed, ASCII
 // case-insensitive). It also accepts approval_policy spellings.
 func ParsePosture(s string) (Posture, bool) {

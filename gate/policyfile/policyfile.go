@@ -1,0 +1,101 @@
+// Package policyfile opens and reads policy files safely. A repository the
+// agent works in, or a broken disk, decides what sits at a policy path: a
+// FIFO would block an ordinary open or read forever, a device or a sparse
+// file of gigabytes would be read until memory runs out. Every loader and
+// the watcher read through here, so none of them can hang or blow up, and
+// each such file is reported the way Codewhale reports a file it cannot
+// read.
+package policyfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// MaxBytes is the largest policy file read: far above any real policy
+// (Codewhale itself ignores a constitution.json over 100 KiB and a
+// hooks.toml over 1 MiB), far below what would strain memory.
+const MaxBytes = 16 << 20
+
+// ErrNotRegular is why a directory, FIFO, socket or device is not read.
+var ErrNotRegular = errors.New("is not a regular file")
+
+// ErrTooLarge is why a file over MaxBytes is not read.
+var ErrTooLarge = fmt.Errorf("is larger than %d bytes", MaxBytes)
+
+// open opens path (following symlinks) for reading if it is a regular
+// file of at most MaxBytes, without ever blocking: the path is checked
+// first, then opened non-blocking (and never as a controlling terminal),
+// and the opened file is checked again, as the path may have been
+// replaced in between.
+func open(path string) (*os.File, error) {
+	if err := check(os.Stat(path)); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(f.Stat()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func check(fi fs.FileInfo, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))
+	case fi.Size() > MaxBytes:
+		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, fi.Size())
+	}
+	return nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
+// Read returns the contents of the regular file at path, following
+// symlinks, without ever blocking and at most MaxBytes: anything else is
+// ErrNotRegular or ErrTooLarge (also a file that grows past MaxBytes while
+// it is read). A missing file is an error satisfying
+// errors.Is(err, fs.ErrNotExist).
+func Read(path string) ([]byte, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f)
+}
+
+// ReadAll reads r to its end, at most MaxBytes (a policy file's contents
+// from elsewhere, e.g. git's object store).
+func ReadAll(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("%w (it grew while it was read)", ErrTooLarge)
+	}
+	return data, nil
+}
