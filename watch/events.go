@@ -67,7 +67,14 @@ func (w *Watcher) flush() []string {
 	defer w.mu.Unlock()
 	var changed []string
 	for i, t := range pending {
-		if old, still := w.targets[t]; still && states[i] != old {
+		old, still := w.targets[t]
+		switch {
+		case !still:
+		case old.kind == stateUnknown:
+			// Set is reading it now; once it has recorded what it read,
+			// it flushes again to report what changed since.
+			w.pending[t] = true
+		case states[i] != old:
 			w.targets[t] = states[i]
 			changed = append(changed, t)
 		}

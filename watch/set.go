@@ -52,14 +52,18 @@ func (w *Watcher) Set(paths []string) error {
 	w.mu.Unlock()
 
 	// Hash without w.mu (a slow disk must not stall the events), then
-	// record the states of the targets nothing recorded meanwhile (a flush
-	// that saw them first reported them as changed, which they may be).
+	// record the states of the targets no later Set replaced meanwhile. A
+	// flush that met one of them still unread kept it pending: flush again,
+	// so that a change made after it was read here is reported.
 	states := readStates(added)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for i, t := range added {
 		if st, still := w.targets[t]; still && st.kind == stateUnknown {
 			w.targets[t] = states[i]
+			if w.pending[t] {
+				w.markPending(t)
+			}
 		}
 	}
 	return err
