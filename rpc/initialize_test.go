@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 func TestNegotiateEncoding(t *testing.T) {
@@ -41,15 +42,22 @@ func TestUTF8Client(t *testing.T) {
 	s.shutdown()
 }
 
-// TestFixAll: source.fixAll applies every safe fix, once.
-func TestFixAll(t *testing.T) {
+// readOnlySession opens a config.toml whose sandbox_mode "Read-Only" has
+// a safe fix (CW602) and returns its first publication.
+func readOnlySession(t *testing.T) (*session, uri.URI, *protocol.PublishDiagnosticsParams) {
+	t.Helper()
 	w := newWorld(t)
 	text := w.hermeticKeys() + "sandbox_mode = \"Read-Only\"\n"
 	w.write(t, w.configPath(), text)
 	s := newSession(t, w, Options{})
 	s.initialize(editor)
 	u := s.open(w.configPath(), 1, text)
-	s.waitVersion(u, 1)
+	return s, u, s.waitVersion(u, 1)
+}
+
+// TestFixAll: source.fixAll applies every safe fix, once.
+func TestFixAll(t *testing.T) {
+	s, u, _ := readOnlySession(t)
 	actions, err := s.server.CodeAction(s.ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
 		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindSource}}})
 	if err != nil {
@@ -72,13 +80,7 @@ func TestFixAll(t *testing.T) {
 // the finding's range must still get its fix, and a context diagnostic
 // that is not ours must not.
 func TestQuickFixFromContext(t *testing.T) {
-	w := newWorld(t)
-	text := w.hermeticKeys() + "sandbox_mode = \"Read-Only\"\n"
-	w.write(t, w.configPath(), text)
-	s := newSession(t, w, Options{})
-	s.initialize(editor)
-	u := s.open(w.configPath(), 1, text)
-	p := s.waitVersion(u, 1)
+	s, u, p := readOnlySession(t)
 	var cw602 protocol.Diagnostic
 	for _, d := range p.Diagnostics {
 		if d.Code == protocol.String("CW602") {

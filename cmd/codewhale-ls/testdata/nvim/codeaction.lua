@@ -3,10 +3,7 @@
 local t = dofile(os.getenv('CWLS_LIB'))
 
 t.run(function()
-  t.start({ root_dir = t.env.dir })
-  local path = t.env.dir .. '/home/.codewhale/config.toml'
-  local buf = t.open(path)
-  local diags = t.diagnostics(path, function(d) return #d > 0 end)
+  local buf, diags = t.user_file('config.toml', function(d) return #d > 0 end)
   local target
   for _, d in ipairs(diags or {}) do
     if d.code == 'CW602' then target = d end

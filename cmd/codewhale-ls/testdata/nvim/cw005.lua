@@ -3,10 +3,7 @@
 local t = dofile(os.getenv('CWLS_LIB'))
 
 t.run(function()
-  t.start({ root_dir = t.env.dir })
-  local path = t.env.dir .. '/home/.codewhale/permissions.toml'
-  local buf = t.open(path)
-  local diags = t.diagnostics(path, function(d) return #d > 1 end)
+  local buf, diags = t.user_file('permissions.toml', function(d) return #d > 1 end)
   t.note('published', diags)
   -- What the virtual text handler displays, line by line.
   local shown = {}

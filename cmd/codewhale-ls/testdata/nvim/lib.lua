@@ -110,6 +110,15 @@ function M.request(buf, method, params)
   return res[M.client_id].result
 end
 
+-- user_file starts the server, opens a file of the user's codewhale home
+-- and waits for its diagnostics to hold pred.
+function M.user_file(name, pred)
+  M.start({ root_dir = M.env.dir })
+  local path = M.env.dir .. '/home/.codewhale/' .. name
+  local buf = M.open(path)
+  return buf, M.diagnostics(path, pred)
+end
+
 function M.codes(diagnostics)
   local out = {}
   for _, d in ipairs(diagnostics or {}) do
