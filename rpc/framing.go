@@ -17,12 +17,16 @@ const (
 	maxMessageBytes     = 64 << 20
 	maxHeaderLineBytes  = 1 << 10
 	maxHeaderBlockBytes = 8 << 10
+	// retainedBodyBytes is the largest body buffer kept for the next
+	// frame: one large didOpen must not pin its size for the session.
+	retainedBodyBytes = 1 << 20
 )
 
-// contentLength is the header every LSP frame starts with. A frame whose
-// header is broken is skipped by scanning for the next occurrence: the
-// body that followed the broken header is then skipped with it.
-const contentLength = "content-length:"
+// contentLengthField is the header every LSP frame carries, lower-cased
+// for comparison. A frame whose header is broken is skipped by scanning
+// for the next "Content-Length:": the body that followed the broken
+// header is then skipped with it.
+const contentLengthField = "content-length"
 
 // errFrame is a frame that cannot be read as sent; the reader has skipped
 // it and the next Read goes on with the next frame.
@@ -74,7 +78,7 @@ func (f *frameReader) next() ([]byte, error) {
 		}
 		return nil, err
 	}
-	if cap(f.body) < length {
+	if cap(f.body) < length || cap(f.body) > retainedBodyBytes {
 		f.body = make([]byte, length)
 	}
 	f.body = f.body[:length]
@@ -114,9 +118,9 @@ func (f *frameReader) header(nameRead bool) (int, error) {
 		if !first || !nameRead {
 			name, v, ok := bytes.Cut(line, []byte(":"))
 			if !ok {
-				return 0, &errFrame{at, fmt.Sprintf("header line %q has no colon", line)}
+				return 0, &errFrame{at, fmt.Sprintf("header line %.60q has no colon", line)}
 			}
-			if !bytes.EqualFold(bytes.TrimSpace(name), []byte(contentLength[:len(contentLength)-1])) {
+			if !bytes.EqualFold(bytes.TrimSpace(name), []byte(contentLengthField)) {
 				continue // Content-Type and unknown fields carry nothing we use
 			}
 			value = v
@@ -163,6 +167,7 @@ func (f *frameReader) line() ([]byte, error) {
 // body of the broken frame is skipped with it; a body that itself
 // contains the text costs one more skipped frame.
 func (f *frameReader) skipToContentLength() error {
+	const name = contentLengthField + ":"
 	matched := 0
 	for {
 		c, err := f.in.ReadByte()
@@ -174,14 +179,14 @@ func (f *frameReader) skipToContentLength() error {
 		}
 		f.offset++
 		switch lower(c) {
-		case contentLength[matched]:
+		case name[matched]:
 			matched++
-		case contentLength[0]:
+		case name[0]: // 'c' occurs once in the name: restart there
 			matched = 1
 		default:
 			matched = 0
 		}
-		if matched == len(contentLength) {
+		if matched == len(name) {
 			return nil
 		}
 	}
