@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -103,4 +104,24 @@ func TestEndlessHeaderLineIsBounded(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("reading one endless header line allocated %d bytes", grew)
 	}
+}
+
+// FuzzFrameReader: any byte stream is read to its end without a panic,
+// and after a broken header whose body holds neither "Content-Length" nor
+// a line break, the next well-formed frame is still read.
+func FuzzFrameReader(f *testing.F) {
+	f.Add([]byte("Content-Length: -1\r\n\r\n{}"))
+	f.Add([]byte("Content-Length: 2\r\n\r\n{}Content-Length: x\r\n"))
+	f.Add([]byte("content-length:3\n\n[1]"))
+	f.Fuzz(func(t *testing.T, garbage []byte) {
+		readAll(t, bytes.NewReader(garbage))
+		if bytes.Contains(bytes.ToLower(garbage), []byte("content-length")) || bytes.ContainsAny(garbage, "\r\n") {
+			return
+		}
+		good := `{"jsonrpc":"2.0","method":"x"}`
+		bodies, _ := readAll(t, strings.NewReader("Content-Length: nope\r\n\r\n"+string(garbage)+frame(good)))
+		if len(bodies) != 1 || bodies[0] != good {
+			t.Fatalf("after %q: bodies %q", garbage, bodies)
+		}
+	})
 }
