@@ -78,6 +78,7 @@ func Check(in Input) *Result {
 		lintLoosening(in, snap, byPath)
 	}
 	for _, fr := range res.Files {
+		placeWholeFile(fr)
 		fr.Problems = dropIgnored(fr.Src, fr.Problems)
 		for i := range fr.Problems {
 			fr.Problems[i].File = fr.Path

@@ -31,13 +31,9 @@ func lintConfig(snap *config.Snapshot, out map[string]*FileResult) {
 
 func rejectedPermissions(f *FileResult) {
 	var causes []problem.Related
-	var at problem.Span
 	for _, p := range f.Problems {
 		if p.Severity != problem.Error {
 			continue
-		}
-		if len(causes) == 0 {
-			at = p.Span
 		}
 		causes = append(causes, problem.Related{File: f.Path, Span: p.Span, Message: p.Message})
 	}
@@ -45,8 +41,8 @@ func rejectedPermissions(f *FileResult) {
 		return
 	}
 	f.Problems = append(f.Problems, problem.Problem{
-		Code: "CW005", Severity: problem.Error, Span: at, Related: causes,
-		Message: fmt.Sprintf("Codewhale refuses to start: it rejects this whole permissions.toml (%d problem(s)), so none of its rules apply and every call is denied until it is fixed", len(causes)),
+		Code: codeWholeFile, Severity: problem.Error, Related: causes, // placed by placeWholeFile
+		Message: fmt.Sprintf("Codewhale refuses to start: it rejects this whole permissions.toml because of %s, so none of its rules apply and every call is denied until it is fixed", causeLines(f.Src, causes)),
 	})
 }
 

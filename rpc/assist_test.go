@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -32,6 +33,22 @@ func TestAssist(t *testing.T) {
 	res, err := s.server.Completion(s.ctx(), &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: protocol.Position{Line: 3, Character: 0}}})
 	if list, ok := res.(*protocol.CompletionList); err != nil || !ok || len(list.Items) == 0 {
 		t.Errorf("completion = %#v, %v", res, err)
+	}
+
+	// The edit replaces what was typed, quote and dash included: Neovim
+	// replaces from its range's start, and its words stop at `"` and `-`.
+	cfg := w.hermeticKeys() + "approval_policy = \"on-"
+	line := uint32(strings.Count(cfg, "\n"))
+	cu := s.open(w.configPath(), 1, cfg)
+	res, err = s.server.Completion(s.ctx(), &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: cu}, Position: protocol.Position{Line: line, Character: 22}}})
+	list, _ := res.(*protocol.CompletionList)
+	if err != nil || list == nil || len(list.Items) != 1 {
+		t.Fatalf("completion after `\"on-` = %#v, %v", res, err)
+	}
+	want := &protocol.TextEdit{Range: protocol.Range{Start: protocol.Position{Line: line, Character: 18}, End: protocol.Position{Line: line, Character: 22}}, NewText: `"on-request"`}
+	if got, _ := list.Items[0].TextEdit.(*protocol.TextEdit); got == nil || *got != *want {
+		t.Errorf("textEdit = %+v, want %+v", list.Items[0].TextEdit, want)
 	}
 	s.shutdown()
 }

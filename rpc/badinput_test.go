@@ -82,6 +82,15 @@ func TestBadInputKeepsServing(t *testing.T) {
 	s.raw(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{not json`)
 	s.alive("a frame that is not JSON")
 
+	// Broken headers: each frame is skipped with its body, and the server
+	// answers the next request.
+	for _, header := range []string{"Content-Length: -1", "Content-Length: abc", "Content-Length: 1099511627776", strings.Repeat("X", 1<<20)} {
+		if _, err := fmt.Fprintf(s.toSrv, "%s\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"shutdown\"}", header); err != nil {
+			t.Fatal(err)
+		}
+		s.alive(fmt.Sprintf("a frame with header %.40q", header))
+	}
+
 	// A 10 MB permissions.toml: one rule, then ten megabytes of comment.
 	big := "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n" + strings.Repeat("# padding padding padding padding padding padding padding padding\n", 10<<20/66)
 	s.change(u, 4, &protocol.TextDocumentContentChangeWholeDocument{Text: big})

@@ -13,9 +13,11 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
-// CodeAction offers, for each finding in the range, its quick fixes and
-// "Ignore CODE here", and for the whole document one source.fixAll that
-// applies every safe fix.
+// CodeAction offers, for each finding in the range or among the context's
+// diagnostics, its quick fixes and "Ignore CODE here", and for the whole
+// document one source.fixAll that applies every safe fix. The context
+// counts because a client may ask for the cursor's line with that line's
+// diagnostics (Neovim does) while the range itself touches none of them.
 func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	res, f, err := s.fileResult(params.TextDocument.URI)
 	if err != nil || f == nil {
@@ -32,7 +34,8 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	var actions []protocol.CommandOrCodeAction
 	if wants(params.Context.Only, protocol.CodeActionKindQuickFix) {
 		for i, p := range f.Problems {
-			if p.Span.Start > want.End || want.Start > max(p.Span.End, p.Span.Start) {
+			inRange := p.Span.Start <= want.End && want.Start <= max(p.Span.End, p.Span.Start)
+			if !inRange && !slices.ContainsFunc(params.Context.Diagnostics, func(c protocol.Diagnostic) bool { return sameDiagnostic(c, diags[i]) }) {
 				continue
 			}
 			for _, fix := range append(slices.Clone(p.Fixes), diagnostics.IgnoreFix(f.Src, p)) {
@@ -46,6 +49,14 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 	}
 	return actions, nil
+}
+
+// sameDiagnostic says whether a diagnostic the client sends back is ours:
+// same code, message and first line. Character positions are not
+// compared: a client may convert them (Neovim 0.7 returns byte columns).
+func sameDiagnostic(client, ours protocol.Diagnostic) bool {
+	return client.Range.Start.Line == ours.Range.Start.Line &&
+		client.Code == ours.Code && client.Message == ours.Message
 }
 
 // wants says whether a client that asked only for kinds in only (none:

@@ -9,7 +9,8 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
-// Completion offers the keys and values valid at the cursor.
+// Completion offers the keys and values valid at the cursor, each as an
+// edit of what the user typed of it.
 func (s *Server) Completion(ctx context.Context, params *protocol.CompletionParams) (protocol.CompletionResult, error) {
 	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
 	d, ok := s.docs.Get(params.TextDocument.URI)
@@ -28,9 +29,9 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		if it.Documentation != "" {
 			item.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: it.Documentation}
 		}
-		if it.InsertText != "" {
-			item.InsertText = protocol.NewOptional(it.InsertText)
-		}
+		// A text edit, not insertText: only the range says that the typed
+		// text (its quote included) is replaced, not added to.
+		item.TextEdit = &protocol.TextEdit{Range: m.Range(it.Replace), NewText: it.NewText}
 		list.Items = append(list.Items, item)
 	}
 	return list, nil

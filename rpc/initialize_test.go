@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 func TestNegotiateEncoding(t *testing.T) {
@@ -41,15 +42,22 @@ func TestUTF8Client(t *testing.T) {
 	s.shutdown()
 }
 
-// TestFixAll: source.fixAll applies every safe fix, once.
-func TestFixAll(t *testing.T) {
+// readOnlySession opens a config.toml whose sandbox_mode "Read-Only" has
+// a safe fix (CW602) and returns its first publication.
+func readOnlySession(t *testing.T) (*session, uri.URI, *protocol.PublishDiagnosticsParams) {
+	t.Helper()
 	w := newWorld(t)
 	text := w.hermeticKeys() + "sandbox_mode = \"Read-Only\"\n"
 	w.write(t, w.configPath(), text)
 	s := newSession(t, w, Options{})
 	s.initialize(editor)
 	u := s.open(w.configPath(), 1, text)
-	s.waitVersion(u, 1)
+	return s, u, s.waitVersion(u, 1)
+}
+
+// TestFixAll: source.fixAll applies every safe fix, once.
+func TestFixAll(t *testing.T) {
+	s, u, _ := readOnlySession(t)
 	actions, err := s.server.CodeAction(s.ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
 		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindSource}}})
 	if err != nil {
@@ -63,6 +71,49 @@ func TestFixAll(t *testing.T) {
 	if *a.Kind != protocol.CodeActionKindSourceFixAll || len(edits) != 1 || edits[0].NewText != `"read-only"` ||
 		edits[0].Range != (protocol.Range{Start: protocol.Position{Line: 2, Character: 15}, End: protocol.Position{Line: 2, Character: 26}}) {
 		t.Errorf("fixAll = %+v %+v", a, edits)
+	}
+	s.shutdown()
+}
+
+// TestQuickFixFromContext: Neovim asks for code actions at the cursor's
+// line with the line's diagnostics in the context; the cursor outside
+// the finding's range must still get its fix, and a context diagnostic
+// that is not ours must not.
+func TestQuickFixFromContext(t *testing.T) {
+	s, u, p := readOnlySession(t)
+	var cw602 protocol.Diagnostic
+	for _, d := range p.Diagnostics {
+		if d.Code == protocol.String("CW602") {
+			cw602 = d
+		}
+	}
+	if cw602.Code == nil {
+		t.Fatalf("no CW602 in %v", summarize(p.Diagnostics))
+	}
+	line := cw602.Range.Start.Line
+	cursor := protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}
+	ask := func(context ...protocol.Diagnostic) []protocol.CommandOrCodeAction {
+		t.Helper()
+		actions, err := s.server.CodeAction(s.ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+			Range: cursor, Context: protocol.CodeActionContext{Diagnostics: context, Only: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return actions
+	}
+	const fix = `Change to "read-only"`
+	if a := ask(); findAction(a, fix) != nil {
+		t.Fatalf("the cursor at column 0 is outside CW602; without context got %v", titles(a))
+	}
+	echoed := cw602
+	echoed.Range.Start.Character, echoed.Range.End.Character = 0, 1 // columns converted by the client
+	if a := ask(echoed); findAction(a, fix) == nil || findAction(a, "Ignore CW602 here") == nil {
+		t.Errorf("with CW602 in the context: got %v", titles(a))
+	}
+	foreign := cw602
+	foreign.Message = protocol.String("another server's finding")
+	if a := ask(foreign); len(a) != 0 {
+		t.Errorf("a diagnostic that is not ours got %v", titles(a))
 	}
 	s.shutdown()
 }

@@ -24,7 +24,8 @@ const closeTimeout = time.Second
 // the middle of a message, is a clean end.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	s := newServer(opts)
-	conn := jsonrpc2.NewConn(tolerantStream{jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}), s.log}, jsonrpc2.WithCodec(codec{}))
+	stream := tolerantStream{Stream: jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}), frames: newFrameReader(in), log: s.log}
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(protocol.WithClient(ctx, s.client), s.handler())

@@ -8,25 +8,37 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// tolerantStream skips frames that do not decode. jsonrpc2 ends the
-// connection on the first frame that is not JSON-RPC; a broken message
-// from a client must not end the session. Each skipped frame was read
-// whole, so the next read starts at the next frame.
+// tolerantStream reads frames with frameReader and skips any frame that
+// does not decode: jsonrpc2 ends the connection on the first frame that
+// is not JSON-RPC, and its own reader never recovers from a bad header.
+// A broken message from a client must not end or deafen the session.
+// Writes and Close are the jsonrpc2 stream's.
 type tolerantStream struct {
 	jsonrpc2.Stream
-	log *slog.Logger
+	frames *frameReader
+	log    *slog.Logger
 }
 
 func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
-		msg, n, err := s.Stream.Read(ctx)
-		if err == nil || !malformed(err) {
-			return msg, n, err
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
 		}
-		s.log.Warn("skipped a malformed message", "error", err)
+		start := s.frames.offset
+		body, err := s.frames.next()
+		var bad *errFrame
+		if errors.As(err, &bad) {
+			s.log.Warn("skipped a malformed frame", "error", err)
+			continue
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			s.log.Warn("skipped a malformed message", "byte", start, "error", err)
+			continue
+		}
+		return msg, s.frames.offset - start, nil
 	}
-}
-
-func malformed(err error) bool {
-	return errors.Is(err, jsonrpc2.ErrParse) || errors.Is(err, jsonrpc2.ErrInvalidRequest) || errors.Is(err, jsonrpc2.ErrInvalidHeader)
 }

@@ -32,7 +32,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	if err := rpc.Serve(context.Background(), stdin, stdout, rpc.Options{Log: log}); err != nil {
+	if err := rpc.Serve(context.Background(), interruptible(stdin), stdout, rpc.Options{Log: log}); err != nil {
 		log.Error("codewhale-ls serve", "error", err)
 		return 1
 	}

@@ -117,9 +117,11 @@ func TestCheckExitCodesAndFormats(t *testing.T) {
 	}
 	found := false
 	for _, f := range report.Files {
-		if filepath.Base(f.Path) == "permissions.toml" && len(f.Diagnostics) > 0 {
-			d := f.Diagnostics[0]
-			found = d.Code == "CW002" && d.Range.Start.Line == 2 && d.Range.Start.Character == 0
+		if filepath.Base(f.Path) != "permissions.toml" {
+			continue
+		}
+		for _, d := range f.Diagnostics {
+			found = found || d.Code == "CW002" && d.Range.Start.Line == 2 && d.Range.Start.Character == 0
 		}
 	}
 	if !found {

@@ -16,10 +16,15 @@ func labels(items []Item) []string {
 	return out
 }
 
-func insertOf(items []Item, label string) string {
+// acceptedLine is the cursor's line after accepting the item labelled
+// label.
+func acceptedLine(src []byte, items []Item, label string) string {
 	for _, it := range items {
 		if it.Label == label {
-			return it.InsertText
+			out := string(src[:it.Replace.Start]) + it.NewText + string(src[it.Replace.End:])
+			start := strings.LastIndexByte(out[:it.Replace.Start], '\n') + 1
+			end, _, _ := strings.Cut(out[start:], "\n")
+			return end
 		}
 	}
 	return "<none>"
@@ -31,19 +36,28 @@ func TestComplete(t *testing.T) {
 		kind config.Kind
 		src  string // | marks the cursor
 		want []string
-		// inserts maps a label to the text it must insert.
-		inserts map[string]string
-		absent  []string
+		// accepted maps a label to the cursor's line once it is accepted.
+		accepted map[string]string
+		absent   []string
 	}{
 		{"rule keys not yet written", config.KindPermissions, "[[rules]]\ntool = \"exec_shell\"\n|\naction = \"deny\"\n",
 			[]string{"command", "command_exact", "path", "workspace"}, map[string]string{"command": "command = "}, []string{"tool", "action"}},
-		{"rule key prefix", config.KindPermissions, "[[rules]]\ncomm|", []string{"command", "command_exact"}, nil, nil},
+		{"rule key prefix", config.KindPermissions, "[[rules]]\ncomm|", []string{"command", "command_exact"},
+			map[string]string{"command_exact": "command_exact = "}, nil},
 		{"action values", config.KindPermissions, "[[rules]]\naction = |",
-			[]string{`"allow"`, `"ask"`, `"deny"`}, map[string]string{`"deny"`: `"deny"`}, nil},
+			[]string{`"allow"`, `"ask"`, `"deny"`}, map[string]string{`"deny"`: `action = "deny"`}, nil},
 		{"action value after a quote", config.KindPermissions, "[[rules]]\naction = \"a|",
-			[]string{`"allow"`, `"ask"`}, map[string]string{`"allow"`: "allow"}, []string{`"deny"`}},
+			[]string{`"allow"`, `"ask"`}, map[string]string{`"allow"`: `action = "allow"`}, []string{`"deny"`}},
+		{"action value after a lone quote", config.KindPermissions, "[[rules]]\naction = \"|\n",
+			[]string{`"deny"`}, map[string]string{`"deny"`: `action = "deny"`}, nil},
+		{"action value between auto-closed quotes", config.KindPermissions, "[[rules]]\naction = \"|\"\n",
+			[]string{`"deny"`}, map[string]string{`"deny"`: `action = "deny"`}, nil},
+		{"value typed with a dash", config.KindUserConfig, "approval_policy = \"on-|\n",
+			[]string{`"on-request"`}, map[string]string{`"on-request"`: `approval_policy = "on-request"`}, nil},
+		{"literal string value", config.KindUserConfig, "sandbox_mode = 'read|",
+			[]string{`"read-only"`}, map[string]string{`"read-only"`: `sandbox_mode = 'read-only'`}, nil},
 		{"tool examples", config.KindPermissions, "[[rules]]\ntool = |", []string{`"exec_shell"`, `"read_file"`, `"grep_files"`}, nil, nil},
-		{"command_exact booleans", config.KindPermissions, "[[rules]]\ncommand_exact = |", []string{"true", "false"}, map[string]string{"true": "true"}, nil},
+		{"command_exact booleans", config.KindPermissions, "[[rules]]\ncommand_exact = |", []string{"true", "false"}, map[string]string{"true": "command_exact = true"}, nil},
 		{"permissions top level", config.KindPermissions, "|", []string{"rules"}, nil, nil},
 		{"approval_policy values", config.KindUserConfig, "approval_policy = |",
 			[]string{`"on-request"`, `"untrusted"`, `"never"`, `"auto"`, `"suggest"`}, nil, nil},
@@ -69,17 +83,17 @@ func TestComplete(t *testing.T) {
 		{"default_selection", config.KindUserConfig, "[approval]\ndefault_selection = |", []string{`"deny"`, `"allow_once"`}, nil, nil},
 		{"trust_level", config.KindUserConfig, "[projects.\"/w\"]\ntrust_level = |", []string{`"trusted"`}, nil, nil},
 		{"header tables", config.KindUserConfig, "[[hooks.|", []string{"hooks"}, nil, []string{"enabled"}},
-		{"header top level", config.KindUserConfig, "[auto|", []string{"auto_review"}, nil, []string{"approval"}},
+		{"header top level", config.KindUserConfig, "[auto|", []string{"auto_review"}, map[string]string{"auto_review": "[auto_review"}, []string{"approval"}},
 		{"constitution top level", config.KindConstitution, "{\n  \"schema_version\": 1,\n  |\n}",
-			[]string{"protected_invariants", "authority"}, map[string]string{"authority": `"authority": `}, []string{"schema_version"}},
+			[]string{"protected_invariants", "authority"}, map[string]string{"authority": `  "authority": `}, []string{"schema_version"}},
 		{"invariant keys", config.KindConstitution, `{"protected_invariants": [{"text": "x", |`,
 			[]string{"action", "paths"}, nil, []string{"text"}},
 		{"invariant key after a quote", config.KindConstitution, `{"protected_invariants": [{"pa|`,
-			[]string{"paths"}, map[string]string{"paths": "paths"}, nil},
+			[]string{"paths"}, map[string]string{"paths": `{"protected_invariants": [{"paths"`}, nil},
 		{"invariant action values", config.KindConstitution, `{"protected_invariants": [{"action": |}]}`,
-			[]string{`"ask"`, `"block"`}, map[string]string{`"block"`: `"block"`}, nil},
+			[]string{`"ask"`, `"block"`}, map[string]string{`"block"`: `{"protected_invariants": [{"action": "block"}]}`}, nil},
 		{"invariant action value after a quote", config.KindConstitution, `{"protected_invariants": [{"action": "b|`,
-			[]string{`"block"`}, map[string]string{`"block"`: "block"}, nil},
+			[]string{`"block"`}, map[string]string{`"block"`: `{"protected_invariants": [{"action": "block"`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -97,9 +111,9 @@ func TestComplete(t *testing.T) {
 					t.Errorf("unexpected %q in %v", a, got)
 				}
 			}
-			for label, want := range c.inserts {
-				if got := insertOf(items, label); got != want {
-					t.Errorf("%q inserts %q, want %q", label, got, want)
+			for label, want := range c.accepted {
+				if got := acceptedLine(src, items, label); got != want {
+					t.Errorf("accepting %q gives %q, want %q", label, got, want)
 				}
 			}
 		})

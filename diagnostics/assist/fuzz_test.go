@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,8 +22,13 @@ func exercise(t *testing.T, kind config.Kind, src []byte, offset int, snap *conf
 		}
 	}
 	for _, it := range Complete(kind, src, offset) {
-		if it.Label == "" || it.InsertText == "" {
+		if it.Label == "" || it.NewText == "" {
 			t.Fatalf("%s at %d: empty item %+v", kind, offset, it)
+		}
+		// LSP: a completion's edit is on the cursor's line and contains it.
+		r := it.Replace
+		if r.Start > offset || r.End < offset || r.End > len(src) || bytes.IndexByte(src[r.Start:r.End], '\n') >= 0 {
+			t.Fatalf("%s at %d: item %+v replaces %+v", kind, offset, it, r)
 		}
 	}
 }

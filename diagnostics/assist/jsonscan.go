@@ -212,7 +212,7 @@ func jsonState(src []byte, n *jsonNode, path []string, offset int) scanState {
 	if n.kind != '{' {
 		return scanState{}
 	}
-	st := scanState{set: true, path: path}
+	st := scanState{set: true, path: path, typedFrom: offset}
 	for _, m := range n.members {
 		st.present = append(st.present, m.key)
 	}
@@ -230,12 +230,12 @@ func jsonState(src []byte, n *jsonNode, path []string, offset int) scanState {
 		case offset <= m.keySpan.Start:
 			return st
 		case offset < m.keySpan.End || offset == m.keySpan.End && !closedString(src, m.keySpan):
-			st.partial, st.quoted = string(src[m.keySpan.Start+1:offset]), true
+			st.partial, st.quoted, st.typedFrom = string(src[m.keySpan.Start+1:offset]), true, m.keySpan.Start
 			return st
 		case m.colon < 0 || offset <= m.colon:
 			return scanState{}
 		case v == nil:
-			return scanState{set: true, atValue: true, path: p}
+			return scanState{set: true, atValue: true, path: p, typedFrom: offset}
 		case offset < v.span.Start:
 			return scanState{}
 		case v.kind == '{' || v.kind == '[':
@@ -251,7 +251,7 @@ func jsonState(src []byte, n *jsonNode, path []string, offset int) scanState {
 					return scanState{}
 				}
 			}
-			return scanState{set: true, atValue: true, path: p, partial: partial, quoted: quoted}
+			return scanState{set: true, atValue: true, path: p, partial: partial, quoted: quoted, typedFrom: v.span.Start}
 		}
 		if bytes.IndexByte(src[v.span.End:offset], ',') >= 0 {
 			return st

@@ -37,7 +37,10 @@ type scanState struct {
 	path    []string
 	partial string // what is typed of the key or value so far
 	quoted  bool   // the value typed so far opens a string
-	present []string
+	// typedFrom is where the typed key or value starts, its opening quote
+	// included: a completion replaces the text from there to the cursor.
+	typedFrom int
+	present   []string
 }
 
 type lineScanner struct {
@@ -143,7 +146,7 @@ func (s *lineScanner) keyValues(path []string, inline bool) {
 	for {
 		s.skipSpace()
 		if s.atEnd() {
-			s.state = scanState{set: true, path: path, present: present}
+			s.state = scanState{set: true, path: path, present: present, typedFrom: s.pos}
 			return
 		}
 		switch s.src[s.pos] {
@@ -165,7 +168,7 @@ func (s *lineScanner) keyValues(path []string, inline bool) {
 		s.noteKey(path, parts)
 		s.skipSpace()
 		if s.atEnd() {
-			s.state = scanState{set: true, path: path, partial: string(bytes.TrimSpace(s.src[start:s.pos])), present: present}
+			s.state = scanState{set: true, path: path, partial: string(bytes.TrimSpace(s.src[start:s.pos])), present: present, typedFrom: start}
 			return
 		}
 		if !ok || len(parts) == 0 || s.src[s.pos] != '=' {
@@ -184,7 +187,7 @@ func (s *lineScanner) keyValues(path []string, inline bool) {
 func (s *lineScanner) value(path []string) {
 	s.skipSpace()
 	if s.atEnd() {
-		s.state = scanState{set: true, atValue: true, path: path}
+		s.state = scanState{set: true, atValue: true, path: path, typedFrom: s.pos}
 		return
 	}
 	switch c := s.src[s.pos]; c {
@@ -192,7 +195,7 @@ func (s *lineScanner) value(path []string) {
 		text, span, closed := s.quoted()
 		s.noteValue(path, text, span)
 		if !closed {
-			s.state = scanState{set: true, atValue: true, path: path, partial: text, quoted: true}
+			s.state = scanState{set: true, atValue: true, path: path, partial: text, quoted: true, typedFrom: span.Start}
 		}
 	case '{':
 		s.pos++
@@ -202,7 +205,7 @@ func (s *lineScanner) value(path []string) {
 		for {
 			s.skipSpace()
 			if s.atEnd() {
-				s.state = scanState{set: true, atValue: true, path: path}
+				s.state = scanState{set: true, atValue: true, path: path, typedFrom: s.pos}
 				return
 			}
 			switch s.src[s.pos] {
@@ -227,7 +230,7 @@ func (s *lineScanner) value(path []string) {
 		text := string(s.src[start:s.pos])
 		s.noteValue(path, text, problem.Span{Start: start, End: s.pos})
 		if s.atEnd() {
-			s.state = scanState{set: true, atValue: true, path: path, partial: text}
+			s.state = scanState{set: true, atValue: true, path: path, partial: text, typedFrom: start}
 		}
 	}
 }
@@ -246,11 +249,11 @@ func (s *lineScanner) header() (parts []keyPart, ok bool) {
 	}
 	parts, complete := s.key()
 	if s.atEnd() {
-		partial := ""
+		partial, from := "", s.end
 		if n := len(parts); n > 0 && parts[n-1].span.End == s.end {
-			partial, parts = parts[n-1].name, parts[:n-1]
+			partial, from, parts = parts[n-1].name, parts[n-1].span.Start, parts[:n-1]
 		}
-		s.state = scanState{set: true, inHeader: true, path: names(parts), partial: partial}
+		s.state = scanState{set: true, inHeader: true, path: names(parts), partial: partial, typedFrom: from}
 		return parts, false
 	}
 	return parts, complete && len(parts) > 0 && s.src[s.pos] == ']'
