@@ -105,3 +105,20 @@ func TestPostureChangedWhileWaiting(t *testing.T) {
 		t.Fatalf("unchanged posture: %s: %s", d.Decision, d.Reason)
 	}
 }
+
+// A call whose request was cancelled is denied, even one that needs no
+// approval and runs no hook.
+func TestCancelledCallIsDenied(t *testing.T) {
+	snap, req := asking(t)
+	req.Tool, req.Input = "read_file", map[string]any{"path": "README.md"}
+	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceOnce}, 0), Sessions: NewSessions()}
+	defer a.Broker.Close()
+	if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow {
+		t.Fatalf("the call itself is not allowed: %s", d.Reason)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if d := a.Authorize(ctx, snap, req); d.Decision != gate.Deny || !strings.Contains(d.Reason, "cancelled") {
+		t.Fatalf("%s: %s", d.Decision, d.Reason)
+	}
+}
