@@ -38,8 +38,11 @@ func loaded(t *testing.T, extra string) (*config.Snapshot, gate.Request) {
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	snap := config.Load(config.Options{ConfigFlag: cfg, Workspace: ws, Env: config.MapEnv{"HOME": home}})
-	return snap, gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
+	return loadSnapshot(cfg, ws, home), gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
+}
+
+func loadSnapshot(cfg, ws, home string) *config.Snapshot {
+	return config.Load(config.Options{ConfigFlag: cfg, Workspace: ws, Env: config.MapEnv{"HOME": home}})
 }
 
 // TestAlwaysWriteFails: a grant that cannot be written still answers the

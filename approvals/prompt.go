@@ -56,6 +56,9 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	if d.Prompt.Forced {
 		p.Detail += " (a forced hold: session grants and saved rules cannot pass it)"
 	}
+	if d.Prompt.AlwaysRefused != "" {
+		p.Detail += " (\"" + choiceTitles[gate.ChoiceAlways] + "\" is not offered: " + d.Prompt.AlwaysRefused + ")"
+	}
 	for _, c := range d.Prompt.Choices {
 		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
 		if item.Title == "" {
