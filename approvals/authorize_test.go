@@ -125,3 +125,17 @@ func TestCancelledCallIsDenied(t *testing.T) {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
 }
+
+// The card quotes an excerpt of a huge command: before, its summary and
+// the one-paragraph message each repeated all of it.
+func TestPromptQuotesAnExcerpt(t *testing.T) {
+	snap, req := asking(t)
+	req.Input = map[string]any{"command": "cargo test " + strings.Repeat("a", 10<<20)}
+	p, err := NewPrompt(req, gate.Decide(context.Background(), snap, req, gate.Deps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Summary) > 1000 || len(p.Message()) > 2000 || !strings.Contains(p.Summary, "bytes in all") {
+		t.Errorf("summary %d bytes, message %d bytes", len(p.Summary), len(p.Message()))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // Prompt is the ApprovalPrompt of contract.md §4: Codewhale's approval
@@ -112,11 +113,12 @@ func (p *Prompt) Message() string {
 }
 
 // summary is a one-line title for a call, as Codewhale's editor transport
-// titles it: the tool and the argument that says what it does.
+// titles it: the tool and (an excerpt of) the argument that says what it
+// does. The whole input is in the decision; a title need not repeat it.
 func summary(toolName string, input map[string]any) string {
 	for _, key := range []string{"command", "path", "file_path", "pattern", "url", "task_id"} {
 		if v, ok := input[key].(string); ok && v != "" {
-			return toolName + ": " + v
+			return toolName + ": " + problem.Excerpt(v)
 		}
 	}
 	return toolName

@@ -13,6 +13,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // methodApprove is the server → client request of a client that declared
@@ -47,7 +48,7 @@ func (a editorAsker) askCustom(ctx context.Context, p *approvals.Prompt) (gate.C
 		Choice *string `json:"choice"`
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Choice == nil {
-		return "", fmt.Errorf("the answer %s is not {\"choice\": ...}", clip(raw))
+		return "", fmt.Errorf("the answer %s is not {\"choice\": ...}", problem.Excerpt(string(raw)))
 	}
 	return gate.Choice(*answer.Choice), nil
 }
@@ -86,12 +87,4 @@ func (a editorAsker) gone(err error) error {
 	default:
 		return err
 	}
-}
-
-func clip(raw []byte) string {
-	const limit = 80
-	if len(raw) > limit {
-		return string(raw[:limit]) + "…"
-	}
-	return string(raw)
 }
