@@ -32,10 +32,16 @@ type ChoiceItem struct {
 }
 
 var choiceTitles = map[gate.Choice]string{
-	gate.ChoiceOnce:    "Approve once",
-	gate.ChoiceSession: "Approve for session",
-	gate.ChoiceAlways:  "Always allow in this repo",
-	gate.ChoiceDeny:    "Deny",
+	gate.ChoiceOnce:   "Approve once",
+	gate.ChoiceAlways: "Always allow in this repo",
+	gate.ChoiceDeny:   "Deny",
+}
+
+// sessionTitle says what "Approve for session" covers in Codewhale: the
+// tool by name, so every later call of it until the server stops, far
+// more than the call on screen.
+func sessionTitle(toolName string) string {
+	return "Approve for session: every later " + problem.Excerpt(toolName) + " call, whatever its input"
 }
 
 // NewPrompt builds the card for an ask decision of layer 8, offering only
@@ -62,6 +68,9 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	}
 	for _, c := range d.Prompt.Choices {
 		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
+		if item.ID == gate.ChoiceSession {
+			item.Title = sessionTitle(req.Tool)
+		}
 		if item.Title == "" {
 			return nil, fmt.Errorf("the gate offered an unknown choice %q", c)
 		}
