@@ -179,3 +179,27 @@ func TestNoAlwaysForASymlinkedPermissionsFile(t *testing.T) {
 		t.Errorf("choices %+v, detail %q", p.Choices, p.Detail)
 	}
 }
+
+// permissions.toml became a link after the card offered "always": the
+// grant writes nothing, the link stays, and the call the user approved
+// runs once, saying the rule was not saved.
+func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
+	snap, req := asking(t)
+	dotfile := filepath.Join(t.TempDir(), "permissions.toml")
+	writeFile(t, dotfile, pathTOML)
+	if err := os.Symlink(dotfile, snap.Paths.Permissions); err != nil {
+		t.Fatal(err)
+	}
+	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceAlways}, 0), Sessions: NewSessions(), Grant: AppendRules}
+	defer a.Broker.Close()
+	d := a.Authorize(context.Background(), snap, req)
+	if d.Decision != gate.Allow || !strings.Contains(d.Reason, "NOT saved") || !strings.Contains(d.Reason, "symlink") {
+		t.Fatalf("%s: %s", d.Decision, d.Reason)
+	}
+	if fi, err := os.Lstat(snap.Paths.Permissions); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if got := readFile(t, dotfile); got != pathTOML {
+		t.Errorf("the linked file changed: %q", got)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -71,4 +73,27 @@ func TestAnswerWithResultAndErrorIsDeniedAtOnce(t *testing.T) {
 	if !strings.Contains(d.Reason, "both result and error") {
 		t.Errorf("reason %q", d.Reason)
 	}
+}
+
+// A dotfiles setup: permissions.toml links elsewhere. The card the editor
+// gets offers no "always" and says why.
+func TestNoAlwaysOverTheWireForASymlinkedFile(t *testing.T) {
+	w := newWorld(t)
+	dotfile := filepath.Join(w.tmp, "dotfiles", "permissions.toml")
+	w.write(t, dotfile, "")
+	if err := os.Symlink(dotfile, w.permissionsPath()); err != nil {
+		t.Fatal(err)
+	}
+	s := approvalSession(t, w, nil, choose("once"))
+	expect(t, s.authorize(w.call("bash", bash("cargo test"))), "allow", 8, "once/prompt")
+	p := s.lastPrompt()
+	for _, c := range p.Choices {
+		if c.ID == "always" {
+			t.Errorf("always offered: %+v", p.Choices)
+		}
+	}
+	if !strings.Contains(p.Detail, "is not offered: permissions.toml is a symlink") {
+		t.Errorf("detail %q", p.Detail)
+	}
+	s.shutdown()
 }

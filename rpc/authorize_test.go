@@ -49,6 +49,7 @@ type prompted struct {
 	ID        string `json:"id"`
 	Tool      string `json:"tool"`
 	Summary   string `json:"summary"`
+	Detail    string `json:"detail"`
 	Workspace string `json:"workspace"`
 	Choices   []struct {
 		ID      string `json:"id"`
