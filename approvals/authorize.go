@@ -41,6 +41,9 @@ func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req g
 	if d.Decision == gate.Ask {
 		d = a.ask(ctx, snap, req, d)
 	}
+	if err := ctx.Err(); err != nil && d.Decision != gate.Deny {
+		d = blocked(d, "The authorize request was cancelled ("+err.Error()+"); a cancelled call is denied.")
+	}
 	return a.Final(req, d)
 }
 

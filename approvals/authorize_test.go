@@ -38,8 +38,11 @@ func loaded(t *testing.T, extra string) (*config.Snapshot, gate.Request) {
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	snap := config.Load(config.Options{ConfigFlag: cfg, Workspace: ws, Env: config.MapEnv{"HOME": home}})
-	return snap, gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
+	return loadSnapshot(cfg, ws, home), gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
+}
+
+func loadSnapshot(cfg, ws, home string) *config.Snapshot {
+	return config.Load(config.Options{ConfigFlag: cfg, Workspace: ws, Env: config.MapEnv{"HOME": home}})
 }
 
 // TestAlwaysWriteFails: a grant that cannot be written still answers the
@@ -103,5 +106,36 @@ func TestPostureChangedWhileWaiting(t *testing.T) {
 	a.Current = func(string) *config.Snapshot { return snap }
 	if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow {
 		t.Fatalf("unchanged posture: %s: %s", d.Decision, d.Reason)
+	}
+}
+
+// A call whose request was cancelled is denied, even one that needs no
+// approval and runs no hook.
+func TestCancelledCallIsDenied(t *testing.T) {
+	snap, req := asking(t)
+	req.Tool, req.Input = "read_file", map[string]any{"path": "README.md"}
+	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceOnce}, 0), Sessions: NewSessions()}
+	defer a.Broker.Close()
+	if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow {
+		t.Fatalf("the call itself is not allowed: %s", d.Reason)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if d := a.Authorize(ctx, snap, req); d.Decision != gate.Deny || !strings.Contains(d.Reason, "cancelled") {
+		t.Fatalf("%s: %s", d.Decision, d.Reason)
+	}
+}
+
+// The card quotes an excerpt of a huge command: before, its summary and
+// the one-paragraph message each repeated all of it.
+func TestPromptQuotesAnExcerpt(t *testing.T) {
+	snap, req := asking(t)
+	req.Input = map[string]any{"command": "cargo test " + strings.Repeat("a", 10<<20)}
+	p, err := NewPrompt(req, gate.Decide(context.Background(), snap, req, gate.Deps{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Summary) > 1000 || len(p.Message()) > 2000 || !strings.Contains(p.Summary, "bytes in all") {
+		t.Errorf("summary %d bytes, message %d bytes", len(p.Summary), len(p.Message()))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
 // DecisionLog appends one JSON line per final decision (contract §4): time
@@ -54,7 +55,8 @@ func DefaultDecisionLogPath(codewhaleHome string) string {
 }
 
 // OpenDecisionLog opens (creating 0600, parent dirs 0700) the log at path
-// for appending.
+// for appending. It never blocks and never writes through a symlink: a
+// log that is a symlink, a FIFO or anything but a regular file is refused.
 func OpenDecisionLog(path string) (*DecisionLog, error) {
 	if path == "" {
 		return nil, errors.New("the decision log has no path: no Codewhale home was found (set initializationOptions.decisionLog)")
@@ -62,7 +64,7 @@ func OpenDecisionLog(path string) (*DecisionLog, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of the decision log %s: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := policyfile.OpenNoFollow(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the decision log: %w", err)
 	}

@@ -28,15 +28,21 @@ import (
 // writes `rules = [ ... ]`, as inline tables before its closing bracket.
 // The new content must load and hold every requested rule, or nothing is
 // written; an existing file that does not load is never rewritten. When
-// nothing is new the file is not touched at all.
+// nothing is new the file is not touched at all. A permissions.toml or lock
+// file that is a symlink or not a regular file is refused (Codewhale
+// refuses approval saves to a symlinked file), and a save made by an
+// editor meanwhile, which does not take the lock, is re-read before the
+// rename and the rules appended to it: the user's bytes are never lost.
 func AppendRules(path string, rules []execpolicy.Rule) (added int, err error) {
 	return grantWriter{rename: os.Rename}.appendRules(path, rules)
 }
 
-// grantWriter lets tests fail the rename: the test process runs as root
-// here, which writes into read-only directories.
+// grantWriter lets tests fail the rename (the test process runs as root
+// here, which writes into read-only directories) and save the file as an
+// editor would while a grant is being written.
 type grantWriter struct {
-	rename func(oldpath, newpath string) error
+	rename  func(oldpath, newpath string) error
+	written func() // nil, or called once the temporary file is complete
 }
 
 func (w grantWriter) appendRules(path string, rules []execpolicy.Rule) (int, error) {
@@ -51,21 +57,76 @@ func (w grantWriter) appendRules(path string, rules []execpolicy.Rule) (int, err
 		return 0, grantError(path, "cannot lock "+path+".lock", err)
 	}
 	defer unlock()
-	old, err := readIfExists(path)
+	// Editors save without our lock, by rename or in place: a save that
+	// lands between our read and our rename is seen before the rename,
+	// and the rules are appended to it instead.
+	for range maxGrantAttempts {
+		old, err := readTarget(path)
+		if err != nil {
+			return 0, grantError(path, "cannot read it", err)
+		}
+		content, added, err := appendedContent(old.content, rules)
+		if err != nil {
+			return 0, fmt.Errorf("cannot save rules to %s: %w", path, err)
+		}
+		if added == 0 {
+			return 0, nil
+		}
+		replaced, err := w.replace(path, content, old)
+		if err != nil {
+			return 0, grantError(path, "cannot replace it", err)
+		}
+		if replaced {
+			return added, nil
+		}
+	}
+	return 0, grantError(path, "it kept changing while the rules were saved", errors.New("nothing was written"))
+}
+
+// maxGrantAttempts bounds how often a grant starts over because the file
+// changed under it.
+const maxGrantAttempts = 5
+
+// target is permissions.toml as a grant read it.
+type target struct {
+	content []byte
+	exists  bool
+	ino     uint64
+	dev     uint64
+	size    int64
+	mtime   int64
+}
+
+// same reports whether t and u are the same file with the same content.
+func (t target) same(u target) bool {
+	return t.exists == u.exists && t.ino == u.ino && t.dev == u.dev && t.size == u.size && t.mtime == u.mtime && bytes.Equal(t.content, u.content)
+}
+
+// readTarget reads permissions.toml without following a symlink: Codewhale
+// refuses approval saves to a symlinked file, and replacing the link with
+// a plain file would cut off the file it points to.
+func readTarget(path string) (target, error) {
+	f, err := policyfile.OpenNoFollow(path, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return target{}, nil
+	}
 	if err != nil {
-		return 0, grantError(path, "cannot read it", err)
+		return target{}, err
 	}
-	content, added, err := appendedContent(old, rules)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
-		return 0, fmt.Errorf("cannot save rules to %s: %w", path, err)
+		return target{}, err
 	}
-	if added == 0 {
-		return 0, nil
+	content, err := policyfile.ReadAll(f)
+	if err != nil {
+		return target{}, err
 	}
-	if err := w.replace(path, content); err != nil {
-		return 0, grantError(path, "cannot replace it", err)
+	t := target{content: content, exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		t.ino, t.dev = st.Ino, uint64(st.Dev)
 	}
-	return added, nil
+	return t, nil
 }
 
 func grantError(path, what string, err error) error {
@@ -75,7 +136,7 @@ func grantError(path, what string, err error) error {
 // lockExclusive takes the writers' lock. Each call opens the lock file
 // itself so the flock also serialises goroutines of one process.
 func lockExclusive(lockPath string) (unlock func(), err error) {
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := policyfile.OpenNoFollow(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -91,14 +152,6 @@ func lockExclusive(lockPath string) (unlock func(), err error) {
 	}
 	// Closing the only descriptor releases the lock.
 	return func() { f.Close() }, nil
-}
-
-func readIfExists(path string) ([]byte, error) {
-	data, err := policyfile.Read(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return data, err
 }
 
 // appendedContent is src with the rules it lacks added in its own style,
@@ -325,13 +378,14 @@ func applyInsertions(src []byte, edits []insertion) []byte {
 	return b.Bytes()
 }
 
-// replace writes content to path atomically with mode 0600. The temp file
-// is removed on any failure before the rename.
-func (w grantWriter) replace(path string, content []byte) error {
+// replace writes content to path atomically with mode 0600, unless path
+// is no longer what was read (then it reports false and writes nothing).
+// The temp file is removed on any failure before the rename.
+func (w grantWriter) replace(path string, content []byte, read target) (bool, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot create a temporary file: %w", err)
+		return false, fmt.Errorf("cannot create a temporary file: %w", err)
 	}
 	renamed := false
 	defer func() {
@@ -341,25 +395,35 @@ func (w grantWriter) replace(path string, content []byte) error {
 		}
 	}()
 	if _, err := tmp.Write(content); err != nil {
-		return fmt.Errorf("cannot write %s: %w", tmp.Name(), err)
+		return false, fmt.Errorf("cannot write %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Chmod(0o600); err != nil {
-		return fmt.Errorf("cannot set the mode of %s: %w", tmp.Name(), err)
+		return false, fmt.Errorf("cannot set the mode of %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("cannot fsync %s: %w", tmp.Name(), err)
+		return false, fmt.Errorf("cannot fsync %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot close %s: %w", tmp.Name(), err)
+		return false, fmt.Errorf("cannot close %s: %w", tmp.Name(), err)
+	}
+	if w.written != nil {
+		w.written()
+	}
+	now, err := readTarget(path)
+	if err != nil {
+		return false, err
+	}
+	if !now.same(read) {
+		return false, nil
 	}
 	if err := w.rename(tmp.Name(), path); err != nil {
-		return err
+		return false, err
 	}
 	renamed = true
 	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("renamed, but the directory could not be fsynced, so the rules may not survive a crash: %w", err)
+		return true, fmt.Errorf("renamed, but the directory could not be fsynced, so the rules may not survive a crash: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 func syncDir(dir string) error {

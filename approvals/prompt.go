@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // Prompt is the ApprovalPrompt of contract.md §4: Codewhale's approval
@@ -31,10 +32,16 @@ type ChoiceItem struct {
 }
 
 var choiceTitles = map[gate.Choice]string{
-	gate.ChoiceOnce:    "Approve once",
-	gate.ChoiceSession: "Approve for session",
-	gate.ChoiceAlways:  "Always allow in this repo",
-	gate.ChoiceDeny:    "Deny",
+	gate.ChoiceOnce:   "Approve once",
+	gate.ChoiceAlways: "Always allow in this repo",
+	gate.ChoiceDeny:   "Deny",
+}
+
+// sessionTitle says what "Approve for session" covers in Codewhale: the
+// tool by name, so every later call of it until the server stops, far
+// more than the call on screen.
+func sessionTitle(toolName string) string {
+	return "Approve for session: every later " + problem.Excerpt(toolName) + " call, whatever its input"
 }
 
 // NewPrompt builds the card for an ask decision of layer 8, offering only
@@ -56,8 +63,14 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	if d.Prompt.Forced {
 		p.Detail += " (a forced hold: session grants and saved rules cannot pass it)"
 	}
+	if d.Prompt.AlwaysRefused != "" {
+		p.Detail += " (\"" + choiceTitles[gate.ChoiceAlways] + "\" is not offered: " + d.Prompt.AlwaysRefused + ")"
+	}
 	for _, c := range d.Prompt.Choices {
 		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
+		if item.ID == gate.ChoiceSession {
+			item.Title = sessionTitle(req.Tool)
+		}
 		if item.Title == "" {
 			return nil, fmt.Errorf("the gate offered an unknown choice %q", c)
 		}
@@ -109,11 +122,12 @@ func (p *Prompt) Message() string {
 }
 
 // summary is a one-line title for a call, as Codewhale's editor transport
-// titles it: the tool and the argument that says what it does.
+// titles it: the tool and (an excerpt of) the argument that says what it
+// does. The whole input is in the decision; a title need not repeat it.
 func summary(toolName string, input map[string]any) string {
 	for _, key := range []string{"command", "path", "file_path", "pattern", "url", "task_id"} {
 		if v, ok := input[key].(string); ok && v != "" {
-			return toolName + ": " + v
+			return toolName + ": " + problem.Excerpt(v)
 		}
 	}
 	return toolName

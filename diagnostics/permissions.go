@@ -103,7 +103,7 @@ func (l *permLint) shadowed(i int) {
 		}
 		l.add("CW200", problem.Warning, r.Span,
 			fmt.Sprintf("this %s never wins: the %s rule at line %d matches every call it matches, and in one layer %s beats %s", r.Rule.Action, w.Rule.Action, l.lineOf(w), w.Rule.Action, r.Rule.Action),
-			l.related(w, fmt.Sprintf("shadowed by this %s rule (%s)", w.Rule.Action, w.Rule.Label())))
+			l.related(w, fmt.Sprintf("shadowed by this %s rule (%s)", w.Rule.Action, problem.Excerpt(w.Rule.Label()))))
 		return
 	}
 }
@@ -205,7 +205,7 @@ func (l *permLint) askUnderNever(i int) {
 		related = append(related, problem.Related{File: p.ApprovalPolicy.File, Span: p.ApprovalPolicy.Span, Message: "approval_policy is set here"})
 	}
 	l.add("CW202", problem.Warning, valueSpan(r, "action"),
-		fmt.Sprintf("this ask rule blocks instead of asking: the effective approval policy is never (%s), so Codewhale refuses every call it matches (\"Typed ask rule '%s' requires approval, but approval policy is never.\")", l.snap.Policy.Describe(), r.Rule.Label()),
+		fmt.Sprintf("this ask rule blocks instead of asking: the effective approval policy is never (%s), so Codewhale refuses every call it matches (\"Typed ask rule '%s' requires approval, but approval policy is never.\")", l.snap.Policy.Describe(), problem.Excerpt(r.Rule.Label())),
 		related...)
 }
 
@@ -225,11 +225,11 @@ func (l *permLint) promoted(i int) {
 		narrow = append(narrow, fmt.Sprintf("the tool %q", r.Tool))
 	}
 	if r.Path != nil {
-		narrow = append(narrow, fmt.Sprintf("the path %q", *r.Path))
+		narrow = append(narrow, fmt.Sprintf("the path %q", problem.Excerpt(*r.Path)))
 	}
 	l.add("CW203", problem.Warning, valueSpan(l.rules[i], "command"),
 		fmt.Sprintf("this %s is also a global %s shell prefix: Codewhale promotes a non-exact command without a workspace, dropping %s, so it %s `%s` for every tool, path and repository; add a workspace or command_exact = true to keep it to this rule",
-			r.Action, kind, strings.Join(narrow, " and "), verb, strings.TrimSpace(*r.Command)))
+			r.Action, kind, strings.Join(narrow, " and "), verb, problem.Excerpt(strings.TrimSpace(*r.Command))))
 }
 
 // CW204: denies are token matches, not semantics (execpolicy.md §6.1).
@@ -240,17 +240,18 @@ func (l *permLint) weakDeny(i int) {
 		return
 	}
 	cmd := strings.TrimSpace(*r.Command)
+	quoted := problem.Excerpt(cmd)
 	switch {
 	case r.CommandExact:
 		l.add("CW204", problem.Warning, valueSpan(fr, "command_exact"),
-			fmt.Sprintf("this exact deny is no hard prefix: Codewhale blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with more arguments, a path-spelled program or other spacing runs", cmd, cmd))
+			fmt.Sprintf("this exact deny is no hard prefix: Codewhale blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with more arguments, a path-spelled program or other spacing runs", quoted, quoted))
 	case r.Workspace != nil:
 		l.add("CW204", problem.Warning, valueSpan(fr, "workspace"),
-			fmt.Sprintf("this workspace-scoped deny is no hard prefix: Codewhale promotes only denies without a workspace, so `%s` is matched like an allow pattern and a flag with a value (`%s`) or a path-spelled program (`/usr/bin/%s`) slips past it", cmd, flagWithValue(cmd), cmd))
+			fmt.Sprintf("this workspace-scoped deny is no hard prefix: Codewhale promotes only denies without a workspace, so `%s` is matched like an allow pattern and a flag with a value (`%s`) or a path-spelled program (`/usr/bin/%s`) slips past it", quoted, problem.Excerpt(flagWithValue(cmd)), quoted))
 	}
 	if slip, ok := reorderedFlags(cmd); ok {
 		l.add("CW204", problem.Warning, valueSpan(fr, "command"),
-			fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; deny only the command words to catch every spelling", slip))
+			fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; deny only the command words to catch every spelling", problem.Excerpt(slip)))
 	}
 }
 

@@ -334,3 +334,23 @@ func BenchmarkCheckThousandRules(b *testing.B) {
 		w.check(buffers, nil)
 	}
 }
+
+// A message quotes at most an excerpt of a rule's command: before, a deny
+// of a 1 MB command made CW204 messages of 2 MB.
+func TestMessagesQuoteAnExcerpt(t *testing.T) {
+	w := newLintWorld(t, "")
+	long := "rm -rf /" + strings.Repeat("x", 1<<20)
+	w.write(w.permissions, "[[rules]]\ntool = \"exec_shell\"\ncommand = \""+long+"\"\ncommand_exact = true\naction = \"deny\"\n"+
+		"[[rules]]\ntool = \"exec_shell\"\ncommand = \""+long+" --a -b\"\nworkspace = \"/repo\"\naction = \"deny\"\n")
+	r := w.check(nil, nil)
+	for _, f := range r.Files {
+		for _, p := range f.Problems {
+			if len(p.Message) > 2000 {
+				t.Errorf("%s: a message of %d bytes: %.300s", p.Code, len(p.Message), p.Message)
+			}
+		}
+	}
+	if len(problemsWithCode(r, w.permissions, "CW204")) == 0 {
+		t.Fatal("no CW204 to check")
+	}
+}

@@ -100,6 +100,9 @@ type Prompt struct {
 	GroupingKey string
 	// Always are the rules the "always" choice would append.
 	Always []execpolicy.Rule
+	// AlwaysRefused says why "always" is not offered although the call has
+	// rules to save: Codewhale would refuse to write permissions.toml.
+	AlwaysRefused string
 }
 
 // AlwaysTOML is the exact TOML the "always" choice would append to

@@ -29,6 +29,12 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 		Model:     "codewhale-ls",
 	})
 	ran := describeHookRecords(out.Records)
+	if err := ctx.Err(); err != nil && !out.Denied {
+		// A hook cut short has no verdict, and a cancelled call is denied,
+		// whatever its hooks are configured to do on failure.
+		p.trace(LayerHooks, EffectDeny, ran)
+		return p.finish(Deny, LayerHooks, "The call was cancelled while its tool_call_before hooks ran ("+err.Error()+"); a cancelled call is denied.", nil), true
+	}
 	if out.Denied {
 		p.trace(LayerHooks, EffectDeny, ran)
 		return p.finish(Deny, LayerHooks, out.Reason, nil), true

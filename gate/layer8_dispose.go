@@ -44,7 +44,11 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 func (p *plan) prompt(exact, grouping string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
 		Choices: []string{"once", "session"}}
-	if rules := p.alwaysRules(); len(rules) > 0 {
+	switch rules := p.alwaysRules(); {
+	case len(rules) == 0:
+	case p.snap.PermissionsSaveRefused != "":
+		pr.AlwaysRefused = p.snap.PermissionsSaveRefused
+	default:
 		pr.Choices = append(pr.Choices, "always")
 		pr.Always = rules
 	}

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // methodApprove is the server → client request of a client that declared
@@ -43,13 +45,36 @@ func (a editorAsker) askCustom(ctx context.Context, p *approvals.Prompt) (gate.C
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
-	var answer struct {
-		Choice *string `json:"choice"`
+	choice, ok := decodeAnswer(raw)
+	if !ok {
+		return "", fmt.Errorf("the answer %s is not {\"choice\": \"<id>\"}", problem.Excerpt(string(raw)))
 	}
-	if err := json.Unmarshal(raw, &answer); err != nil || answer.Choice == nil {
-		return "", fmt.Errorf("the answer %s is not {\"choice\": ...}", clip(raw))
+	return choice, nil
+}
+
+// decodeAnswer reads {"choice": "<id>"} strictly: exactly that one key,
+// spelled so (encoding/json would take "Choice" or "CHOICE" too), once,
+// with a string value, and nothing after the object.
+func decodeAnswer(raw []byte) (gate.Choice, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	next := func() json.Token {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		return t
 	}
-	return gate.Choice(*answer.Choice), nil
+	if next() != json.Delim('{') || next() != "choice" {
+		return "", false
+	}
+	choice, isString := next().(string)
+	if !isString || next() != json.Delim('}') {
+		return "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false
+	}
+	return gate.Choice(choice), true
 }
 
 func (a editorAsker) askMessage(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
@@ -86,12 +111,4 @@ func (a editorAsker) gone(err error) error {
 	default:
 		return err
 	}
-}
-
-func clip(raw []byte) string {
-	const limit = 80
-	if len(raw) > limit {
-		return string(raw[:limit]) + "…"
-	}
-	return string(raw)
 }

@@ -32,6 +32,8 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 		return gate.Refuse(req, "codewhale-ls is shutting down"), nil
 	}
 	defer s.authorizing.Done()
+	ctx, stop := s.decisionContext(ctx)
+	defer stop()
 	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
 		return s.announce(s.authz.Final(req, gate.Refuse(req, reason)))
 	}
@@ -75,6 +77,8 @@ func explain(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, e
 	}
 	deps := s.authz.Deps
 	deps.Sessions = s.authz.Sessions
+	ctx, stop := s.decisionContext(ctx)
+	defer stop()
 	return gate.Decide(ctx, s.policyFor(req.Workspace), req, deps), nil
 }
 

@@ -81,6 +81,7 @@ type session struct {
 	// (set before initialize); nil answers null.
 	approve   func(ctx context.Context, method string, params json.RawMessage) (any, error)
 	prompts   []json.RawMessage // every prompt received, in order
+	promptID  jsonrpc2.ID       // the JSON-RPC id of the latest prompt
 	decisions []json.RawMessage // every codewhale/decision notification
 	// countOnly keeps only the number of decisions (benchmarks).
 	countOnly bool
@@ -169,6 +170,7 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 		params := json.RawMessage(append([]byte(nil), req.Params()...))
 		s.mu.Lock()
 		s.prompts = append(s.prompts, params)
+		s.promptID = req.ID()
 		approve := s.approve
 		s.mu.Unlock()
 		if approve == nil {

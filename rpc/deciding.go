@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -83,6 +84,13 @@ func (s *Server) newDeciding(opts initOptions, root string) (*deciding, error) {
 	return d, nil
 }
 
+// decisionContext is ctx cut short when deciding stops.
+func (s *Server) decisionContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.lifetime, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
 // decisionLogPath is initializationOptions.decisionLog: a path, false
 // (no log), or absent (the default under the Codewhale home). Only a
 // malformed option is an error.
@@ -129,6 +137,7 @@ func (s *Server) startWatching() {
 // stopDeciding denies every pending prompt at once and ends the watcher,
 // the background hooks and the decision log. It is safe to call twice.
 func (s *Server) stopDeciding() {
+	s.endLifetime()
 	s.mu.Lock()
 	authz, w, bg, l := s.authz, s.watcher, s.background, s.decisions
 	s.watcher, s.background, s.decisions = nil, nil, nil

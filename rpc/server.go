@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -63,6 +64,11 @@ type Server struct {
 	background *hooks.Background
 	decisions  *approvals.DecisionLog // nil when disabled or unopenable
 	watcher    *watch.Watcher
+	// lifetime ends when deciding stops (shutdown, exit, the client gone):
+	// every decision's context ends with it, so no hook outlives the
+	// session and every pending call is denied at once.
+	lifetime    context.Context
+	endLifetime context.CancelFunc
 	// authorizing counts codewhale/authorize calls in flight: the log
 	// stays open until each has recorded its decision.
 	authorizing sync.WaitGroup
@@ -105,6 +111,7 @@ func newServer(opts Options) *Server {
 		policies:   map[string]*policy{},
 		hooks:      opts.Hooks,
 	}
+	s.lifetime, s.endLifetime = context.WithCancel(context.Background())
 	if s.hooks == nil {
 		s.hooks = hooks.ShellRunner{}
 	}

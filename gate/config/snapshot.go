@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -29,10 +30,14 @@ type Snapshot struct {
 	// Permissions is the parsed permissions.toml (nil when missing or
 	// unreadable), kept for linters that reason about its rules.
 	Permissions *execpolicy.File
-	Hooks       hooks.Config
-	AutoReview  autoreview.Config
-	Law         repolaw.Law
-	Trusted     bool
+	// PermissionsSaveRefused is why Codewhale refuses approval saves to
+	// permissions.toml ("" when it would save): the file or its lock file
+	// is a symlink or not a regular file.
+	PermissionsSaveRefused string
+	Hooks                  hooks.Config
+	AutoReview             autoreview.Config
+	Law                    repolaw.Law
+	Trusted                bool
 	// ProjectHooksLoaded says whether the project hooks.toml counted.
 	ProjectHooksLoaded bool
 
@@ -190,6 +195,7 @@ func (s *Snapshot) loadPermissions() {
 	path := s.Paths.Permissions
 	f := &File{Kind: KindPermissions, Path: path, State: Missing}
 	s.Files = append(s.Files, f)
+	s.PermissionsSaveRefused = saveRefusal(path)
 	// The TUI start-up loader reads through a symlink; the config crate's
 	// loader refuses one. Decisions follow the TUI; diagnostics say so.
 	src, err := s.buffers.readThrough(path)
@@ -218,6 +224,23 @@ func (s *Snapshot) loadPermissions() {
 		return
 	}
 	f.State = Loaded
+}
+
+// saveRefusal is why an "always" rule cannot be saved to the
+// permissions.toml at path, or "". Only what the files are counts here; the
+// writer checks again when it writes.
+func saveRefusal(path string) string {
+	for _, p := range []string{path, path + ".lock"} {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+		case fi.Mode()&os.ModeSymlink != 0:
+			return filepath.Base(p) + " is a symlink, and Codewhale refuses approval saves through one (add the rule to the file it points to yourself)"
+		case !fi.Mode().IsRegular():
+			return filepath.Base(p) + " is not a regular file"
+		}
+	}
+	return ""
 }
 
 func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspace string, user UserConfig) {

@@ -3,6 +3,8 @@ package hooks
 import (
 	"fmt"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // run is one matching hook and what it produced.
@@ -88,7 +90,7 @@ func fold(runs []run) verdict {
 			contexts = append(contexts, r.reply.context)
 		}
 	}
-	v.context = capChars(strings.Join(contexts, "\n"), maxContextChars, "")
+	v.context = problem.CapRunes(strings.Join(contexts, "\n"), maxContextChars, "")
 	return v
 }
 

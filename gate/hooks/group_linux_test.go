@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -29,10 +31,16 @@ func liveInGroup(t *testing.T, pgid string) []string {
 	return live
 }
 
+// waitGroupGone waits until kill(-pgid, 0) fails with ESRCH, or only
+// zombies are left in the group.
 func waitGroupGone(t *testing.T, pgid string) {
 	t.Helper()
+	n, err := strconv.Atoi(pgid)
+	if err != nil || n <= 1 {
+		t.Fatalf("bad process group %q", pgid)
+	}
 	deadline := time.Now().Add(2 * time.Second)
-	for len(liveInGroup(t, pgid)) > 0 {
+	for syscall.Kill(-n, 0) != syscall.ESRCH && len(liveInGroup(t, pgid)) > 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("processes of group %s survive: %v", pgid, liveInGroup(t, pgid))
 		}
@@ -59,16 +67,54 @@ func TestBackgroundCloseKillsRunningHooks(t *testing.T) {
 	if !bg.Submit(shellHook("echo $$ > "+file+"; sleep 30"), nil, "", 30*time.Second) {
 		t.Fatal("not queued")
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	waitForFile(t, file)
+	bg.Close()
+	waitGroupGone(t, readPgid(t, file))
+}
+
+// A hook that leaves a process running is judged when its shell exits, as
+// Codewhale does, and what it left is killed: before, the runner waited
+// for stdout to close, so the strict hook below timed out and was denied.
+func TestHookLeavingAProcessIsJudgedAtExit(t *testing.T) {
+	file := pidFile(t)
+	h := shellHook("echo $$ > " + file + `; sleep 1000 & echo '{"decision":"allow"}'`)
+	h.ContinueOnError = false
+	h.TimeoutSecs = 30
+	call := bashCall
+	call.Workspace = t.TempDir()
+	got := Before(context.Background(), ShellRunner{}, nil, Config{Enabled: true, Hooks: []Hook{h}}, call)
+	if got.Denied || got.Records[0].ExitCode == nil || *got.Records[0].ExitCode != 0 {
+		t.Fatalf("denied %v (%s), records %+v", got.Denied, got.Reason, got.Records)
+	}
+	waitGroupGone(t, readPgid(t, file))
+}
+
+// A cancelled run kills the whole group at once, the shell included.
+func TestCancelKillsProcessGroup(t *testing.T) {
+	file := pidFile(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Result, 1)
+	go func() {
+		done <- ShellRunner{}.Run(ctx, shellHook("echo $$ > "+file+"; sleep 1000 & sleep 1000"), nil, "", time.Hour)
+	}()
+	waitForFile(t, file)
+	cancel()
+	if res := <-done; res.ExitCode != nil || res.TimedOut {
+		t.Fatalf("%+v", res)
+	}
+	waitGroupGone(t, readPgid(t, file))
+}
+
+func waitForFile(t *testing.T, file string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		if b, _ := os.ReadFile(file); strings.HasSuffix(string(b), "\n") {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("background hook never started")
+			t.Fatal("the hook never started")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	bg.Close()
-	waitGroupGone(t, readPgid(t, file))
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // decision is a hook's JSON `decision`, compared case-sensitively.
@@ -79,19 +80,5 @@ func sanitize(s string) string {
 		}
 		return r
 	}, s))
-	return capChars(s, maxTextChars, textTruncated)
-}
-
-// capChars keeps the first limit characters of s, then adds marker.
-func capChars(s string, limit int, marker string) string {
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	i, n := 0, 0
-	for i < len(s) && n < limit {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		n++
-	}
-	return s[:i] + marker
+	return problem.CapRunes(s, maxTextChars, textTruncated)
 }

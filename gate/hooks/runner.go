@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -21,20 +20,28 @@ type Result struct {
 	// ExitCode is nil when the hook timed out, failed to start, was killed
 	// by a signal or was lost.
 	ExitCode *int
+	// Stdout is what the verdict reads of the hook's stdout. ShellRunner
+	// keeps only the fields the fold reads (reduceStdout); parseReply gives
+	// the same reply for that as for the whole output.
 	Stdout   string
 	Err      string // why there is no exit code; never shown to the model
 	TimedOut bool
 }
 
-// MaxStdoutBytes caps what a hook's stdout may occupy in memory; the rest
-// is read and discarded so the hook never blocks on a full pipe.
-const MaxStdoutBytes = 1 << 20
+// drainGrace bounds the read of what is left in a hook's stdout once its
+// shell exited and its group was killed: only a process that left the
+// group (setsid) can hold the pipe open longer.
+const drainGrace = 500 * time.Millisecond
 
 // ShellRunner runs hooks with the system shell in their own process group.
 type ShellRunner struct{}
 
-// Run waits until the hook exits and its stdout is closed, the timeout
-// passes or ctx ends; in the last two cases the whole group is killed.
+// Run waits, as Codewhale does, for the hook's shell to exit, not for its
+// stdout to close: then it kills the hook's process group, so nothing the
+// hook left running (`sleep 1000 &`) outlives the call, and reads what is
+// left in the pipe. When the timeout passes or ctx ends first, the group is
+// killed at once. Stdout is read while the hook runs, all of it, in
+// bounded memory.
 func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, timeout time.Duration) Result {
 	stdout, writer, err := os.Pipe()
 	if err != nil {
@@ -54,28 +61,25 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 	defer stdout.Close()
 
 	output := make(chan string, 1)
-	go func() { output <- readCapped(stdout, MaxStdoutBytes) }()
+	go func() { output <- reduceStdout(stdout) }()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 
-	var out string
 	var waitErr error
-	for gotOut, gotExit := false, false; !gotOut || !gotExit; {
-		select {
-		case out = <-output:
-			gotOut = true
-		case waitErr = <-exited:
-			gotExit = true
-		case <-timer.C:
-			stop(cmd, stdout, exited, gotExit)
-			return Result{Err: fmt.Sprintf("Hook timed out after %ds", int64(timeout/time.Second)), TimedOut: true}
-		case <-ctx.Done():
-			stop(cmd, stdout, exited, gotExit)
-			return Result{Err: "hook cancelled: " + ctx.Err().Error()}
-		}
+	select {
+	case waitErr = <-exited:
+		killProcessGroup(cmd)
+		_ = stdout.SetReadDeadline(time.Now().Add(drainGrace))
+	case <-timer.C:
+		stop(cmd, stdout, exited, output)
+		return Result{Err: fmt.Sprintf("Hook timed out after %ds", int64(timeout/time.Second)), TimedOut: true}
+	case <-ctx.Done():
+		stop(cmd, stdout, exited, output)
+		return Result{Err: "hook cancelled: " + ctx.Err().Error()}
 	}
+	out := <-output
 	code := cmd.ProcessState.ExitCode()
 	if code < 0 {
 		var exitErr *exec.ExitError
@@ -87,27 +91,11 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 	return Result{ExitCode: &code, Stdout: out}
 }
 
-// stop kills the hook's process group and releases its goroutines: the
-// reader ends when its pipe closes, the waiter once the group is dead.
-func stop(cmd *exec.Cmd, stdout *os.File, exited <-chan error, gotExit bool) {
+// stop kills the hook's process group and waits for its goroutines: the
+// reader ends when its pipe closes, the waiter once the shell is dead.
+func stop(cmd *exec.Cmd, stdout *os.File, exited <-chan error, output <-chan string) {
 	killProcessGroup(cmd)
 	stdout.Close()
-	if !gotExit {
-		<-exited
-	}
-}
-
-// readCapped reads r to its end, keeping at most limit bytes.
-func readCapped(r io.Reader, limit int64) string {
-	var buf []byte
-	chunk := make([]byte, 32*1024)
-	for {
-		n, err := r.Read(chunk)
-		if room := limit - int64(len(buf)); room > 0 {
-			buf = append(buf, chunk[:min(int64(n), room)]...)
-		}
-		if err != nil {
-			return string(buf)
-		}
-	}
+	<-exited
+	<-output
 }

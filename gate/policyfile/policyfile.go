@@ -99,3 +99,31 @@ func ReadAll(r io.Reader) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// OpenNoFollow opens a file codewhale-ls itself writes (permissions.toml
+// for an "always" grant, its lock, the decision log) with flag and perm,
+// without following a symlink and without blocking on a FIFO or device
+// planted there, and refuses anything but a regular file: writing through
+// a link would change a file the user did not name (Codewhale refuses
+// approval saves to a symlinked permissions.toml), and opening a FIFO
+// blocks until someone opens its other end.
+func OpenNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, perm)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, fmt.Errorf("%s is a symlink, which codewhale-ls never writes through", path)
+	case errors.Is(err, syscall.ENXIO):
+		return nil, fmt.Errorf("%s %w", path, ErrNotRegular)
+	case err != nil:
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -132,3 +132,27 @@ func TestNestedArraySpans(t *testing.T) {
 		t.Errorf("spans\n got %q\nwant %q", got, want)
 	}
 }
+
+// Codewhale's parser skips a UTF-8 BOM at the start of a file; before, the
+// file was rejected ("U+00EF") and, for permissions.toml, every call denied.
+func TestParseSkipsBOM(t *testing.T) {
+	src := []byte("\uFEFF[rules]\nkey = \"v\"\n")
+	doc, err := Parse(src)
+	if err != nil {
+		t.Fatalf("rejected: %s", err.Message)
+	}
+	rules, _ := doc.Root.Sub("rules")
+	if rules == nil {
+		t.Fatal("no [rules] table")
+	}
+	e := rules.Get("key")
+	if e == nil || e.Value.Str != "v" {
+		t.Fatalf("entry %+v", e)
+	}
+	if got := string(src[e.KeySpan.Start:e.KeySpan.End]); got != "key" {
+		t.Errorf("the key's span covers %q", got)
+	}
+	if _, err := Parse([]byte("\uFEFF\uFEFFa = 1\n")); err == nil {
+		t.Error("a second BOM is not a BOM but a character TOML rejects there")
+	}
+}

@@ -1,6 +1,7 @@
 package tomldoc
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strconv"
@@ -13,12 +14,14 @@ import (
 )
 
 // Parse validates src as TOML and builds its tree. A syntax error returns a
-// nil Doc.
+// nil Doc. A UTF-8 byte order mark at the start is skipped, as Codewhale's
+// parser skips it; spans stay byte offsets into src.
 func Parse(src []byte) (*Doc, *SyntaxError) {
-	b := &builder{src: src, srcText: string(src), root: &TableValue{origin: headerDefined}}
+	text := blankBOM(src)
+	b := &builder{src: text, srcText: string(text), root: &TableValue{origin: headerDefined}}
 	b.current = b.root
 	p := &unstable.Parser{}
-	p.Reset(src)
+	p.Reset(text)
 	for p.NextExpression() {
 		b.expression(p.Expression())
 	}
@@ -27,13 +30,26 @@ func Parse(src []byte) (*Doc, *SyntaxError) {
 	}
 	// The builder flags everything BurntSushi might reject; only then is it
 	// worth running, to decide and to word the error as it does.
-	if b.suspect || !lexicallyPlain(src) {
+	if b.suspect || !lexicallyPlain(text) {
 		var sink map[string]any
 		if _, err := toml.Decode(b.srcText, &sink); err != nil {
 			return nil, burntSushiError(src, err)
 		}
 	}
 	return &Doc{Src: src, Root: b.root}, nil
+}
+
+const utf8BOM = "\uFEFF"
+
+// blankBOM is src with a leading UTF-8 byte order mark, which the unstable
+// parser rejects, replaced by three spaces, which TOML ignores there: every
+// offset stays that of src, and BurntSushi, which skips a BOM, judges the
+// same document.
+func blankBOM(src []byte) []byte {
+	if !bytes.HasPrefix(src, []byte(utf8BOM)) {
+		return src
+	}
+	return append([]byte("   "), src[len(utf8BOM):]...)
 }
 
 func unstableError(p *unstable.Parser, err error) *SyntaxError {
