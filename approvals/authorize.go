@@ -25,7 +25,7 @@ type Authorizer struct {
 	// before the next call without waiting for the file watcher.
 	Granted func()
 	// Current, when set, is the workspace's snapshot now: a call approved
-	// after the posture changed under its prompt is not run (pipeline.md
+	// after the posture changed under its prompt is not run (docs/codewhale/pipeline.md
 	// §8.1, step 4).
 	Current func(workspace string) *config.Snapshot
 	// Record, when set, writes every final decision to the decision log;

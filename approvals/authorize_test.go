@@ -86,7 +86,7 @@ func TestUnrecordableDecisionDoesNotRun(t *testing.T) {
 }
 
 // TestPostureChangedWhileWaiting: Codewhale does not run a call approved
-// after the posture changed under its card (pipeline.md §8.1, step 4).
+// after the posture changed under its card (docs/codewhale/pipeline.md §8.1, step 4).
 func TestPostureChangedWhileWaiting(t *testing.T) {
 	snap, req := asking(t)
 	tighter, _ := loaded(t, "approval_policy = \"never\"\n")

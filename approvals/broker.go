@@ -12,7 +12,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
-// DefaultTimeout is how long a prompt waits for its answer (contract §4).
+// DefaultTimeout is how long a prompt waits for its answer (docs/codewhale/contract.md §4).
 const DefaultTimeout = 300 * time.Second
 
 // Asker puts a prompt in front of the user. It returns the id of the

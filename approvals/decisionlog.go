@@ -13,7 +13,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
-// DecisionLog appends one JSON line per final decision (contract §4): time
+// DecisionLog appends one JSON line per final decision (docs/codewhale/contract.md §4): time
 // (RFC 3339 with nanoseconds, UTC), callId, tool, decision, layer,
 // layerName, rule, reason, approval. Never the call's input or any file's
 // contents: LogEntry has no field that could hold them.

@@ -18,7 +18,7 @@ import (
 func strPtr(s string) *string { return &s }
 
 // shellGrant is the record "always" writes for a shell call
-// (execpolicy.md §1.3 `P`): exact, workspace-scoped allow.
+// (docs/codewhale/execpolicy.md §1.3 `P`): exact, workspace-scoped allow.
 func shellGrant(command string) execpolicy.Rule {
 	return execpolicy.Rule{Tool: "exec_shell", Command: strPtr(command), CommandExact: true, Workspace: strPtr("/home/dev/repo"), Action: execpolicy.Allow}
 }
@@ -75,7 +75,7 @@ func dirNames(t *testing.T, dir string) []string {
 }
 
 // The file keeps every byte and gains the new records in its own style
-// (execpolicy.md §1.3 "Serialization of an appended record"; pipeline.md
+// (docs/codewhale/execpolicy.md §1.3 "Serialization of an appended record"; docs/codewhale/pipeline.md
 // §8.3 "comments preserved").
 func TestAppendRulesContent(t *testing.T) {
 	both := []execpolicy.Rule{shellGrant("cargo test"), pathGrant("src/lib.rs")}
@@ -177,7 +177,7 @@ func TestAppendRulesContent(t *testing.T) {
 }
 
 // A record identical in all six fields is skipped and the file is not
-// rewritten (execpolicy.md §1.3: "if nothing new remains the file is not
+// rewritten (docs/codewhale/execpolicy.md §1.3: "if nothing new remains the file is not
 // touched").
 func TestAppendRulesNothingNew(t *testing.T) {
 	existing := "# keep\n" + shellTOML + "\n" + pathTOML
@@ -229,8 +229,8 @@ func TestAppendRulesNoRules(t *testing.T) {
 	}
 }
 
-// A file Codewhale would refuse to load is never rewritten (pipeline.md
-// §8.3; execpolicy.md §7: the whole file is rejected).
+// A file Codewhale would refuse to load is never rewritten (docs/codewhale/pipeline.md
+// §8.3; docs/codewhale/execpolicy.md §7: the whole file is rejected).
 func TestAppendRulesBrokenFileUntouched(t *testing.T) {
 	for _, broken := range []string{
 		"[[rules]\ntool = \"a\"\n",

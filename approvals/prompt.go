@@ -7,7 +7,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-// Prompt is the ApprovalPrompt of contract.md §4: Codewhale's approval
+// Prompt is the ApprovalPrompt of docs/codewhale/contract.md §4: Codewhale's approval
 // card as the editor shows it.
 type Prompt struct {
 	ID        string       `json:"id"`

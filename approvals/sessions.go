@@ -3,7 +3,7 @@ package approvals
 import "sync"
 
 // Sessions holds the answers that outlive one call for the server's
-// lifetime, keyed as Codewhale keys them (pipeline.md §8.2, §8.3):
+// lifetime, keyed as Codewhale keys them (docs/codewhale/pipeline.md §8.2, §8.3):
 // "approve for session" adds the tool name and the call's grouping key to
 // one approved set; "deny" adds the exact approval key to the denied set.
 // It is the gate.Sessions layer 8 reads.

@@ -2,7 +2,7 @@ package approvals
 
 import "testing"
 
-// TestSessionsKeys follows pipeline.md §8.2: approvals by tool name or
+// TestSessionsKeys follows docs/codewhale/pipeline.md §8.2: approvals by tool name or
 // grouping key, denials by the exact key.
 func TestSessionsKeys(t *testing.T) {
 	s := NewSessions()

@@ -133,7 +133,7 @@ func (d *looseness) posture() {
 }
 
 // sandboxStrictness is how much a configured sandbox_mode clamps the
-// default sandbox; Codewhale compares it exactly (pipeline.md §9.1), so a
+// default sandbox; Codewhale compares it exactly (docs/codewhale/pipeline.md §9.1), so a
 // mis-cased value clamps nothing.
 func sandboxStrictness(s config.Setting) int {
 	switch {

@@ -189,7 +189,7 @@ func equalFoldASCII(a, b string) bool {
 }
 
 // CW202: under approval_policy never the engine turns a typed ask into a
-// block (execpolicy.md §2.5 step 5).
+// block (docs/codewhale/execpolicy.md §2.5 step 5).
 func (l *permLint) askUnderNever(i int) {
 	r := l.rules[i]
 	p := l.snap.Policy
@@ -232,7 +232,7 @@ func (l *permLint) promoted(i int) {
 			r.Action, kind, strings.Join(narrow, " and "), verb, problem.Excerpt(strings.TrimSpace(*r.Command))))
 }
 
-// CW204: denies are token matches, not semantics (execpolicy.md §6.1).
+// CW204: denies are token matches, not semantics (docs/codewhale/execpolicy.md §6.1).
 func (l *permLint) weakDeny(i int) {
 	fr := l.rules[i]
 	r := fr.Rule
@@ -295,7 +295,7 @@ func reorderedFlags(cmd string) (string, bool) {
 }
 
 // CW205: an allow's command is an arity-aware prefix; only ;, &, | and
-// newlines make a chain (execpolicy.md §6.2).
+// newlines make a chain (docs/codewhale/execpolicy.md §6.2).
 func (l *permLint) ridingAllow(i int) {
 	fr := l.rules[i]
 	r := fr.Rule
@@ -347,7 +347,7 @@ func (l *permLint) literalPath(i int) {
 
 // pathTrouble says how a rule's path matches less than it reads: dead when
 // it matches nothing, else the literal characters it holds. Path rules name
-// one exact file, normalised (execpolicy.md §4).
+// one exact file, normalised (docs/codewhale/execpolicy.md §4).
 func pathTrouble(r execpolicy.Rule) (msg string, dead bool) {
 	if r.Path == nil {
 		return "", false

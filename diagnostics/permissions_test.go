@@ -291,7 +291,7 @@ func TestReorderedFlagsSlip(t *testing.T) {
 	}
 }
 
-// TestCleanPermissions: the example of execpolicy.md §1.4, without its
+// TestCleanPermissions: the example of docs/codewhale/execpolicy.md §1.4, without its
 // deliberately suspicious allow (`git diff` rides redirections), draws none
 // of CW200–CW210.
 func TestCleanPermissions(t *testing.T) {

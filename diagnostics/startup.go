@@ -133,7 +133,7 @@ func rawNameProblem(e *tomldoc.Entry, live, message string) problem.Problem {
 
 // inertAutoReviewAllow is CW602 for [auto_review.allow] rules when the
 // posture is locked to one other than Auto-Review: an allow rule lifts a
-// call only in Auto-Review (pipeline.md §6.5), and a locked posture cannot
+// call only in Auto-Review (docs/codewhale/pipeline.md §6.5), and a locked posture cannot
 // be switched there. An unlocked posture can, so nothing is reported then.
 func inertAutoReviewAllow(f *FileResult, root *tomldoc.TableValue, p config.Policy) {
 	if !p.Locked || p.Posture == tool.AutoReview {
@@ -155,7 +155,7 @@ func inertAutoReviewAllow(f *FileResult, root *tomldoc.TableValue, p config.Poli
 
 // relativeWorkspaceKeys is CW602 for a [workspace."…"] or [projects."…"]
 // key that is a relative path: Codewhale canonicalises the key against the
-// directory it is started in (pipeline.md §1.1 step 7), so the entry names
+// directory it is started in (docs/codewhale/pipeline.md §1.1 step 7), so the entry names
 // no fixed directory. Keys starting with ~ or $ expand to absolute paths.
 func relativeWorkspaceKeys(f *FileResult, root *tomldoc.TableValue) {
 	for _, name := range []string{"workspace", "projects"} {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The user-config lints of pipeline.md §11 that say a setting does less
+// The user-config lints of docs/codewhale/pipeline.md §11 that say a setting does less
 // than it reads: each case lists the text every problem of the code
 // underlines.
 func TestConfigLints(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 )
 
 // codeWholeFile is the finding that a file is rejected or ignored as a
-// whole (contract.md §5); its related information lists the causes.
+// whole (docs/codewhale/contract.md §5); its related information lists the causes.
 const codeWholeFile = "CW005"
 
 // placeWholeFile moves each CW005 of f to the first line no cause of it

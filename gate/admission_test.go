@@ -7,7 +7,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// pipeline.md §2 "Vectors (list gate)".
+// docs/codewhale/pipeline.md §2 "Vectors (list gate)".
 func TestListGateVectors(t *testing.T) {
 	none := []string(nil)
 	type row struct {
@@ -107,7 +107,7 @@ func TestListGateThroughDecide(t *testing.T) {
 	}
 }
 
-// pipeline.md §2 gate 2 and "Plan-mode command-block vectors": Plan blocks
+// docs/codewhale/pipeline.md §2 gate 2 and "Plan-mode command-block vectors": Plan blocks
 // the 7 shell names plus code_execution and js_execution, by name;
 // Operate blocks none.
 func TestPlanModeCommandBlock(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// pipeline.md §8.2, disposition table
+// docs/codewhale/pipeline.md §8.2, disposition table
 // (approval_request_disposition_preserves_legacy_branch_order + UI tests).
 func TestDispositionTable(t *testing.T) {
 	const name, exact, group = "exec_shell", "shell:exec_shell:0011223344556677", "shell:cargo test"
@@ -70,7 +70,7 @@ func TestDispositionTable(t *testing.T) {
 	}
 }
 
-// pipeline.md §8.2 row "Ask (session has shell:exec_shell:cargo test)", through
+// docs/codewhale/pipeline.md §8.2 row "Ask (session has shell:exec_shell:cargo test)", through
 // Decide: a grant for the tool name or the grouping key approves an ordinary
 // card; the same grant never passes a forced one.
 func TestSessionGrantsThroughDecide(t *testing.T) {
@@ -99,7 +99,7 @@ func hash8(canonical string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// pipeline.md §8.3, key formats.
+// docs/codewhale/pipeline.md §8.3, key formats.
 func TestKeyFormats(t *testing.T) {
 	write := map[string]any{"path": "src/a.rs", "content": "x"}
 	shellIn := map[string]any{"command": "git status --porcelain"}
@@ -152,8 +152,8 @@ func TestKeyFormats(t *testing.T) {
 	}
 }
 
-// pipeline.md §8.3: "always" is offered only when eligible, with
-// execpolicy.md §1.3 P's exact TOML.
+// docs/codewhale/pipeline.md §8.3: "always" is offered only when eligible, with
+// docs/codewhale/execpolicy.md §1.3 P's exact TOML.
 func TestAlwaysChoiceEligibility(t *testing.T) {
 	fx := load(t, files{git: true, law: lawJSON}).noFatal(t)
 	notOffered := []string{"git push origin main", "rm -rf ~/", "curl https://example.com", "cargo test && git status"}

@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// pipeline.md §4.4, first table
+// docs/codewhale/pipeline.md §4.4, first table
 // (non_bypassable_registered_tools_auto_approve_in_full_access).
 func TestNonBypassableVectors(t *testing.T) {
 	rows := []struct {
@@ -74,7 +74,7 @@ func TestNonBypassableVectors(t *testing.T) {
 	}
 }
 
-// pipeline.md §4.4, resolver truth table.
+// docs/codewhale/pipeline.md §4.4, resolver truth table.
 func TestResolverTruthTable(t *testing.T) {
 	type auth = authority
 	var (
@@ -121,7 +121,7 @@ func TestResolverTruthTable(t *testing.T) {
 	}
 }
 
-// pipeline.md §4.4 "Carve-out posture vectors", on a qualifying write.
+// docs/codewhale/pipeline.md §4.4 "Carve-out posture vectors", on a qualifying write.
 func TestCarveOutPostureVectors(t *testing.T) {
 	ws := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
@@ -163,7 +163,7 @@ func TestCarveOutPostureVectors(t *testing.T) {
 	}
 }
 
-// pipeline.md §4.4 "Plan write-block vectors".
+// docs/codewhale/pipeline.md §4.4 "Plan write-block vectors".
 func TestPlanWriteBlockVectors(t *testing.T) {
 	fx := load(t, files{git: true}).noFatal(t)
 	blocked := []struct {
@@ -220,7 +220,7 @@ func TestPlanWriteBlockVectors(t *testing.T) {
 	}
 }
 
-// pipeline.md §4.2, spot rows of the requirement table.
+// docs/codewhale/pipeline.md §4.2, spot rows of the requirement table.
 func TestRequirementTable(t *testing.T) {
 	rows := []struct {
 		name  string

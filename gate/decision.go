@@ -72,7 +72,7 @@ type Approval struct {
 	Source string `json:"source"`
 }
 
-// Decision is the contract's Decision (contract.md §3).
+// Decision is the contract's Decision (docs/codewhale/contract.md §3).
 type Decision struct {
 	Decision  Verdict        `json:"decision"`
 	Layer     Layer          `json:"layer"`

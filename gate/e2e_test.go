@@ -41,7 +41,7 @@ var (
 	no  = func() *bool { b := false; return &b }()
 )
 
-// pipeline.md §10.3, every row. The CLI has no approval card: an undecided
+// docs/codewhale/pipeline.md §10.3, every row. The CLI has no approval card: an undecided
 // call ends as ask at layer 8; Never, Auto-Review and Full Access turn holds
 // into denies.
 func TestEndToEndVectors(t *testing.T) {
@@ -215,7 +215,7 @@ func TestEndToEndVectors(t *testing.T) {
 	}
 }
 
-// pipeline.md §6.6 full_access_permission_allow_cannot_bypass_background_catastrophic_floor.
+// docs/codewhale/pipeline.md §6.6 full_access_permission_allow_cannot_bypass_background_catastrophic_floor.
 func TestFullAccessPermissionAllowCannotBypassBackgroundCatastrophicFloor(t *testing.T) {
 	fx := load(t, files{git: true, permissions: "[[rules]]\ntool = \"exec_shell\"\ncommand = 'echo \"rm -rf /\" > \"<ws>/must-survive\"'\ncommand_exact = true\naction = \"allow\"\n"}).noFatal(t)
 	cmd := `echo "rm -rf /" > "` + fx.ws + `/must-survive"`
@@ -244,7 +244,7 @@ func TestFullAccessPermissionAllowCannotBypassBackgroundCatastrophicFloor(t *tes
 	}
 }
 
-// pipeline.md §7.3 full_access_permission_allow_cannot_bypass_repo_law.
+// docs/codewhale/pipeline.md §7.3 full_access_permission_allow_cannot_bypass_repo_law.
 func TestFullAccessPermissionAllowCannotBypassRepoLaw(t *testing.T) {
 	fx := load(t, files{git: true,
 		law:         `{"protected_invariants":[{"text":"Release notes need human review","paths":["CHANGELOG.md"]}]}`,

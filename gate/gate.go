@@ -29,7 +29,7 @@ type Deps struct {
 }
 
 // plan is the call's state as it moves through the layers, mirroring
-// Codewhale's planning loop (pipeline.md §10.1).
+// Codewhale's planning loop (docs/codewhale/pipeline.md §10.1).
 type plan struct {
 	req      Request
 	snap     *config.Snapshot

@@ -16,7 +16,7 @@ type session struct {
 }
 
 // resolveSession applies the request's mode and posture over the posture
-// the files resolve (pipeline.md §0.2, §1.2, §1.6). A posture the files
+// the files resolve (docs/codewhale/pipeline.md §0.2, §1.2, §1.6). A posture the files
 // lock can only be replaced by Never, the strictest, and a locked posture
 // refuses yolo, as Codewhale refuses --yolo and Shift+Tab.
 func resolveSession(p config.Policy, req Request) session {

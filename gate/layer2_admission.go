@@ -9,7 +9,7 @@ import (
 )
 
 // planBlockedCommands are the tool names Plan mode refuses by name
-// (pipeline.md §2, gate 2), whatever their action.
+// (docs/codewhale/pipeline.md §2, gate 2), whatever their action.
 var planBlockedCommands = []string{"bash", "Bash", "exec_shell", "exec_shell_wait", "exec_shell_interact", "exec_wait", "exec_interact", "code_execution", "js_execution"}
 
 // listAliases are the names a list entry also admits or denies.

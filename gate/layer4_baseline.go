@@ -10,7 +10,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
 )
 
-// Requirement is a registered tool's approval requirement (pipeline.md §4.1).
+// Requirement is a registered tool's approval requirement (docs/codewhale/pipeline.md §4.1).
 type Requirement int
 
 const (

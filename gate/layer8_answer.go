@@ -6,7 +6,7 @@ import (
 )
 
 // Choice is how an approval card ended: a human's answer, or why there was
-// none (contract.md §3, Decision.approval.choice).
+// none (docs/codewhale/contract.md §3, Decision.approval.choice).
 type Choice string
 
 const (

@@ -18,7 +18,7 @@ import (
 
 // Sessions is what layer 8 knows of earlier answers in this session.
 // Codewhale keys approvals by tool name or grouping key and denials by the
-// exact approval key (pipeline.md §8.2).
+// exact approval key (docs/codewhale/pipeline.md §8.2).
 type Sessions interface {
 	Approved(toolName, groupingKey string) bool
 	Denied(exactKey string) bool

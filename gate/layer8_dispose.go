@@ -40,7 +40,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }
 
-// prompt builds what the approval card would offer (pipeline.md §8.3).
+// prompt builds what the approval card would offer (docs/codewhale/pipeline.md §8.3).
 func (p *plan) prompt(exact, grouping string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
 		Choices: []string{"once", "session"}}

@@ -16,7 +16,7 @@ func workspaceWrite(ws string, network bool) Sandbox {
 	return Sandbox{Type: "workspace-write", WritableRoots: []string{ws}, NetworkAccess: boolPtr(network)}
 }
 
-// sandboxPolicy is pipeline.md §9.1: a default by posture and mode, which
+// sandboxPolicy is docs/codewhale/pipeline.md §9.1: a default by posture and mode, which
 // the configured sandbox_mode may only tighten. Codewhale compares the
 // configured value exactly and case-sensitively here, so `Read-Only` passes
 // validation and then does not clamp.

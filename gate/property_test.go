@@ -236,7 +236,7 @@ func loadProp(t *testing.T, s propSnapshot) fixture {
 // Random requests over random small snapshots: Decide never panics, the
 // trace invariants hold, Never never prompts, and adding auto-review block
 // rules and constitution block invariants never turns a deny or an ask
-// into an allow (the monotonic contract, pipeline.md §4.3 "later layers may
+// into an allow (the monotonic contract, docs/codewhale/pipeline.md §4.3 "later layers may
 // only ... block").
 func TestDecideProperties(t *testing.T) {
 	count := 0

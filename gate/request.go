@@ -18,7 +18,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// Request is an AuthorizeRequest (contract.md §3) after validation.
+// Request is an AuthorizeRequest (docs/codewhale/contract.md §3) after validation.
 type Request struct {
 	Tool      string
 	Input     map[string]any

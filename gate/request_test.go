@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// contract.md §3: a malformed AuthorizeRequest is an error naming the field.
+// docs/codewhale/contract.md §3: a malformed AuthorizeRequest is an error naming the field.
 func TestParseRequestErrors(t *testing.T) {
 	defaults := Request{Workspace: "/ws"}
 	rows := []struct {

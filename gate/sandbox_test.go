@@ -14,7 +14,7 @@ const lawJSON = `{"protected_invariants":[
   {"text":"Release notes need human review","paths":["CHANGELOG.md"]}
 ]}`
 
-// pipeline.md §9.1 table.
+// docs/codewhale/pipeline.md §9.1 table.
 func TestSandboxPolicyTable(t *testing.T) {
 	const ws = "/abs/repo"
 	full := authority{tool.Agent, tool.FullAccess, true}
@@ -60,7 +60,7 @@ func TestSandboxPolicyTable(t *testing.T) {
 	}
 }
 
-// pipeline.md §9.2: invalid inputs, not strictly wider, Ask → forced prompt,
+// docs/codewhale/pipeline.md §9.2: invalid inputs, not strictly wider, Ask → forced prompt,
 // other postures → denied.
 func TestSandboxEscalationRules(t *testing.T) {
 	const ws = "/abs/repo"

@@ -11,7 +11,7 @@ import (
 // served are the standard methods protocol.ServerHandler decodes for us.
 // Every other method is answered before it: protocol's fallback
 // (Server.Request) fails on a message without params, which for a
-// notification would end the connection (deps.md §1).
+// notification would end the connection (docs/codewhale/deps.md §1).
 var served = map[string]bool{
 	protocol.MethodInitialize:                     true,
 	protocol.MethodInitialized:                    true,
@@ -29,7 +29,7 @@ var served = map[string]bool{
 	protocol.MethodWorkspaceDidChangeWatchedFiles: true,
 }
 
-// handler is the chain of deps.md appendix A2. Every call is released with
+// handler is the chain of docs/codewhale/deps.md appendix A2. Every call is released with
 // jsonrpc2.Async first: that lets a handler call back into the client and
 // avoids jsonrpc2's pooled-context race under CancelHandler. Notifications
 // stay inline on the read loop, so edits apply in wire order.

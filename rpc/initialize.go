@@ -14,7 +14,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
-// initOptions are the client's initializationOptions (contract.md §4).
+// initOptions are the client's initializationOptions (docs/codewhale/contract.md §4).
 // Only config is used by the linter; the approval broker reads the rest.
 type initOptions struct {
 	Config                 string          `json:"config"`

@@ -12,7 +12,7 @@ import (
 
 func init() { register("codewhale/status", status) }
 
-// Status is the result of codewhale/status (contract.md §4): what
+// Status is the result of codewhale/status (docs/codewhale/contract.md §4): what
 // Codewhale itself would load for the workspace, from disk.
 type Status struct {
 	Version         string       `json:"version"`

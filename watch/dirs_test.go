@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// deps.md §3 C–C3: the target's directory does not exist yet, at one or two
+// docs/codewhale/deps.md §3 C–C3: the target's directory does not exist yet, at one or two
 // levels, created at once (mkdir -p) or one level at a time.
 func TestDirectoryCreatedLater(t *testing.T) {
 	cases := []struct {
@@ -43,7 +43,7 @@ func TestDirectoryCreatedLater(t *testing.T) {
 	}
 }
 
-// deps.md §3 C3: the directory is removed (the sub-watch is dropped), then
+// docs/codewhale/deps.md §3 C3: the directory is removed (the sub-watch is dropped), then
 // re-created, at one or two levels, slowly or immediately.
 func TestDirectoryRemovedAndRecreated(t *testing.T) {
 	cases := []struct {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The save styles of deps.md §3 (B1–B5 and the real tools listed under them).
+// The save styles of docs/codewhale/deps.md §3 (B1–B5 and the real tools listed under them).
 // Each must produce a report naming exactly the target, whatever temporary
 // names the editor used on the way.
 func TestSaveStyles(t *testing.T) {

@@ -62,7 +62,7 @@ func parseFlags(args []string, valued []string, booleans []string) (*flagSet, er
 var commonFlags = []string{"config", "workspace", "mode", "posture", "origin"}
 
 // workspace is --workspace, else the git root of the current directory,
-// else the current directory (contract.md §2).
+// else the current directory (docs/codewhale/contract.md §2).
 func (fs *flagSet) workspace() (string, error) {
 	if ws := fs.values["workspace"]; ws != "" {
 		return filepath.Abs(ws)

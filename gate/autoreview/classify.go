@@ -8,7 +8,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// Category is what kind of tool a call is (pipeline.md §6.2).
+// Category is what kind of tool a call is (docs/codewhale/pipeline.md §6.2).
 type Category int
 
 const (
@@ -94,7 +94,7 @@ type Classification struct {
 	ActionKind ActionKind
 }
 
-// Classify reads a call per pipeline.md §6.2.
+// Classify reads a call per docs/codewhale/pipeline.md §6.2.
 func Classify(c Call) Classification {
 	c = c.withShell()
 	cat := category(c.Semantic)

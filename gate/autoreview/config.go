@@ -56,7 +56,7 @@ func (e *RuleError) Error() string {
 	return at + ": " + e.Message
 }
 
-// Rule defaults (pipeline.md §6.1). Default ids count from 1: the first
+// Rule defaults (docs/codewhale/pipeline.md §6.1). Default ids count from 1: the first
 // block rule is config-block-1.
 const (
 	defaultIDFormat   = "config-%s-%d"

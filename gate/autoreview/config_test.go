@@ -9,7 +9,7 @@ import (
 
 func ptr(s string) *string { return &s }
 
-// pipeline.md §6.1 defaults, aliases and normalisation.
+// docs/codewhale/pipeline.md §6.1 defaults, aliases and normalisation.
 func TestValidateDefaults(t *testing.T) {
 	raw := RawConfig{
 		Allow: []RawRule{
@@ -48,7 +48,7 @@ func TestValidateDefaults(t *testing.T) {
 	}
 }
 
-// pipeline.md §6.1 validation errors: one per bad rule, naming it.
+// docs/codewhale/pipeline.md §6.1 validation errors: one per bad rule, naming it.
 func TestValidateErrors(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -36,7 +36,7 @@ type Verdict struct {
 	WriteTargetsBounded bool
 }
 
-// Reasons of the built-in decisions (pipeline.md §6.4). The allow reasons
+// Reasons of the built-in decisions (docs/codewhale/pipeline.md §6.4). The allow reasons
 // are ours: the spec gives no text for them.
 const (
 	ReasonPublishFloor    = "publish-like action requires durable review"
@@ -50,7 +50,7 @@ const (
 	reasonRoutineShell    = "routine workspace shell command"
 )
 
-// Decide is pipeline.md §6.4. origin is the request's origin (combined with
+// Decide is docs/codewhale/pipeline.md §6.4. origin is the request's origin (combined with
 // the call's own by RunOrigin); writeTargetsBounded is the carve-out path
 // test on the call's write targets, consulted for writes under Auto-Review.
 func Decide(cfg Config, c Call, posture tool.Posture, origin tool.Origin, writeTargetsBounded bool) Verdict {

@@ -15,7 +15,7 @@ func shellBg(command string) Call {
 	return NewCall("exec_shell", map[string]any{"command": command, "background": true})
 }
 
-// policyRow is one row of pipeline.md §6.6 "Policy-level". Empty
+// policyRow is one row of docs/codewhale/pipeline.md §6.6 "Policy-level". Empty
 // expectation fields are not checked; class is category/risk/kind with `*`
 // for "any".
 type policyRow struct {
@@ -64,7 +64,7 @@ var (
 	headless    = tool.Headless
 )
 
-// pipeline.md §6.6 "Policy-level" (default policy unless stated).
+// docs/codewhale/pipeline.md §6.6 "Policy-level" (default policy unless stated).
 func TestDecidePolicyVectors(t *testing.T) {
 	noRm := Config{Block: []Rule{{ID: "no-rm", Tool: "exec_shell", Reason: "no rm"}}}
 	allowPublish := Config{Allow: []Rule{{ID: "ship-it", ActionKind: "publish", Reason: "ship"}}}
@@ -211,7 +211,7 @@ func TestDecideOrder(t *testing.T) {
 	}
 }
 
-// pipeline.md §6.2 run origin.
+// docs/codewhale/pipeline.md §6.2 run origin.
 func TestRunOrigin(t *testing.T) {
 	tests := []struct {
 		name      string

@@ -6,7 +6,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// RunOrigin is where a call will run (pipeline.md §6.2): the requested
+// RunOrigin is where a call will run (docs/codewhale/pipeline.md §6.2): the requested
 // origin when the caller says headless or background, else background when
 // the call itself starts detached, else interactive.
 //

@@ -29,7 +29,7 @@ type Effect struct {
 	Text string
 }
 
-// Plan is pipeline.md §6.5: the effect of a verdict in a posture. rawTool
+// Plan is docs/codewhale/pipeline.md §6.5: the effect of a verdict in a posture. rawTool
 // is the name the agent called, as the block message quotes it.
 func Plan(v Verdict, posture tool.Posture, rawTool string) Effect {
 	autoReview := posture == tool.AutoReview

@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
 )
 
-// pipeline.md §6.6 "Plan-mapping": Decide then Plan. For write_file rows the
+// docs/codewhale/pipeline.md §6.6 "Plan-mapping": Decide then Plan. For write_file rows the
 // bounded flag is what the carve-out test computes in a git workspace.
 func TestPlanMappingVectors(t *testing.T) {
 	ws := t.TempDir()
@@ -89,7 +89,7 @@ func TestPlanMappingVectors(t *testing.T) {
 	}
 }
 
-// pipeline.md §6.5 posture mapping of each verdict kind.
+// docs/codewhale/pipeline.md §6.5 posture mapping of each verdict kind.
 func TestPlanPostures(t *testing.T) {
 	floor := Verdict{Kind: FloorHold, Reason: "r"}
 	allow := Verdict{Kind: Allow}

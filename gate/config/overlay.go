@@ -12,7 +12,7 @@ import (
 )
 
 // Overlay is what <workspace>/.codewhale/config.toml contributes once its
-// tighten-only rules have run (pipeline.md §1.3).
+// tighten-only rules have run (docs/codewhale/pipeline.md §1.3).
 type Overlay struct {
 	Path string
 	// Disabled says why none of the overlay applies ("" when it does).

@@ -19,7 +19,7 @@ func shellString(b BoolSetting) string {
 	return "false"
 }
 
-// TestOverlayLiveVectors is pipeline.md §1.5 "Live TUI overlay tests" plus
+// TestOverlayLiveVectors is docs/codewhale/pipeline.md §1.5 "Live TUI overlay tests" plus
 // the rows of the library-merge table that the live overlay shares
 // (§1.3 rules; max_subagents, model and provider are not authorization
 // settings, so for them only "no effect on approval/sandbox/shell and the
@@ -127,7 +127,7 @@ func TestOverlayLiveVectors(t *testing.T) {
 	}
 }
 
-// TestOverlayDerivedVectors is the "Derived" table of pipeline.md §1.5.
+// TestOverlayDerivedVectors is the "Derived" table of docs/codewhale/pipeline.md §1.5.
 func TestOverlayDerivedVectors(t *testing.T) {
 	any := []struct{ user, settings string }{
 		{"", ""}, {`approval_policy = "auto"`, ""}, {`approval_policy = "never"`, ""}, {`approval_policy = "on-request"`, ""},

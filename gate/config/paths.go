@@ -58,7 +58,7 @@ func (b Buffers) read(path string) ([]byte, bool, error) {
 	return src, true, nil
 }
 
-// Paths are where Codewhale looks for each file (contract.md §1).
+// Paths are where Codewhale looks for each file (docs/codewhale/contract.md §1).
 type Paths struct {
 	Home          string // the user's home directory
 	CodewhaleDir  string // where settings.toml and our own state live
@@ -105,7 +105,7 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// ResolvePaths applies Codewhale's config path resolution (execpolicy.md
+// ResolvePaths applies Codewhale's config path resolution (docs/codewhale/execpolicy.md
 // §1.1): --config > CODEWHALE_CONFIG_PATH > DEEPSEEK_CONFIG_PATH (both must be
 // absolute after ~ expansion) > $CODEWHALE_HOME/config.toml >
 // ~/.codewhale/config.toml if it exists > ~/.deepseek/config.toml if it

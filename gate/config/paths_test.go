@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestResolvePaths pins the active config resolution of execpolicy.md §1.1
-// (and contract.md §1): --config > CODEWHALE_CONFIG_PATH >
+// TestResolvePaths pins the active config resolution of docs/codewhale/execpolicy.md §1.1
+// (and docs/codewhale/contract.md §1): --config > CODEWHALE_CONFIG_PATH >
 // DEEPSEEK_CONFIG_PATH (absolute after ~ expansion, else error) >
 // $CODEWHALE_HOME/config.toml > ~/.codewhale/config.toml if it exists >
 // ~/.deepseek/config.toml if it exists > ~/.codewhale/config.toml, and that
@@ -88,7 +88,7 @@ func TestResolvePaths(t *testing.T) {
 }
 
 // TestHomeFallbacks: Home = HOME, then USERPROFILE, then HOMEDRIVE+HOMEPATH
-// (execpolicy.md §1.1).
+// (docs/codewhale/execpolicy.md §1.1).
 func TestHomeFallbacks(t *testing.T) {
 	tests := []struct {
 		env  MapEnv
@@ -115,7 +115,7 @@ func TestHomeFallbacks(t *testing.T) {
 	}
 }
 
-// TestResolvePathsDerived: the other files of contract.md §1.
+// TestResolvePathsDerived: the other files of docs/codewhale/contract.md §1.
 func TestResolvePathsDerived(t *testing.T) {
 	p, err := ResolvePaths(Options{Env: MapEnv{"HOME": "/h", "CODEWHALE_CONFIG_PATH": "/etc/cw/config.toml"}, Workspace: "/w"})
 	if err != nil {

@@ -39,7 +39,7 @@ func truthy(v string) bool {
 	return v == "1" || strings.EqualFold(v, "true")
 }
 
-// applyEnv is pipeline.md §1.1 step 3.
+// applyEnv is docs/codewhale/pipeline.md §1.1 step 3.
 func applyEnv(c *UserConfig, env Env) (approvalFromEnv bool) {
 	if v, n, ok := envFirst(env, "CODEWHALE_APPROVAL_POLICY", "DEEPSEEK_APPROVAL_POLICY"); ok {
 		c.ApprovalPolicy = Setting{Value: v, Set: true, Source: n}

@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// TestPostureSources is pipeline.md §1.2: the approval control source
+// TestPostureSources is docs/codewhale/pipeline.md §1.2: the approval control source
 // (requirements > project overlay > managed > environment > root config >
 // unset), locked = source ≠ unset, and the posture parse(P) / saved posture
 // only when unlocked / Ask.
@@ -134,7 +134,7 @@ func TestPostureSources(t *testing.T) {
 	}
 }
 
-// TestEnvironmentOverrides is pipeline.md §1.1 step 3.
+// TestEnvironmentOverrides is docs/codewhale/pipeline.md §1.1 step 3.
 func TestEnvironmentOverrides(t *testing.T) {
 	truthiness := []struct {
 		v    string
@@ -194,7 +194,7 @@ func TestEnvironmentOverrides(t *testing.T) {
 	})
 }
 
-// TestWorkspaceEntryShell is pipeline.md §1.1 step 7: the user's
+// TestWorkspaceEntryShell is docs/codewhale/pipeline.md §1.1 step 7: the user's
 // [workspace."<abs>"] / [projects."<abs>"] allow_shell.
 func TestWorkspaceEntryShell(t *testing.T) {
 	tests := []struct {
@@ -247,7 +247,7 @@ func TestWorkspaceEntryShell(t *testing.T) {
 	}
 }
 
-// TestSettingsFileLocation: settings.toml is read from ~/.codewhale (contract.md §1).
+// TestSettingsFileLocation: settings.toml is read from ~/.codewhale (docs/codewhale/contract.md §1).
 func TestSettingsFileLocation(t *testing.T) {
 	w := newWorld(t)
 	writeFile(t, filepath.Join(w.home, ".deepseek", "settings.toml"), `permission_posture = "full-access"`)

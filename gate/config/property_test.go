@@ -11,7 +11,7 @@ import (
 	"testing/quick"
 )
 
-// Independent restatements of the rank tables of pipeline.md §1.3/§1.4 (not
+// Independent restatements of the rank tables of docs/codewhale/pipeline.md §1.3/§1.4 (not
 // the code's), so that the property checks the code against the spec.
 func specApprovalRank(v string) (int, bool) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
@@ -79,7 +79,7 @@ func (overlayCase) Generate(r *rand.Rand, _ int) reflect.Value {
 // effective approval and sandbox never rank below the user's (where it is
 // ranked; the saved posture is the approval baseline when the config leaves
 // it unset; an unranked or unset baseline admits only rank 2), and
-// allow_shell never goes false→true (pipeline.md §1.3, §1.4).
+// allow_shell never goes false→true (docs/codewhale/pipeline.md §1.3, §1.4).
 func TestOverlayNeverLoosens(t *testing.T) {
 	requireNoSystemFiles(t)
 	base := t.TempDir()

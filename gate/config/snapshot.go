@@ -70,7 +70,7 @@ func (s *Snapshot) File(kind Kind) *File {
 	return nil
 }
 
-// Load reads every file of contract.md §1 for opts and builds a snapshot.
+// Load reads every file of docs/codewhale/contract.md §1 for opts and builds a snapshot.
 // It never fails: what Codewhale would refuse to start with is recorded in
 // Policy.Fatal (and turns every decision into a deny), and every problem is
 // kept on its file.

@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-// TestValidateApprovalAndSandbox is pipeline.md §1.1 step 6: approval_policy
+// TestValidateApprovalAndSandbox is docs/codewhale/pipeline.md §1.1 step 6: approval_policy
 // and sandbox_mode outside the accepted sets stop Codewhale.
 func TestValidateApprovalAndSandbox(t *testing.T) {
 	tests := []struct {
@@ -60,8 +60,8 @@ func TestValidateApprovalAndSandbox(t *testing.T) {
 	}
 }
 
-// TestFatalUserConfig: files and values that stop Codewhale (pipeline.md
-// §1.1 steps 1 and 6, contract.md §1).
+// TestFatalUserConfig: files and values that stop Codewhale (docs/codewhale/pipeline.md
+// §1.1 steps 1 and 6, docs/codewhale/contract.md §1).
 func TestFatalUserConfig(t *testing.T) {
 	t.Run("TOML syntax error: reason omits the contents", func(t *testing.T) {
 		w := newWorld(t)
@@ -148,7 +148,7 @@ func TestFatalUserConfig(t *testing.T) {
 	})
 }
 
-// TestPermissionsFile is execpolicy.md §1.1 (sibling of the active config)
+// TestPermissionsFile is docs/codewhale/execpolicy.md §1.1 (sibling of the active config)
 // and §7 (a malformed file is rejected as a whole, fatally, without its
 // contents).
 func TestPermissionsFile(t *testing.T) {
@@ -244,7 +244,7 @@ func TestPermissionsFile(t *testing.T) {
 	})
 }
 
-// TestRequirements is pipeline.md §1.1 step 5.
+// TestRequirements is docs/codewhale/pipeline.md §1.1 step 5.
 func TestRequirements(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -310,7 +310,7 @@ func TestRequirements(t *testing.T) {
 	})
 }
 
-// TestAutoReviewRules is pipeline.md §6.1 validation: a rejected rule stops
+// TestAutoReviewRules is docs/codewhale/pipeline.md §6.1 validation: a rejected rule stops
 // Codewhale (CW603 on the offending field).
 func TestAutoReviewRules(t *testing.T) {
 	tests := []struct {
@@ -356,7 +356,7 @@ func TestAutoReviewRules(t *testing.T) {
 	}
 }
 
-// TestProjectHooksTrust is pipeline.md §3.2: the project hooks.toml loads
+// TestProjectHooksTrust is docs/codewhale/pipeline.md §3.2: the project hooks.toml loads
 // only for a workspace the user config trusts, after the global hooks.
 func TestProjectHooksTrust(t *testing.T) {
 	global := "[[hooks.hooks]]\nevent = \"tool_call_before\"\ncommand = \"global-hook\"\n"
@@ -453,7 +453,7 @@ func TestProjectHooksTrust(t *testing.T) {
 	})
 }
 
-// TestConstitution is pipeline.md §7.1: .codewhale/constitution.json found
+// TestConstitution is docs/codewhale/pipeline.md §7.1: .codewhale/constitution.json found
 // upward from the workspace to the git root.
 func TestConstitution(t *testing.T) {
 	law := `{"protected_invariants": [{"text": "The wire format is frozen", "paths": ["crates/protocol/**"], "action": "block"}]}`

@@ -11,7 +11,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// knownTopLevel are the user config keys Codewhale reads (pipeline.md §11.1);
+// knownTopLevel are the user config keys Codewhale reads (docs/codewhale/pipeline.md §11.1);
 // any other key is silently ignored by Codewhale.
 var knownTopLevel = []string{
 	"stop_words", "provider", "api_key", "apiKey", "base_url", "baseUrl", "http_headers", "httpHeaders", "title",
@@ -135,7 +135,7 @@ func table(f *File, t *tomldoc.TableValue, name string) *tomldoc.TableValue {
 	return sub
 }
 
-// validate applies Config::validate to the merged values (pipeline.md §1.1
+// validate applies Config::validate to the merged values (docs/codewhale/pipeline.md §1.1
 // step 6): an approval_policy or sandbox_mode outside the accepted sets
 // stops Codewhale.
 func validate(approval, sandbox Setting) []string {

@@ -23,8 +23,8 @@ const (
 		"[[rules]]\ntool = \"apply_patch\"\npath = \"src/b.rs\"\nworkspace = \"/repo\"\naction = \"allow\"\n"
 )
 
-// TestTUIVectors is execpolicy.md §5.2 (TUI1–TUI14 through the adapter) plus
-// pipeline.md §5's two named Full Access vectors.
+// TestTUIVectors is docs/codewhale/execpolicy.md §5.2 (TUI1–TUI14 through the adapter) plus
+// docs/codewhale/pipeline.md §5's two named Full Access vectors.
 func TestTUIVectors(t *testing.T) {
 	const askLabel = "tool=exec_shell command=cargo test"
 	const readLabel = "tool=read_file path=secrets/api_key.txt"

@@ -16,7 +16,7 @@ import (
 // path per touched file of apply_patch (deduplicated, none at all if any is
 // unsafe). Other tools, and targets that are empty, traverse, are
 // drive-relative, lie outside the workspace or are the workspace root, give
-// none. codewhale-ls offers no `S` choice (contract §4 lists none), so
+// none. codewhale-ls offers no `S` choice (docs/codewhale/contract.md §4 lists none), so
 // they serve only as the base of the `P` records.
 func askCandidates(semantic string, input map[string]any, workspace string, patchFiles []string, fold bool) []Rule {
 	switch semantic {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestFidelityEdges runs testdata/fidelity-edges.json, vectors in the
-// conformance format that we derived (from execpolicy.md and serde's
+// conformance format that we derived (from docs/codewhale/execpolicy.md and serde's
 // documented behaviour) for the edges the engine's vectors touch least:
 // empty tool names, rules written as arrays, toml 0.5 wording. They were
 // not produced by Codewhale's engine, so they live apart from its vectors.

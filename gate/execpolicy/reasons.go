@@ -1,6 +1,6 @@
 package execpolicy
 
-// The reason strings Codewhale reports (execpolicy.md §5, reason codes).
+// The reason strings Codewhale reports (docs/codewhale/execpolicy.md §5, reason codes).
 const (
 	reasonAllowed     = "Execution allowed by policy."
 	reasonRejectRules = "Policy is configured to reject rule-exceptions."

@@ -1,5 +1,5 @@
 // Package globset matches paths the way Rust's `globset` crate does with its
-// default options, because Codewhale's repository law (pipeline.md §7.1)
+// default options, because Codewhale's repository law (docs/codewhale/pipeline.md §7.1)
 // compiles its protected paths with those defaults: matching is
 // case-sensitive, `*` and `?` also cross `/`, `**` spans any depth, `[...]`
 // is a class (`[!...]`/`[^...]` negated), `{a,b}` is an alternation (nested

@@ -6,7 +6,7 @@ import (
 )
 
 // Expected answers are those of Rust globset's default GlobMatcher (the
-// dialect of pipeline.md §7.1), derived from the regex it builds.
+// dialect of docs/codewhale/pipeline.md §7.1), derived from the regex it builds.
 func TestMatch(t *testing.T) {
 	tests := []struct {
 		pattern, path string

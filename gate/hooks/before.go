@@ -52,7 +52,7 @@ type Outcome struct {
 }
 
 // Before runs the call's matching tool_call_before hooks in order and
-// folds their answers (pipeline.md §3.4–§3.5). bg may be nil, in which case
+// folds their answers (docs/codewhale/pipeline.md §3.4–§3.5). bg may be nil, in which case
 // background hooks are dropped. Before never panics: a panicking runner or
 // a cancelled ctx is a lost executor, which denies when a strict gate
 // matched.

@@ -54,7 +54,7 @@ func runBefore(t *testing.T, hooks []Hook, results map[string]Result) (Outcome, 
 
 const noVerdictPrefix = "ToolCallBefore hook returned no verdict for tool 'bash' and `continue_on_error = false` is configured: "
 
-// TestFoldVectors is the vector table of pipeline.md §3.6.
+// TestFoldVectors is the vector table of docs/codewhale/pipeline.md §3.6.
 func TestFoldVectors(t *testing.T) {
 	background := beforeHook("bg", false)
 	background.Background = true

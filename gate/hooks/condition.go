@@ -41,7 +41,7 @@ type MatchContext struct {
 	ExitCode *int64         // nil for events before a tool runs
 }
 
-// Matches evaluates the condition (pipeline.md §3.3).
+// Matches evaluates the condition (docs/codewhale/pipeline.md §3.3).
 func (c Condition) Matches(m MatchContext) bool {
 	switch c.Type {
 	case ToolName:
@@ -74,7 +74,7 @@ func (c Condition) Matches(m MatchContext) bool {
 var Categories = []string{"shell", "safe", "file_write", "other"}
 
 // Category is the tool category a tool_category condition compares with,
-// computed from the raw call name and its action (pipeline.md §3.3). Note
+// computed from the raw call name and its action (docs/codewhale/pipeline.md §3.3). Note
 // that the legacy names read_file/write_file fall into "other".
 func Category(name string, input map[string]any) string {
 	action, _ := tool.Action(input)

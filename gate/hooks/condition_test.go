@@ -2,7 +2,7 @@ package hooks
 
 import "testing"
 
-// TestCategory is the category table of pipeline.md §3.3.
+// TestCategory is the category table of docs/codewhale/pipeline.md §3.3.
 func TestCategory(t *testing.T) {
 	cases := []struct {
 		name, action, want string

@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
-// Diagnostic codes this package reports (contract.md §5).
+// Diagnostic codes this package reports (docs/codewhale/contract.md §5).
 const (
 	codeUnknownKey   = "CW002"
 	codeInvalidValue = "CW003"

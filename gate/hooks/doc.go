@@ -1,6 +1,6 @@
 // Package hooks is layer 3 of Codewhale's authorization: the
 // `tool_call_before` hooks of the user's config.toml and of a trusted
-// workspace's .codewhale/hooks.toml (pipeline.md §3).
+// workspace's .codewhale/hooks.toml (docs/codewhale/pipeline.md §3).
 //
 // It loads hook entries with the byte spans of what it finds wrong
 // (load.go, decode.go, validate.go), decides which hooks a call triggers

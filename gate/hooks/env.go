@@ -27,7 +27,7 @@ func (c Call) matchContext() MatchContext {
 }
 
 // env is the variables a hook process gets on top of the inherited
-// environment (pipeline.md §3.4).
+// environment (docs/codewhale/pipeline.md §3.4).
 func (c Call) env() ([]string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -32,7 +32,7 @@ func (r run) noVerdict() string {
 	return ""
 }
 
-// verdict is the fold of a call's hook runs (pipeline.md §3.5).
+// verdict is the fold of a call's hook runs (docs/codewhale/pipeline.md §3.5).
 type verdict struct {
 	deny         bool
 	reason       string

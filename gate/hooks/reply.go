@@ -19,7 +19,7 @@ const (
 	decideAsk
 )
 
-// reply is what a hook's stdout says (pipeline.md §3.5, stdout parsing).
+// reply is what a hook's stdout says (docs/codewhale/pipeline.md §3.5, stdout parsing).
 type reply struct {
 	decision     decision
 	reason       string         // sanitised; "" when absent

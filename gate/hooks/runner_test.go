@@ -15,7 +15,7 @@ func shellHook(command string) Hook {
 	return Hook{Event: ToolCallBefore, Command: command, Name: "h", TimeoutSecs: 5, ContinueOnError: true}
 }
 
-// TestRealExecutorVectors are the real executor vectors of pipeline.md §3.6.
+// TestRealExecutorVectors are the real executor vectors of docs/codewhale/pipeline.md §3.6.
 func TestRealExecutorVectors(t *testing.T) {
 	cases := []struct {
 		command string

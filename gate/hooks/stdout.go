@@ -12,7 +12,7 @@ import (
 )
 
 // Codewhale parses a hook's whole stdout, however long, as one JSON value
-// (pipeline.md §3.5, stdout parsing). reduceStdout does the same while it
+// (docs/codewhale/pipeline.md §3.5, stdout parsing). reduceStdout does the same while it
 // reads the pipe, in bounded memory: it validates all of it but keeps only
 // the four fields parseReply reads, each under a cap that cannot change
 // the reply:

@@ -18,7 +18,7 @@ var retiredToolNames = map[string]string{
 	"edit_file":  "tool_name = \"edit\" or tool_category = \"file_write\"",
 }
 
-// validate applies Codewhale's per-entry load checks (pipeline.md §3.3)
+// validate applies Codewhale's per-entry load checks (docs/codewhale/pipeline.md §3.3)
 // and the lints of §11; it reports whether Codewhale keeps the hook.
 func (l *loader) validate(h Hook, es hookEntries) bool {
 	keep := true

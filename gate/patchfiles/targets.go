@@ -1,5 +1,5 @@
 // Package patchfiles lists the paths a write-capable call names, the way
-// Codewhale's repository law collects them (pipeline.md §7.2). Several
+// Codewhale's repository law collects them (docs/codewhale/pipeline.md §7.2). Several
 // layers share it (repo law, the Ask write carve-out, auto-review's bounded
 // writes) so they agree on what a call touches.
 package patchfiles

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Target shapes of pipeline.md §7.2 and the apply_patch rows of §7.3.
+// Target shapes of docs/codewhale/pipeline.md §7.2 and the apply_patch rows of §7.3.
 func TestTargets(t *testing.T) {
 	tests := []struct {
 		name  string

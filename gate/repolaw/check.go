@@ -20,7 +20,7 @@ type Hold struct {
 var writeTools = map[string]bool{"write_file": true, "edit_file": true, "apply_patch": true, "fim_edit": true}
 
 // Check decides a call by its semantic tool name (tool.Semantic) and input,
-// for the workspace the call runs in (pipeline.md §7.2). The first matching
+// for the workspace the call runs in (docs/codewhale/pipeline.md §7.2). The first matching
 // (rule, target) pair sets the hold; only a block replaces an earlier ask,
 // and nothing replaces a block.
 func (l Law) Check(workspace, semantic string, input map[string]any) Hold {

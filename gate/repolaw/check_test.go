@@ -7,7 +7,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// lawJSON is the LAW of pipeline.md §7.3: an advisory string, a block rule
+// lawJSON is the LAW of docs/codewhale/pipeline.md §7.3: an advisory string, a block rule
 // and a default-ask rule.
 const lawJSON = `{
   "schema_version": 1,
@@ -26,7 +26,7 @@ func mustParse(t *testing.T, text string) Law {
 	return law
 }
 
-// TestVectors is the vector table of pipeline.md §7.3. Decisions are the
+// TestVectors is the vector table of docs/codewhale/pipeline.md §7.3. Decisions are the
 // plan effect in posture Ask without auto-approval.
 func TestVectors(t *testing.T) {
 	const frozen = "The wire format is frozen"

@@ -42,7 +42,7 @@ func Parse(data []byte) (Law, []problem.Problem) {
 	return compile(invariants)
 }
 
-// compile turns the invariants into rules (pipeline.md §7.1): blank text
+// compile turns the invariants into rules (docs/codewhale/pipeline.md §7.1): blank text
 // skips the entry, a bare string is advisory only, each path is trimmed, blank and invalid
 // globs are dropped, and an entry left without globs is advisory only.
 func compile(invariants []invariant) (Law, []problem.Problem) {

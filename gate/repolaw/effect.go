@@ -34,7 +34,7 @@ type Outcome struct {
 	Reason string
 }
 
-// Effect applies a hold to a call's plan (pipeline.md §7.2 "Plan effect"):
+// Effect applies a hold to a call's plan (docs/codewhale/pipeline.md §7.2 "Plan effect"):
 // a block refuses the call in every posture; an ask opens a forced card only
 // where a human can answer one (posture Ask without auto-approval) and is
 // refused everywhere else, naming the raw tool and the posture.

@@ -7,7 +7,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// pipeline.md §7.3 "Posture": a repo-law ask prompts only in Ask without
+// docs/codewhale/pipeline.md §7.3 "Posture": a repo-law ask prompts only in Ask without
 // auto-approval; a block blocks everywhere.
 func TestEffectByPosture(t *testing.T) {
 	ask := Hold{Action: Ask, Reason: "R", Invariant: "I", Target: "T"}
@@ -38,7 +38,7 @@ func TestEffectByPosture(t *testing.T) {
 	}
 }
 
-// full_access_permission_allow_cannot_bypass_repo_law (pipeline.md §7.3).
+// full_access_permission_allow_cannot_bypass_repo_law (docs/codewhale/pipeline.md §7.3).
 // The typed allow is another layer's; here: the hold and its effect.
 func TestFullAccessCannotBypassRepoLaw(t *testing.T) {
 	law := mustParse(t, `{"protected_invariants":[{"text":"Release notes need human review","paths":["CHANGELOG.md"]}]}`)

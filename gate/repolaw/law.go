@@ -1,5 +1,5 @@
 // Package repolaw is layer 7 of Codewhale's authorization pipeline
-// (pipeline.md §7): the protected paths a repository declares in
+// (docs/codewhale/pipeline.md §7): the protected paths a repository declares in
 // `.codewhale/constitution.json`, which hold writes to them for a human
 // (`ask`) or refuse them (`block`) whatever the posture.
 package repolaw

@@ -33,7 +33,7 @@ func build(t *testing.T, files tree) string {
 	return root
 }
 
-// Discovery of pipeline.md §7.1.
+// Discovery of docs/codewhale/pipeline.md §7.1.
 func TestFind(t *testing.T) {
 	const law = ".codewhale/constitution.json"
 	tests := []struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // normalizeTarget turns a raw target into the workspace-relative form the
-// globs are matched against (pipeline.md §7.2). It is lexical only. Its odd
+// globs are matched against (docs/codewhale/pipeline.md §7.2). It is lexical only. Its odd
 // corners are Codewhale's: `..` with nothing to pop is kept as a literal
 // component, a later `..` pops that one again (`../../x` → `x`), and an
 // absolute path outside the workspace simply loses its leading `/`

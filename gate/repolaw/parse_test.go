@@ -8,7 +8,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-// The schema and compile rules of pipeline.md §7.1 and the lints of §11.
+// The schema and compile rules of docs/codewhale/pipeline.md §7.1 and the lints of §11.
 func TestParse(t *testing.T) {
 	const rule = `{"text":"Frozen","paths":["crates/protocol/**"],"action":"block"}`
 	tests := []struct {

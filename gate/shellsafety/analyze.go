@@ -16,7 +16,7 @@ const (
 	WorkspaceSafe
 	// NeedsReview: anything not recognised either way.
 	NeedsReview
-	// Dangerous: a pattern pipeline.md §6.3 "Analyzer Dangerous" names.
+	// Dangerous: a pattern docs/codewhale/pipeline.md §6.3 "Analyzer Dangerous" names.
 	Dangerous
 )
 

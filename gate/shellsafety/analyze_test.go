@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// Analyzer levels. Dangerous rows follow pipeline.md §6.3 "Analyzer
+// Analyzer levels. Dangerous rows follow docs/codewhale/pipeline.md §6.3 "Analyzer
 // Dangerous"; the Safe/WorkspaceSafe rows hold the approval-card vectors of
-// execpolicy.md §1.3 and pipeline.md §8.3 (the repo allow rule is offered
+// docs/codewhale/execpolicy.md §1.3 and docs/codewhale/pipeline.md §8.3 (the repo allow rule is offered
 // only for Safe/WorkspaceSafe) and the Plan-mapping rows of §6.6 that must
 // not be routine.
 func TestAnalyze(t *testing.T) {
@@ -15,7 +15,7 @@ func TestAnalyze(t *testing.T) {
 		command string
 		want    Level
 	}{
-		// execpolicy.md §1.3: refused / accepted for "always allow".
+		// docs/codewhale/execpolicy.md §1.3: refused / accepted for "always allow".
 		{"rm -rf ~/", Dangerous},
 		{"git push origin main", NeedsReview},
 		{"curl https://example.com", NeedsReview},

@@ -46,7 +46,7 @@ func (c *Command) ownSegment() {
 // Text is the command as given to Parse.
 func (c *Command) Text() string { return c.whole.text }
 
-// ReadOnly is Codewhale's strict parallel read-only classifier (pipeline.md
+// ReadOnly is Codewhale's strict parallel read-only classifier (docs/codewhale/pipeline.md
 // §4.2 bash row, §6.2 Shell risk). The spec leaves its rules open; this one
 // is deliberately narrow: one command or a pipeline of commands, each a
 // known read-only program with arguments that cannot make it write, run
@@ -74,7 +74,7 @@ func (c *Command) isDangerous() bool {
 }
 
 // Segments splits a command on `&&`, `||` and `;` exactly as Codewhale's
-// auto-review does (pipeline.md §6.3): on the raw text, quotes or not,
+// auto-review does (docs/codewhale/pipeline.md §6.3): on the raw text, quotes or not,
 // trimmed, empty pieces dropped. Pipes and `&` stay inside a segment.
 // Each segment is parsed; do not modify the slice.
 func (c *Command) Segments() []*Command { return c.segments }
@@ -82,7 +82,7 @@ func (c *Command) Segments() []*Command { return c.segments }
 // PublishLike is PublishLike(c.Text()): the whole text read as one segment.
 func (c *Command) PublishLike() bool { return PublishLike(c.whole.text) }
 
-// DestructiveLike is pipeline.md §6.3's destructive-like test of one
+// DestructiveLike is docs/codewhale/pipeline.md §6.3's destructive-like test of one
 // segment: the analyzer rates it Dangerous, or some command of it (after
 // VAR=value, wrappers and their options are peeled and quotes removed)
 // formats, wipes or overwrites a disk, or force-removes an absolute path
@@ -92,7 +92,7 @@ func (c *Command) DestructiveLike() bool {
 	return c.isDangerous() || destroysData(&c.whole, 0)
 }
 
-// RoutineAutoReview is Auto-Review's "routine shell" test (pipeline.md
+// RoutineAutoReview is Auto-Review's "routine shell" test (docs/codewhale/pipeline.md
 // §6.3): with `&&` and `||` deleted the command holds no | & > < backtick
 // or `$(`, and every segment is analyzer Safe or WorkspaceSafe, or exactly
 // `git rev-parse --show-toplevel` / `git rev-parse HEAD`. A command with no

@@ -1,5 +1,5 @@
 // Package shellsafety holds the shell-command classifiers several layers of
-// the gate share (pipeline.md §4.2, §6.2, §6.3; execpolicy.md §1.3): the
+// the gate share (docs/codewhale/pipeline.md §4.2, §6.2, §6.3; docs/codewhale/execpolicy.md §1.3): the
 // strict read-only classifier, the general command analyzer and its levels,
 // the publish-like and destructive-like segment tests, and Auto-Review's
 // "routine shell" test.

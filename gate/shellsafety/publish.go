@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// PublishLike is pipeline.md §6.3's publish-like test of one segment. Like
+// PublishLike is docs/codewhale/pipeline.md §6.3's publish-like test of one segment. Like
 // Codewhale it reads whitespace-separated tokens as they are: quotes are
 // not removed and no wrapper (sudo, VAR=…) is peeled, so the command must
 // start with git, gh, npm or cargo.

@@ -2,7 +2,7 @@ package shellsafety
 
 import "testing"
 
-// Every git push / git tag / package publish vector of pipeline.md §6.6
+// Every git push / git tag / package publish vector of docs/codewhale/pipeline.md §6.6
 // (policy-level table), plus edges of the §6.3 rules.
 func TestPublishLike(t *testing.T) {
 	tests := []struct {
@@ -108,7 +108,7 @@ func TestPublishLike(t *testing.T) {
 	}
 }
 
-// The destructive rows of pipeline.md §6.6 (floor hold / not floor) and the
+// The destructive rows of docs/codewhale/pipeline.md §6.6 (floor hold / not floor) and the
 // §6.3 destructive-like rules.
 func TestDestructiveLike(t *testing.T) {
 	tests := []struct {

@@ -2,7 +2,7 @@ package shellsafety
 
 import "testing"
 
-// The strict read-only classifier (pipeline.md §4.2 bash row, §6.2 Shell
+// The strict read-only classifier (docs/codewhale/pipeline.md §4.2 bash row, §6.2 Shell
 // risk). The spec names no vectors beyond the ones in the task brief; the
 // rest are our own edges of the rules documented on ReadOnly.
 func TestReadOnly(t *testing.T) {

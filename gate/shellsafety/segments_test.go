@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// pipeline.md §6.3: split on &&, ||, ; on the raw text.
+// docs/codewhale/pipeline.md §6.3: split on &&, ||, ; on the raw text.
 func TestSegments(t *testing.T) {
 	tests := []struct {
 		command string
@@ -28,7 +28,7 @@ func TestSegments(t *testing.T) {
 	}
 }
 
-// pipeline.md §6.3 "Auto-Review routine shell" and the §6.6 Plan-mapping
+// docs/codewhale/pipeline.md §6.3 "Auto-Review routine shell" and the §6.6 Plan-mapping
 // shell rows decided by it.
 func TestRoutineAutoReview(t *testing.T) {
 	tests := []struct {

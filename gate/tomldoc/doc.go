@@ -2,7 +2,7 @@
 // where they were written. BurntSushi/toml decides whether the text is valid
 // TOML (it is the parser the design names, and it alone reports duplicate
 // keys); go-toml/v2's unstable parser supplies the byte ranges, which
-// BurntSushi does not expose (deps.md §2). BurntSushi is slow, so it runs
+// BurntSushi does not expose (docs/codewhale/deps.md §2). BurntSushi is slow, so it runs
 // only when the tree builder has seen something it might reject, to word
 // the error exactly as it would.
 package tomldoc

@@ -72,7 +72,7 @@ func burntSushiError(src []byte, err error) *SyntaxError {
 	if !errors.As(err, &pe) {
 		return &SyntaxError{Message: err.Error()}
 	}
-	// Only Start/Len are trustworthy (deps.md §2); clamp them.
+	// Only Start/Len are trustworthy (docs/codewhale/deps.md §2); clamp them.
 	start := min(max(pe.Position.Start, 0), len(src))
 	end := min(start+max(pe.Position.Len, 1), len(src))
 	se := &SyntaxError{Message: pe.Message, Span: problem.Span{Start: start, End: end}}

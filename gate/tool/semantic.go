@@ -1,7 +1,7 @@
 package tool
 
 // familyActions maps an action family and its action to the legacy semantic
-// name the policy layers reason about (pipeline.md §0.3).
+// name the policy layers reason about (docs/codewhale/pipeline.md §0.3).
 var familyActions = map[string]map[string]string{
 	"bash": {"run": "exec_shell", "wait": "exec_shell_wait", "interact": "exec_shell_interact", "cancel": "exec_shell_cancel"},
 	"File": {"read": "read_file", "list": "list_dir", "search_name": "file_search", "search_content": "grep_files",

@@ -4,7 +4,7 @@ package tool
 
 import "strings"
 
-// Mode is Codewhale's session mode (pipeline.md §0.2).
+// Mode is Codewhale's session mode (docs/codewhale/pipeline.md §0.2).
 type Mode int
 
 const (
@@ -42,7 +42,7 @@ func (m Mode) EngineSpelling() string {
 	}
 }
 
-// Posture is the runtime permission posture (pipeline.md §0.1).
+// Posture is the runtime permission posture (docs/codewhale/pipeline.md §0.1).
 type Posture int
 
 const (
@@ -81,7 +81,7 @@ func (p Posture) Label() string {
 }
 
 // Strictness orders postures loose → strict: on config values the
-// approval rank of pipeline.md §1.4 (auto < suggest|on-request|untrusted <
+// approval rank of docs/codewhale/pipeline.md §1.4 (auto < suggest|on-request|untrusted <
 // never), with Full Access, which never asks and lets ordinary approvals
 // pass, below Auto-Review, which never asks but keeps its holds.
 func (p Posture) Strictness() int {

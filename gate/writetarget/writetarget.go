@@ -1,5 +1,5 @@
 // Package writetarget is the write-target test of the Ask write carve-out
-// (pipeline.md §4.3), which Auto-Review also uses as "write targets
+// (docs/codewhale/pipeline.md §4.3), which Auto-Review also uses as "write targets
 // bounded" (§6.3): may a file tool write these paths without a human?
 //
 // It reads the disk (does the workspace have .git, where do symlinks

@@ -30,7 +30,7 @@ func workspace(t *testing.T) string {
 	return ws
 }
 
-// pipeline.md §4.4 "Carve-out path vectors", then our own edges.
+// docs/codewhale/pipeline.md §4.4 "Carve-out path vectors", then our own edges.
 func TestQualifies(t *testing.T) {
 	ws := workspace(t)
 	tests := []struct {

@@ -9,7 +9,7 @@ import (
 // than two words, but Codewhale tries three).
 const maxArityDepth = 3
 
-// Classify names a command by its arity-table key (execpolicy.md §3.5):
+// Classify names a command by its arity-table key (docs/codewhale/execpolicy.md §3.5):
 // positional (non-flag) words, ASCII-lowercased, cut to the arity of the
 // longest matching key, else the first positional word; "" when there is
 // none.

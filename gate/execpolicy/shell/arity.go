@@ -1,7 +1,7 @@
 package shell
 
 // arity maps a command (and subcommand) to how many positional words name
-// it, command included (execpolicy.md §3.7, 215 entries). The two `-m` keys
+// it, command included (docs/codewhale/execpolicy.md §3.7, 215 entries). The two `-m` keys
 // are unreachable because classify drops flags first; they are kept so the
 // table stays the one Codewhale ships.
 var arity = map[string]int{

@@ -2,7 +2,7 @@ package shell
 
 import "strings"
 
-// DenyTokens is the hard-deny matcher's view of a text (execpolicy.md §3.4):
+// DenyTokens is the hard-deny matcher's view of a text (docs/codewhale/execpolicy.md §3.4):
 // ASCII-lowercased whitespace tokens with leading `$(`, `(`, `{` and
 // trailing `)`, `}`, `;` stripped; tokens left empty are dropped.
 func DenyTokens(text string) []string { return AppendDenyTokens(nil, text) }

@@ -1,5 +1,5 @@
 // Package shell holds the three shell splitters of Codewhale's execution
-// policy and the matchers built on them (execpolicy.md §3). They disagree on
+// policy and the matchers built on them (docs/codewhale/execpolicy.md §3). They disagree on
 // purpose: the naive segmenter decides whether a command is chained, the
 // expander lists every command line a shell could run (deny targets only),
 // and the matchers compare whitespace tokens. A faithful port keeps all of

@@ -28,7 +28,7 @@ var shellNames = map[string]bool{
 }
 
 // Expand lists every command line a POSIX-ish shell could run for command,
-// without evaluating anything (execpolicy.md §3.2): the trimmed input first,
+// without evaluating anything (docs/codewhale/execpolicy.md §3.2): the trimmed input first,
 // then each discovered command as its words joined by single spaces, each
 // line once, at most 256 lines.
 func Expand(command string) []string {

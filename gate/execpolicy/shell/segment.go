@@ -2,7 +2,7 @@ package shell
 
 import "strings"
 
-// Segments is the naive chain splitter (execpolicy.md §3.1): `&&`, `||`, `&`,
+// Segments is the naive chain splitter (docs/codewhale/execpolicy.md §3.1): `&&`, `||`, `&`,
 // `|`, `;` and newline separate pieces, with quotes, escapes and
 // substitutions ignored; pieces are trimmed and empty ones dropped.
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// DenyTargets is every text a deny rule is matched against (execpolicy.md
+// DenyTargets is every text a deny rule is matched against (docs/codewhale/execpolicy.md
 // §3.3): the trimmed command, its naive segments, then the expander lines,
 // each once and none empty. Over-splitting only adds candidates.
 func DenyTargets(command string) []string { return AppendDenyTargets(nil, command) }

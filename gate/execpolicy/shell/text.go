@@ -7,7 +7,7 @@ import (
 )
 
 // lower folds ASCII letters only; strings.ToLower would also fold `É`, which
-// Codewhale leaves alone (execpolicy.md §6.3). Text without an upper-case
+// Codewhale leaves alone (docs/codewhale/execpolicy.md §6.3). Text without an upper-case
 // ASCII letter, the usual case, comes back as is instead of as a copy.
 func lower(s string) string {
 	for i := 0; i < len(s); i++ {

@@ -3,7 +3,7 @@ package shell
 import "strings"
 
 // tokenizer cuts one body of shell text into commands of words, the way the
-// expander needs it (execpolicy.md §3.2). Every character it treats
+// expander needs it (docs/codewhale/execpolicy.md §3.2). Every character it treats
 // specially is ASCII and UTF-8 never reuses ASCII bytes inside a multi-byte
 // character, so walking bytes is the same as walking Unicode scalar values
 // and keeps the text byte-exact.
