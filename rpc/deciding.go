@@ -136,8 +136,10 @@ func (s *Server) startWatching() {
 
 // stopDeciding denies every pending prompt at once and ends the watcher,
 // the background hooks and the decision log. It is safe to call twice.
+// The prompts are closed before the lifetime ends, so that a call waiting
+// on its prompt is recorded as "disconnected" rather than as cancelled;
+// ending the lifetime then stops the hooks still running.
 func (s *Server) stopDeciding() {
-	s.endLifetime()
 	s.mu.Lock()
 	authz, w, bg, l := s.authz, s.watcher, s.background, s.decisions
 	s.watcher, s.background, s.decisions = nil, nil, nil
@@ -145,6 +147,7 @@ func (s *Server) stopDeciding() {
 	if authz != nil {
 		authz.Broker.Close()
 	}
+	s.endLifetime()
 	s.authorizing.Wait()
 	if w != nil {
 		_ = w.Close()
