@@ -113,7 +113,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 
 	// Layer 1: posture.
 	if deps.RequestMayOnlyTighten {
-		if reason := loosening(snap.Policy, req); reason != "" {
+		if reason := loosening(snap, req); reason != "" {
 			return Refuse(req, reason)
 		}
 	}

@@ -50,7 +50,12 @@ func resolveSession(p config.Policy, req Request) session {
 // never the model: Yolo always loosens (shell and trust on, Full Access),
 // and so does any posture below the chosen one in the loose → strict order,
 // also when a mode projects it (Plan runs under Ask, looser than Never).
-func loosening(p config.Policy, req Request) string {
+// A mode other than the session's also changes what every hook sees (a
+// `mode` condition, DEEPSEEK_MODE), so that a hook the user wrote to deny
+// in Agent mode would not fire: with hooks configured, no other mode is a
+// tightening that can be proven, and it is refused too.
+func loosening(snap *config.Snapshot, req Request) string {
+	p := snap.Policy
 	chosen := resolveSession(p, Request{Mode: tool.Agent, Origin: req.Origin})
 	chosenBy := "the files leave it unset"
 	if p.PostureSource != "unset" {
@@ -67,6 +72,9 @@ func loosening(p config.Policy, req Request) string {
 	}
 	if got := resolveSession(p, req); got.posture.Strictness() < chosen.posture.Strictness() {
 		return refuse("mode " + req.Mode.String() + ", which runs under posture " + got.posture.String())
+	}
+	if req.Mode != chosen.mode && snap.Hooks.Enabled && len(snap.Hooks.Hooks) > 0 {
+		return fmt.Sprintf("codewhale-ls refuses this call: the request asks for mode %s instead of %s, the mode the session runs in, and the configured hooks would see that mode (their `mode` conditions, DEEPSEEK_MODE), so a hook written for %s mode might not fire; only the user can switch modes", req.Mode.String(), chosen.mode.String(), chosen.mode.String())
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -62,5 +63,41 @@ func TestRequestPostureHonouredWithoutTheOption(t *testing.T) {
 	req := withPosture(fx.call("bash", map[string]any{"command": "rm -rf ~/.ssh"}), tool.FullAccess)
 	if d := fx.decide(t, req, Deps{}); d.Posture != "full-access" || d.Layer == LayerPosture {
 		t.Fatalf("posture %s, layer %d: %q", d.Posture, d.Layer, d.Reason)
+	}
+}
+
+// A mode changes what hooks see: a hook the user wrote for Agent mode does
+// not fire in Operate or Plan. With hooks configured, a request may not
+// pick another mode; without hooks, Plan tightens and Operate changes
+// nothing, so both stand.
+func TestRequestModeMayNotDodgeHooks(t *testing.T) {
+	guarded := load(t, files{config: "approval_policy = \"auto\"\n" + hookConfig("agent-guard", true) +
+		"condition = { type = \"mode\", mode = \"agent\" }\n"}).noFatal(t)
+	runner := &fakeRunner{script: map[string]hooks.Result{"agent-guard": exit(2, `{"reason":"no secrets"}`)}}
+	cat := map[string]any{"command": "cat secrets.txt"}
+	for _, mode := range []tool.Mode{tool.Operate, tool.Plan} {
+		req := guarded.call("bash", cat)
+		req.Mode = mode
+		// What the agent would gain: without the rule, the guard is skipped.
+		if d := guarded.decide(t, req, Deps{Hooks: runner}); d.Decision == Deny && d.Layer == LayerHooks {
+			t.Fatalf("mode %s: the agent-mode hook fired, so this test shows nothing", mode)
+		}
+		d := guarded.decide(t, req, Deps{Hooks: runner, RequestMayOnlyTighten: true})
+		checkTrace(t, d)
+		if d.Decision != Deny || d.Layer != LayerPosture || !strings.Contains(d.Reason, "mode "+mode.String()+" instead of agent") {
+			t.Errorf("mode %s: %s at layer %d: %q", mode, d.Decision, d.Layer, d.Reason)
+		}
+	}
+	if d := guarded.decide(t, guarded.call("bash", cat), Deps{Hooks: runner, RequestMayOnlyTighten: true}); d.Layer != LayerHooks {
+		t.Errorf("the session's own mode: %s at layer %d: %q", d.Decision, d.Layer, d.Reason)
+	}
+
+	plain := load(t, files{}).noFatal(t)
+	for _, mode := range []tool.Mode{tool.Operate, tool.Plan} {
+		req := plain.call("bash", cat)
+		req.Mode = mode
+		if d := plain.decide(t, req, Deps{RequestMayOnlyTighten: true}); d.Layer == LayerPosture {
+			t.Errorf("mode %s without hooks refused: %q", mode, d.Reason)
+		}
 	}
 }
