@@ -3,6 +3,7 @@ package approvals
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -178,6 +179,48 @@ func TestNoAlwaysForASymlinkedPermissionsFile(t *testing.T) {
 	if p.offers(gate.ChoiceAlways) || !strings.Contains(p.Detail, "is not offered: permissions.toml is a symlink") {
 		t.Errorf("choices %+v, detail %q", p.Choices, p.Detail)
 	}
+}
+
+// Nor for a permissions.toml, or a folder, that this process cannot
+// write: the save would fail after the user chose it.
+func TestNoAlwaysForAnUnwritablePermissionsFile(t *testing.T) {
+	for _, which := range []string{"file", "folder"} {
+		t.Run(which, func(t *testing.T) {
+			snap, req := asking(t)
+			target := snap.Paths.Permissions
+			if which == "folder" {
+				target = filepath.Dir(target)
+			} else {
+				writeFile(t, target, "")
+			}
+			makeUnwritable(t, target)
+			snap = loadSnapshot(snap.Paths.Config, req.Workspace, snap.Paths.Home)
+			p, err := NewPrompt(req, gate.Decide(context.Background(), snap, req, gate.Deps{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.offers(gate.ChoiceAlways) || !strings.Contains(p.Detail, "not writable") {
+				t.Errorf("choices %+v, detail %q", p.Choices, p.Detail)
+			}
+		})
+	}
+}
+
+// makeUnwritable makes path unwritable for this process: by its mode, or,
+// for root (whom modes do not stop), by the immutable attribute.
+func makeUnwritable(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Chmod(path, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(path, 0o755) })
+	if syscall.Access(path, 0x2) != nil {
+		return
+	}
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("running as root and chattr +i fails here (%v: %s): no way to make %s unwritable", err, out, path)
+	}
+	t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
 }
 
 // permissions.toml became a link after the card offered "always": the

@@ -1,11 +1,14 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -228,7 +231,9 @@ func (s *Snapshot) loadPermissions() {
 
 // saveRefusal is why an "always" rule cannot be saved to the
 // permissions.toml at path, or "". Only what the files are counts here; the
-// writer checks again when it writes.
+// writer checks again when it writes. A save writes a temporary file
+// beside the file and renames it over, so the folder must be writable
+// too, as must the file and its lock where they exist.
 func saveRefusal(path string) string {
 	for _, p := range []string{path, path + ".lock"} {
 		fi, err := os.Lstat(p)
@@ -238,10 +243,25 @@ func saveRefusal(path string) string {
 			return filepath.Base(p) + " is a symlink, and Codewhale refuses approval saves through one (add the rule to the file it points to yourself)"
 		case !fi.Mode().IsRegular():
 			return filepath.Base(p) + " is not a regular file"
+		case !writable(p):
+			return filepath.Base(p) + " is not writable"
 		}
+	}
+	if dir := filepath.Dir(path); !writable(dir) {
+		return "the folder holding permissions.toml (" + dir + ") is not writable"
 	}
 	return ""
 }
+
+// writable reports whether this process may write path; a path that does
+// not exist yet counts as writable (the save creates it or says why not).
+func writable(path string) bool {
+	err := syscall.Access(path, accessWrite)
+	return err == nil || errors.Is(err, fs.ErrNotExist)
+}
+
+// accessWrite is access(2)'s W_OK.
+const accessWrite = 0x2
 
 func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspace string, user UserConfig) {
 	global := hooks.Config{Enabled: true}
