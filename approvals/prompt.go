@@ -41,7 +41,7 @@ var choiceTitles = map[gate.Choice]string{
 // tool by name, so every later call of it until the server stops, far
 // more than the call on screen.
 func sessionTitle(toolName string) string {
-	return "Approve for session: every later " + problem.Excerpt(toolName) + " call, whatever its input"
+	return fmt.Sprintf("Approve for session: every later %q call, whatever its input", problem.Excerpt(toolName))
 }
 
 // NewPrompt builds the card for an ask decision of layer 8, offering only

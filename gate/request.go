@@ -210,7 +210,25 @@ func optionalString(raw map[string]json.RawMessage, field string) (string, bool,
 	if err := json.Unmarshal(v, &s); err != nil {
 		return "", false, &RequestError{Field: field, Message: "must be a string"}
 	}
+	if err := checkNameLength(field, s); err != nil {
+		return "", false, err
+	}
 	return s, true, nil
+}
+
+// MaxNameBytes bounds every name-like string of a request (tool, callId,
+// workspace, mode, posture, origin, the tool lists). Each is quoted in
+// reasons, prompts and every decision-log line, so an agent sending a
+// name of megabytes would make each of those megabytes long; no real tool
+// name, call id or path comes near it (model APIs cap tool names at 64
+// characters, Linux paths at 4096 bytes).
+const MaxNameBytes = 4096
+
+func checkNameLength(field, s string) error {
+	if len(s) > MaxNameBytes {
+		return &RequestError{Field: field, Message: fmt.Sprintf("is %d bytes long; at most %d are accepted", len(s), MaxNameBytes)}
+	}
+	return nil
 }
 
 func optionalStrings(raw map[string]json.RawMessage, field string) ([]string, bool, error) {
@@ -221,6 +239,11 @@ func optionalStrings(raw map[string]json.RawMessage, field string) ([]string, bo
 	var list []string
 	if err := json.Unmarshal(v, &list); err != nil {
 		return nil, false, &RequestError{Field: field, Message: "must be an array of strings"}
+	}
+	for _, name := range list {
+		if err := checkNameLength(field, name); err != nil {
+			return nil, false, err
+		}
 	}
 	if list == nil {
 		list = []string{}

@@ -12,6 +12,7 @@ import (
 // docs/codewhale/contract.md §3: a malformed AuthorizeRequest is an error naming the field.
 func TestParseRequestErrors(t *testing.T) {
 	defaults := Request{Workspace: "/ws"}
+	long := strings.Repeat("n", MaxNameBytes+1)
 	rows := []struct {
 		json  string
 		field string // "" = a whole-request error
@@ -49,6 +50,12 @@ func TestParseRequestErrors(t *testing.T) {
 		{`"bash"`, "", "not a JSON object"},
 		{`null`, "", "not a JSON object"},
 		{`{"tool":"bash",`, "", "not a JSON object"},
+		// Names are quoted in reasons, prompts and log lines: a huge one is refused.
+		{`{"tool":"` + long + `","input":{}}`, "tool", "at most 4096"},
+		{`{"tool":"bash","input":{},"callId":"` + long + `"}`, "callId", "at most 4096"},
+		{`{"tool":"bash","input":{},"workspace":"/` + long + `"}`, "workspace", "at most 4096"},
+		{`{"tool":"bash","input":{},"mode":"` + long + `"}`, "mode", "at most 4096"},
+		{`{"tool":"bash","input":{},"disallowedTools":["x","` + long + `"]}`, "disallowedTools", "at most 4096"},
 	}
 	for _, r := range rows {
 		_, err := ParseRequest([]byte(r.json), defaults)

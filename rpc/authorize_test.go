@@ -174,7 +174,7 @@ func TestAuthorizeOnce(t *testing.T) {
 	for _, c := range p.Choices {
 		ids = append(ids, c.ID+"="+c.Title)
 	}
-	if got := strings.Join(ids, ","); got != "once=Approve once,session=Approve for session: every later bash call, whatever its input,always=Always allow in this repo,deny=Deny" {
+	if got := strings.Join(ids, ","); got != "once=Approve once,session=Approve for session: every later \"bash\" call, whatever its input,always=Always allow in this repo,deny=Deny" {
 		t.Errorf("choices %s", got)
 	}
 	if !strings.Contains(p.Choices[2].Preview, `command = "cargo test"`) || !strings.Contains(p.Choices[2].Preview, "command_exact = true") {
@@ -323,7 +323,7 @@ func TestAuthorizeShowMessageRequest(t *testing.T) {
 		}
 		s.initializeWith(editor, map[string]any{"decisionLog": false})
 		expect(t, s.authorize(w.call("bash", bash("cargo test"))), c.decision, 8, c.approval)
-		if got := strings.Join(actions, "|"); got != "Approve once|Approve for session: every later bash call, whatever its input|Always allow in this repo|Deny" {
+		if got := strings.Join(actions, "|"); got != "Approve once|Approve for session: every later \"bash\" call, whatever its input|Always allow in this repo|Deny" {
 			t.Errorf("actions %s", got)
 		}
 		s.shutdown()

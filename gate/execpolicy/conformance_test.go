@@ -166,7 +166,7 @@ func runVector(t *testing.T, v vector) {
 
 // serdeWords begin the error classes serde itself words, the same under
 // every toml version.
-var serdeWords = []string{"unknown field ", "missing field ", "invalid type: ", "invalid length ", "unknown variant "}
+var serdeWords = []string{"unknown field ", "missing field ", "invalid type: ", "invalid length ", "unknown variant ", "duplicate field "}
 
 // serdeWorded reports an expected serde_error_class that serde words. The
 // vectors' other classes are toml 0.5's (syntax errors, its own enum and

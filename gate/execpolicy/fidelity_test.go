@@ -26,7 +26,7 @@ func TestSerdeWorded(t *testing.T) {
 		`"invalid length 0, expected struct ToolAskRule with 6 elements"`:       true,
 		`"unknown variant ` + "`Deny`" + `, expected one of ` + "`allow`" + `"`: true,
 		`"expected a value, found a newline at line 2 column 7"`:                false,
-		`"duplicate field ` + "`tool`" + `"`:                                    false,
+		`"duplicate field ` + "`tool`" + `"`:                                    true,
 		`"expected string or inline table, found integer"`:                      false,
 	}
 	for raw, want := range cases {
