@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"time"
 )
 
@@ -60,8 +61,9 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 	}
 	defer stdout.Close()
 
+	pipe := &drainingReader{f: stdout, hardStop: time.Now().Add(timeout)}
 	output := make(chan string, 1)
-	go func() { output <- reduceStdout(stdout) }()
+	go func() { output <- reduceStdout(pipe) }()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
@@ -71,7 +73,7 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 	select {
 	case waitErr = <-exited:
 		killProcessGroup(cmd)
-		_ = stdout.SetReadDeadline(time.Now().Add(drainGrace))
+		pipe.drain()
 	case <-timer.C:
 		stop(cmd, stdout, exited, output)
 		return Result{Err: fmt.Sprintf("Hook timed out after %ds", int64(timeout/time.Second)), TimedOut: true}
@@ -89,6 +91,40 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 		return Result{Stdout: out, Err: "hook terminated by a signal"}
 	}
 	return Result{ExitCode: &code, Stdout: out}
+}
+
+// drainingReader reads a hook's stdout. Once the hook's shell has exited
+// (drain), every read may wait at most drainGrace for more data, and none
+// past the hook's timeout: what the hook wrote is in the pipe and is read
+// however long the reader takes over it (a deadline set once, at the exit,
+// would fail the reads of data already there on a loaded machine and turn
+// a deny into a missing verdict), while a process that left the group and
+// keeps the pipe open without writing ends the read after drainGrace.
+type drainingReader struct {
+	f        *os.File
+	hardStop time.Time
+	draining atomic.Bool
+}
+
+// drain starts the bounded reads, waking a read that waits now.
+func (r *drainingReader) drain() {
+	r.draining.Store(true)
+	r.renew()
+}
+
+func (r *drainingReader) renew() {
+	deadline := time.Now().Add(drainGrace)
+	if deadline.After(r.hardStop) {
+		deadline = r.hardStop
+	}
+	_ = r.f.SetReadDeadline(deadline)
+}
+
+func (r *drainingReader) Read(p []byte) (int, error) {
+	if r.draining.Load() {
+		r.renew()
+	}
+	return r.f.Read(p)
 }
 
 // stop kills the hook's process group and waits for its goroutines: the

@@ -4,6 +4,7 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,4 +154,32 @@ func readPgid(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// What the hook wrote before it exited is read however slowly the reader
+// gets to it: a deadline fixed at the exit failed every read after it, so
+// on a loaded machine a deny at the end of a large output was lost and the
+// call allowed. Only waiting for new data is bounded.
+func TestDrainReadsWhatIsInThePipeHoweverSlowly(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := w.Write([]byte(`{"decision":"deny"}`)); err != nil {
+		t.Fatal(err)
+	}
+	pipe := &drainingReader{f: r, hardStop: time.Now().Add(time.Minute)}
+	pipe.drain()
+	time.Sleep(drainGrace + 100*time.Millisecond) // the reader is busy elsewhere
+	buf := make([]byte, 64)
+	n, err := pipe.Read(buf)
+	if err != nil || string(buf[:n]) != `{"decision":"deny"}` {
+		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+	// Nothing more comes while the writer stays open: the read ends.
+	if _, err := pipe.Read(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("an idle pipe: %v", err)
+	}
+	w.Close()
 }
