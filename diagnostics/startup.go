@@ -115,6 +115,13 @@ func autoReviewTools(f *FileResult, root *tomldoc.TableValue) {
 					f.Problems = append(f.Problems, rawNameProblem(te, live,
 						fmt.Sprintf("auto-review compares the call's raw tool name, and agents call %q, not %q: this rule never matches a live call", live, v)))
 				}
+				if strings.ContainsAny(v, "*?[") {
+					// No replacement can be offered: the rule reads as a
+					// pattern, and auto-review has none.
+					f.Problems = append(f.Problems, problem.Problem{Code: "CW604", Severity: problem.Warning, Span: te.Value.Span,
+						Message: fmt.Sprintf("auto-review compares the call's raw tool name exactly, without wildcards: %q matches only a call named exactly that, which no agent makes; write one rule per tool name", v)})
+					continue
+				}
 				if live, ok := tool.LiveMCPName(v); ok {
 					f.Problems = append(f.Problems, rawNameProblem(te, live,
 						fmt.Sprintf("auto-review compares the call's raw tool name, and Codewhale calls MCP tools mcp_<server>_<tool> with single underscores: %q never matches a live call (%q would)", v, live)))

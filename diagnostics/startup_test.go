@@ -14,6 +14,7 @@ func TestConfigLints(t *testing.T) {
 		name, config, code string
 		want               []string
 		message, fix       string
+		noFix              bool
 	}{
 		{
 			name:   "auto-review tool with a semantic name",
@@ -26,6 +27,12 @@ func TestConfigLints(t *testing.T) {
 			config: "[[auto_review.block]]\ntool = \"mcp__github__merge\"\n[[auto_review.allow]]\ntool_name = \"mcp__fs__read\"\n[[auto_review.allow]]\ntoolName = \"mcp_fs_list\"\n",
 			code:   "CW604", want: []string{`"mcp__github__merge"`, `"mcp__fs__read"`},
 			message: `"mcp_github_merge" would`, fix: `"mcp_github_merge"`,
+		},
+		{
+			name:   "auto-review tool written as a pattern: no name would match, so no fix",
+			config: "[[auto_review.allow]]\ntool = \"mcp__*\"\naction_kind = \"read\"\n[[auto_review.block]]\ntool = \"exec_?\"\n",
+			code:   "CW604", want: []string{`"mcp__*"`, `"exec_?"`},
+			message: "without wildcards", noFix: true,
 		},
 		{
 			name:   "auto-review allow rules under a posture locked elsewhere",
@@ -71,6 +78,13 @@ func TestConfigLints(t *testing.T) {
 			}
 			if tt.fix != "" && (len(got[0].Fixes) == 0 || got[0].Fixes[0].Edits[0].NewText != tt.fix) {
 				t.Errorf("fixes %+v, want one to %s", got[0].Fixes, tt.fix)
+			}
+			if tt.noFix {
+				for _, p := range got {
+					if len(p.Fixes) > 0 {
+						t.Errorf("%s: fixes %+v, want none", spanText(src, p.Span), p.Fixes)
+					}
+				}
 			}
 		})
 	}
