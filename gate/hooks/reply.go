@@ -38,7 +38,8 @@ const (
 // one, never the whole reply.
 func parseReply(stdout string) reply {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal([]byte(strings.TrimSpace(stdout)), &fields) != nil || fields == nil {
+	text := []byte(strings.TrimSpace(stdout))
+	if nestedDeeperThan(text, maxJSONDepth) || json.Unmarshal(text, &fields) != nil || fields == nil {
 		return reply{}
 	}
 	var r reply
@@ -81,4 +82,33 @@ func sanitize(s string) string {
 		return r
 	}, s))
 	return problem.CapRunes(s, maxTextChars, textTruncated)
+}
+
+// nestedDeeperThan reports whether the JSON text opens more than limit
+// arrays and objects inside one another (strings skipped). Malformed text
+// is left to the parser.
+func nestedDeeperThan(text []byte, limit int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range text {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '[' || b == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case b == ']' || b == '}':
+			depth--
+		}
+	}
+	return false
 }

@@ -32,8 +32,13 @@ const (
 	maxKeptInputBytes = 8 * maxUpdatedInputBytes
 	maxKeptKeyBytes   = len("additionalContext")
 	maxKeptDecision   = len("allow")
-	// maxJSONDepth is encoding/json's nesting limit, which parseReply has.
-	maxJSONDepth = 10_000
+	// maxJSONDepth is the deepest nesting serde_json, Codewhale's JSON
+	// parser, accepts: its recursion limit starts at 128 and a value
+	// fails when the 128th nested array or object is entered. Deeper
+	// output is not JSON to Codewhale, so the hook says nothing and the
+	// call passes through, even under a `decision: deny`: a Codewhale
+	// fail-open, reproduced (and documented in docs/architecture.md).
+	maxJSONDepth = 127
 )
 
 var errNotJSON = errors.New("not JSON")

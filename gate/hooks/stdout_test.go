@@ -110,3 +110,24 @@ func TestReduceStdoutMemoryIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// serde_json, which Codewhale parses hook output with, refuses a value
+// nested 128 deep; such output is no verdict there, so even a deny passes
+// the call through. Both readers reproduce that boundary.
+func TestNestingLimitIsSerdeJSONs(t *testing.T) {
+	nested := func(levels int) string { // levels in all, the outer object included
+		return `{"decision":"deny","x":` + strings.Repeat("[", levels-1) + strings.Repeat("]", levels-1) + `}`
+	}
+	for levels, want := range map[int]decision{127: decideDeny, 128: noDecision} {
+		out := nested(levels)
+		if got := parseReply(out).decision; got != want {
+			t.Errorf("%d levels, whole output: decision %v, want %v", levels, got, want)
+		}
+		if got := parseReply(reduceStdout(strings.NewReader(out))).decision; got != want {
+			t.Errorf("%d levels, reduced: decision %v, want %v", levels, got, want)
+		}
+	}
+	if nestedDeeperThan([]byte(`{"s":"[[[[\"[[["}`), 1) {
+		t.Error("brackets inside a string counted")
+	}
+}
