@@ -10,9 +10,7 @@ require (
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.45.0
 )
 
-require (
-	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
-	golang.org/x/sys v0.45.0 // indirect
-)
+require github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect

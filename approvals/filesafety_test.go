@@ -72,27 +72,40 @@ func TestAppendRulesKeepsAConcurrentSave(t *testing.T) {
 		},
 		"in place": func(path, text string) error { return os.WriteFile(path, []byte(text), 0o600) },
 	} {
-		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "permissions.toml")
-			writeFile(t, path, pathTOML)
-			saved := pathTOML + "\n" + editorRule
-			saves := 0
-			w := grantWriter{rename: os.Rename, written: func() {
-				if saves++; saves == 1 {
-					if err := save(path, saved); err != nil {
-						t.Fatal(err)
+		// The save lands before the re-read, or after it, just before
+		// the new file goes in (the exchange must give it back).
+		for _, when := range []string{"before the re-read", "before the install"} {
+			t.Run(name+", "+when, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "permissions.toml")
+				writeFile(t, path, pathTOML)
+				saved := pathTOML + "\n" + editorRule
+				saves := 0
+				editorSaves := func() {
+					if saves++; saves == 1 {
+						if err := save(path, saved); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
-			}}
-			added, err := w.appendRules(path, []execpolicy.Rule{shellGrant("cargo test")})
-			if err != nil || added != 1 {
-				t.Fatalf("added %d: %v", added, err)
-			}
-			got := readFile(t, path)
-			if !strings.HasPrefix(got, saved) || !strings.Contains(got, `command = "cargo test"`) {
-				t.Errorf("the editor's save or the grant is lost:\n%s", got)
-			}
-		})
+				w := grantWriter{install: installFile}
+				if when == "before the re-read" {
+					w.written = editorSaves
+				} else {
+					w.beforeInstall = editorSaves
+				}
+				added, err := w.appendRules(path, []execpolicy.Rule{shellGrant("cargo test")})
+				if err != nil || added != 1 {
+					t.Fatalf("added %d: %v", added, err)
+				}
+				got := readFile(t, path)
+				if !strings.HasPrefix(got, saved) || !strings.Contains(got, `command = "cargo test"`) {
+					t.Errorf("the editor's save or the grant is lost:\n%s", got)
+				}
+				if names := dirNames(t, filepath.Dir(path)); len(names) != 2 {
+					t.Errorf("left behind: %v", names)
+				}
+			})
+		}
 	}
 }
 
@@ -101,7 +114,7 @@ func TestAppendRulesGivesUpOnAFileThatKeepsChanging(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "permissions.toml")
 	writeFile(t, path, pathTOML)
 	n := 0
-	w := grantWriter{rename: os.Rename, written: func() {
+	w := grantWriter{install: installFile, written: func() {
 		n++
 		writeFile(t, path, pathTOML+strings.Repeat("\n", n))
 	}}

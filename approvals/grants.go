@@ -30,19 +30,24 @@ import (
 // written; an existing file that does not load is never rewritten. When
 // nothing is new the file is not touched at all. A permissions.toml or lock
 // file that is a symlink or not a regular file is refused (Codewhale
-// refuses approval saves to a symlinked file), and a save made by an
-// editor meanwhile, which does not take the lock, is re-read before the
-// rename and the rules appended to it: the user's bytes are never lost.
+// refuses approval saves to a symlinked file). Editors save without the
+// lock: a save made meanwhile is re-read before the new file goes in, and
+// the new file goes in by exchanging it with the old one, so that a save
+// landing at the last moment comes out of the exchange, is seen, and is
+// put back, and the rules are appended to it: the user's bytes are never
+// lost. (Where the file system cannot exchange, a plain rename follows the
+// re-read, which leaves a window of microseconds.)
 func AppendRules(path string, rules []execpolicy.Rule) (added int, err error) {
-	return grantWriter{rename: os.Rename}.appendRules(path, rules)
+	return grantWriter{install: installFile}.appendRules(path, rules)
 }
 
-// grantWriter lets tests fail the rename (the test process runs as root
+// grantWriter lets tests fail the install (the test process runs as root
 // here, which writes into read-only directories) and save the file as an
 // editor would while a grant is being written.
 type grantWriter struct {
-	rename  func(oldpath, newpath string) error
-	written func() // nil, or called once the temporary file is complete
+	install       func(tmp, path string, exists bool) (exchanged bool, err error)
+	written       func() // nil, or called once the temporary file is complete
+	beforeInstall func() // nil, or called after the re-read, just before the install
 }
 
 func (w grantWriter) appendRules(path string, rules []execpolicy.Rule) (int, error) {
@@ -379,17 +384,18 @@ func applyInsertions(src []byte, edits []insertion) []byte {
 }
 
 // replace writes content to path atomically with mode 0600, unless path
-// is no longer what was read (then it reports false and writes nothing).
-// The temp file is removed on any failure before the rename.
+// is no longer what was read (then it reports false and leaves path as the
+// editor saved it). The temp file is removed on any failure before the
+// install.
 func (w grantWriter) replace(path string, content []byte, read target) (bool, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return false, fmt.Errorf("cannot create a temporary file: %w", err)
 	}
-	renamed := false
+	installed := false
 	defer func() {
-		if !renamed {
+		if !installed {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
@@ -402,6 +408,10 @@ func (w grantWriter) replace(path string, content []byte, read target) (bool, er
 	}
 	if err := tmp.Sync(); err != nil {
 		return false, fmt.Errorf("cannot fsync %s: %w", tmp.Name(), err)
+	}
+	ours, err := readTarget(tmp.Name())
+	if err != nil {
+		return false, err
 	}
 	if err := tmp.Close(); err != nil {
 		return false, fmt.Errorf("cannot close %s: %w", tmp.Name(), err)
@@ -416,14 +426,65 @@ func (w grantWriter) replace(path string, content []byte, read target) (bool, er
 	if !now.same(read) {
 		return false, nil
 	}
-	if err := w.rename(tmp.Name(), path); err != nil {
+	if w.beforeInstall != nil {
+		w.beforeInstall()
+	}
+	exchanged, err := w.install(tmp.Name(), path, read.exists)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil // created by an editor since the read
+	}
+	if err != nil {
 		return false, err
 	}
-	renamed = true
+	installed = true
+	if exchanged {
+		// tmp.Name() now holds what was at path.
+		if ok, err := w.keptUnchanged(tmp.Name(), path, read, ours); !ok {
+			return false, err
+		}
+	}
 	if err := syncDir(dir); err != nil {
-		return true, fmt.Errorf("renamed, but the directory could not be fsynced, so the rules may not survive a crash: %w", err)
+		return true, fmt.Errorf("installed, but the directory could not be fsynced, so the rules may not survive a crash: %w", err)
 	}
 	return true, nil
+}
+
+// keptUnchanged checks what the exchange took out of path (now at
+// displacedAt) against what the grant read. The same file: it is removed
+// and the grant stands. An editor's save that landed after the re-read:
+// it is exchanged back in, and false asks the caller to start over from
+// it. A displaced file that is neither is never removed: the error says
+// where it is.
+func (w grantWriter) keptUnchanged(displacedAt, path string, read, ours target) (bool, error) {
+	displaced, err := readTarget(displacedAt)
+	if err == nil && displaced.same(read) {
+		return true, os.Remove(displacedAt)
+	}
+	if _, err := w.install(displacedAt, path, true); err != nil {
+		return false, fmt.Errorf("an editor saved it while the rules were written, and its save could not be put back (%w); it is kept at %s", err, displacedAt)
+	}
+	back, err := readTarget(displacedAt)
+	if err != nil || !back.same(ours) {
+		return false, fmt.Errorf("an editor saved it twice while the rules were written; one of its saves is kept at %s", displacedAt)
+	}
+	return false, os.Remove(displacedAt)
+}
+
+// installFile puts tmp at path: where path exists, by exchanging the two
+// (renameat2 RENAME_EXCHANGE), so that what was at path comes out at tmp;
+// where it does not, by a rename that fails with fs.ErrExist if path
+// appeared meanwhile. Where the file system cannot do either, a plain
+// rename (exchanged = false).
+func installFile(tmp, path string, exists bool) (exchanged bool, err error) {
+	if exists {
+		err = exchangeFiles(tmp, path)
+	} else {
+		err = renameNoReplace(tmp, path)
+	}
+	if errors.Is(err, errNoAtomicInstall) {
+		return false, os.Rename(tmp, path)
+	}
+	return exists && err == nil, err
 }
 
 func syncDir(dir string) error {

@@ -306,7 +306,7 @@ func TestAppendRulesRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "permissions.toml")
 	writeFile(t, path, "# keep\n")
-	failing := grantWriter{rename: func(string, string) error { return errors.New("disk on fire") }}
+	failing := grantWriter{install: func(string, string, bool) (bool, error) { return false, errors.New("disk on fire") }}
 	added, err := failing.appendRules(path, []execpolicy.Rule{shellGrant("ls")})
 	if err == nil || added != 0 || !strings.Contains(err.Error(), "disk on fire") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("appendRules = %d, %v; want the rename's error naming %s", added, err, path)

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package approvals
+
+import "errors"
+
+// errNoAtomicInstall: only Linux's renameat2 is used; elsewhere a plain
+// rename follows the re-read.
+var errNoAtomicInstall = errors.New("atomic exchange is implemented on Linux only")
+
+func exchangeFiles(a, b string) error { return errNoAtomicInstall }
+
+func renameNoReplace(from, to string) error { return errNoAtomicInstall }
