@@ -33,7 +33,7 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 		// A hook cut short has no verdict, and a cancelled call is denied,
 		// whatever its hooks are configured to do on failure.
 		p.trace(LayerHooks, EffectDeny, ran)
-		return p.finish(Deny, LayerHooks, "The call was cancelled while its tool_call_before hooks ran ("+err.Error()+"); a cancelled call is denied.", nil), true
+		return p.finish(Deny, LayerHooks, "The call was cancelled before its tool_call_before hooks gave a verdict ("+err.Error()+"); a cancelled call is denied.", nil), true
 	}
 	if out.Denied {
 		p.trace(LayerHooks, EffectDeny, ran)

@@ -141,7 +141,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 	v := e.Value
 	switch e.Key {
 	case "approval_policy":
-		if v.Kind != tomldoc.String || v.Str == "" {
+		if !overlayValueApplies(f, e) {
 			return
 		}
 		base, baseSet := approvalBaseline(approval, savedPosture)
@@ -151,7 +151,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		}
 		ov.ApprovalPolicy = Setting{Value: v.Str, Set: true, Source: "project config", File: f.Path, Span: v.Span}
 	case "sandbox_mode":
-		if v.Kind != tomldoc.String || v.Str == "" {
+		if !overlayValueApplies(f, e) {
 			return
 		}
 		if !sandboxTightens(v.Str, sandbox) {
@@ -160,7 +160,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		}
 		ov.SandboxMode = Setting{Value: v.Str, Set: true, Source: "project config", File: f.Path, Span: v.Span}
 	case "allow_shell":
-		if v.Kind != tomldoc.Bool {
+		if !overlayValueApplies(f, e) {
 			return
 		}
 		if v.Bool {
@@ -169,6 +169,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		}
 		ov.ShellOff = true
 	case "model", "reasoning_effort", "notes_path", "max_subagents":
+		overlayValueApplies(f, e)
 	default:
 		if slices.Contains(neverAppliedInProject, e.Key) {
 			f.add("CW101", problem.Warning, e.KeySpan, fmt.Sprintf("project-scope config key %q is ignored — set it in ~/.codewhale/config.toml", e.Key))
@@ -177,6 +178,35 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		msg := fmt.Sprintf("Codewhale silently ignores %q in a project config (only %s apply)", e.Key, strings.Join(projectKeys, ", "))
 		f.add("CW102", problem.Warning, e.KeySpan, msg)
 	}
+}
+
+// overlayValueApplies reports whether Codewhale reads the value of an
+// overlay key (docs/codewhale/pipeline.md §1.3: a non-empty string, a bool
+// for allow_shell, an integer above 0 for max_subagents), and reports CW100
+// where it does not: Codewhale drops such a value without a word, so a
+// restriction written that way is not in effect.
+func overlayValueApplies(f *File, e *tomldoc.Entry) bool {
+	v := e.Value
+	var want string
+	switch e.Key {
+	case "allow_shell":
+		if v.Kind == tomldoc.Bool {
+			return true
+		}
+		want = "a boolean (allow_shell = false turns the shell off)"
+	case "max_subagents":
+		if v.Kind == tomldoc.Integer && v.Int > 0 {
+			return true
+		}
+		want = "an integer above 0"
+	default:
+		if v.Kind == tomldoc.String && v.Str != "" {
+			return true
+		}
+		want = "a non-empty string"
+	}
+	f.add("CW100", problem.Warning, v.Span, fmt.Sprintf("has no effect: Codewhale silently ignores a project %s that is not %s", e.Key, want))
+	return false
 }
 
 func describe(v string, set bool) string {

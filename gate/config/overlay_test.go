@@ -68,13 +68,14 @@ func TestOverlayLiveVectors(t *testing.T) {
 		{name: "user allow_shell=true, project false", user: "allow_shell = true", overlay: "overlay_max_subagents_shell_off.toml",
 			approval: "unset", sandbox: "unset", shell: "false", posture: tool.Ask},
 		{name: "default, max_subagents=500", overlay: "overlay_max_subagents_500.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask},
-		{name: "default, max_subagents=-3", overlay: "overlay_max_subagents_negative.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask},
+		{name: "default, max_subagents=-3", overlay: "overlay_max_subagents_negative.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			problems: []wp{{"CW100", "-3"}}},
 		{name: "provider=codewhale, project not TOML: unchanged", user: `provider = "codewhale"`, overlay: "overlay_not_toml.toml",
 			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
 			problems: []wp{{"CW001", "i"}, {"CW103", ""}}}, // "this <is": a key needs "="
 		{name: "provider+model, project empty provider/model: unchanged", user: "provider = \"codewhale\"\nmodel = \"deepseek-v4-pro\"\n",
 			overlay: "overlay_empty_provider_and_model.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
-			problems: []wp{{"CW101", "provider"}}},
+			problems: []wp{{"CW101", "provider"}, {"CW100", `""`}}},
 		{name: "credentials and endpoints never applied", user: "api_key = \"USER_KEY\"\nbase_url = \"https://api.deepseek.com\"\nmcp_oauth_callback_port = 1455\n",
 			overlay: "overlay_credentials_never_applied.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
 			problems: []wp{{"CW101", "api_key"}, {"CW101", "base_url"}, {"CW101", "provider"}, {"CW101", "mcp_config_path"},
@@ -88,9 +89,11 @@ func TestOverlayLiveVectors(t *testing.T) {
 			problems: []wp{{"CW102", "yolo"}, {"CW102", "telemetry"}, {"CW102", "telemetry_endpoint"}, {"CW102", "approvalPolicy"},
 				{"CW102", "auto_review"}, {"CW102", "hooks"}, {"CW102", "network"}, {"CW102", "hotbar"}, {"CW102", "skills"},
 				{"CW102", "providers"}, {"CW102", "tools"}}},
-		// §1.3 table: non-string approval/sandbox and non-bool allow_shell are silent.
+		// §1.3 table: non-string approval/sandbox and non-bool allow_shell
+		// are dropped silently by Codewhale; codewhale-ls says so (CW100).
 		{name: "wrong types are silent", overlay: "overlay_non_string_values_silent.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask},
+			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			problems: []wp{{"CW100", "2"}, {"CW100", `["read-only"]`}, {"CW100", `"false"`}, {"CW100", "7"}}},
 		// §1.5 loader vector: any string loads, the rank test rejects it.
 		{name: "unless-trusted loads but does not rank", overlay: "overlay_unless_trusted_parses.toml",
 			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask, problems: []wp{{"CW100", `"unless-trusted"`}}},
@@ -230,6 +233,33 @@ func TestOverlayDerivedVectors(t *testing.T) {
 			}
 			checkProblems(t, s.File(KindOverlay), []wp{{"CW100", valueText}})
 		})
+	}
+}
+
+// Values of the wrong type, empty strings and max_subagents ≤ 0 are
+// dropped by Codewhale without a word (§1.3): a restriction written so is
+// not in effect, and CW100 says so on the value.
+func TestOverlayValuesCodewhaleIgnores(t *testing.T) {
+	for _, line := range []string{
+		`allow_shell = "false"`, `allow_shell = 0`,
+		`approval_policy = ""`, `approval_policy = 2`, `sandbox_mode = ["read-only"]`,
+		`max_subagents = 0`, `max_subagents = "4"`, `model = ""`, `notes_path = false`,
+	} {
+		t.Run(line, func(t *testing.T) {
+			w := newWorld(t)
+			w.overlay(line + "\n")
+			s := w.load()
+			value := strings.TrimSpace(line[strings.Index(line, "=")+1:])
+			checkProblems(t, s.File(KindOverlay), []wp{{"CW100", value}})
+			if ov := s.Policy.Overlay; ov.ShellOff || ov.ApprovalPolicy.Set || ov.SandboxMode.Set {
+				t.Errorf("applied: %+v", ov)
+			}
+		})
+	}
+	for _, line := range []string{"allow_shell = false", `model = "m"`, "max_subagents = 3"} {
+		w := newWorld(t)
+		w.overlay(line + "\n")
+		checkProblems(t, w.load().File(KindOverlay), nil)
 	}
 }
 

@@ -1,8 +1,10 @@
 package repolaw
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/globset"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -31,7 +33,7 @@ func Parse(data []byte) (Law, []problem.Problem) {
 		return Law{}, []problem.Problem{{
 			Code:     "CW001",
 			Severity: problem.Error,
-			Span:     problem.Span{Start: err.offset, End: min(err.offset+1, len(data))},
+			Span:     problem.Span{Start: err.offset, End: err.offset + runeLen(data[err.offset:])},
 			Message:  fmt.Sprintf("JSON syntax error: %s. Codewhale ignores this constitution.json: zero paths are protected", err.msg),
 		}}
 	}
@@ -73,6 +75,9 @@ func compile(invariants []invariant) (Law, []problem.Problem) {
 				})
 				continue
 			}
+			if fixed, ok := unanchored(pattern); ok {
+				problems = append(problems, anchoredGlob(p.span, pattern, fixed))
+			}
 			rule.Patterns = append(rule.Patterns, pattern)
 			rule.globs = append(rule.globs, g)
 		}
@@ -99,4 +104,45 @@ func advisoryOnly(inv invariant, text string) problem.Problem {
 		Span:     span,
 		Message:  fmt.Sprintf("Invariant %q %s: Codewhale treats it as advice only and protects no file with it", text, why),
 	}
+}
+
+// unanchored is pattern without the leading "/" and "./" that keep it from
+// ever matching: Codewhale matches globs against write targets made
+// relative to the workspace, with "." components dropped (§7.2), so no
+// target starts with either. ok is false for a pattern that has neither.
+func unanchored(pattern string) (string, bool) {
+	fixed := pattern
+	for {
+		switch {
+		case strings.HasPrefix(fixed, "/"):
+			fixed = fixed[1:]
+		case strings.HasPrefix(fixed, "./"):
+			fixed = fixed[2:]
+		default:
+			return fixed, fixed != pattern
+		}
+	}
+}
+
+func anchoredGlob(span problem.Span, pattern, fixed string) problem.Problem {
+	quoted, _ := json.Marshal(fixed)
+	return problem.Problem{
+		Code:     "CW400",
+		Severity: problem.Warning,
+		Span:     span,
+		Message: fmt.Sprintf("Codewhale matches this glob against paths relative to the workspace, which never start with %q: %q protects nothing (%q would)",
+			pattern[:len(pattern)-len(fixed)], pattern, fixed),
+		Fixes: []problem.Fix{{Title: fmt.Sprintf("Change to %q", fixed), Edits: []problem.Edit{{Span: span, NewText: string(quoted)}}}},
+	}
+}
+
+// runeLen is the length of the character data starts with (1 for a byte
+// that starts none, 0 at the end), so an error span never ends inside a
+// character (a BOM is three bytes).
+func runeLen(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	_, n := utf8.DecodeRune(data)
+	return n
 }

@@ -30,7 +30,7 @@ func TestParse(t *testing.T) {
 		// Syntax errors: CW001 at the exact byte.
 		{"not JSON", `{ not json`, []string{"CW001/error"}, "n", 0},
 		{"trailing comma", `{"protected_invariants":[` + rule + `,]}`, []string{"CW001/error"}, ",", 0},
-		{"BOM", "\ufeff{}", []string{"CW001/error"}, "\xef", 0},
+		{"BOM", "\ufeff{}", []string{"CW001/error"}, "\ufeff", 0},
 		{"truncated", `{"protected_invariants":[`, []string{"CW001/error"}, "", 0},
 		{"comment", "{} // x", []string{"CW001/error"}, "/", 0},
 		{"invalid UTF-8", "{\"x\":\"\xff\"}", []string{"CW001/error"}, "\xff", 0},
@@ -74,6 +74,9 @@ func TestParse(t *testing.T) {
 		{"invalid glob", `{"protected_invariants":[{"paths":["crates/[invalid"],"text":"broken glob"}]}`, []string{"CW400/warning", "CW401/info"}, `"crates/[invalid"`, 0},
 		{"one invalid glob among valid ones", `{"protected_invariants":[{"text":"t","paths":["{a","b/**"]}]}`, []string{"CW400/warning"}, `"{a"`, 1},
 		{"a bare string", `{"protected_invariants":["Keep the API stable",` + rule + `,"  "]}`, []string{"CW401/info"}, `"Keep the API stable"`, 1},
+		{"a glob anchored at /", `{"protected_invariants":[{"text":"t","paths":["/CHANGELOG.md","b/**"]}]}`, []string{"CW400/warning"}, `"/CHANGELOG.md"`, 1},
+		{"a glob starting with ./", `{"protected_invariants":[{"text":"t","paths":["././crates/**"]}]}`, []string{"CW400/warning"}, `"././crates/**"`, 1},
+		{"a glob starting with ../ can match", `{"protected_invariants":[{"text":"t","paths":["../x/**"]}]}`, nil, "", 1},
 		{"blank text is skipped silently", `{"protected_invariants":[{"text":"  ","paths":["[bad"]}]}`, nil, "", 0},
 	}
 	for _, tt := range tests {
