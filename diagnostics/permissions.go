@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -433,5 +434,33 @@ func (l *permLint) positional(i int) {
 	p := l.add("CW210", problem.Warning, fr.Span,
 		fmt.Sprintf("this array is a rule written by position: Codewhale fills the fields %s in that order (left-out ones take their defaults) and reads it as %s; write it as that table so it reads as a rule",
 			strings.Join(execpolicy.RuleFields, ", "), table))
-	p.Fixes = []problem.Fix{{Title: "Write the rule as a table", Safe: true, Edits: []problem.Edit{{Span: fr.Span, NewText: table}}}}
+	// A comment inside the array would go with the rewrite: then the fix
+	// is offered, but never applied in bulk.
+	hasComment := tomlHasComment(l.file.Src[fr.Span.Start:fr.Span.End])
+	p.Fixes = []problem.Fix{{Title: "Write the rule as a table", Safe: !hasComment, Edits: []problem.Edit{{Span: fr.Span, NewText: table}}}}
+}
+
+// tomlHasComment reports whether TOML text (a value) holds a comment: a
+// '#' outside basic and literal strings, single- or multi-line.
+func tomlHasComment(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '#':
+			return true
+		case '"', '\'':
+			delim := []byte{c}
+			if i+2 < len(text) && text[i+1] == c && text[i+2] == c {
+				delim = []byte{c, c, c}
+			}
+			i += len(delim)
+			for i < len(text) && !bytes.HasPrefix(text[i:], delim) {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i += len(delim) - 1
+		}
+	}
+	return false
 }
