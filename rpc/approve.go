@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -39,7 +40,11 @@ func (a editorAsker) Ask(ctx context.Context, p *approvals.Prompt) (gate.Choice,
 
 func (a editorAsker) askCustom(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
 	var raw json.RawMessage
-	if _, err := a.conn.Call(ctx, methodApprove, p, &raw); err != nil {
+	id, err := a.conn.Call(ctx, methodApprove, p, &raw)
+	if err != nil {
+		if ctx.Err() != nil {
+			a.withdraw(id, p.ID, ctx.Err())
+		}
 		return "", a.gone(err)
 	}
 	if len(raw) == 0 || string(raw) == "null" {
@@ -51,6 +56,34 @@ func (a editorAsker) askCustom(ctx context.Context, p *approvals.Prompt) (gate.C
 	}
 	return choice, nil
 }
+
+// methodWithdrawn tells the client that a prompt it may still show no
+// longer counts, by the prompt's id.
+const methodWithdrawn = "codewhale/approvalWithdrawn"
+
+// withdraw takes a prompt off the editor's screen once the server stopped
+// waiting for it (deadline, cancelled call, shutdown): the call is denied
+// already, and a click there would count for nothing. The LSP way is
+// $/cancelRequest with the request's id (VS Code's client turns it into
+// the handler's cancellation); codewhale/approvalWithdrawn names the
+// prompt for clients whose handlers never see request ids (Neovim).
+// Both are best effort: a client that is gone needs neither.
+func (a editorAsker) withdraw(request jsonrpc2.ID, prompt string, why error) {
+	reason := "cancelled"
+	if errors.Is(why, context.DeadlineExceeded) {
+		reason = "timeout"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), withdrawWait)
+	defer cancel()
+	if n, ok := request.Number(); ok { // our calls' ids are numbers
+		_ = a.conn.Notify(ctx, "$/cancelRequest", map[string]int64{"id": n})
+	}
+	_ = a.conn.Notify(ctx, methodWithdrawn, map[string]string{"id": prompt, "reason": reason})
+}
+
+// withdrawWait bounds how long a withdrawal may wait for the output
+// stream (a client that stopped reading).
+const withdrawWait = time.Second
 
 // decodeAnswer reads {"choice": "<id>"} strictly: exactly that one key,
 // spelled so (encoding/json would take "Choice" or "CHOICE" too), once,

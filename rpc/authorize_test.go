@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -459,4 +461,37 @@ func readDecisionLog(t *testing.T, path string) []map[string]any {
 		out = append(out, e)
 	}
 	return out
+}
+
+// A prompt the server stopped waiting for is withdrawn: $/cancelRequest
+// for its request, and codewhale/approvalWithdrawn naming the prompt, so
+// that no editor leaves a card on screen whose answer counts for nothing.
+func TestWithdrawnPromptIsAnnounced(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, map[string]any{"approvalTimeoutSeconds": 1}, nil)
+	expect(t, s.authorize(w.call("bash", bash("cargo test"))), "deny", 8, "timeout/prompt")
+	prompt := s.lastPrompt()
+	s.mu.Lock()
+	requestID, _ := s.promptID.Number()
+	s.mu.Unlock()
+	want := []string{
+		fmt.Sprintf(`<- $/cancelRequest {"id":%d}`, requestID),
+		`<- codewhale/approvalWithdrawn {"id":"` + prompt.ID + `","reason":"timeout"}`,
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, line := range want {
+		for !s.logged(line) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never sent %s", line)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	s.shutdown()
+}
+
+func (s *session) logged(line string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.log, line)
 }
