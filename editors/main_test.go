@@ -86,4 +86,6 @@ type buildError struct {
 	out string
 }
 
-func (e *buildError) Error() string { return "go build ./cmd/codewhale-ls: " + e.err.Error() + "\n" + e.out }
+func (e *buildError) Error() string {
+	return "go build ./cmd/codewhale-ls: " + e.err.Error() + "\n" + e.out
+}
