@@ -3,6 +3,8 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,9 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/goleak"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/grouptest"
 )
 
 // hookWorld is a world whose user config runs one lenient
@@ -112,4 +117,58 @@ func TestShutdownEndsRunningHooks(t *testing.T) {
 	if d := <-result; d.Decision != "deny" {
 		t.Fatalf("the pending call got %s at layer %d: %s", d.Decision, d.Layer, d.Reason)
 	}
+}
+
+// An editor that goes away (its end of stdin closed, no shutdown, no exit)
+// with a hook mid-run ends the session at once: the hook's process group
+// is killed and the pending call is denied (in the decision log: jsonrpc2
+// sends nothing once its input ended). Before, jsonrpc2 waited for the
+// handler in flight, and so for the hook to finish.
+func TestClientGoneEndsRunningHooks(t *testing.T) {
+	w, started := hookWorld(t, "1000")
+	s := approvalSession(t, w, nil, choose("once"))
+	called := make(chan struct{})
+	go func() {
+		defer close(called)
+		_, _ = s.conn.Call(context.Background(), "codewhale/authorize", w.call("read_file", map[string]any{"path": "README.md"}), nil)
+	}()
+	waitStarted(t, started)
+	s.toSrv.Close()
+	select {
+	case err := <-s.served:
+		s.served <- err // for the session's cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server outlived its client")
+	}
+	pid, _ := os.ReadFile(started) // the hook's shell leads its group
+	grouptest.WaitGone(t, string(pid))
+	s.conn.Close() // ends the call, which no answer will reach
+	<-called
+	log := readDecisionLog(t, filepath.Join(w.tmp, "decisions.jsonl"))
+	if len(log) != 1 || log[0]["decision"] != "deny" {
+		t.Errorf("decision log %v", log)
+	}
+}
+
+// A client that reads none of our output and then closes its input: the
+// answer waiting to be written kept conn.Close, and the goroutine running
+// it, alive after Serve returned. Serve now closes the transport by force
+// and returns only when that goroutine has ended.
+func TestServeLeavesNothingBehindAClientThatReadsNothing(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe() // never read
+	defer outR.Close()
+	served := make(chan error, 1)
+	go func() { served <- Serve(context.Background(), inR, outW, Options{}) }()
+	frame := `{"jsonrpc":"2.0","id":1,"method":"codewhale/status"}`
+	if _, err := fmt.Fprintf(inW, "Content-Length: %d\r\n\r\n%s", len(frame), frame); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	goleak.VerifyNone(t)
 }

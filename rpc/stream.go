@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"strconv"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -20,10 +22,26 @@ import (
 // carries both result and error. jsonrpc2 drops it, which would leave an
 // approval prompt waiting for its deadline; it is read as an error
 // response instead, so the prompt is denied at once.
+//
+// When the input ends (the client closed it, or a read failed) inputEnded
+// closes: jsonrpc2's Done waits for every handler in flight, and a handler
+// waiting on a hook or a prompt must instead be ended by the session's end.
 type tolerantStream struct {
 	jsonrpc2.Stream
-	frames *frameReader
-	log    *slog.Logger
+	frames     *frameReader
+	log        *slog.Logger
+	inputEnded chan struct{}
+	endOnce    *sync.Once
+}
+
+func newTolerantStream(in io.Reader, out io.Writer, log *slog.Logger) tolerantStream {
+	return tolerantStream{
+		Stream:     jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}),
+		frames:     newFrameReader(in),
+		log:        log,
+		inputEnded: make(chan struct{}),
+		endOnce:    &sync.Once{},
+	}
 }
 
 func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -39,6 +57,7 @@ func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, erro
 			continue
 		}
 		if err != nil {
+			s.endOnce.Do(func() { close(s.inputEnded) })
 			return nil, 0, err
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
