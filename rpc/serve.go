@@ -41,6 +41,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	clean := s.exitClean
 	s.mu.Unlock()
 	s.stopDeciding() // a client that went away answers no prompt
+	s.baselines.Close()
 	s.stopChecks()
 	closed := make(chan struct{})
 	go func() {
