@@ -148,3 +148,18 @@ func FuzzFrameReader(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFrameReader reads small frames as an editor sends them.
+func BenchmarkFrameReader(b *testing.B) {
+	one := frame(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"x"}]}}`)
+	stream := []byte(strings.Repeat(one, 1000))
+	b.SetBytes(int64(len(stream)))
+	for b.Loop() {
+		f := newFrameReader(bytes.NewReader(stream))
+		for {
+			if _, err := f.next(); err != nil {
+				break
+			}
+		}
+	}
+}
