@@ -1,11 +1,13 @@
 package diagnostics
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // requireGit skips without git, unless CODEWHALE_E2E=1 demands every test.
@@ -102,5 +104,57 @@ func TestBaselinesConcurrent(t *testing.T) {
 		if _, ok := b.Get(filepath.Join(dir, string(rune('a'+i))+".toml")); !ok {
 			t.Errorf("baseline %d lost", i)
 		}
+	}
+}
+
+// Open does not wait for git: before, it ran git on the caller's
+// goroutine, the language server's read loop, for up to gitTimeout per
+// opened file. Get waits for the lookup instead.
+func TestBaselineOpenDoesNotWaitForGit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	writeTestFile(t, path, "on disk\n")
+	release := make(chan struct{})
+	b := newBaselines(func(ctx context.Context, _ string) ([]byte, bool) {
+		select {
+		case <-release:
+			return []byte("at HEAD\n"), true
+		case <-time.After(10 * time.Second):
+			return []byte("Open waited for git\n"), true
+		}
+	})
+	defer b.Close()
+	b.Open(path)
+	close(release)
+	if got, ok := b.Get(path); !ok || string(got) != "at HEAD\n" {
+		t.Errorf("Get = %q, %v", got, ok)
+	}
+}
+
+// Close stops a lookup still running; a Get waiting on it then gets the
+// disk contents, and nothing is recorded after Close.
+func TestBaselineCloseEndsLookups(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	writeTestFile(t, path, "on disk\n")
+	started := make(chan struct{})
+	b := newBaselines(func(ctx context.Context, _ string) ([]byte, bool) {
+		close(started)
+		<-ctx.Done()
+		return nil, false
+	})
+	b.Open(path)
+	<-started
+	got := make(chan string, 1)
+	go func() {
+		src, _ := b.Get(path)
+		got <- string(src)
+	}()
+	b.Close()
+	if src := <-got; src != "on disk\n" {
+		t.Errorf("Get after Close = %q", src)
+	}
+	b.Forget(path)
+	b.Open(path)
+	if _, ok := b.Get(path); ok {
+		t.Error("a baseline was recorded after Close")
 	}
 }

@@ -45,33 +45,45 @@ func TestMiscasedAnswerIsDenied(t *testing.T) {
 	s.shutdown()
 }
 
-// An answer that carries both result and error is malformed: jsonrpc2
-// dropped it and the prompt waited for its deadline; it is denied at once.
-func TestAnswerWithResultAndErrorIsDeniedAtOnce(t *testing.T) {
-	w := newWorld(t)
-	s := approvalSession(t, w, map[string]any{"approvalTimeoutSeconds": 3600}, nil)
-	release := make(chan struct{})
-	t.Cleanup(func() { close(release) })
-	s.mu.Lock()
-	s.approve = func(ctx context.Context, method string, params json.RawMessage) (any, error) {
-		s.mu.Lock()
-		id, _ := s.promptID.Number()
-		s.mu.Unlock()
-		frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"choice":"once"},"error":{"code":-32000,"message":"boom"}}`, id)
-		if _, err := fmt.Fprintf(s.toSrv, "Content-Length: %d\r\n\r\n%s", len(frame), frame); err != nil {
-			return nil, err
-		}
-		select { // never answer properly
-		case <-release:
-		case <-ctx.Done():
-		}
-		return nil, nil
-	}
-	s.mu.Unlock()
-	d := s.authorize(w.call("bash", bash("cargo test")))
-	expect(t, d, "deny", 8, "dismissed/prompt")
-	if !strings.Contains(d.Reason, "both result and error") {
-		t.Errorf("reason %q", d.Reason)
+// An ambiguous answer is denied at once: one that carries both result
+// and error (jsonrpc2 dropped it and the prompt waited for its deadline,
+// also when its id was written 1.0 or "jsonrpc" was missing), and one
+// that names a member twice (jsonrpc2 kept the last "result": allow).
+func TestAmbiguousAnswerIsDeniedAtOnce(t *testing.T) {
+	for _, c := range []struct{ name, frame, reason string }{
+		{"result and error", `{"jsonrpc":"2.0","id":%d,"result":{"choice":"once"},"error":{"code":-32000,"message":"boom"}}`, "both result and error"},
+		{"result and error, id 1.0", `{"jsonrpc":"2.0","id":%d.0,"result":{"choice":"once"},"error":{"code":-32000,"message":"boom"}}`, "both result and error"},
+		{"result and error, no jsonrpc", `{"id":%d,"error":{"code":-32000,"message":"boom"},"result":{"choice":"once"}}`, "both result and error"},
+		{"two results", `{"jsonrpc":"2.0","id":%d,"result":{"choice":"deny"},"result":{"choice":"once"}}`, `member "result" twice`},
+		{"two results, one capitalised", `{"jsonrpc":"2.0","id":%d,"result":{"choice":"once"},"Result":{"choice":"deny"}}`, `member "Result" twice`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			s := approvalSession(t, w, map[string]any{"approvalTimeoutSeconds": 3600}, nil)
+			release := make(chan struct{})
+			t.Cleanup(func() { close(release) })
+			s.mu.Lock()
+			s.approve = func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+				s.mu.Lock()
+				id, _ := s.promptID.Number()
+				s.mu.Unlock()
+				frame := fmt.Sprintf(c.frame, id)
+				if _, err := fmt.Fprintf(s.toSrv, "Content-Length: %d\r\n\r\n%s", len(frame), frame); err != nil {
+					return nil, err
+				}
+				select { // never answer properly
+				case <-release:
+				case <-ctx.Done():
+				}
+				return nil, nil
+			}
+			s.mu.Unlock()
+			d := s.authorize(w.call("bash", bash("cargo test")))
+			expect(t, d, "deny", 8, "dismissed/prompt")
+			if !strings.Contains(d.Reason, c.reason) {
+				t.Errorf("reason %q, want it to say %q", d.Reason, c.reason)
+			}
+		})
 	}
 }
 

@@ -165,3 +165,18 @@ func TestRequestsOutsideTheSession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A client that counts characters instead of bytes: its frame is lost,
+// the next one is answered. Before, the next frame was skipped too.
+func TestShortContentLengthLosesOnlyItsFrame(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	s := newSession(t, w, Options{})
+	s.initialize(editor)
+	short := `{"jsonrpc":"2.0","method":"codewhale/none","params":"é"}`
+	if _, err := fmt.Fprintf(s.toSrv, "Content-Length: %d\r\n\r\n%s", len([]rune(short)), short); err != nil {
+		t.Fatal(err)
+	}
+	s.alive("a Content-Length one byte short")
+	s.shutdown()
+}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
@@ -66,6 +67,22 @@ func TestFrameRecovery(t *testing.T) {
 	}
 }
 
+// TestShortContentLengthCostsOnlyItsFrame: a client that counts
+// characters instead of bytes sends a Content-Length too small; the tail
+// of its body runs into the next header line. Before, that line was read
+// as an unknown field and the next frame was skipped too.
+func TestShortContentLengthCostsOnlyItsFrame(t *testing.T) {
+	short := `{"jsonrpc":"2.0","method":"x","params":"é"}`
+	good := `{"jsonrpc":"2.0","id":1,"method":"y"}`
+	for _, sep := range []string{"", "\r\n", "\n\n", "a: b\r\n"} {
+		in := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", utf8.RuneCountInString(short), short) + sep + frame(good) + frame(good)
+		bodies, _ := readAll(t, strings.NewReader(in))
+		if len(bodies) != 3 || bodies[1] != good || bodies[2] != good {
+			t.Errorf("with %q between: bodies %q, want the short frame's first bytes and the good frame twice", sep, bodies)
+		}
+	}
+}
+
 // TestFrameHeaderFields: other fields, any case and spacing, a bare \n.
 func TestFrameHeaderFields(t *testing.T) {
 	in := "content-length:2\nContent-Type: application/vscode-jsonrpc; charset=utf-8\n\n{}" +
@@ -107,21 +124,42 @@ func TestEndlessHeaderLineIsBounded(t *testing.T) {
 }
 
 // FuzzFrameReader: any byte stream is read to its end without a panic,
-// and after a broken header whose body holds neither "Content-Length" nor
-// a line break, the next well-formed frame is still read.
+// and every well-formed frame after garbage (line breaks, partial bodies,
+// header lines) that does not itself hold "Content-Length" is read, at
+// the start of the stream or after a broken header.
 func FuzzFrameReader(f *testing.F) {
 	f.Add([]byte("Content-Length: -1\r\n\r\n{}"))
 	f.Add([]byte("Content-Length: 2\r\n\r\n{}Content-Length: x\r\n"))
 	f.Add([]byte("content-length:3\n\n[1]"))
+	f.Add([]byte(`"params":"é"}`))
+	f.Add([]byte("a: b\r\n\r\n{\"x\":\n1}"))
+	f.Add([]byte("Content-Type: x\r\n"))
 	f.Fuzz(func(t *testing.T, garbage []byte) {
 		readAll(t, bytes.NewReader(garbage))
-		if bytes.Contains(bytes.ToLower(garbage), []byte("content-length")) || bytes.ContainsAny(garbage, "\r\n") {
+		if bytes.Contains(bytes.ToLower(garbage), []byte("content-length")) {
 			return
 		}
 		good := `{"jsonrpc":"2.0","method":"x"}`
-		bodies, _ := readAll(t, strings.NewReader("Content-Length: nope\r\n\r\n"+string(garbage)+frame(good)))
-		if len(bodies) != 1 || bodies[0] != good {
-			t.Fatalf("after %q: bodies %q", garbage, bodies)
+		for _, prefix := range []string{"", "Content-Length: nope\r\n\r\n"} {
+			bodies, _ := readAll(t, strings.NewReader(prefix+string(garbage)+frame(good)+frame(good)))
+			if len(bodies) != 2 || bodies[0] != good || bodies[1] != good {
+				t.Fatalf("after %q%q: bodies %q", prefix, garbage, bodies)
+			}
 		}
 	})
+}
+
+// BenchmarkFrameReader reads small frames as an editor sends them.
+func BenchmarkFrameReader(b *testing.B) {
+	one := frame(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"x"}]}}`)
+	stream := []byte(strings.Repeat(one, 1000))
+	b.SetBytes(int64(len(stream)))
+	for b.Loop() {
+		f := newFrameReader(bytes.NewReader(stream))
+		for {
+			if _, err := f.next(); err != nil {
+				break
+			}
+		}
+	}
 }

@@ -3,6 +3,8 @@ package rpc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/goleak"
 )
 
 // hookWorld is a world whose user config runs one lenient
@@ -112,4 +115,27 @@ func TestShutdownEndsRunningHooks(t *testing.T) {
 	if d := <-result; d.Decision != "deny" {
 		t.Fatalf("the pending call got %s at layer %d: %s", d.Decision, d.Layer, d.Reason)
 	}
+}
+
+// A client that reads none of our output and then closes its input: the
+// answer waiting to be written kept conn.Close, and the goroutine running
+// it, alive after Serve returned. Serve now closes the transport by force
+// and returns only when that goroutine has ended.
+func TestServeLeavesNothingBehindAClientThatReadsNothing(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe() // never read
+	defer outR.Close()
+	served := make(chan error, 1)
+	go func() { served <- Serve(context.Background(), inR, outW, Options{}) }()
+	frame := `{"jsonrpc":"2.0","id":1,"method":"codewhale/status"}`
+	if _, err := fmt.Fprintf(inW, "Content-Length: %d\r\n\r\n%s", len(frame), frame); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	goleak.VerifyNone(t)
 }

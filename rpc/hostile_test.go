@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -237,4 +239,64 @@ func TestSlowFirstLoadStallsNoOtherMessage(t *testing.T) {
 		t.Errorf("the folder was refused: %q", d.Reason)
 	}
 	s.shutdown()
+}
+
+// Once the root folder is removed, it is neither the default workspace
+// nor reported by codewhale/status: with one folder left, that one is the
+// default. Before, s.root kept the removed folder, so a request naming no
+// workspace ran there and was refused. A decode error in an entry is
+// logged as what it is, not as "not a file: URI".
+func TestRemovedRootFolderIsNoLongerTheDefault(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, choose("once"))
+	other := filepath.Join(w.tmp, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	folder := func(p string) string { return `{"uri": "` + string(uri.File(p)) + `", "name": "x"}` }
+	change := func(added, removed string) {
+		t.Helper()
+		event := json.RawMessage(`{"event": {"added": [` + added + `], "removed": [` + removed + `]}}`)
+		if err := s.conn.Notify(s.ctx(), "workspace/didChangeWorkspaceFolders", event); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status := func() string {
+		t.Helper()
+		var st Status
+		if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Workspace
+	}
+	noWorkspace := map[string]any{"tool": "read_file", "input": map[string]any{"path": "a"}}
+
+	change(folder(other)+`, {"name": 5}`, folder(w.ws))
+	if got := status(); got != other {
+		t.Errorf("status workspace %q after removing the root, want the only folder left %q", got, other)
+	}
+	if d := s.explain(noWorkspace); d.Layer == 1 {
+		t.Errorf("a request naming no workspace is refused: %q", d.Reason)
+	}
+	change(folder(w.ws), folder(other))
+	change(folder(other), "")
+	if got := status(); got != w.ws {
+		t.Errorf("status workspace %q, want %q, the only folder when the default was chosen", got, w.ws)
+	}
+	change(folder(filepath.Join(w.tmp, "third")), folder(w.ws))
+	if got := status(); got != "" {
+		t.Errorf("status workspace %q with two folders and the default removed, want none", got)
+	}
+	var rpcErr *jsonrpc2.Error
+	if _, err := s.conn.Call(s.ctx(), "codewhale/explain", noWorkspace, nil); !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, "workspace: required") {
+		t.Errorf("a request naming no workspace among two folders: %v, want it to name the field", err)
+	}
+	s.shutdown()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, line := range s.log {
+		if strings.Contains(line, "event.added[1]") && (strings.Contains(line, "not a file") || !strings.Contains(line, "malformed workspace folder")) {
+			t.Errorf("a decode error logged as %s", line)
+		}
+	}
 }

@@ -14,9 +14,10 @@ import (
 // shutdown; LSP asks for exit status 1 then.
 var ErrExitWithoutShutdown = errors.New("exit without shutdown")
 
-// closeTimeout bounds the wait for the transport to close after exit: a
-// read blocked on a terminal or pipe the client keeps open is not
-// interrupted by closing it, and the process is about to end anyway.
+// closeTimeout bounds the wait for the connection to close by itself
+// (in-flight handlers answered, queued messages written); after it the
+// transport is closed by force, which wakes a read or write blocked on a
+// pipe or socket, and the wait is bounded once more.
 const closeTimeout = time.Second
 
 // Serve runs a language server over in and out (stdin and stdout) until
@@ -24,13 +25,14 @@ const closeTimeout = time.Second
 // the middle of a message, is a clean end.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	s := newServer(opts)
-	stream := tolerantStream{Stream: jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}), frames: newFrameReader(in), log: s.log}
+	stream := newTolerantStream(in, out, s.log)
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {
 	case <-s.exited:
+	case <-stream.inputEnded: // the client went away, perhaps with handlers in flight
 	case <-conn.Done():
 	case <-ctx.Done():
 	}
@@ -39,6 +41,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	clean := s.exitClean
 	s.mu.Unlock()
 	s.stopDeciding() // a client that went away answers no prompt
+	s.baselines.Close()
 	s.stopChecks()
 	closed := make(chan struct{})
 	go func() {
@@ -48,7 +51,17 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	select {
 	case <-closed:
 	case <-time.After(closeTimeout):
-		s.log.Warn("the transport did not close; exiting anyway")
+		// A client that reads none of our output, or a read on input the
+		// client keeps open: closing the transport ends both.
+		s.log.Warn("the transport did not close; closing it by force")
+		_ = stdio{in, writeCloser(out)}.Close()
+		select {
+		case <-closed:
+		case <-time.After(closeTimeout):
+			// Only a read the system cannot interrupt (a terminal) is left;
+			// the process is about to end.
+			s.log.Error("the input cannot be closed; leaving its read behind")
+		}
 	}
 	if err := conn.Err(); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		s.log.Warn("connection ended", "error", err)

@@ -1,11 +1,16 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
-	"strconv"
+	"math"
+	"strings"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -16,14 +21,32 @@ import (
 // A broken message from a client must not end or deafen the session.
 // Writes and Close are the jsonrpc2 stream's.
 //
-// One malformed frame is not skipped: a response to one of our calls that
-// carries both result and error. jsonrpc2 drops it, which would leave an
-// approval prompt waiting for its deadline; it is read as an error
-// response instead, so the prompt is denied at once.
+// An ambiguous response to one of our calls is not skipped: one that
+// carries both result and error (jsonrpc2 drops it, which would leave an
+// approval prompt waiting for its deadline), or one that names a member
+// twice (jsonrpc2 keeps one of them, so {"result":deny,"result":once}
+// would read as once). It is read as an error response instead, so the
+// prompt is denied at once.
+//
+// When the input ends (the client closed it, or a read failed) inputEnded
+// closes: jsonrpc2's Done waits for every handler in flight, and a handler
+// waiting on a hook or a prompt must instead be ended by the session's end.
 type tolerantStream struct {
 	jsonrpc2.Stream
-	frames *frameReader
-	log    *slog.Logger
+	frames     *frameReader
+	log        *slog.Logger
+	inputEnded chan struct{}
+	endOnce    *sync.Once
+}
+
+func newTolerantStream(in io.Reader, out io.Writer, log *slog.Logger) tolerantStream {
+	return tolerantStream{
+		Stream:     jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}),
+		frames:     newFrameReader(in),
+		log:        log,
+		inputEnded: make(chan struct{}),
+		endOnce:    &sync.Once{},
+	}
 }
 
 func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -39,10 +62,18 @@ func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, erro
 			continue
 		}
 		if err != nil {
+			s.endOnce.Do(func() { close(s.inputEnded) })
 			return nil, 0, err
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
+			// Only responses are checked: requests pay nothing.
+			if resp, ok := msg.(*jsonrpc2.Response); ok {
+				if name := duplicateMember(body); name != "" {
+					s.log.Warn("a response names a member twice; read as an error", "id", resp.ID(), "member", name)
+					msg = invalidResponse(resp.ID(), fmt.Sprintf("the response carries the member %q twice", name))
+				}
+			}
 			return msg, s.frames.offset - start, nil
 		}
 		if resp := ambiguousResponse(body); resp != nil {
@@ -54,7 +85,9 @@ func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, erro
 }
 
 // ambiguousResponse is the error response standing for a response object
-// with an id and both result and error, or nil for any other frame.
+// with an id and both result and error, or nil for any other frame. The
+// id may be written as any integral number (1.0) and "jsonrpc" may be
+// missing: whatever can be matched to a pending call is denied.
 func ambiguousResponse(body []byte) *jsonrpc2.Response {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(body, &fields) != nil || fields["result"] == nil || fields["error"] == nil {
@@ -62,12 +95,62 @@ func ambiguousResponse(body []byte) *jsonrpc2.Response {
 	}
 	var id jsonrpc2.ID
 	var s string
-	if n, err := strconv.ParseInt(string(fields["id"]), 10, 64); err == nil {
+	if n, ok := integral(fields["id"]); ok {
 		id = jsonrpc2.NewNumberID(n)
 	} else if json.Unmarshal(fields["id"], &s) == nil {
 		id = jsonrpc2.NewStringID(s)
 	} else {
 		return nil
 	}
-	return jsonrpc2.NewResponse(id, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the response carries both result and error"))
+	return invalidResponse(id, "the response carries both result and error")
+}
+
+// integral is the value of a JSON number with no fractional part (7,
+// 7.0, 7e0) that fits an int64.
+func integral(raw json.RawMessage) (int64, bool) {
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil {
+		return 0, false
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, true
+	}
+	f, err := n.Float64()
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// invalidResponse is the error response read in place of an ambiguous one.
+func invalidResponse(id jsonrpc2.ID, reason string) *jsonrpc2.Response {
+	return jsonrpc2.NewResponse(id, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, reason))
+}
+
+// duplicateMember is a top-level member name that body, a JSON object,
+// gives twice, or "". Names are compared ignoring case: Go's encoding/json
+// matches them so, and a reader must not be able to pick either.
+func duplicateMember(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		name, _ := t.(string)
+		folded := strings.ToLower(name)
+		if seen[folded] {
+			return name
+		}
+		seen[folded] = true
+		var value json.RawMessage
+		if dec.Decode(&value) != nil {
+			return ""
+		}
+	}
+	return ""
 }

@@ -3,7 +3,6 @@ package rpc
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
+	"github.com/codewhale-ls/codewhale-ls/gate/workspaces"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
@@ -42,56 +42,13 @@ type checked struct {
 	versions map[uri.URI]int32
 }
 
-// rootFor is the workspace a file is linted in: the deepest editor folder
-// holding it, else the workspace the client named at initialize, else (a
-// client that named none, as Neovim without a root) the file's git root,
-// else, for a project file, the directory holding its .codewhale/, as
-// `codewhale-ls check` run there would. It reads the disk, so s.mu must
-// not be held.
+// rootFor is the workspace a file is linted in (gate/workspaces
+// decides). It reads the disk, so s.mu must not be held.
 func (s *Server) rootFor(path string) string {
 	s.mu.Lock()
-	root, folders := s.root, slices.Clone(s.folders)
+	place := workspaces.Place{Folders: slices.Clone(s.folders), Named: s.root, Home: config.HomeDir(s.env), GitRoot: config.GitRoot}
 	s.mu.Unlock()
-	if folder := deepestHolding(folders, path); folder != "" {
-		return folder
-	}
-	if root != "" {
-		return root
-	}
-	if git := config.GitRoot(filepath.Dir(path)); git != "" {
-		return git
-	}
-	return s.projectRoot(path)
-}
-
-// deepestHolding is the folder of folders that path lies in, the deepest
-// when they nest; "" when none holds it.
-func deepestHolding(folders []string, path string) string {
-	best := ""
-	for _, f := range folders {
-		if rel, err := filepath.Rel(f, path); err == nil && filepath.IsLocal(rel) && len(f) > len(best) {
-			best = f
-		}
-	}
-	return best
-}
-
-// projectRoot is the workspace a project policy file names by its place,
-// <workspace>/.codewhale/<file> (or the legacy .deepseek/config.toml);
-// "" for any other path, and for the user's home, whose .codewhale/ holds
-// the user's own files (Codewhale never reads an overlay there).
-func (s *Server) projectRoot(path string) string {
-	dir := filepath.Dir(path)
-	switch filepath.Base(dir) {
-	case ".codewhale", ".deepseek":
-	default:
-		return ""
-	}
-	ws := filepath.Dir(dir)
-	if w := s.newWorkspace(ws); w.paths.Home == ws {
-		return ""
-	}
-	return ws
+	return place.Of(path)
 }
 
 // workspaceAt returns (creating it if needed) the workspace at root. It

@@ -8,6 +8,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/workspaces"
 )
 
 // DidChangeWatchedFiles is the client's own file watching: a change it
@@ -33,7 +35,7 @@ func init() {
 }
 
 // didChangeWorkspaceFolders keeps the folders an agent may name current,
-// and lints the added ones. A malformed entry is skipped (and logged); the
+// and the default workspace one of them, and lints the added ones. A malformed entry is skipped (and logged); the
 // valid ones still apply.
 func didChangeWorkspaceFolders(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error) {
 	var p struct {
@@ -54,6 +56,7 @@ func didChangeWorkspaceFolders(ctx context.Context, s *Server, params jsonrpc2.R
 			s.folders = append(s.folders, f)
 		}
 	}
+	s.root = workspaces.Default(s.root, s.folders)
 	s.mu.Unlock()
 	s.lintFolders(added)
 	return nil, nil
@@ -72,14 +75,15 @@ func (s *Server) folderPaths(where string, list json.RawMessage) []string {
 	}
 	var out []string
 	for i, raw := range entries {
+		field := fmt.Sprintf("%s[%d]", where, i)
 		var f protocol.WorkspaceFolder
-		err := json.Unmarshal(raw, &f)
-		p := ""
-		if err == nil {
-			p = filePath(f.URI)
+		if err := json.Unmarshal(raw, &f); err != nil {
+			s.log.Warn("ignored a malformed workspace folder", "field", field, "value", string(raw), "error", err)
+			continue
 		}
+		p := filePath(f.URI)
 		if p == "" {
-			s.log.Warn("ignored a workspace folder that is not a file: URI", "field", fmt.Sprintf("%s[%d]", where, i), "value", string(raw), "error", err)
+			s.log.Warn("ignored a workspace folder that is not a file: URI", "field", field+".uri", "value", string(f.URI))
 			continue
 		}
 		out = append(out, p)

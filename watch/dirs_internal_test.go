@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -11,8 +12,8 @@ import (
 // watchLists returns the directories the watcher believes it watches and
 // those fsnotify actually watches, both sorted.
 func watchLists(w *Watcher) (ours, theirs []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.dirsMu.Lock()
+	defer w.dirsMu.Unlock()
 	for dir := range w.watched {
 		ours = append(ours, dir)
 	}
@@ -159,5 +160,36 @@ func TestResyncRechecksAll(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no report after resync")
+	}
+}
+
+// A directory whose stat hangs (a network or FUSE mount) does not hold the
+// watcher's lock: before, reconcile stat'ed under w.mu, so every event,
+// Set and flush waited for the disk.
+func TestHungStatDoesNotHoldTheLock(t *testing.T) {
+	w := newTestWatcher(t)
+	hung := filepath.Join(t.TempDir(), "mount")
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	w.isDir = func(path string) bool {
+		if path == hung {
+			once.Do(func() { close(entered) })
+			<-release
+		}
+		return isDir(path)
+	}
+	set := make(chan error, 1)
+	go func() { set <- w.Set([]string{filepath.Join(hung, "config.toml")}) }()
+	<-entered
+	locked := w.mu.TryLock()
+	if locked {
+		w.mu.Unlock()
+	}
+	close(release)
+	if err := <-set; err != nil {
+		t.Fatal(err)
+	}
+	if !locked {
+		t.Error("the watcher's lock is held while a directory is stat'ed")
 	}
 }

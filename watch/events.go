@@ -15,34 +15,36 @@ import (
 func (w *Watcher) handle(ev fsnotify.Event) {
 	name := filepath.Clean(ev.Name)
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return
 	}
 	if _, ok := w.targets[name]; ok {
 		w.markPending(name)
 	}
-	if !w.markBelow(name) {
+	onTheWay := w.markBelow(name)
+	w.mu.Unlock()
+	if !onTheWay {
 		return
 	}
-	if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.watched[name] {
+	dropped := ""
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 		// fsnotify drops the watch of a directory that is deleted or moved.
-		// Forgetting it lets reconcile add it again if it is already back.
-		w.unwatch(name)
+		dropped = name
 	}
 	// No logger to report to; the next event on the way, or the next Set,
 	// retries whatever failed.
-	_ = w.reconcile()
+	_ = w.reconcile(dropped)
 }
 
 // recheckAll recovers from lost events by treating everything as changed.
 func (w *Watcher) recheckAll() {
+	_ = w.reconcile("")
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return
 	}
-	_ = w.reconcile()
 	for t := range w.targets {
 		w.markPending(t)
 	}

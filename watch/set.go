@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 )
@@ -47,9 +48,12 @@ func (w *Watcher) Set(paths []string) error {
 		}
 	}
 
-	// Watch before hashing, so that no change after the hash can go unseen.
-	err := w.reconcile()
 	w.mu.Unlock()
+	// Watch before hashing, so that no change after the hash can go unseen.
+	err := w.reconcile("")
+	if errors.Is(err, ErrClosed) {
+		return err
+	}
 
 	// Hash without w.mu (a slow disk must not stall the events), then
 	// record the states of the targets no later Set replaced meanwhile. A

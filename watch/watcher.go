@@ -31,10 +31,18 @@ type Watcher struct {
 	resync chan struct{}
 	wg     sync.WaitGroup
 
+	// dirsMu serialises reconcile, which stats directories and adds and
+	// removes watches outside mu; it guards watched. Taken before mu,
+	// never while holding it.
+	dirsMu  sync.Mutex
+	watched map[string]bool // directories with a watch we added
+	// isDir reports whether a path is a directory (os.Stat; tests stand in
+	// a slow disk).
+	isDir func(path string) bool
+
 	mu      sync.Mutex
 	closed  bool
 	targets map[string]fileState // target path → last recorded state
-	watched map[string]bool      // directories with a watch we added
 	pending map[string]bool      // targets that may have changed since the last flush
 	quiet   *time.Timer          // fires once events have been quiet for debounce
 	// burstStart is when the first of the pending events arrived.
@@ -65,6 +73,7 @@ func New(debounce time.Duration, onChange func(paths []string)) (*Watcher, error
 		resync:   make(chan struct{}, 1),
 		targets:  map[string]fileState{},
 		watched:  map[string]bool{},
+		isDir:    isDir,
 		pending:  map[string]bool{},
 		quiet:    quiet,
 	}

@@ -90,6 +90,15 @@ func homeDir(env Env) string {
 	return h
 }
 
+// HomeDir is the user's home directory as ResolvePaths finds it in env
+// (nil is the process environment).
+func HomeDir(env Env) string {
+	if env == nil {
+		env = OSEnv{}
+	}
+	return homeDir(env)
+}
+
 func expandTilde(p, home string) string {
 	if p == "~" {
 		return home

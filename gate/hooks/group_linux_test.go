@@ -3,50 +3,12 @@ package hooks
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/grouptest"
 )
-
-// liveInGroup lists processes of the group that are not zombies (a
-// container's init may be slow to reap them).
-func liveInGroup(t *testing.T, pgid string) []string {
-	t.Helper()
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	var live []string
-	for _, path := range stats {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold spaces.
-		fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		if len(fields) > 2 && fields[2] == pgid && fields[0] != "Z" {
-			live = append(live, path)
-		}
-	}
-	return live
-}
-
-// waitGroupGone waits until kill(-pgid, 0) fails with ESRCH, or only
-// zombies are left in the group.
-func waitGroupGone(t *testing.T, pgid string) {
-	t.Helper()
-	n, err := strconv.Atoi(pgid)
-	if err != nil || n <= 1 {
-		t.Fatalf("bad process group %q", pgid)
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for syscall.Kill(-n, 0) != syscall.ESRCH && len(liveInGroup(t, pgid)) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("processes of group %s survive: %v", pgid, liveInGroup(t, pgid))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	file := pidFile(t)
@@ -58,7 +20,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)
 	}
-	waitGroupGone(t, readPgid(t, file))
+	grouptest.WaitGone(t, readPgid(t, file))
 }
 
 func TestBackgroundCloseKillsRunningHooks(t *testing.T) {
@@ -69,7 +31,7 @@ func TestBackgroundCloseKillsRunningHooks(t *testing.T) {
 	}
 	waitForFile(t, file)
 	bg.Close()
-	waitGroupGone(t, readPgid(t, file))
+	grouptest.WaitGone(t, readPgid(t, file))
 }
 
 // A hook that leaves a process running is judged when its shell exits, as
@@ -86,7 +48,7 @@ func TestHookLeavingAProcessIsJudgedAtExit(t *testing.T) {
 	if got.Denied || got.Records[0].ExitCode == nil || *got.Records[0].ExitCode != 0 {
 		t.Fatalf("denied %v (%s), records %+v", got.Denied, got.Reason, got.Records)
 	}
-	waitGroupGone(t, readPgid(t, file))
+	grouptest.WaitGone(t, readPgid(t, file))
 }
 
 // A cancelled run kills the whole group at once, the shell included.
@@ -102,7 +64,7 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	if res := <-done; res.ExitCode != nil || res.TimedOut {
 		t.Fatalf("%+v", res)
 	}
-	waitGroupGone(t, readPgid(t, file))
+	grouptest.WaitGone(t, readPgid(t, file))
 }
 
 func waitForFile(t *testing.T, file string) {

@@ -40,3 +40,77 @@ func Distinct(paths []string) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Place is what decides the workspace a policy file belongs to, besides
+// the file's path.
+type Place struct {
+	Folders []string // the editor's workspace folders
+	Named   string   // the workspace the client named, "" when none
+	Home    string   // the user's home: its .codewhale/ holds the user's own files
+	// GitRoot is the root of the git repository holding dir, "" when
+	// none. It reads the disk.
+	GitRoot func(dir string) string
+}
+
+// Of is the workspace the policy file at path is linted in: the deepest
+// folder holding it, else the workspace the client named, else (a client
+// that named none, as Neovim without a root) the file's git root, else,
+// for a project file, the directory holding its .codewhale/, as
+// `codewhale-ls check` run there would. It may read the disk.
+func (p Place) Of(path string) string {
+	if folder := deepestHolding(p.Folders, path); folder != "" {
+		return folder
+	}
+	if p.Named != "" {
+		return p.Named
+	}
+	if git := p.GitRoot(filepath.Dir(path)); git != "" {
+		return git
+	}
+	return p.projectRoot(path)
+}
+
+// deepestHolding is the folder of folders that path lies in, the deepest
+// when they nest; "" when none holds it.
+func deepestHolding(folders []string, path string) string {
+	best := ""
+	for _, f := range folders {
+		if rel, err := filepath.Rel(f, path); err == nil && filepath.IsLocal(rel) && len(f) > len(best) {
+			best = f
+		}
+	}
+	return best
+}
+
+// projectRoot is the workspace a project policy file names by its place,
+// <workspace>/.codewhale/<file> (or the legacy .deepseek/config.toml);
+// "" for any other path, and for the user's home, whose .codewhale/ holds
+// the user's own files (Codewhale never reads an overlay there).
+func (p Place) projectRoot(path string) string {
+	dir := filepath.Dir(path)
+	switch filepath.Base(dir) {
+	case ".codewhale", ".deepseek":
+	default:
+		return ""
+	}
+	ws := filepath.Dir(dir)
+	if p.Home != "" && filepath.Clean(p.Home) == ws {
+		return ""
+	}
+	return ws
+}
+
+// Default is the workspace a request that names none runs in once the
+// editor's folders are folders: current while it is still one of them,
+// else the only folder left, else none (the request must name one). A
+// removed folder must not stay the default: a request would run in, or
+// be refused for, a workspace the editor closed.
+func Default(current string, folders []string) string {
+	if current != "" && slices.Contains(folders, current) {
+		return current
+	}
+	if len(folders) == 1 {
+		return folders[0]
+	}
+	return ""
+}

@@ -59,3 +59,50 @@ func TestRefusal(t *testing.T) {
 		t.Errorf("nothing opened: %q", reason)
 	}
 }
+
+func TestPlaceOf(t *testing.T) {
+	gitRoots := map[string]string{"/src/repo/.codewhale": "/src/repo", "/src/repo/sub/.codewhale": "/src/repo"}
+	gitRoot := func(dir string) string { return gitRoots[dir] }
+	for _, c := range []struct {
+		name  string
+		place Place
+		path  string
+		want  string
+	}{
+		{"the folder holding it", Place{Folders: []string{"/a", "/b"}, Named: "/a"}, "/b/.codewhale/config.toml", "/b"},
+		{"the deepest of nested folders", Place{Folders: []string{"/a", "/a/b/c", "/a/b"}}, "/a/b/c/.codewhale/hooks.toml", "/a/b/c"},
+		{"a folder is not a prefix of a sibling", Place{Folders: []string{"/a"}, Named: "/n"}, "/ab/.codewhale/config.toml", "/n"},
+		{"outside every folder: the named workspace", Place{Folders: []string{"/a"}, Named: "/a"}, "/home/u/.codewhale/config.toml", "/a"},
+		{"none named: the git root", Place{}, "/src/repo/sub/.codewhale/config.toml", "/src/repo"},
+		{"no git: the directory holding .codewhale", Place{}, "/p/.codewhale/permissions.toml", "/p"},
+		{"legacy .deepseek", Place{}, "/p/.deepseek/config.toml", "/p"},
+		{"home is never a project", Place{Home: "/home/u/"}, "/home/u/.codewhale/config.toml", ""},
+		{"any other path", Place{}, "/etc/codewhale/managed.toml", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.place.GitRoot = gitRoot
+			if got := c.place.Of(c.path); got != c.want {
+				t.Errorf("Of(%q) = %q, want %q", c.path, got, c.want)
+			}
+		})
+	}
+}
+
+func TestDefault(t *testing.T) {
+	for _, c := range []struct {
+		current string
+		folders []string
+		want    string
+	}{
+		{"/a", []string{"/a", "/b"}, "/a"},
+		{"/a", []string{"/b"}, "/b"},
+		{"/a", []string{"/b", "/c"}, ""},
+		{"/a", nil, ""},
+		{"", []string{"/b"}, "/b"},
+		{"", []string{"/b", "/c"}, ""},
+	} {
+		if got := Default(c.current, c.folders); got != c.want {
+			t.Errorf("Default(%q, %q) = %q, want %q", c.current, c.folders, got, c.want)
+		}
+	}
+}
