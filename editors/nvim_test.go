@@ -156,13 +156,7 @@ func copyTree(t *testing.T, from, to string) {
 func (w *nvimWorld) run(t *testing.T, script, kind string, out any) {
 	t.Helper()
 	g := w.guest
-	home := filepath.Join(w.dir, "home")
-	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + g(home), "CODEWHALE_HOME=" + g(filepath.Join(home, ".codewhale")),
-		"XDG_CACHE_HOME=" + g(filepath.Join(w.dir, "cache")), "XDG_CONFIG_HOME=" + g(filepath.Join(w.dir, "config")),
-		"XDG_DATA_HOME=" + g(filepath.Join(w.dir, "data")), "XDG_STATE_HOME=" + g(filepath.Join(w.dir, "state")),
-		"CWLS_BIN=" + g(filepath.Join(w.dir, "bin", "codewhale-ls")), "CWLS_PLUGIN=" + g(filepath.Join(w.dir, "plugin")),
-		"CWLS_LIB=" + g(filepath.Join(w.dir, "scripts", "lib.lua")), "CWLS_DIR=" + g(w.dir),
-		"CWLS_OUT=" + g(filepath.Join(w.dir, "results.json")), "CWLS_CASE=" + kind}
+	env := append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
 	args := []string{"--headless", "--clean", "-c", "luafile " + g(filepath.Join(w.dir, "scripts", script))}
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -193,6 +187,19 @@ func (w *nvimWorld) run(t *testing.T, script, kind string, out any) {
 	if err := json.Unmarshal(raw, out); err != nil {
 		t.Fatalf("results %s: %v", raw, err)
 	}
+}
+
+// env is the editor's environment: HOME, CODEWHALE_HOME and XDG_* in
+// the world, and what the scripts read (CWLS_*), as the editor sees it.
+func (w *nvimWorld) env(kind string) []string {
+	g := w.guest
+	home := filepath.Join(w.dir, "home")
+	return []string{"HOME=" + g(home), "CODEWHALE_HOME=" + g(filepath.Join(home, ".codewhale")),
+		"XDG_CACHE_HOME=" + g(filepath.Join(w.dir, "cache")), "XDG_CONFIG_HOME=" + g(filepath.Join(w.dir, "config")),
+		"XDG_DATA_HOME=" + g(filepath.Join(w.dir, "data")), "XDG_STATE_HOME=" + g(filepath.Join(w.dir, "state")),
+		"CWLS_BIN=" + g(filepath.Join(w.dir, "bin", "codewhale-ls")), "CWLS_PLUGIN=" + g(filepath.Join(w.dir, "plugin")),
+		"CWLS_LIB=" + g(filepath.Join(w.dir, "scripts", "lib.lua")), "CWLS_DIR=" + g(w.dir),
+		"CWLS_OUT=" + g(filepath.Join(w.dir, "results.json")), "CWLS_CASE=" + kind}
 }
 
 func (w *nvimWorld) lspLog() string {

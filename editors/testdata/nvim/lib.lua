@@ -66,7 +66,11 @@ end
 -- main runs fn as the script's body and writes the results when it ends
 -- (or fails).
 function M.main(fn)
-  vim.lsp.set_log_level('debug')
+  if vim.lsp.log and vim.lsp.log.set_level then
+    vim.lsp.log.set_level('debug')
+  else
+    vim.lsp.set_log_level('debug')
+  end
   body = coroutine.create(function()
     local ok, err = xpcall(fn, debug.traceback)
     if not ok then
