@@ -276,9 +276,16 @@ func TestNeovimPlugin(t *testing.T) {
 						Name  string
 						Lines int
 					}
-					Health []string
+					Health   []string
+					NoServer struct {
+						Decision, Reason string
+						Layer            int
+					} `json:"no_server"`
 				}
 				w.run(t, "plugin.lua", "main", &res)
+				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") {
+					t.Errorf("a call with no server: %+v", res.NoServer)
+				}
 				if !strings.HasSuffix(res.Help, "codewhale.txt") {
 					t.Errorf(":help codewhale-approvals opened %q", res.Help)
 				}
@@ -390,6 +397,12 @@ func TestNeovimPlugin(t *testing.T) {
 					FloatsAfter     int    `json:"floats_after"`
 					QueueAfter      int    `json:"queue_after"`
 					StatuslineAfter string `json:"statusline_after"`
+					PendingWaiting  int    `json:"pending_while_waiting"`
+					Stopped         struct {
+						Decision, Reason string
+						Layer            int
+					}
+					FloatsAfterStop int `json:"floats_after_stop"`
 				}
 				w.run(t, "plugin.lua", "timeout", &res)
 				if res.FloatsOpen != 1 {
@@ -397,6 +410,12 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if res.Decision.Decision != "deny" || res.Decision.Choice != "timeout" {
 					t.Errorf("decision %+v, want deny by timeout", res.Decision)
+				}
+				if res.PendingWaiting != 1 {
+					t.Errorf("codewhale/status while a prompt waited: %d pending", res.PendingWaiting)
+				}
+				if res.Stopped.Decision != "deny" || res.FloatsAfterStop != 0 {
+					t.Errorf("the server stopped while a prompt waited: %+v, %d floats left", res.Stopped, res.FloatsAfterStop)
 				}
 				if res.FloatsAfter != 0 || res.QueueAfter != 0 || res.StatuslineAfter != "" {
 					t.Errorf("after the deadline: %d floats, %d queued, statusline %q", res.FloatsAfter, res.QueueAfter, res.StatuslineAfter)

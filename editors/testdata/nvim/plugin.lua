@@ -148,14 +148,32 @@ local function timeout_case()
   local call = authorize('cargo test')
   t.note('prompt', prompt_seen(call, 'the call left to time out'))
   t.note('floats_open', float_count())
+  -- The editor goes on while the prompt waits: a request is answered.
+  local status
+  cw.request('codewhale/status', nil, function(err, s) status = err or s end)
+  t.must(5000, 'codewhale/status while a prompt waits', function() return status ~= nil end)
+  t.note('pending_while_waiting', status.pendingApprovals)
   t.note('decision', decided(call, 'the timed-out call'))
   t.must(5000, 'the prompt to close', function() return not visible() end)
   t.note('floats_after', float_count())
   t.note('queue_after', #cw._state.queue)
   t.note('statusline_after', cw.statusline())
+
+  -- The server gone while a prompt waits: the call is denied, the
+  -- prompt closed.
+  call = authorize('cargo bench')
+  prompt_seen(call, 'the prompt of a server about to stop')
+  vim.lsp.stop_client(cw.client_for(ws).id, true)
+  t.note('stopped', decided(call, 'the call of a stopped server'))
+  t.must(5000, 'the prompt to close', function() return not visible() end)
+  t.note('floats_after_stop', float_count())
 end
 
 local function main_case()
+  -- No server yet: an agent's call is denied by the plugin itself.
+  local early = authorize('cargo test')
+  t.note('no_server', decided(early, 'a call with no server'))
+
   -- helptags parses the help file; :help finds its tags.
   vim.cmd('helptags ' .. vim.fn.fnameescape(t.env.plugin .. '/doc'))
   vim.cmd('help codewhale-approvals')

@@ -329,6 +329,12 @@ function M.client_config()
     on_exit = function(_, _, client_id)
       vim.schedule(function()
         deny_inflight(client_id)
+        -- A server gone without withdrawing its prompts leaves none up.
+        for _, entry in ipairs(vim.deepcopy(state.queue)) do
+          if entry.client_id == client_id then
+            withdraw(entry.prompt.id)
+          end
+        end
         for root, id in pairs(state.clients) do
           if id == client_id then
             state.clients[root] = nil
