@@ -305,6 +305,9 @@ func TestNeovimPlugin(t *testing.T) {
 				if !strings.Contains(strings.Join(res.FixedLines, "\n"), `tool = "exec_shell"`) {
 					t.Errorf("quick fix %q left %q", res.FixTitle, res.FixedLines)
 				}
+				if res.Clients != 2 {
+					t.Errorf("%d clients for the two workspaces (the codewhale home, ws)", res.Clients)
+				}
 				if res.OtherTOML != 0 {
 					t.Errorf("%d clients attached to Cargo.toml", res.OtherTOML)
 				}
@@ -403,6 +406,7 @@ func TestNeovimPlugin(t *testing.T) {
 						Layer            int
 					}
 					FloatsAfterStop int `json:"floats_after_stop"`
+					Notified        []string
 				}
 				w.run(t, "plugin.lua", "timeout", &res)
 				if res.FloatsOpen != 1 {
@@ -410,6 +414,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if res.Decision.Decision != "deny" || res.Decision.Choice != "timeout" {
 					t.Errorf("decision %+v, want deny by timeout", res.Decision)
+				}
+				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") {
+					t.Errorf("Neovim not focused, a prompt announced %q", res.Notified)
 				}
 				if res.PendingWaiting != 1 {
 					t.Errorf("codewhale/status while a prompt waited: %d pending", res.PendingWaiting)

@@ -145,8 +145,20 @@ end
 local function timeout_case()
   open(ws .. '/.codewhale/config.toml')
   t.must(10000, 'the client', function() return #cw.clients() > 0 end)
+  -- With Neovim not focused, the prompt is announced as well.
+  local notified = {}
+  local notify = vim.notify
+  vim.notify = function(msg, level)
+    table.insert(notified, msg)
+    return notify(msg, level)
+  end
+  vim.cmd('doautocmd FocusLost')
   local call = authorize('cargo test')
   t.note('prompt', prompt_seen(call, 'the call left to time out'))
+  t.must(5000, 'the notification', function() return #notified > 0 end)
+  t.note('notified', notified)
+  vim.cmd('doautocmd FocusGained')
+  vim.notify = notify
   t.note('floats_open', float_count())
   -- The editor goes on while the prompt waits: a request is answered.
   local status
