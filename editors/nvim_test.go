@@ -4,7 +4,6 @@ package editors_test
 
 import (
 	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/nvimtest"
 )
 
 // The Neovim plugin (editors/nvim) in real Neovims at both ends of the
@@ -173,19 +174,8 @@ func (w *nvimWorld) run(t *testing.T, script, kind string, out any) {
 	if err != nil {
 		t.Fatalf("nvim %s: %v\n%s\nlsp.log:\n%s", script, err, output, w.lspLog())
 	}
-	raw, err := os.ReadFile(filepath.Join(w.dir, "results.json"))
-	if err != nil {
-		t.Fatalf("%s wrote no results: %v\n%s", script, err, output)
-	}
-	var errs struct{ Errors []string }
-	if err := json.Unmarshal(raw, &errs); err != nil {
-		t.Fatalf("results %s: %v", raw, err)
-	}
-	if len(errs.Errors) > 0 {
-		t.Fatalf("%s failed:\n%s\noutput:\n%s\nlsp.log:\n%s", script, strings.Join(errs.Errors, "\n"), output, w.lspLog())
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		t.Fatalf("results %s: %v", raw, err)
+	if err := nvimtest.ReadResults(filepath.Join(w.dir, "results.json"), out); err != nil {
+		t.Fatalf("%s: %v\noutput:\n%s\nlsp.log:\n%s", script, err, output, w.lspLog())
 	}
 }
 
@@ -276,8 +266,9 @@ func TestNeovimPlugin(t *testing.T) {
 						Name  string
 						Lines int
 					}
-					Health   []string
-					NoServer struct {
+					Health     []string
+					Namespaces int `json:"permissions_namespaces"`
+					NoServer   struct {
 						Decision, Reason string
 						Layer            int
 					} `json:"no_server"`
@@ -304,6 +295,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if !strings.Contains(strings.Join(res.FixedLines, "\n"), `tool = "exec_shell"`) {
 					t.Errorf("quick fix %q left %q", res.FixTitle, res.FixedLines)
+				}
+				if res.Namespaces != 1 {
+					t.Errorf("permissions.toml's findings came in %d namespaces: each shown as many times", res.Namespaces)
 				}
 				if res.Clients != 2 {
 					t.Errorf("%d clients for the two workspaces (the codewhale home, ws)", res.Clients)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/nvimtest"
 )
 
 // These tests run the real Neovim (Debian's 0.7.2, installed by .ci/run)
@@ -115,19 +117,8 @@ func (w *nvimWorld) run(t *testing.T, script string, out any) {
 	if err != nil {
 		t.Fatalf("nvim %s: %v\n%s", script, err, output)
 	}
-	raw, err := os.ReadFile(filepath.Join(w.dir, "results.json"))
-	if err != nil {
-		t.Fatalf("%s wrote no results: %v\n%s", script, err, output)
-	}
-	var errs struct{ Errors []string }
-	if err := json.Unmarshal(raw, &errs); err != nil {
-		t.Fatalf("results %s: %v", raw, err)
-	}
-	if len(errs.Errors) > 0 {
-		t.Fatalf("%s failed:\n%s\nlsp.log:\n%s", script, strings.Join(errs.Errors, "\n"), w.lspLog())
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		t.Fatalf("results %s: %v", raw, err)
+	if err := nvimtest.ReadResults(filepath.Join(w.dir, "results.json"), out); err != nil {
+		t.Fatalf("%s: %v\n%s\nlsp.log:\n%s", script, err, output, w.lspLog())
 	}
 }
 

@@ -195,6 +195,14 @@ local function main_case()
   -- A broken permissions.toml: diagnostics, then its quick fix.
   local t0 = vim.loop.hrtime()
   local pbuf = open(permissions)
+  -- Every namespace that ever shows findings for it: one per client, or
+  -- the user sees each finding twice.
+  local namespaces = {}
+  api.nvim_create_autocmd('DiagnosticChanged', { buffer = pbuf, callback = function()
+    for _, d in ipairs(vim.diagnostic.get(pbuf)) do
+      namespaces[tostring(d.namespace)] = true
+    end
+  end })
   t.must(10000, 'diagnostics of permissions.toml', function() return has_code(pbuf, 'CW208') end)
   t.note('open_to_diagnostics_ms', t.ms_since(t0))
   t.note('diagnostics', diagnostics_of(pbuf))
@@ -284,6 +292,7 @@ local function main_case()
   t.note('approval_mode', cw._state.approval_mode)
   t.note('features', cw.features().path)
 
+  t.note('permissions_namespaces', vim.tbl_count(namespaces))
   vim.cmd('CodewhaleExplain exec_shell cargo publish')
   t.note('explain', scratch_lines('codewhale://explain'))
   vim.cmd('CodewhaleStatus')

@@ -304,17 +304,17 @@ function M.client_config()
   init.config = M.options.config
   init.approvalTimeoutSeconds = M.options.approval_timeout
   init.decisionLog = M.options.decision_log
-  -- The server publishes every finding and also answers pulls from a
-  -- client that offers them: a Neovim with pull diagnostics would show
-  -- each finding twice, so the client does not offer them.
-  local capabilities = vim.lsp.protocol.make_client_capabilities()
-  if capabilities.textDocument then
-    capabilities.textDocument.diagnostic = nil
-  end
   return {
     name = name,
     cmd = M.options.cmd,
-    capabilities = capabilities,
+    -- The server publishes every finding and also answers pulls
+    -- (textDocument/diagnostic): a Neovim that pulls would show each
+    -- finding twice, once per namespace, so it is told there is nothing
+    -- to pull. (Removing the client's capability does not work: 0.11+
+    -- merges the configured capabilities into its defaults.)
+    on_init = function(client)
+      client.server_capabilities.diagnosticProvider = nil
+    end,
     filetypes = { 'toml', 'json' },
     init_options = init,
     handlers = {
