@@ -207,7 +207,7 @@ local function approve(_, p, ctx)
   if type(p) ~= 'table' or type(p.id) ~= 'string' then
     return vim.NIL
   end
-  local entry = { prompt = p, client_id = ctx and ctx.client_id, received = vim.loop.hrtime() }
+  local entry = { prompt = p, client_id = ctx and ctx.client_id }
   local co, main = coroutine.running()
   local yieldable = co ~= nil and not main and (coroutine.isyieldable == nil or coroutine.isyieldable())
   entry.modal = not yieldable
