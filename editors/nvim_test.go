@@ -112,12 +112,7 @@ func (w *nvimWorld) guest(path string) string {
 
 func (w *nvimWorld) write(t *testing.T, path, text string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	nvimtest.Write(t, path, []byte(text), 0o600)
 }
 
 func copyFile(t *testing.T, from, to string, mode os.FileMode) {
@@ -126,12 +121,7 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, mode); err != nil {
-		t.Fatal(err)
-	}
+	nvimtest.Write(t, to, b, mode)
 }
 
 func copyTree(t *testing.T, from, to string) {

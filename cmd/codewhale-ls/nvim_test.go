@@ -72,12 +72,7 @@ func (w *nvimWorld) hermetic() string {
 
 func (w *nvimWorld) write(t *testing.T, path, text string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	nvimtest.Write(t, path, []byte(text), 0o600)
 }
 
 func (w *nvimWorld) mkdir(t *testing.T, dirs ...string) {

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // ErrScript is wrapped by the error ReadResults returns when the script
@@ -34,4 +36,16 @@ func ReadResults(path string, out any) error {
 		return fmt.Errorf("results %s: %w", raw, err)
 	}
 	return nil
+}
+
+// Write writes a fixture file of a test's world, making its directories;
+// any failure ends the test.
+func Write(t testing.TB, path string, data []byte, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, mode); err != nil {
+		t.Fatal(err)
+	}
 }

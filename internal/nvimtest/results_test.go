@@ -36,3 +36,12 @@ func TestReadResults(t *testing.T) {
 		t.Errorf("missing results: %v", err)
 	}
 }
+
+func TestWriteMakesDirectories(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a", "b", "bin")
+	Write(t, path, []byte("#!/bin/sh\n"), 0o755)
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm() != 0o755 {
+		t.Fatalf("written %v, %v", info, err)
+	}
+}
