@@ -257,7 +257,7 @@ local function reload_permissions(path)
   for _, buf in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(buf) and paths.basename(api.nvim_buf_get_name(buf)) == 'permissions.toml'
       and (path == nil or paths.normalize(api.nvim_buf_get_name(buf)) == paths.normalize(path)) then
-      if api.nvim_buf_get_option(buf, 'modified') then
+      if vim.bo[buf].modified then
         notify(api.nvim_buf_get_name(buf) .. ' has unsaved changes: not reloaded; the new rule is on disk', vim.log.levels.WARN)
       else
         api.nvim_buf_call(buf, function() vim.cmd('silent! edit') end)
@@ -478,12 +478,12 @@ end
 local function scratch(title, lines)
   vim.cmd('botright new')
   local buf = api.nvim_get_current_buf()
-  api.nvim_buf_set_option(buf, 'buftype', 'nofile')
-  api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
-  api.nvim_buf_set_option(buf, 'swapfile', false)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
   pcall(api.nvim_buf_set_name, buf, title)
   api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.bo[buf].modifiable = false
   return buf
 end
 
@@ -608,7 +608,7 @@ function M.setup(opts)
   -- Buffers opened before setup.
   for _, buf in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(buf) then
-      local ft = api.nvim_buf_get_option(buf, 'filetype')
+      local ft = vim.bo[buf].filetype
       if ft == 'toml' or ft == 'json' then
         M.attach(buf)
       end

@@ -134,7 +134,7 @@ function M.open(prompt, waiting, on_choice, opts)
   local self = setmetatable({ prompt = prompt, choices = M.choices(prompt), index = 1, on_choice = on_choice, waiting = waiting }, Picker)
   self.opened = vim.loop.now()
   self.buf = api.nvim_create_buf(false, true)
-  api.nvim_buf_set_option(self.buf, 'bufhidden', 'wipe')
+  vim.bo[self.buf].bufhidden = 'wipe'
   self:render()
   local width = 20
   for _, l in ipairs(self.lines) do
@@ -153,8 +153,8 @@ function M.open(prompt, waiting, on_choice, opts)
     border = 'rounded',
     zindex = 250,
   })
-  api.nvim_win_set_option(self.win, 'cursorline', true)
-  api.nvim_win_set_option(self.win, 'wrap', false)
+  vim.wo[self.win].cursorline = true
+  vim.wo[self.win].wrap = false
   self:place_cursor()
   if opts.focus then
     local function map(lhs, fn)
@@ -192,9 +192,9 @@ function Picker:render()
   end
   table.insert(lines, '<CR> choose   j/k move   <Esc> deny')
   self.lines = lines
-  api.nvim_buf_set_option(self.buf, 'modifiable', true)
+  vim.bo[self.buf].modifiable = true
   api.nvim_buf_set_lines(self.buf, 0, -1, false, lines)
-  api.nvim_buf_set_option(self.buf, 'modifiable', false)
+  vim.bo[self.buf].modifiable = false
   self:place_cursor()
 end
 
