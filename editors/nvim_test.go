@@ -391,6 +391,7 @@ func TestNeovimPlugin(t *testing.T) {
 					}
 					FloatsAfterStop int `json:"floats_after_stop"`
 					Notified        []string
+					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
 				}
 				w.run(t, "plugin.lua", "timeout", &res)
 				if res.FloatsOpen != 1 {
@@ -401,6 +402,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") {
 					t.Errorf("Neovim not focused, a prompt announced %q", res.Notified)
+				}
+				if editor.waits == "coroutine" && (res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout") {
+					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
 				}
 				if res.PendingWaiting != 1 {
 					t.Errorf("codewhale/status while a prompt waited: %d pending", res.PendingWaiting)

@@ -171,6 +171,22 @@ local function timeout_case()
   t.note('queue_after', #cw._state.queue)
   t.note('statusline_after', cw.statusline())
 
+  -- A picker plugin's prompt past its deadline: its window is closed
+  -- (where the handler can wait for a picker plugin at all).
+  if cw._state.approval_mode:find('coroutine') then
+    local builtin = vim.ui.select
+    local picker_win
+    vim.ui.select = function()
+      local b = api.nvim_create_buf(false, true)
+      picker_win = api.nvim_open_win(b, true, { relative = 'editor', row = 1, col = 1, width = 20, height = 3 })
+    end
+    call = authorize('cargo run')
+    t.must(10000, "the picker plugin's window", function() return picker_win ~= nil end)
+    t.note('plugin_picker', decided(call, "the picker plugin's call"))
+    t.must(5000, "the picker plugin's window to close", function() return not api.nvim_win_is_valid(picker_win) end)
+    vim.ui.select = builtin
+  end
+
   -- The server gone while a prompt waits: the call is denied, the
   -- prompt closed.
   call = authorize('cargo bench')

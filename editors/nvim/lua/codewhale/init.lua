@@ -161,6 +161,19 @@ function show_next()
   else
     local items = prompt.choices(entry.prompt)
     local text = table.concat(prompt.lines(entry.prompt, waiting()), '\n')
+    -- The picker's own windows are the floats it opens: those are closed
+    -- if the prompt is withdrawn.
+    local before = {}
+    for _, w in ipairs(api.nvim_list_wins()) do
+      before[w] = true
+    end
+    entry.close_picker = function()
+      for _, w in ipairs(api.nvim_list_wins()) do
+        if not before[w] and api.nvim_win_get_config(w).relative ~= '' then
+          pcall(api.nvim_win_close, w, true)
+        end
+      end
+    end
     vim.ui.select(items, {
       prompt = text,
       kind = 'codewhale.approval',
@@ -178,6 +191,8 @@ local function withdraw(id)
     if entry.prompt.id == id then
       if entry.picker then
         entry.picker:close()
+      elseif entry.close_picker then
+        entry.close_picker()
       end
       finish(entry, vim.NIL)
       return
