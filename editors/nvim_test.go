@@ -325,6 +325,9 @@ func TestNeovimPlugin(t *testing.T) {
 					}
 					t.Logf("%s: authorize -> visible prompt %.0f ms", name, p.Ms)
 				}
+				if fromInsert, ok := res.Answers["from_insert"]; editor.waits == "coroutine" && (!ok || fromInsert.Result.Choice != "deny") {
+					t.Errorf("a prompt over insert mode: %+v", fromInsert)
+				}
 				session := res.Answers["session"]
 				if editor.waits == "coroutine" {
 					if session.Picker != "plugin" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||

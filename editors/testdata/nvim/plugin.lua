@@ -249,6 +249,16 @@ local function main_case()
     seen.result = decided(call, case.name)
     answers[case.name] = seen
   end
+  -- A prompt that takes the focus from insert mode leaves it.
+  if cw._state.approval_mode:find('coroutine') then
+    api.nvim_input('i')
+    t.must(5000, 'insert mode', function() return api.nvim_get_mode().mode == 'i' end)
+    local call = authorize('cargo tree')
+    prompt_seen(call, 'a prompt over insert mode')
+    t.must(5000, 'normal mode in the prompt', function() return api.nvim_get_mode().mode == 'n' end)
+    answer('deny')
+    answers.from_insert = { result = decided(call, 'a prompt over insert mode') }
+  end
   t.must(10000, 'permissions.toml reloaded with the new rule', function()
     return table.concat(t.lines(pbuf), '\n'):find('cargo fmt', 1, true) ~= nil
   end)

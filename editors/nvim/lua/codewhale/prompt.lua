@@ -157,6 +157,8 @@ function M.open(prompt, waiting, on_choice, opts)
   vim.wo[self.win].wrap = false
   self:place_cursor()
   if opts.focus then
+    -- Typing in insert mode must not go on into the prompt.
+    vim.cmd('stopinsert')
     local function map(lhs, fn)
       api.nvim_buf_set_keymap(self.buf, 'n', lhs, '', { nowait = true, noremap = true, callback = fn })
     end
