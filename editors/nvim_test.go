@@ -378,9 +378,10 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				t.Logf("open permissions.toml -> diagnostics %.0f ms", res.OpenToDiagnosticsMs)
 			})
-			t.Run("a prompt past its deadline", func(t *testing.T) {
+			deadline := func(t *testing.T, kind, start string) {
 				w := newNvimWorld(t, nv)
 				var res struct {
+					Features        string
 					Prompt          promptSeen
 					FloatsOpen      int `json:"floats_open"`
 					Decision        struct{ Decision, Choice string }
@@ -396,7 +397,10 @@ func TestNeovimPlugin(t *testing.T) {
 					Notified        []string
 					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
 				}
-				w.run(t, "plugin.lua", "timeout", &res)
+				w.run(t, "plugin.lua", kind, &res)
+				if res.Features != start {
+					t.Errorf("the client started with %q, want %q", res.Features, start)
+				}
 				if res.FloatsOpen != 1 {
 					t.Errorf("%d floats while the prompt waited", res.FloatsOpen)
 				}
@@ -418,7 +422,13 @@ func TestNeovimPlugin(t *testing.T) {
 				if res.FloatsAfter != 0 || res.QueueAfter != 0 || res.StatuslineAfter != "" {
 					t.Errorf("after the deadline: %d floats, %d queued, statusline %q", res.FloatsAfter, res.QueueAfter, res.StatuslineAfter)
 				}
-			})
+			}
+			t.Run("a prompt past its deadline", func(t *testing.T) { deadline(t, "timeout", editor.start) })
+			if editor.start == "vim.lsp.config" {
+				t.Run("a prompt past its deadline in a client started as 0.8-0.10 do", func(t *testing.T) {
+					deadline(t, "timeout-start", "vim.lsp.start")
+				})
+			}
 		})
 	}
 }

@@ -334,11 +334,17 @@ t.main(function()
   vim.opt.runtimepath:prepend(t.env.plugin)
   vim.cmd('runtime plugin/codewhale.lua')
   cw = require('codewhale')
+  if t.env.case == 'timeout-start' then
+    -- Neovim 0.8-0.10's way, in a Neovim that has it (0.12) but with
+    -- vim.lsp.enable hidden, as those versions lack it.
+    vim.lsp.enable = nil
+  end
   cw.setup({
     cmd = { t.env.bin, 'serve' },
-    approval_timeout = t.env.case == 'timeout' and 2 or 120,
+    approval_timeout = t.env.case == 'main' and 120 or 2,
   })
-  if t.env.case == 'timeout' then
+  t.note('features', cw.features().path)
+  if t.env.case ~= 'main' then
     timeout_case()
   else
     main_case()
