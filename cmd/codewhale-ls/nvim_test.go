@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/nvimtest"
 )
 
 // These tests run the real Neovim (Debian's 0.7.2, installed by .ci/run)
@@ -70,12 +72,7 @@ func (w *nvimWorld) hermetic() string {
 
 func (w *nvimWorld) write(t *testing.T, path, text string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	nvimtest.Write(t, path, []byte(text), 0o600)
 }
 
 func (w *nvimWorld) mkdir(t *testing.T, dirs ...string) {
@@ -115,19 +112,8 @@ func (w *nvimWorld) run(t *testing.T, script string, out any) {
 	if err != nil {
 		t.Fatalf("nvim %s: %v\n%s", script, err, output)
 	}
-	raw, err := os.ReadFile(filepath.Join(w.dir, "results.json"))
-	if err != nil {
-		t.Fatalf("%s wrote no results: %v\n%s", script, err, output)
-	}
-	var errs struct{ Errors []string }
-	if err := json.Unmarshal(raw, &errs); err != nil {
-		t.Fatalf("results %s: %v", raw, err)
-	}
-	if len(errs.Errors) > 0 {
-		t.Fatalf("%s failed:\n%s\nlsp.log:\n%s", script, strings.Join(errs.Errors, "\n"), w.lspLog())
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		t.Fatalf("results %s: %v", raw, err)
+	if err := nvimtest.ReadResults(filepath.Join(w.dir, "results.json"), out); err != nil {
+		t.Fatalf("%s: %v\n%s\nlsp.log:\n%s", script, err, output, w.lspLog())
 	}
 }
 

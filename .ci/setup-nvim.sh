@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sets up the two Neovims editors/nvim_test.go runs the plugin in:
+# Debian's own (0.7.2 on bookworm) and the newest Debian has (sid), the
+# latter in a chroot made with debootstrap. Idempotent: a second run only
+# checks what is there. Runs as root (or with sudo) on Debian with apt.
+set -euo pipefail
+
+sid_root="${CODEWHALE_NVIM_SID_ROOT:-/opt/codewhale-e2e/sid}"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+
+missing=()
+command -v nvim >/dev/null 2>&1 || missing+=(neovim)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+if [ "${#missing[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+nvim --version | head -n 1
+
+# The mirror this machine's apt already uses (deb822 or one-line sources).
+mirror() {
+  local uri
+  uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
+    /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+    uri=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list)
+  fi
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+if [ ! -x "$sid_root/usr/bin/nvim" ]; then
+  # A half-made root from an interrupted run is started again.
+  $sudo rm -rf "$sid_root.partial"
+  $sudo mkdir -p "$(dirname "$sid_root")"
+  $sudo debootstrap --variant=minbase --include=neovim sid "$sid_root.partial" "$(mirror)" >/dev/null
+  $sudo mv "$sid_root.partial" "$sid_root"
+fi
+$sudo chroot "$sid_root" /usr/bin/nvim --version | head -n 1

@@ -1,0 +1,634 @@
+-- codewhale.nvim: codewhale-ls for Neovim 0.7 and later. It attaches to
+-- Codewhale's policy files by path, answers the server's approval
+-- prompts (codewhale/approve) with a prompt that cannot be answered by
+-- accident, and lets Lua agent plugins hold their tool calls to the same
+-- policy (authorize). The Neovim API used is chosen by feature
+-- detection, never by version string.
+local paths = require('codewhale.paths')
+local prompt = require('codewhale.prompt')
+
+local M = {}
+local api = vim.api
+
+local name = 'codewhale_ls'
+
+M.options = {
+  cmd = { 'codewhale-ls', 'serve' },
+  -- initializationOptions: nil leaves the server's default.
+  config = nil,
+  approval_timeout = nil,
+  decision_log = nil,
+  -- Decisions kept in memory for :CodewhaleLog when no log file exists.
+  keep_decisions = 200,
+}
+
+local state = {
+  clients = {}, -- root -> client id (start_client only)
+  queue = {}, -- pending approvals, oldest first
+  decisions = {},
+  inflight = {}, -- authorize calls not answered yet: key -> deny function
+  next_call = 0,
+}
+M._state = state
+
+-- features reports which Neovim API this session uses.
+function M.features()
+  local lsp = vim.lsp
+  local f = {}
+  f.config = type(lsp.config) == 'table' and type(lsp.enable) == 'function'
+  f.start = type(lsp.start) == 'function'
+  f.start_client = type(lsp.start_client) == 'function'
+  if f.config then
+    f.path = 'vim.lsp.config'
+  elseif f.start then
+    f.path = 'vim.lsp.start'
+  else
+    f.path = 'vim.lsp.start_client'
+  end
+  return f
+end
+
+-- The built-in vim.ui.select is inputlist(), which blocks the editor; a
+-- picker plugin replaces the function, and then its picker is used.
+local function builtin_select()
+  local info = debug.getinfo(vim.ui.select, 'S')
+  return info ~= nil and info.source:match('vim/ui%.lua$') ~= nil
+end
+M._builtin_select = builtin_select
+
+local function client_request(client, method, params, handler, bufnr)
+  if getmetatable(client) then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function get_clients()
+  local list
+  if type(vim.lsp.get_clients) == 'function' then
+    list = vim.lsp.get_clients({ name = name })
+  else
+    list = vim.tbl_filter(function(c) return c.name == name end, vim.lsp.get_active_clients())
+  end
+  return list
+end
+M.clients = get_clients
+
+local function notify(msg, level)
+  vim.schedule(function() vim.notify('codewhale: ' .. msg, level or vim.log.levels.INFO) end)
+end
+
+local function redraw_status()
+  vim.schedule(function() pcall(vim.cmd, 'redrawstatus!') end)
+end
+
+-- statusline is for 'statusline' / lualine: the number of approvals
+-- waiting, or '' when none.
+function M.statusline()
+  local n = #state.queue
+  if n == 0 then
+    return ''
+  end
+  return string.format('CW: %d approval%s waiting', n, n == 1 and '' or 's')
+end
+
+--- Approvals ---------------------------------------------------------
+
+local show_next
+
+-- finish answers an entry once, removes it from the queue and shows the
+-- next. answer is {choice = id} or vim.NIL (dismissed: a deny).
+local function finish(entry, answer)
+  if entry.done then
+    return
+  end
+  entry.done, entry.answer = true, answer
+  if entry.deadline_timer then
+    entry.deadline_timer:stop()
+    entry.deadline_timer:close()
+  end
+  for i, e in ipairs(state.queue) do
+    if e == entry then
+      table.remove(state.queue, i)
+      break
+    end
+  end
+  if entry.resume then
+    entry.resume(answer)
+  end
+  redraw_status()
+  vim.schedule(show_next)
+end
+
+local function answer_of(choice)
+  if choice and type(choice.id) == 'string' then
+    return { choice = choice.id }
+  end
+  return vim.NIL
+end
+
+-- current is the prompt to show. Normally the oldest. When prompts are
+-- modal (each one's handler waits in an event loop nested inside the
+-- previous one's), Neovim can send an answer only once every later
+-- prompt is answered, so the newest is shown first.
+local function current()
+  local last = state.queue[#state.queue]
+  if last and last.modal then
+    return last
+  end
+  return state.queue[1]
+end
+
+-- show_next puts the current prompt on the screen, taking off one that
+-- must wait.
+function show_next()
+  local entry = current()
+  for _, e in ipairs(state.queue) do
+    if e ~= entry and e.picker then
+      e.picker:hide()
+      e.picker, e.shown = nil, false
+    end
+  end
+  if not entry or entry.shown then
+    return
+  end
+  entry.shown = true
+  local function waiting()
+    return #state.queue - 1
+  end
+  if entry.modal or builtin_select() then
+    entry.picker = prompt.open(entry.prompt, waiting, function(choice) finish(entry, answer_of(choice)) end, { focus = not entry.modal })
+  else
+    local items = prompt.choices(entry.prompt)
+    local text = table.concat(prompt.lines(entry.prompt, waiting()), '\n')
+    -- The picker's own windows are the floats it opens: those are closed
+    -- if the prompt is withdrawn.
+    local before = {}
+    for _, w in ipairs(api.nvim_list_wins()) do
+      before[w] = true
+    end
+    entry.close_picker = function()
+      for _, w in ipairs(api.nvim_list_wins()) do
+        if not before[w] and api.nvim_win_get_config(w).relative ~= '' then
+          pcall(api.nvim_win_close, w, true)
+        end
+      end
+    end
+    vim.ui.select(items, {
+      prompt = text,
+      kind = 'codewhale.approval',
+      format_item = function(c) return c.title or c.id end,
+    }, function(choice)
+      -- A late answer to a withdrawn prompt is ignored by finish.
+      finish(entry, answer_of(choice))
+    end)
+  end
+  pcall(vim.cmd, 'redraw')
+end
+
+local function withdraw(id)
+  for _, entry in ipairs(state.queue) do
+    if entry.prompt.id == id then
+      if entry.picker then
+        entry.picker:close()
+      elseif entry.close_picker then
+        entry.close_picker()
+      end
+      finish(entry, vim.NIL)
+      return
+    end
+  end
+end
+
+-- The deadline closes the prompt even if the server's withdrawal is lost.
+local function arm_deadline(entry)
+  local at = prompt.deadline_epoch(entry.prompt.deadline)
+  if not at then
+    return
+  end
+  local ms = math.max(0, (at - os.time()) * 1000)
+  entry.deadline_timer = vim.loop.new_timer()
+  entry.deadline_timer:start(ms + 1000, 0, vim.schedule_wrap(function() withdraw(entry.prompt.id) end))
+end
+
+-- approve answers codewhale/approve. Where Neovim runs the request
+-- handler in a coroutine (0.12 does), it suspends until the user answers
+-- and the editor stays fully usable meanwhile. Where it does not (0.7),
+-- Neovim sends whatever the handler returns at once,
+-- so the handler waits for the answer in a nested event loop (vim.wait):
+-- timers, LSP messages and redraws go on, and keys are read by the
+-- prompt itself, which is then modal.
+local function approve(_, p, ctx)
+  if type(p) ~= 'table' or type(p.id) ~= 'string' then
+    return vim.NIL
+  end
+  local entry = { prompt = p, client_id = ctx and ctx.client_id }
+  local co, main = coroutine.running()
+  local yieldable = co ~= nil and not main and (coroutine.isyieldable == nil or coroutine.isyieldable())
+  entry.modal = not yieldable
+  state.approval_mode = yieldable and 'answered from a suspended coroutine (the editor stays usable)'
+    or 'modal, read in a nested event loop (timers and LSP go on)'
+  table.insert(state.queue, entry)
+  for _, e in ipairs(state.queue) do
+    if e.picker then
+      e.picker:render() -- "N more waiting"
+    end
+  end
+  arm_deadline(entry)
+  redraw_status()
+  if vim.g.codewhale_focused == false then
+    notify('an approval is waiting', vim.log.levels.WARN)
+  end
+  show_next()
+  if entry.modal then
+    -- The keys go to the prompt on the screen: a prompt that arrives
+    -- while another waits nests its loop inside this one and is shown.
+    while not entry.done do
+      local head = current()
+      if head and head.picker then
+        local c = vim.fn.getchar(0)
+        if c ~= 0 then
+          head.picker:key(type(c) == 'number' and vim.fn.nr2char(c) or c)
+        end
+      end
+      vim.wait(20, function() return entry.done end, 5)
+    end
+    return entry.answer
+  end
+  if entry.done then
+    return entry.answer
+  end
+  entry.resume = function(answer)
+    vim.schedule(function() coroutine.resume(co, answer) end)
+  end
+  return coroutine.yield()
+end
+
+--- Decisions ---------------------------------------------------------
+
+-- reload_permissions shows a rule "always" appended: a clean buffer of
+-- that permissions.toml is reloaded, a modified one is left alone.
+local function reload_permissions(path)
+  for _, buf in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(buf) and paths.basename(api.nvim_buf_get_name(buf)) == 'permissions.toml'
+      and (path == nil or paths.normalize(api.nvim_buf_get_name(buf)) == paths.normalize(path)) then
+      if vim.bo[buf].modified then
+        notify(api.nvim_buf_get_name(buf) .. ' has unsaved changes: not reloaded; the new rule is on disk', vim.log.levels.WARN)
+      else
+        api.nvim_buf_call(buf, function() vim.cmd('silent! edit') end)
+      end
+    end
+  end
+end
+
+local function on_decision(_, d, ctx)
+  if type(d) ~= 'table' then
+    return
+  end
+  table.insert(state.decisions, d)
+  while #state.decisions > M.options.keep_decisions do
+    table.remove(state.decisions, 1)
+  end
+  if type(d.approval) == 'table' and d.approval.choice == 'always' then
+    vim.schedule(function()
+      local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+      if not client then
+        return reload_permissions(nil)
+      end
+      client_request(client, 'codewhale/status', vim.NIL, function(err, status)
+        reload_permissions(not err and type(status) == 'table' and status.permissionsPath or nil)
+      end)
+    end)
+  end
+end
+
+--- Client configuration ------------------------------------------------
+
+local function deny_inflight(client_id)
+  for key, deny in pairs(state.inflight) do
+    if key:match('^' .. client_id .. ':') then
+      deny('codewhale-ls exited before deciding')
+    end
+  end
+end
+
+-- client_config is the configuration every code path starts the client
+-- with (vim.lsp.config's lsp/codewhale_ls.lua returns it too).
+function M.client_config()
+  local init = { approvals = 'codewhale' }
+  init.config = M.options.config
+  init.approvalTimeoutSeconds = M.options.approval_timeout
+  init.decisionLog = M.options.decision_log
+  return {
+    name = name,
+    cmd = M.options.cmd,
+    -- The server publishes every finding and also answers pulls
+    -- (textDocument/diagnostic): a Neovim that pulls would show each
+    -- finding twice, once per namespace, so it is told there is nothing
+    -- to pull. (Removing the client's capability does not work: 0.11+
+    -- merges the configured capabilities into its defaults.)
+    on_init = function(client)
+      client.server_capabilities.diagnosticProvider = nil
+    end,
+    filetypes = { 'toml', 'json' },
+    init_options = init,
+    handlers = {
+      ['codewhale/approve'] = approve,
+      ['codewhale/approvalWithdrawn'] = function(_, params)
+        if type(params) == 'table' and type(params.id) == 'string' then
+          vim.schedule(function() withdraw(params.id) end)
+        end
+      end,
+      ['codewhale/decision'] = on_decision,
+    },
+    on_exit = function(_, _, client_id)
+      vim.schedule(function()
+        deny_inflight(client_id)
+        -- A server gone without withdrawing its prompts leaves none up.
+        for _, entry in ipairs(vim.deepcopy(state.queue)) do
+          if entry.client_id == client_id then
+            withdraw(entry.prompt.id)
+          end
+        end
+        for root, id in pairs(state.clients) do
+          if id == client_id then
+            state.clients[root] = nil
+          end
+        end
+      end)
+    end,
+    -- vim.lsp.config (0.11+): attach only to Codewhale's files.
+    root_dir = function(bufnr, on_dir)
+      local root = paths.root(api.nvim_buf_get_name(bufnr))
+      if root then
+        on_dir(root)
+      end
+    end,
+  }
+end
+
+-- attach starts (or reuses) the client of buf's workspace when buf is one
+-- of Codewhale's files; other TOML and JSON buffers are left alone.
+function M.attach(buf)
+  buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+  local root = paths.root(api.nvim_buf_get_name(buf))
+  if not root then
+    return nil
+  end
+  local cfg = M.client_config()
+  cfg.root_dir = root
+  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  local f = M.features()
+  if f.start then
+    return vim.lsp.start(cfg, { bufnr = buf })
+  end
+  local id = state.clients[root]
+  if not id or not vim.lsp.get_client_by_id(id) then
+    id = vim.lsp.start_client(cfg)
+    state.clients[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(buf, id)
+  end
+  return id
+end
+
+--- Requests ------------------------------------------------------------
+
+-- client_for returns the client of workspace, else of the current
+-- buffer, else the only one running.
+function M.client_for(workspace)
+  local clients = get_clients()
+  for _, c in ipairs(clients) do
+    local root = c.config and c.config.root_dir
+    if workspace and root and paths.normalize(root) == paths.normalize(workspace) then
+      return c
+    end
+  end
+  if workspace then
+    -- The server judges the workspace: it denies one the editor did not
+    -- open. Any client will do to ask.
+    return clients[1]
+  end
+  local cur = api.nvim_get_current_buf()
+  for _, c in ipairs(clients) do
+    if c.attached_buffers and c.attached_buffers[cur] then
+      return c
+    end
+  end
+  return clients[1]
+end
+
+local function deny_decision(call, reason)
+  return {
+    decision = 'deny',
+    layer = 0,
+    layerName = 'editor',
+    reason = reason,
+    rule = vim.NIL,
+    callId = type(call) == 'table' and call.callId or vim.NIL,
+    trace = {},
+    approval = vim.NIL,
+  }
+end
+
+-- authorize asks codewhale-ls to decide call (an AuthorizeRequest) and
+-- calls cb(decision) once with the final Decision: allow or deny. Any
+-- failure (no server, a bad answer, the server gone) is a deny with
+-- layer 0 ("editor") and the reason.
+function M.authorize(call, cb)
+  local answered = false
+  local key
+  local function done(d)
+    if answered then
+      return
+    end
+    answered = true
+    if key then
+      state.inflight[key] = nil
+    end
+    local ok, err = pcall(cb, d)
+    if not ok then
+      notify('authorize callback failed: ' .. tostring(err), vim.log.levels.ERROR)
+    end
+  end
+  if type(call) ~= 'table' then
+    return done(deny_decision(nil, 'the call is not a table'))
+  end
+  local client = M.client_for(call.workspace)
+  if not client then
+    return done(deny_decision(call, 'codewhale-ls is not running: open a Codewhale policy file or run :CodewhaleStart'))
+  end
+  local req = vim.deepcopy(call)
+  req.workspace = req.workspace or client.config.root_dir
+  state.next_call = state.next_call + 1
+  key = client.id .. ':' .. state.next_call
+  state.inflight[key] = function(reason) done(deny_decision(call, reason)) end
+  local ok, sent = pcall(client_request, client, 'codewhale/authorize', req, function(err, result)
+    if err then
+      return done(deny_decision(call, 'codewhale/authorize failed: ' .. tostring(err.message or vim.inspect(err))))
+    end
+    if type(result) ~= 'table' or (result.decision ~= 'allow' and result.decision ~= 'deny') then
+      return done(deny_decision(call, 'codewhale/authorize answered without a final decision'))
+    end
+    done(result)
+  end)
+  if not ok or sent == false then
+    done(deny_decision(call, 'codewhale/authorize could not be sent: ' .. tostring(ok and 'client stopped' or sent)))
+  end
+end
+
+-- request sends method to the current client and calls cb(err, result).
+function M.request(method, params, cb, workspace)
+  local client = M.client_for(workspace)
+  if not client then
+    return cb({ message = 'codewhale-ls is not running' })
+  end
+  params = params or vim.NIL
+  client_request(client, method, params, function(err, result) cb(err, result) end)
+end
+
+--- Commands ------------------------------------------------------------
+
+local function scratch(title, lines)
+  vim.cmd('botright new')
+  local buf = api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  pcall(api.nvim_buf_set_name, buf, title)
+  api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  return buf
+end
+
+local function str(v)
+  if v == nil or v == vim.NIL then
+    return '-'
+  end
+  if type(v) == 'table' then
+    return vim.fn.json_encode(v)
+  end
+  return tostring(v)
+end
+
+function M.status_lines(s)
+  local lines = {
+    'codewhale-ls ' .. str(s.version),
+    'workspace:   ' .. str(s.workspace),
+    'posture:     ' .. str(s.posture),
+    'sandbox:     ' .. str(s.sandbox),
+    'pending:     ' .. str(s.pendingApprovals),
+    'config:      ' .. str(s.configPath),
+    'permissions: ' .. str(s.permissionsPath),
+    'files:',
+  }
+  for _, f in ipairs(type(s.files) == 'table' and s.files or {}) do
+    table.insert(lines, string.format('  %-8s %s', str(f.state), str(f.path)))
+  end
+  return lines
+end
+
+function M.status()
+  M.request('codewhale/status', nil, function(err, s)
+    if err or type(s) ~= 'table' then
+      return notify('status: ' .. str(err and err.message or 'no answer'), vim.log.levels.ERROR)
+    end
+    scratch('codewhale://status', M.status_lines(s))
+  end)
+end
+
+local layer_names = { 'posture', 'admission', 'hooks', 'baseline', 'permissions', 'auto-review', 'repo-law', 'approval', 'sandbox' }
+
+-- explain_lines shows the nine layers, the one that decided marked.
+function M.explain_lines(req, d)
+  local lines = { string.format('%s %s in %s', req.tool, vim.fn.json_encode(req.input), str(req.workspace)),
+    string.format('=> %s at layer %s (%s): %s', str(d.decision), str(d.layer), str(d.layerName), str(d.reason)) }
+  if d.rule ~= nil and d.rule ~= vim.NIL then
+    table.insert(lines, '   rule: ' .. str(d.rule))
+  end
+  local ran = {}
+  for _, e in ipairs(type(d.trace) == 'table' and d.trace or {}) do
+    ran[e.layer] = e
+  end
+  for i, lname in ipairs(layer_names) do
+    local e = ran[i]
+    local mark = (i == d.layer) and '=>' or '  '
+    if e then
+      table.insert(lines, string.format('%s %d %-12s %-8s %s', mark, i, lname, str(e.effect), str(e.detail)))
+    else
+      table.insert(lines, string.format('%s %d %-12s (not reached)', mark, i, lname))
+    end
+  end
+  return lines
+end
+
+-- explain shows how the policy judges tool with command, never prompting.
+function M.explain(tool, command, cb)
+  local client = M.client_for(nil)
+  local req = { tool = tool, input = { command = command }, workspace = client and client.config.root_dir }
+  M.request('codewhale/explain', req, function(err, d)
+    if err or type(d) ~= 'table' then
+      notify('explain: ' .. str(err and err.message or 'no answer'), vim.log.levels.ERROR)
+      return cb and cb(nil)
+    end
+    local buf = scratch('codewhale://explain', M.explain_lines(req, d))
+    if cb then
+      cb(d, buf)
+    end
+  end)
+end
+
+-- decision_log_path is where the server appends decisions.
+function M.decision_log_path()
+  local opt = M.options.decision_log
+  if opt == false then
+    return nil
+  end
+  if type(opt) == 'string' then
+    return opt
+  end
+  return paths.codewhale_home() .. '/codewhale-ls/decisions.jsonl'
+end
+
+-- log opens the decision log, or, without one, the decisions received.
+function M.log()
+  local path = M.decision_log_path()
+  if path and vim.loop.fs_stat(path) then
+    vim.cmd('botright split ' .. vim.fn.fnameescape(path))
+    vim.bo.readonly = true
+    return
+  end
+  local lines = {}
+  for _, d in ipairs(state.decisions) do
+    table.insert(lines, vim.fn.json_encode(d))
+  end
+  scratch('codewhale://decisions', lines)
+end
+
+function M.setup(opts)
+  M.options = vim.tbl_deep_extend('force', M.options, opts or {})
+  local f = M.features()
+  if f.config then
+    vim.lsp.config(name, M.client_config())
+    vim.lsp.enable(name)
+    return
+  end
+  local group = api.nvim_create_augroup('codewhale', { clear = true })
+  api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = { 'toml', 'json' },
+    callback = function(args) M.attach(args.buf) end,
+  })
+  -- Buffers opened before setup.
+  for _, buf in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(buf) then
+      local ft = vim.bo[buf].filetype
+      if ft == 'toml' or ft == 'json' then
+        M.attach(buf)
+      end
+    end
+  end
+end
+
+return M

@@ -1,0 +1,434 @@
+//go:build unix
+
+package editors_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/nvimtest"
+)
+
+// The Neovim plugin (editors/nvim) in real Neovims at both ends of the
+// range it supports: Debian's (0.7.2, on PATH) and the newest Debian has
+// (sid, 0.12.x, in a chroot made by .ci/setup-nvim.sh). Each run is
+// headless, driven by a Lua script of testdata/nvim that types into the
+// plugin's prompt as a user would and writes what it saw as JSON.
+
+const defaultSidRoot = "/opt/codewhale-e2e/sid"
+
+// neovim is one Neovim to run: on this machine, or inside a chroot.
+type neovim struct {
+	path   string // as the editor sees it
+	chroot string // "" on this machine
+}
+
+// skipOrFail skips, or fails under CODEWHALE_E2E=1.
+func skipOrFail(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if e2eRequired() {
+		t.Fatalf("CODEWHALE_E2E=1 but "+format, args...)
+	}
+	t.Skipf(format+"; set CODEWHALE_E2E=1 to make that a failure", args...)
+}
+
+func hostNeovim(t *testing.T) neovim {
+	return neovim{path: requireTool(t, "nvim", "apt-get install neovim, or .ci/setup-nvim.sh")}
+}
+
+func sidNeovim(t *testing.T) neovim {
+	root := os.Getenv("CODEWHALE_NVIM_SID_ROOT")
+	if root == "" {
+		root = defaultSidRoot
+	}
+	if _, err := os.Stat(filepath.Join(root, "usr", "bin", "nvim")); err != nil {
+		skipOrFail(t, "no Debian sid root with Neovim at %s (.ci/setup-nvim.sh makes one; CODEWHALE_NVIM_SID_ROOT names another)", root)
+	}
+	requireTool(t, "chroot", "coreutils")
+	if os.Geteuid() != 0 {
+		skipOrFail(t, "running Neovim in the chroot %s needs root", root)
+	}
+	return neovim{path: "/usr/bin/nvim", chroot: root}
+}
+
+// nvimWorld is one run's directory (inside the chroot when there is
+// one): the server, a copy of the plugin and the scripts, HOME and a
+// workspace.
+type nvimWorld struct {
+	nv  neovim
+	dir string
+}
+
+func newNvimWorld(t *testing.T, nv neovim) *nvimWorld {
+	t.Helper()
+	var dir string
+	if nv.chroot == "" {
+		dir = t.TempDir()
+	} else {
+		tmp := filepath.Join(nv.chroot, "tmp")
+		if err := os.MkdirAll(tmp, 0o1777); err != nil {
+			t.Fatal(err)
+		}
+		d, err := os.MkdirTemp(tmp, "codewhale-nvim-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		dir = d
+	}
+	w := &nvimWorld{nv: nv, dir: dir}
+	copyFile(t, serverBinary(t), filepath.Join(dir, "bin", "codewhale-ls"), 0o755)
+	copyTree(t, "nvim", filepath.Join(dir, "plugin"))
+	copyTree(t, filepath.Join("testdata", "nvim"), filepath.Join(dir, "scripts"))
+	home := filepath.Join(dir, "home", ".codewhale")
+	// Managed config and requirements outside /etc keep the load hermetic.
+	w.write(t, filepath.Join(home, "config.toml"),
+		"managed_config_path = \""+w.guest(filepath.Join(dir, "managed.toml"))+"\"\n"+
+			"requirements_path = \""+w.guest(filepath.Join(dir, "requirements.toml"))+"\"\n")
+	w.write(t, filepath.Join(home, "permissions.toml"), brokenPermissions)
+	w.write(t, filepath.Join(dir, "ws", ".git", "HEAD"), "ref: refs/heads/main\n")
+	w.write(t, filepath.Join(dir, "ws", ".codewhale", "config.toml"), "# project overlay\n")
+	w.write(t, filepath.Join(dir, "ws", "Cargo.toml"), "[package]\nname = \"demo\"\n")
+	return w
+}
+
+// brokenPermissions has a rule for "bash", which the rule layer never
+// evaluates (CW208, quick fix to exec_shell).
+const brokenPermissions = "# my rules\n[[rules]]\ntool = \"bash\"\ncommand = \"rm\"\naction = \"deny\"\n"
+
+// guest is path as the editor sees it.
+func (w *nvimWorld) guest(path string) string {
+	if w.nv.chroot == "" {
+		return path
+	}
+	return "/" + strings.TrimPrefix(strings.TrimPrefix(path, w.nv.chroot), "/")
+}
+
+func (w *nvimWorld) write(t *testing.T, path, text string) {
+	t.Helper()
+	nvimtest.Write(t, path, []byte(text), 0o600)
+}
+
+func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nvimtest.Write(t, to, b, mode)
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		copyFile(t, path, filepath.Join(to, rel), 0o644)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// run runs scripts/<script> with CWLS_CASE=kind and decodes its results
+// into out; an error the script recorded fails the test.
+func (w *nvimWorld) run(t *testing.T, script, kind string, out any) {
+	t.Helper()
+	g := w.guest
+	env := append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
+	args := []string{"--headless", "--clean", "-c", "luafile " + g(filepath.Join(w.dir, "scripts", script))}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	var cmd *exec.Cmd
+	if w.nv.chroot == "" {
+		cmd = exec.CommandContext(ctx, w.nv.path, args...)
+		cmd.Dir = w.dir
+	} else {
+		cmd = exec.CommandContext(ctx, "chroot", append([]string{w.nv.chroot, w.nv.path}, args...)...)
+	}
+	cmd.Env = env
+	cmd.WaitDelay = 5 * time.Second
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("nvim %s: %v\n%s\nlsp.log:\n%s", script, err, output, w.lspLog())
+	}
+	if err := nvimtest.ReadResults(filepath.Join(w.dir, "results.json"), out); err != nil {
+		t.Fatalf("%s: %v\noutput:\n%s\nlsp.log:\n%s", script, err, output, w.lspLog())
+	}
+}
+
+// env is the editor's environment: HOME, CODEWHALE_HOME and XDG_* in
+// the world, and what the scripts read (CWLS_*), as the editor sees it.
+func (w *nvimWorld) env(kind string) []string {
+	g := w.guest
+	home := filepath.Join(w.dir, "home")
+	return []string{"HOME=" + g(home), "CODEWHALE_HOME=" + g(filepath.Join(home, ".codewhale")),
+		"XDG_CACHE_HOME=" + g(filepath.Join(w.dir, "cache")), "XDG_CONFIG_HOME=" + g(filepath.Join(w.dir, "config")),
+		"XDG_DATA_HOME=" + g(filepath.Join(w.dir, "data")), "XDG_STATE_HOME=" + g(filepath.Join(w.dir, "state")),
+		"CWLS_BIN=" + g(filepath.Join(w.dir, "bin", "codewhale-ls")), "CWLS_PLUGIN=" + g(filepath.Join(w.dir, "plugin")),
+		"CWLS_LIB=" + g(filepath.Join(w.dir, "scripts", "lib.lua")), "CWLS_DIR=" + g(w.dir),
+		"CWLS_OUT=" + g(filepath.Join(w.dir, "results.json")), "CWLS_CASE=" + kind}
+}
+
+func (w *nvimWorld) lspLog() string {
+	for _, p := range []string{filepath.Join(w.dir, "cache", "nvim", "lsp.log"), filepath.Join(w.dir, "state", "nvim", "lsp.log")} {
+		if b, err := os.ReadFile(p); err == nil {
+			if len(b) > 20000 {
+				b = b[len(b)-20000:]
+			}
+			return string(b)
+		}
+	}
+	return ""
+}
+
+type promptSeen struct {
+	Ms         float64
+	Choices    []string
+	Lines      []string
+	Statusline string
+	Picker     string
+	Picked     struct {
+		Items  []string
+		Prompt string
+		Kind   string
+	}
+	Result struct {
+		Decision, Reason, Choice string
+		Layer                    int
+	}
+}
+
+func TestNeovimPlugin(t *testing.T) {
+	for _, editor := range []struct {
+		name string
+		find func(*testing.T) neovim
+		// what feature detection must choose there
+		start, waits string
+	}{
+		{"debian 0.7", hostNeovim, "vim.lsp.start_client", "modal"},
+		{"sid 0.12", sidNeovim, "vim.lsp.config", "coroutine"},
+	} {
+		t.Run(editor.name, func(t *testing.T) {
+			nv := editor.find(t)
+			t.Run("files approvals commands", func(t *testing.T) {
+				w := newNvimWorld(t, nv)
+				var res struct {
+					Help                string
+					OpenToDiagnosticsMs float64 `json:"open_to_diagnostics_ms"`
+					Diagnostics         []struct {
+						Code      string
+						Lnum, Col int
+						EndLnum   int `json:"end_lnum"`
+						EndCol    int `json:"end_col"`
+						Source    string
+					}
+					FixTitle       string   `json:"fix_title"`
+					FixedLines     []string `json:"fixed_lines"`
+					OtherTOML      int      `json:"other_toml_clients"`
+					Clients        int
+					Answers        map[string]promptSeen
+					ReloadedLines  []string `json:"reloaded_lines"`
+					ModifiedReload bool     `json:"permissions_modified_after_reload"`
+					UnsavedLines   []string `json:"unsaved_lines"`
+					Queued         struct {
+						Statusline string
+						Lines      []string
+						Floats     int
+					}
+					ApprovalMode string `json:"approval_mode"`
+					Features     string
+					Explain      []string
+					Status       []string
+					Log          struct {
+						Name  string
+						Lines int
+					}
+					Health     []string
+					Namespaces int `json:"permissions_namespaces"`
+					NoServer   struct {
+						Decision, Reason string
+						Layer            int
+					} `json:"no_server"`
+				}
+				w.run(t, "plugin.lua", "main", &res)
+				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") {
+					t.Errorf("a call with no server: %+v", res.NoServer)
+				}
+				if !strings.HasSuffix(res.Help, "codewhale.txt") {
+					t.Errorf(":help codewhale-approvals opened %q", res.Help)
+				}
+				// CW208 on the value "bash" (line 2, columns 7-13).
+				found := 0
+				for _, d := range res.Diagnostics {
+					if d.Code == "CW208" {
+						found++
+						if d.Lnum != 2 || d.Col != 7 || d.EndLnum != 2 || d.EndCol != 13 || d.Source != "codewhale" {
+							t.Errorf("CW208 at %+v, want line 2, columns 7-13, source codewhale", d)
+						}
+					}
+				}
+				if found != 1 {
+					t.Errorf("CW208 shown %d times, want once: %+v", found, res.Diagnostics)
+				}
+				if !strings.Contains(strings.Join(res.FixedLines, "\n"), `tool = "exec_shell"`) {
+					t.Errorf("quick fix %q left %q", res.FixTitle, res.FixedLines)
+				}
+				if res.Namespaces != 1 {
+					t.Errorf("permissions.toml's findings came in %d namespaces: each shown as many times", res.Namespaces)
+				}
+				if res.Clients != 2 {
+					t.Errorf("%d clients for the two workspaces (the codewhale home, ws)", res.Clients)
+				}
+				if res.OtherTOML != 0 {
+					t.Errorf("%d clients attached to Cargo.toml", res.OtherTOML)
+				}
+				want := map[string]struct{ decision, choice string }{
+					"once": {"allow", "once"}, "deny": {"deny", "deny"}, "esc": {"deny", "dismissed"},
+					"always": {"allow", "always"}, "always_unsaved": {"allow", "always"}, "session": {"allow", "session"},
+				}
+				for name, wa := range want {
+					got, ok := res.Answers[name]
+					if !ok {
+						t.Errorf("no answer %q", name)
+						continue
+					}
+					if got.Result.Decision != wa.decision || got.Result.Choice != wa.choice {
+						t.Errorf("%s: decision %+v, want %s with approval %s", name, got.Result, wa.decision, wa.choice)
+					}
+				}
+				for _, name := range []string{"once", "deny", "esc", "always"} {
+					p := res.Answers[name]
+					if len(p.Choices) == 0 || p.Choices[0] != "deny" {
+						t.Errorf("%s: choices %q, Deny not first", name, p.Choices)
+					}
+					text := strings.Join(p.Lines, "\n")
+					for _, s := range []string{"cargo", "Reason:", "left (until", "[[rules]]", "> Deny", "<Esc> deny"} {
+						if !strings.Contains(text, s) {
+							t.Errorf("%s: the prompt lacks %q:\n%s", name, s, text)
+						}
+					}
+					if p.Statusline != "CW: 1 approval waiting" {
+						t.Errorf("%s: statusline %q", name, p.Statusline)
+					}
+					t.Logf("%s: authorize -> visible prompt %.0f ms", name, p.Ms)
+				}
+				if fromInsert, ok := res.Answers["from_insert"]; editor.waits == "coroutine" && (!ok || fromInsert.Result.Choice != "deny") {
+					t.Errorf("a prompt over insert mode: %+v", fromInsert)
+				}
+				session := res.Answers["session"]
+				if editor.waits == "coroutine" {
+					if session.Picker != "plugin" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||
+						!strings.Contains(session.Picked.Prompt, "left (until") || session.Picked.Kind != "codewhale.approval" {
+						t.Errorf("a picker plugin's vim.ui.select got %+v", session)
+					}
+				} else if session.Picker != "own" || len(session.Picked.Items) != 0 {
+					t.Errorf("modal Neovim: the prompt went to %q, vim.ui.select got %+v", session.Picker, session.Picked)
+				}
+				if !strings.Contains(strings.Join(res.ReloadedLines, "\n"), "cargo fmt") || res.ModifiedReload {
+					t.Errorf("after always, permissions.toml buffer %q (modified %v)", res.ReloadedLines, res.ModifiedReload)
+				}
+				unsaved := strings.Join(res.UnsavedLines, "\n")
+				if !strings.Contains(unsaved, "# unsaved") || strings.Contains(unsaved, "cargo clippy") {
+					t.Errorf("a modified permissions.toml buffer was reloaded: %q", res.UnsavedLines)
+				}
+				disk, err := os.ReadFile(filepath.Join(w.dir, "home", ".codewhale", "permissions.toml"))
+				if err != nil || !strings.Contains(string(disk), "cargo clippy") || !strings.Contains(string(disk), `tool = "exec_shell"`) {
+					t.Errorf("permissions.toml on disk: %q, %v", disk, err)
+				}
+				if res.Queued.Statusline != "CW: 2 approvals waiting" || res.Queued.Floats != 1 ||
+					!strings.Contains(strings.Join(res.Queued.Lines, "\n"), "1 more waiting") {
+					t.Errorf("two prompts at once: %+v", res.Queued)
+				}
+				explain := strings.Join(res.Explain, "\n")
+				for _, s := range []string{"1 posture", "5 permissions", "8 approval", "9 sandbox", "=>"} {
+					if !strings.Contains(explain, s) {
+						t.Errorf(":CodewhaleExplain lacks %q:\n%s", s, explain)
+					}
+				}
+				if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") {
+					t.Errorf(":CodewhaleStatus:\n%s", status)
+				}
+				if !strings.HasSuffix(res.Log.Name, "decisions.jsonl") || res.Log.Lines < 6 {
+					t.Errorf(":CodewhaleLog opened %+v", res.Log)
+				}
+				health := strings.Join(res.Health, "\n")
+				for _, s := range []string{"codewhale-ls binary", "client started with " + editor.start, "permissions.toml: loaded", "approval prompts: "} {
+					if !strings.Contains(health, s) {
+						t.Errorf(":checkhealth codewhale lacks %q:\n%s", s, health)
+					}
+				}
+				if strings.Contains(health, "ERROR") {
+					t.Errorf(":checkhealth codewhale reports an error:\n%s", health)
+				}
+				if res.Features != editor.start || !strings.Contains(res.ApprovalMode, editor.waits) {
+					t.Errorf("feature detection chose %q, prompts %q; want %q, %q", res.Features, res.ApprovalMode, editor.start, editor.waits)
+				}
+				t.Logf("open permissions.toml -> diagnostics %.0f ms", res.OpenToDiagnosticsMs)
+			})
+			deadline := func(t *testing.T, kind, start string) {
+				w := newNvimWorld(t, nv)
+				var res struct {
+					Features        string
+					Prompt          promptSeen
+					FloatsOpen      int `json:"floats_open"`
+					Decision        struct{ Decision, Choice string }
+					FloatsAfter     int    `json:"floats_after"`
+					QueueAfter      int    `json:"queue_after"`
+					StatuslineAfter string `json:"statusline_after"`
+					PendingWaiting  int    `json:"pending_while_waiting"`
+					Stopped         struct {
+						Decision, Reason string
+						Layer            int
+					}
+					FloatsAfterStop int `json:"floats_after_stop"`
+					Notified        []string
+					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
+				}
+				w.run(t, "plugin.lua", kind, &res)
+				if res.Features != start {
+					t.Errorf("the client started with %q, want %q", res.Features, start)
+				}
+				if res.FloatsOpen != 1 {
+					t.Errorf("%d floats while the prompt waited", res.FloatsOpen)
+				}
+				if res.Decision.Decision != "deny" || res.Decision.Choice != "timeout" {
+					t.Errorf("decision %+v, want deny by timeout", res.Decision)
+				}
+				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") {
+					t.Errorf("Neovim not focused, a prompt announced %q", res.Notified)
+				}
+				if editor.waits == "coroutine" && (res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout") {
+					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
+				}
+				if res.PendingWaiting != 1 {
+					t.Errorf("codewhale/status while a prompt waited: %d pending", res.PendingWaiting)
+				}
+				if res.Stopped.Decision != "deny" || res.FloatsAfterStop != 0 {
+					t.Errorf("the server stopped while a prompt waited: %+v, %d floats left", res.Stopped, res.FloatsAfterStop)
+				}
+				if res.FloatsAfter != 0 || res.QueueAfter != 0 || res.StatuslineAfter != "" {
+					t.Errorf("after the deadline: %d floats, %d queued, statusline %q", res.FloatsAfter, res.QueueAfter, res.StatuslineAfter)
+				}
+			}
+			t.Run("a prompt past its deadline", func(t *testing.T) { deadline(t, "timeout", editor.start) })
+			if editor.start == "vim.lsp.config" {
+				t.Run("a prompt past its deadline in a client started as 0.8-0.10 do", func(t *testing.T) {
+					deadline(t, "timeout-start", "vim.lsp.start")
+				})
+			}
+		})
+	}
+}

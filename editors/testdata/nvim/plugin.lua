@@ -1,0 +1,352 @@
+-- The plugin as a user runs it: setup{}, a broken permissions.toml and
+-- its quick fix, every answer to an approval prompt typed into the
+-- prompt, the commands, :checkhealth and the help file.
+-- CWLS_CASE=timeout instead lets one prompt pass its deadline.
+local t = dofile(os.getenv('CWLS_LIB'))
+local api = vim.api
+
+local home = t.env.dir .. '/home/.codewhale'
+local ws = t.env.dir .. '/ws'
+local permissions = home .. '/permissions.toml'
+
+local cw
+
+-- head is the prompt on the screen.
+local function head()
+  for _, e in ipairs(cw._state.queue) do
+    if e.picker then
+      return e
+    end
+  end
+end
+
+-- visible: the oldest prompt's float is on the screen.
+local function visible()
+  local e = head()
+  return e and e.picker and e.picker.win and api.nvim_win_is_valid(e.picker.win)
+end
+
+local function float_count()
+  local n = 0
+  for _, w in ipairs(api.nvim_list_wins()) do
+    if api.nvim_win_get_config(w).relative ~= '' then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+-- authorize sends a bash call and returns a table that gets .decision.
+local function authorize(command)
+  local call = { t0 = vim.loop.hrtime() }
+  cw.authorize({ tool = 'bash', input = { command = command }, workspace = ws, callId = command }, function(d)
+    call.decision = d
+  end)
+  return call
+end
+
+local function decided(call, what)
+  t.must(20000, what .. ' decided', function() return call.decision ~= nil end)
+  local d = call.decision
+  return { decision = d.decision, layer = d.layer, reason = d.reason, choice = type(d.approval) == 'table' and d.approval.choice or nil }
+end
+
+-- answer types keys into the prompt the way a user would: a stray <CR>
+-- right as it appears (which must be ignored), then, once it takes keys,
+-- j to the wanted choice and <CR>, or <Esc>.
+local function answer(choice_id)
+  local e = head()
+  api.nvim_input('<CR>')
+  t.must(5000, 'the prompt to take keys', function()
+    return vim.loop.now() - e.picker.opened >= require('codewhale.prompt').arm_ms + 50
+  end)
+  if e.done then
+    error('a stray <CR> typed as the prompt appeared answered it')
+  end
+  if choice_id == nil then
+    api.nvim_input('<Esc>')
+    return
+  end
+  for i, c in ipairs(e.picker.choices) do
+    if c.id == choice_id then
+      api.nvim_input(string.rep('j', i - 1) .. '<CR>')
+      return
+    end
+  end
+  error('choice ' .. choice_id .. ' not offered: ' .. vim.inspect(e.picker.choices))
+end
+
+local function prompt_seen(call, name)
+  t.must(10000, 'the prompt for ' .. name, visible)
+  local e = head()
+  local seen = {
+    ms = t.ms_since(call.t0),
+    choices = vim.tbl_map(function(c) return c.id end, e.picker.choices),
+    lines = t.lines(e.picker.buf),
+    statusline = cw.statusline(),
+  }
+  return seen
+end
+
+local function diagnostics_of(buf)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(out, { code = code, lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col, message = d.message, severity = d.severity, source = d.source })
+  end
+  return out
+end
+
+local function has_code(buf, code)
+  for _, d in ipairs(diagnostics_of(buf)) do
+    if d.code == code then
+      return d
+    end
+  end
+end
+
+-- quick_fix asks for the code actions of diagnostic d and applies the
+-- one that fixes it.
+local function quick_fix(buf, d)
+  local client = cw.client_for(nil)
+  local range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum, character = d.end_col } }
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = range,
+    context = { diagnostics = { { range = range, message = d.message, code = d.code, source = d.source, severity = d.severity } } },
+  }
+  local res = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, 10000) or {}
+  local actions = res[client.id] and res[client.id].result or {}
+  for _, a in ipairs(actions) do
+    if a.edit then
+      vim.lsp.util.apply_workspace_edit(a.edit, 'utf-16')
+      return a.title
+    end
+  end
+  error('no quick fix with an edit: ' .. vim.inspect(actions))
+end
+
+local function open(path)
+  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  return api.nvim_get_current_buf()
+end
+
+local function scratch_lines(name)
+  local buf
+  t.must(10000, name, function()
+    buf = t.find_buf(name)
+    return buf ~= nil and #t.lines(buf) > 1
+  end)
+  local lines = t.lines(buf)
+  vim.cmd('silent! bwipeout! ' .. buf)
+  return lines
+end
+
+local function timeout_case()
+  open(ws .. '/.codewhale/config.toml')
+  t.must(10000, 'the client', function() return #cw.clients() > 0 end)
+  -- With Neovim not focused, the prompt is announced as well.
+  local notified = {}
+  local notify = vim.notify
+  vim.notify = function(msg, level)
+    table.insert(notified, msg)
+    return notify(msg, level)
+  end
+  vim.cmd('doautocmd FocusLost')
+  local call = authorize('cargo test')
+  t.note('prompt', prompt_seen(call, 'the call left to time out'))
+  t.must(5000, 'the notification', function() return #notified > 0 end)
+  t.note('notified', notified)
+  vim.cmd('doautocmd FocusGained')
+  vim.notify = notify
+  t.note('floats_open', float_count())
+  -- The editor goes on while the prompt waits: a request is answered.
+  local status
+  cw.request('codewhale/status', nil, function(err, s) status = err or s end)
+  t.must(5000, 'codewhale/status while a prompt waits', function() return status ~= nil end)
+  t.note('pending_while_waiting', status.pendingApprovals)
+  t.note('decision', decided(call, 'the timed-out call'))
+  t.must(5000, 'the prompt to close', function() return not visible() end)
+  t.note('floats_after', float_count())
+  t.note('queue_after', #cw._state.queue)
+  t.note('statusline_after', cw.statusline())
+
+  -- A picker plugin's prompt past its deadline: its window is closed
+  -- (where the handler can wait for a picker plugin at all).
+  if cw._state.approval_mode:find('coroutine') then
+    local builtin = vim.ui.select
+    local picker_win
+    vim.ui.select = function()
+      local b = api.nvim_create_buf(false, true)
+      picker_win = api.nvim_open_win(b, true, { relative = 'editor', row = 1, col = 1, width = 20, height = 3 })
+    end
+    call = authorize('cargo run')
+    t.must(10000, "the picker plugin's window", function() return picker_win ~= nil end)
+    t.note('plugin_picker', decided(call, "the picker plugin's call"))
+    t.must(5000, "the picker plugin's window to close", function() return not api.nvim_win_is_valid(picker_win) end)
+    vim.ui.select = builtin
+  end
+
+  -- The server gone while a prompt waits: the call is denied, the
+  -- prompt closed.
+  call = authorize('cargo bench')
+  prompt_seen(call, 'the prompt of a server about to stop')
+  vim.lsp.stop_client(cw.client_for(ws).id, true)
+  t.note('stopped', decided(call, 'the call of a stopped server'))
+  t.must(5000, 'the prompt to close', function() return not visible() end)
+  t.note('floats_after_stop', float_count())
+end
+
+local function main_case()
+  -- No server yet: an agent's call is denied by the plugin itself.
+  local early = authorize('cargo test')
+  t.note('no_server', decided(early, 'a call with no server'))
+
+  -- helptags parses the help file; :help finds its tags.
+  vim.cmd('helptags ' .. vim.fn.fnameescape(t.env.plugin .. '/doc'))
+  vim.cmd('help codewhale-approvals')
+  t.note('help', api.nvim_buf_get_name(0))
+  vim.cmd('close')
+
+  -- A broken permissions.toml: diagnostics, then its quick fix.
+  local t0 = vim.loop.hrtime()
+  local pbuf = open(permissions)
+  -- Every namespace that ever shows findings for it: one per client, or
+  -- the user sees each finding twice.
+  local namespaces = {}
+  api.nvim_create_autocmd('DiagnosticChanged', { buffer = pbuf, callback = function()
+    for _, d in ipairs(vim.diagnostic.get(pbuf)) do
+      namespaces[tostring(d.namespace)] = true
+    end
+  end })
+  t.must(10000, 'diagnostics of permissions.toml', function() return has_code(pbuf, 'CW208') end)
+  t.note('open_to_diagnostics_ms', t.ms_since(t0))
+  t.note('diagnostics', diagnostics_of(pbuf))
+  t.note('fix_title', quick_fix(pbuf, has_code(pbuf, 'CW208')))
+  t.note('fixed_lines', t.lines(pbuf))
+  vim.cmd('write')
+  t.must(10000, 'CW208 to clear', function() return not has_code(pbuf, 'CW208') end)
+
+  -- Other TOML files are not Codewhale's: no client attaches.
+  local other = open(ws .. '/Cargo.toml')
+  local attached = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = other }) or vim.lsp.buf_get_clients(other)
+  t.note('other_toml_clients', vim.tbl_count(attached))
+
+  open(ws .. '/.codewhale/config.toml')
+  t.must(10000, 'the workspace client', function() return cw.client_for(ws) and cw.client_for(ws).config.root_dir == ws end)
+  t.note('clients', #cw.clients())
+
+  local answers = {}
+  for _, case in ipairs({
+    { name = 'once', command = 'cargo test', choice = 'once' },
+    { name = 'deny', command = 'cargo build', choice = 'deny' },
+    { name = 'esc', command = 'cargo check', choice = nil },
+    { name = 'always', command = 'cargo fmt', choice = 'always' },
+  }) do
+    local call = authorize(case.command)
+    local seen = prompt_seen(call, case.name)
+    answer(case.choice)
+    seen.result = decided(call, case.name)
+    answers[case.name] = seen
+  end
+  -- A prompt that takes the focus from insert mode leaves it.
+  if cw._state.approval_mode:find('coroutine') then
+    api.nvim_input('i')
+    t.must(5000, 'insert mode', function() return api.nvim_get_mode().mode == 'i' end)
+    local call = authorize('cargo tree')
+    prompt_seen(call, 'a prompt over insert mode')
+    t.must(5000, 'normal mode in the prompt', function() return api.nvim_get_mode().mode == 'n' end)
+    answer('deny')
+    answers.from_insert = { result = decided(call, 'a prompt over insert mode') }
+  end
+  t.must(10000, 'permissions.toml reloaded with the new rule', function()
+    return table.concat(t.lines(pbuf), '\n'):find('cargo fmt', 1, true) ~= nil
+  end)
+  t.note('reloaded_lines', t.lines(pbuf))
+  t.note('permissions_modified_after_reload', api.nvim_buf_get_option(pbuf, 'modified'))
+
+  -- A modified permissions.toml buffer is never reloaded under the user.
+  api.nvim_buf_set_lines(pbuf, -1, -1, false, { '# unsaved' })
+  local call = authorize('cargo clippy')
+  prompt_seen(call, 'always with unsaved edits')
+  answer('always')
+  answers.always_unsaved = { result = decided(call, 'always with unsaved edits') }
+  t.wait(1000, function() return false end)
+  t.note('unsaved_lines', t.lines(pbuf))
+  vim.cmd('silent! edit!')
+
+  -- Two prompts at once: one on the screen, the other waiting.
+  local a, b = authorize('make a'), authorize('make b')
+  t.must(10000, 'two prompts queued', function() return #cw._state.queue == 2 and visible() end)
+  t.note('queued', { statusline = cw.statusline(), lines = t.lines(head().picker.buf), floats = float_count() })
+  answer('deny')
+  t.must(20000, 'one of the two decided', function() return a.decision ~= nil or b.decision ~= nil end)
+  t.must(10000, 'the other prompt', visible)
+  answer('deny')
+  decided(a, 'the first queued')
+  decided(b, 'the second queued')
+
+  -- A picker plugin's vim.ui.select, where the request handler can wait
+  -- for it (no nested loop: see codewhale.nvim's approve).
+  local builtin = vim.ui.select
+  local picked = {}
+  vim.ui.select = function(items, opts, on_choice)
+    picked.items = vim.tbl_map(function(c) return c.id end, items)
+    picked.prompt = opts.prompt
+    picked.kind = opts.kind
+    for _, c in ipairs(items) do
+      if c.id == 'session' then
+        vim.defer_fn(function() on_choice(c, 1) end, 10)
+      end
+    end
+  end
+  call = authorize('cargo doc')
+  if cw._state.approval_mode == nil or cw._state.approval_mode:find('coroutine') then
+    answers.session = { picker = 'plugin' }
+  else
+    -- Modal (0.7): the plugin's own prompt reads the keys.
+    answers.session = prompt_seen(call, 'session')
+    answers.session.picker = 'own'
+    answer('session')
+  end
+  answers.session.result = decided(call, 'session')
+  if picked.items then
+    answers.session.picked = picked
+  end
+  vim.ui.select = builtin
+  t.note('answers', answers)
+  t.note('approval_mode', cw._state.approval_mode)
+  t.note('features', cw.features().path)
+
+  t.note('permissions_namespaces', vim.tbl_count(namespaces))
+  vim.cmd('CodewhaleExplain exec_shell cargo publish')
+  t.note('explain', scratch_lines('codewhale://explain'))
+  vim.cmd('CodewhaleStatus')
+  t.note('status', scratch_lines('codewhale://status'))
+  vim.cmd('CodewhaleLog')
+  t.note('log', { name = api.nvim_buf_get_name(0), lines = #t.lines(0) })
+  vim.cmd('close')
+  vim.cmd('checkhealth codewhale')
+  t.note('health', t.lines(0))
+end
+
+t.main(function()
+  vim.opt.runtimepath:prepend(t.env.plugin)
+  vim.cmd('runtime plugin/codewhale.lua')
+  cw = require('codewhale')
+  if t.env.case == 'timeout-start' then
+    -- Neovim 0.8-0.10's way, in a Neovim that has it (0.12) but with
+    -- vim.lsp.enable hidden, as those versions lack it.
+    vim.lsp.enable = nil
+  end
+  cw.setup({
+    cmd = { t.env.bin, 'serve' },
+    approval_timeout = t.env.case == 'main' and 120 or 2,
+  })
+  t.note('features', cw.features().path)
+  if t.env.case ~= 'main' then
+    timeout_case()
+  else
+    main_case()
+  end
+end)
