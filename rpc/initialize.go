@@ -67,8 +67,6 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.authz, s.background, s.decisions = d.authz, d.background, d.decisions
 	s.state = running
 	s.encoding = negotiateEncoding(params.Capabilities.General)
-	td := params.Capabilities.TextDocument
-	s.pull = td != nil && td.Diagnostic != nil
 	return &protocol.InitializeResult{
 		Capabilities: s.capabilities(),
 		ServerInfo:   protocol.ServerInfo{Name: "codewhale-ls", Version: protocol.NewOptional(gate.Version)},
@@ -88,11 +86,12 @@ func (s *Server) capabilities() protocol.ServerCapabilities {
 		DocumentSymbolProvider: protocol.Boolean(true),
 		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{`"`, "=", ".", "["}},
 	}
-	if s.pull {
-		id := "codewhale"
-		// A change to config.toml changes the overlay's findings.
-		c.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: &id, InterFileDependencies: true}
-	}
+	// No diagnosticProvider, even for a client that can pull: every finding
+	// is pushed (a disk change or another file's edit changes them, which
+	// a pull client would not ask for), and a client that pulled as well
+	// would show each one twice (VS Code and Neovim 0.11+ keep the two in
+	// separate collections). A textDocument/diagnostic request sent anyway
+	// is still answered with the same findings.
 	return c
 }
 

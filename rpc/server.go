@@ -87,7 +87,6 @@ type Server struct {
 	initializing bool
 	init         initOptions
 	encoding     protocol.PositionEncodingKind
-	pull         bool   // the client pulls diagnostics (textDocument/diagnostic)
 	root         string // the workspace from initialize; "" when the client named none
 	workspaces   map[string]*workspace
 	folders      []string           // the client's workspace folders

@@ -30,8 +30,8 @@ func TestEditorSession(t *testing.T) {
 	if res.Capabilities.PositionEncoding != protocol.PositionEncodingKindUTF16 {
 		t.Errorf("positionEncoding = %q", res.Capabilities.PositionEncoding)
 	}
-	if res.Capabilities.DiagnosticProvider == nil {
-		t.Error("no diagnosticProvider for a client that pulls")
+	if res.Capabilities.DiagnosticProvider != nil {
+		t.Error("diagnosticProvider offered: a client that pulls as well as receiving pushes shows every finding twice")
 	}
 
 	text := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"echo 🐳\"\nacton = \"deny\"\n"

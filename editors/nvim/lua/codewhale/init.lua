@@ -322,14 +322,6 @@ function M.client_config()
   return {
     name = name,
     cmd = M.options.cmd,
-    -- The server publishes every finding and also answers pulls
-    -- (textDocument/diagnostic): a Neovim that pulls would show each
-    -- finding twice, once per namespace, so it is told there is nothing
-    -- to pull. (Removing the client's capability does not work: 0.11+
-    -- merges the configured capabilities into its defaults.)
-    on_init = function(client)
-      client.server_capabilities.diagnosticProvider = nil
-    end,
     filetypes = { 'toml', 'json' },
     init_options = init,
     handlers = {
