@@ -105,8 +105,9 @@ func TestVSCodeExtensionTests(t *testing.T) {
 	server := serverBinary(t)
 	tmp := t.TempDir()
 	// Inside the extension's folder, so the compiled tests find its
-	// node_modules.
-	out, err := os.MkdirTemp(vscodeDir, "out-test-")
+	// node_modules; a dot name, so Go's ./... patterns (run meanwhile by
+	// other tests) never walk into it while it comes and goes.
+	out, err := os.MkdirTemp(vscodeDir, ".out-test-")
 	if err == nil {
 		out, err = filepath.Abs(out)
 	}
