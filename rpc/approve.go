@@ -78,7 +78,13 @@ func (a editorAsker) withdraw(request jsonrpc2.ID, prompt string, why error) {
 	if n, ok := request.Number(); ok { // our calls' ids are numbers
 		_ = a.conn.Notify(ctx, "$/cancelRequest", map[string]int64{"id": n})
 	}
-	_ = a.conn.Notify(ctx, methodWithdrawn, map[string]string{"id": prompt, "reason": reason})
+	_ = a.conn.Notify(ctx, methodWithdrawn, withdrawal{ID: prompt, Reason: reason})
+}
+
+// withdrawal is the params of codewhale/approvalWithdrawn.
+type withdrawal struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"` // timeout | cancelled
 }
 
 // withdrawWait bounds how long a withdrawal may wait for the output
