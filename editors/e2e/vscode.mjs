@@ -1,0 +1,175 @@
+// Drives real VS Code (code-server in headless Chromium, over CDP with
+// playwright-core) through what a user of the Codewhale extension does:
+// open policy files and see their problems, and answer approval prompts that
+// an agent extension (the harness) asks for, by clicking in the prompt.
+// editors/vscode_e2e_test.go starts code-server, runs this script and checks
+// the JSON report it prints on stdout; every wait here has a bound, and a
+// step that fails throws, which ends the script with a non-zero exit.
+//
+// Environment (all set by the Go test):
+//   CODEWHALE_E2E_DIR          where playwright-core is installed
+//   CODEWHALE_E2E_URL          code-server's address
+//   CODEWHALE_E2E_WORKSPACE    the fixture workspace (opened as the folder)
+//   CODEWHALE_E2E_OPEN         JSON list of files to open, workspace-relative or absolute
+//   CODEWHALE_E2E_HARNESS_DIR  where the harness reads calls and writes decisions
+//   CODEWHALE_E2E_CALLS        JSON list of {call, answer}: answer is a choice id to
+//                              click, "escape" to press Esc, or "wait" to let it time out
+//   CODEWHALE_E2E_SHOTS        directory for the screenshots
+//   CODEWHALE_E2E_BROWSER_PID  file to write Chromium's pid to (the Go test kills its group)
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+const { chromium } = createRequire(path.join(env('CODEWHALE_E2E_DIR'), 'node_modules', '/'))('playwright-core');
+
+const workspace = env('CODEWHALE_E2E_WORKSPACE');
+const harnessDir = env('CODEWHALE_E2E_HARNESS_DIR');
+const shots = env('CODEWHALE_E2E_SHOTS');
+const filesToOpen = JSON.parse(env('CODEWHALE_E2E_OPEN'));
+const calls = JSON.parse(env('CODEWHALE_E2E_CALLS'));
+
+const report = { steps: [], files: [], approvals: [] };
+const step = (what) => {
+  report.steps.push(what);
+  process.stderr.write(`e2e: ${what}\n`);
+};
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// waitForFile polls for a file the harness writes (atomically, by rename).
+async function waitForFile(file, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    if (Date.now() > end) throw new Error(`no ${path.basename(file)} after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+// A browser server, not launch(): its process id is known, so the Go test
+// can kill Chromium's process group whatever happens to this script.
+const browserServer = await chromium.launchServer({
+  executablePath: process.env.CODEWHALE_E2E_CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+fs.writeFileSync(env('CODEWHALE_E2E_BROWSER_PID'), String(browserServer.process().pid));
+const browser = await chromium.connect(browserServer.wsEndpoint());
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(30_000);
+  const url = new URL(env('CODEWHALE_E2E_URL'));
+  url.searchParams.set('folder', workspace);
+  await page.goto(url.toString());
+  await page.locator('.monaco-workbench').waitFor();
+  // The explorer shows the folder once the remote extension host is up.
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+  step('workbench loaded');
+
+  const quickInput = page.locator('.quick-input-widget input.input');
+
+  // runCommand runs a command from the command palette, as a user would.
+  async function runCommand(title) {
+    await page.keyboard.press('F1');
+    await quickInput.waitFor();
+    await quickInput.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor();
+    await quickInput.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  // Problems panel rows for one file: the file row ("config.toml  .codewhale
+  // 1") is followed by its markers; markers carry "[Ln L, Col C]".
+  async function problemsOf(fileName) {
+    return page.evaluate((name) => {
+      const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')];
+      const out = [];
+      let inFile = false;
+      for (const row of rows) {
+        const text = row.innerText.replace(/\s+/g, ' ').trim();
+        if (row.querySelector('.file-icon, .resource-label, .monaco-icon-label.file-icon')) {
+          inFile = row.getAttribute('aria-label')?.includes(name) || text.startsWith(name);
+          continue;
+        }
+        if (inFile) out.push(text);
+      }
+      return out;
+    }, fileName);
+  }
+
+  await page.keyboard.press('Control+Shift+M'); // the Problems panel
+  await page.locator('.markers-panel').waitFor();
+  step('problems panel open');
+
+  for (const file of filesToOpen) {
+    const absolute = path.isAbsolute(file) ? file : path.join(workspace, file);
+    const name = path.basename(absolute);
+    const openedAt = Date.now();
+    await page.keyboard.press('Control+P');
+    await quickInput.waitFor();
+    await quickInput.fill(absolute);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    await quickInput.press('Enter');
+    await page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor();
+    // Diagnostics are visible once the Problems panel lists the file.
+    const fileRow = page.locator('.markers-panel .monaco-list-row', { hasText: name }).filter({ hasText: path.basename(path.dirname(absolute)) });
+    await fileRow.first().waitFor({ timeout: 60_000 });
+    const visibleAt = Date.now();
+    await sleep(300); // let the rest of the file's markers render
+    const problems = await problemsOf(name);
+    report.files.push({ path: absolute, openToDiagnosticsMs: visibleAt - openedAt, problems });
+    step(`${file}: ${problems.length} problems after ${visibleAt - openedAt} ms`);
+  }
+  await page.screenshot({ path: path.join(shots, 'vscode-diagnostics.png') });
+  step('diagnostics screenshot taken');
+
+  // The approval panel is a webview: an iframe holding the active frame.
+  const prompt = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  const promptTab = page.locator('.tabs-container .tab[aria-label*="Codewhale approval"]');
+
+  for (const [index, { call, answer }] of calls.entries()) {
+    fs.writeFileSync(path.join(harnessDir, 'call.json'), JSON.stringify(call));
+    await runCommand('Codewhale E2E: Authorize the next agent call');
+    const { startedAt } = await waitForFile(path.join(harnessDir, `started-${call.callId}.json`), 30_000);
+    const deny = prompt.locator('button[data-choice="deny"]');
+    await deny.waitFor();
+    const visibleAt = Date.now();
+    const entry = { callId: call.callId, answer, authorizeToPromptMs: visibleAt - startedAt };
+    entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
+    entry.denyFocused = await deny.evaluate((b) => b === document.activeElement);
+    entry.text = (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
+    if (index === 0) {
+      await page.screenshot({ path: path.join(shots, 'vscode-approval.png') });
+      step('approval screenshot taken');
+    }
+    if (answer === 'escape') {
+      await deny.focus();
+      await deny.press('Escape');
+    } else if (answer !== 'wait') {
+      await prompt.locator(`button[data-choice="${answer}"]`).click();
+    }
+    const result = await waitForFile(path.join(harnessDir, `decision-${call.callId}.json`), 120_000);
+    entry.decision = result.decision ?? null;
+    entry.error = result.error ?? null;
+    entry.answeredAfterMs = result.finishedAt - startedAt;
+    // The prompt leaves the screen: answered, or withdrawn by the server.
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+    entry.promptGoneAfterMs = Date.now() - startedAt;
+    report.approvals.push(entry);
+    step(`${call.callId}: ${answer} -> ${entry.decision?.decision ?? entry.error}`);
+  }
+} finally {
+  await browser.close();
+  await browserServer.close();
+}
+process.stdout.write(JSON.stringify(report) + '\n');
