@@ -43,7 +43,7 @@ const e2eTimeout = 3 * time.Minute
 
 // approvalTimeoutSeconds is the prompt deadline set for the test: long
 // enough to click, short enough to wait out once.
-const approvalTimeoutSeconds = 10
+const approvalTimeoutSeconds = 15
 
 type vscodeReport struct {
 	Steps []string `json:"steps"`
@@ -52,18 +52,25 @@ type vscodeReport struct {
 		OpenToDiagnosticsMs int64    `json:"openToDiagnosticsMs"`
 		Problems            []string `json:"problems"`
 	} `json:"files"`
-	Approvals []struct {
-		CallID              string          `json:"callId"`
-		Answer              string          `json:"answer"`
-		AuthorizeToPromptMs int64           `json:"authorizeToPromptMs"`
-		AnsweredAfterMs     int64           `json:"answeredAfterMs"`
-		PromptGoneAfterMs   int64           `json:"promptGoneAfterMs"`
-		Buttons             []string        `json:"buttons"`
-		DenyFocused         bool            `json:"denyFocused"`
-		Text                string          `json:"text"`
-		Decision            *vscodeDecision `json:"decision"`
-		Error               *string         `json:"error"`
-	} `json:"approvals"`
+	Approvals []vscodeApproval `json:"approvals"`
+	Queue     *struct {
+		WaitingText string           `json:"waitingText"`
+		NextText    string           `json:"nextText"`
+		Answers     []vscodeApproval `json:"answers"`
+	} `json:"queue"`
+}
+
+type vscodeApproval struct {
+	CallID              string          `json:"callId"`
+	Answer              string          `json:"answer"`
+	AuthorizeToPromptMs int64           `json:"authorizeToPromptMs"`
+	AnsweredAfterMs     int64           `json:"answeredAfterMs"`
+	PromptGoneAfterMs   int64           `json:"promptGoneAfterMs"`
+	Buttons             []string        `json:"buttons"`
+	DenyFocused         bool            `json:"denyFocused"`
+	Text                string          `json:"text"`
+	Decision            *vscodeDecision `json:"decision"`
+	Error               *string         `json:"error"`
 }
 
 type vscodeDecision struct {
@@ -144,6 +151,10 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		{"call": authorizeCall(ws, "e2e-escape", "git push origin main"), "answer": "escape"},
 		{"call": authorizeCall(ws, "e2e-timeout", "git push --tags origin"), "answer": "wait"},
 	}
+	queue := []map[string]any{
+		{"call": authorizeCall(ws, "e2e-queued-first", "git push origin first"), "answer": "deny"},
+		{"call": authorizeCall(ws, "e2e-queued-second", "git push origin second"), "answer": "session"},
+	}
 	report := runBrowser(t, tools, root, append(env,
 		"CODEWHALE_E2E_DIR="+tools.dir,
 		"CODEWHALE_E2E_URL="+server,
@@ -154,11 +165,13 @@ func TestVSCodeEndToEnd(t *testing.T) {
 			filepath.Join(codewhaleHome, "permissions.toml"),
 		}),
 		"CODEWHALE_E2E_CALLS="+mustJSON(t, calls),
+		"CODEWHALE_E2E_QUEUE="+mustJSON(t, queue),
 		"CODEWHALE_E2E_SHOTS="+dirs["shots"],
 	))
 
 	checkDiagnostics(t, report)
 	checkApprovals(t, report)
+	checkQueue(t, report)
 	for _, name := range []string{"vscode-diagnostics.png", "vscode-approval.png"} {
 		checkScreenshot(t, filepath.Join(dirs["shots"], name))
 	}
@@ -222,6 +235,25 @@ func checkApprovals(t *testing.T, report vscodeReport) {
 		}
 		t.Logf("VS Code: authorize %s -> prompt visible in %d ms; %s answered after %d ms; prompt gone after %d ms",
 			a.CallID, a.AuthorizeToPromptMs, a.Answer, a.AnsweredAfterMs, a.PromptGoneAfterMs)
+	}
+}
+
+// checkQueue: with two prompts pending the panel said one more waits, showed
+// the second once the first was answered, and each answer reached its own
+// call.
+func checkQueue(t *testing.T, report vscodeReport) {
+	t.Helper()
+	want := []struct{ decision, choice string }{{"deny", "deny"}, {"allow", "session"}}
+	if report.Queue == nil || len(report.Queue.Answers) != len(want) {
+		t.Fatalf("queue: %+v", report.Queue)
+	}
+	for i, a := range report.Queue.Answers {
+		if a.Decision == nil || a.Decision.Decision != want[i].decision || a.Decision.Approval == nil || a.Decision.Approval.Choice != want[i].choice {
+			t.Errorf("queued %s answered %q: decision %+v, want %s by %q", a.CallID, a.Answer, a.Decision, want[i].decision, want[i].choice)
+		}
+	}
+	if strings.Contains(report.Queue.NextText, "more waiting") {
+		t.Errorf("the last pending prompt still says others wait: %q", report.Queue.NextText)
 	}
 }
 

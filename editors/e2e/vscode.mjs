@@ -14,6 +14,7 @@
 //   CODEWHALE_E2E_HARNESS_DIR  where the harness reads calls and writes decisions
 //   CODEWHALE_E2E_CALLS        JSON list of {call, answer}: answer is a choice id to
 //                              click, "escape" to press Esc, or "wait" to let it time out
+//   CODEWHALE_E2E_QUEUE        two {call, answer} asked at once, answered in order
 //   CODEWHALE_E2E_SHOTS        directory for the screenshots
 //   CODEWHALE_E2E_BROWSER_PID  file to write Chromium's pid to (the Go test kills its group)
 import { createRequire } from 'node:module';
@@ -114,17 +115,19 @@ try {
   for (const file of filesToOpen) {
     const absolute = path.isAbsolute(file) ? file : path.join(workspace, file);
     const name = path.basename(absolute);
-    const openedAt = Date.now();
     await page.keyboard.press('Control+P');
     await quickInput.waitFor();
     await quickInput.fill(absolute);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    const openedAt = Date.now();
     await quickInput.press('Enter');
-    await page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor();
-    // Diagnostics are visible once the Problems panel lists the file.
-    const fileRow = page.locator('.markers-panel .monaco-list-row', { hasText: name }).filter({ hasText: path.basename(path.dirname(absolute)) });
-    await fileRow.first().waitFor({ timeout: 60_000 });
+    // Diagnostics are visible once the file's editor shows a squiggle (the
+    // server may have published them before the file was opened: then they
+    // show at once, which is what the user sees).
+    await page.locator(`.monaco-editor[data-uri$="/${name}"] .view-overlays [class*="squiggly-"]`).first().waitFor({ timeout: 60_000 });
     const visibleAt = Date.now();
+    const fileRow = page.locator('.markers-panel .monaco-list-row', { hasText: name }).filter({ hasText: path.basename(path.dirname(absolute)) });
+    await fileRow.first().waitFor();
     await sleep(300); // let the rest of the file's markers render
     const problems = await problemsOf(name);
     report.files.push({ path: absolute, openToDiagnosticsMs: visibleAt - openedAt, problems });
@@ -136,38 +139,71 @@ try {
   // The approval panel is a webview: an iframe holding the active frame.
   const prompt = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   const promptTab = page.locator('.tabs-container .tab[aria-label*="Codewhale approval"]');
+  const denyButton = prompt.locator('button[data-choice="deny"]');
+  const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
 
-  for (const [index, { call, answer }] of calls.entries()) {
+  // authorize has the harness (the agent) ask about call; it resolves when
+  // the harness has called codewhale.authorize, with the time it did.
+  async function authorize(call) {
     fs.writeFileSync(path.join(harnessDir, 'call.json'), JSON.stringify(call));
     await runCommand('Codewhale E2E: Authorize the next agent call');
     const { startedAt } = await waitForFile(path.join(harnessDir, `started-${call.callId}.json`), 30_000);
-    const deny = prompt.locator('button[data-choice="deny"]');
-    await deny.waitFor();
-    const visibleAt = Date.now();
-    const entry = { callId: call.callId, answer, authorizeToPromptMs: visibleAt - startedAt };
+    return startedAt;
+  }
+
+  // answerPrompt answers the prompt on screen as a user would: a click on
+  // a choice, Esc, or nothing at all ("wait").
+  async function answerPrompt(answer) {
+    if (answer === 'escape') {
+      await denyButton.focus();
+      await denyButton.press('Escape');
+    } else if (answer !== 'wait') {
+      await prompt.locator(`button[data-choice="${answer}"]`).click();
+    }
+  }
+
+  async function decisionOf(callId, startedAt) {
+    const result = await waitForFile(path.join(harnessDir, `decision-${callId}.json`), 120_000);
+    return { decision: result.decision ?? null, error: result.error ?? null, answeredAfterMs: result.finishedAt - startedAt };
+  }
+
+  for (const [index, { call, answer }] of calls.entries()) {
+    const startedAt = await authorize(call);
+    await denyButton.waitFor();
+    const entry = { callId: call.callId, answer, authorizeToPromptMs: Date.now() - startedAt };
     entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
-    entry.denyFocused = await deny.evaluate((b) => b === document.activeElement);
-    entry.text = (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
+    entry.denyFocused = await denyButton.evaluate((b) => b === document.activeElement);
+    entry.text = await promptText();
     if (index === 0) {
       await page.screenshot({ path: path.join(shots, 'vscode-approval.png') });
       step('approval screenshot taken');
     }
-    if (answer === 'escape') {
-      await deny.focus();
-      await deny.press('Escape');
-    } else if (answer !== 'wait') {
-      await prompt.locator(`button[data-choice="${answer}"]`).click();
-    }
-    const result = await waitForFile(path.join(harnessDir, `decision-${call.callId}.json`), 120_000);
-    entry.decision = result.decision ?? null;
-    entry.error = result.error ?? null;
-    entry.answeredAfterMs = result.finishedAt - startedAt;
+    await answerPrompt(answer);
+    Object.assign(entry, await decisionOf(call.callId, startedAt));
     // The prompt leaves the screen: answered, or withdrawn by the server.
     await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
     entry.promptGoneAfterMs = Date.now() - startedAt;
     report.approvals.push(entry);
     step(`${call.callId}: ${answer} -> ${entry.decision?.decision ?? entry.error}`);
   }
+
+  // Two agents' calls at once: the panel shows the oldest and says another
+  // waits; answering it brings up the next.
+  const [first, second] = JSON.parse(env('CODEWHALE_E2E_QUEUE'));
+  const firstStarted = await authorize(first.call);
+  await prompt.locator('body', { hasText: first.call.input.command }).waitFor();
+  const secondStarted = await authorize(second.call);
+  await prompt.locator('body', { hasText: /1 more waiting/i }).waitFor({ timeout: 10_000 });
+  report.queue = { waitingText: await promptText(), answers: [] };
+  await page.screenshot({ path: path.join(shots, 'vscode-approval-queue.png') });
+  await answerPrompt(first.answer);
+  report.queue.answers.push({ callId: first.call.callId, answer: first.answer, ...await decisionOf(first.call.callId, firstStarted) });
+  await prompt.locator('body', { hasText: second.call.input.command }).waitFor({ timeout: 10_000 });
+  report.queue.nextText = await promptText();
+  await answerPrompt(second.answer);
+  report.queue.answers.push({ callId: second.call.callId, answer: second.answer, ...await decisionOf(second.call.callId, secondStarted) });
+  await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+  step('queued prompts answered in order');
 } finally {
   await browser.close();
   await browserServer.close();
