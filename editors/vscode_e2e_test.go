@@ -55,6 +55,7 @@ type vscodeReport struct {
 	Approvals []vscodeApproval `json:"approvals"`
 	Queue     *struct {
 		WaitingText string           `json:"waitingText"`
+		StatusBar   string           `json:"statusBar"`
 		NextText    string           `json:"nextText"`
 		Answers     []vscodeApproval `json:"answers"`
 	} `json:"queue"`
@@ -69,6 +70,7 @@ type vscodeApproval struct {
 	Buttons             []string        `json:"buttons"`
 	DenyFocused         bool            `json:"denyFocused"`
 	Text                string          `json:"text"`
+	StatusBar           string          `json:"statusBar"`
 	Decision            *vscodeDecision `json:"decision"`
 	Error               *string         `json:"error"`
 }
@@ -105,7 +107,6 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	ws, codewhaleHome := dirs["ws"], dirs["home/.codewhale"]
 	copyTree(t, "testdata/vscode-e2e/ws", ws)
 	copyTree(t, "testdata/vscode-e2e/home", codewhaleHome)
-	run(t, ws, nil, "git", "init", "-q", ".")
 	// Trust the workspace, so that its hooks.toml is loaded and linted.
 	appendFile(t, filepath.Join(codewhaleHome, "config.toml"),
 		fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", ws))
@@ -207,8 +208,9 @@ func checkDiagnostics(t *testing.T, report vscodeReport) {
 func checkApprovals(t *testing.T, report vscodeReport) {
 	t.Helper()
 	wantChoice := map[string]struct{ decision, choice string }{
-		"once":   {"allow", "once"},
-		"escape": {"deny", "deny"},
+		"once": {"allow", "once"},
+		// Esc answers the prompt null, which the server records as dismissed.
+		"escape": {"deny", "dismissed"},
 		"wait":   {"deny", "timeout"},
 	}
 	if len(report.Approvals) != len(wantChoice) {
@@ -229,6 +231,9 @@ func checkApprovals(t *testing.T, report vscodeReport) {
 		}
 		if !strings.Contains(a.Text, "git push") {
 			t.Errorf("%s: the prompt does not show the command: %q", a.CallID, a.Text)
+		}
+		if !strings.Contains(a.StatusBar, "1 waiting") {
+			t.Errorf("%s: the status bar says %q while the prompt waits, want 1 waiting", a.CallID, a.StatusBar)
 		}
 		if a.Answer == "wait" && a.AnsweredAfterMs < approvalTimeoutSeconds*1000 {
 			t.Errorf("%s: denied after %d ms, before its %d s deadline", a.CallID, a.AnsweredAfterMs, approvalTimeoutSeconds)
@@ -251,6 +256,9 @@ func checkQueue(t *testing.T, report vscodeReport) {
 		if a.Decision == nil || a.Decision.Decision != want[i].decision || a.Decision.Approval == nil || a.Decision.Approval.Choice != want[i].choice {
 			t.Errorf("queued %s answered %q: decision %+v, want %s by %q", a.CallID, a.Answer, a.Decision, want[i].decision, want[i].choice)
 		}
+	}
+	if !strings.Contains(report.Queue.WaitingText, "1 more waiting") || !strings.Contains(report.Queue.StatusBar, "2 waiting") {
+		t.Errorf("two prompts pending: the panel says %q, the status bar %q", report.Queue.WaitingText, report.Queue.StatusBar)
 	}
 	if strings.Contains(report.Queue.NextText, "more waiting") {
 		t.Errorf("the last pending prompt still says others wait: %q", report.Queue.NextText)

@@ -142,6 +142,14 @@ try {
   const denyButton = prompt.locator('button[data-choice="deny"]');
   const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
 
+  // waitingInStatusBar is the text of the status bar item that counts the
+  // prompts waiting, once it shows a count.
+  async function waitingInStatusBar() {
+    const item = page.locator('.statusbar-item', { hasText: /\d+ waiting/ }).first();
+    await item.waitFor({ timeout: 10_000 });
+    return (await item.innerText()).replace(/\s+/g, ' ').trim();
+  }
+
   // authorize has the harness (the agent) ask about call; it resolves when
   // the harness has called codewhale.authorize, with the time it did.
   async function authorize(call) {
@@ -174,6 +182,7 @@ try {
     entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
     entry.denyFocused = await denyButton.evaluate((b) => b === document.activeElement);
     entry.text = await promptText();
+    entry.statusBar = await waitingInStatusBar();
     if (index === 0) {
       await page.screenshot({ path: path.join(shots, 'vscode-approval.png') });
       step('approval screenshot taken');
@@ -195,6 +204,8 @@ try {
   const secondStarted = await authorize(second.call);
   await prompt.locator('body', { hasText: /1 more waiting/i }).waitFor({ timeout: 10_000 });
   report.queue = { waitingText: await promptText(), answers: [] };
+  await page.locator('.statusbar-item', { hasText: '2 waiting' }).waitFor({ timeout: 10_000 });
+  report.queue.statusBar = await waitingInStatusBar();
   await page.screenshot({ path: path.join(shots, 'vscode-approval-queue.png') });
   await answerPrompt(first.answer);
   report.queue.answers.push({ callId: first.call.callId, answer: first.answer, ...await decisionOf(first.call.callId, firstStarted) });
