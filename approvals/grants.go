@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -128,9 +127,7 @@ func readTarget(path string) (target, error) {
 		return target{}, err
 	}
 	t := target{content: content, exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		t.ino, t.dev = st.Ino, uint64(st.Dev)
-	}
+	t.ino, t.dev = fileIdentity(fi)
 	return t, nil
 }
 
@@ -145,13 +142,7 @@ func lockExclusive(lockPath string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -315,10 +315,10 @@ func TestCleanPermissions(t *testing.T) {
 func TestPositionalRuleFixSafety(t *testing.T) {
 	w := newLintWorld(t, "")
 	for src, safe := range map[string]bool{
-		"rules = [[\"exec_shell\", \"make\", true]]\n":                      true,
-		"rules = [[\"exec_shell\", \"a#b\", true, '#', \"\"\"#\"\"\"]]\n":  true,
-		"rules = [[\"exec_shell\", # why\n \"make\", true]]\n":             false,
-		"rules = [[\"exec_shell\", \"x\\\"\", # \"\n true]]\n":           false,
+		"rules = [[\"exec_shell\", \"make\", true]]\n":                    true,
+		"rules = [[\"exec_shell\", \"a#b\", true, '#', \"\"\"#\"\"\"]]\n": true,
+		"rules = [[\"exec_shell\", # why\n \"make\", true]]\n":            false,
+		"rules = [[\"exec_shell\", \"x\\\"\", # \"\n true]]\n":            false,
 	} {
 		got := problemsWithCode(w.check(map[string]string{w.permissions: src}, nil), w.permissions, "CW210")
 		if len(got) != 1 || len(got[0].Fixes) != 1 || got[0].Fixes[0].Safe != safe {

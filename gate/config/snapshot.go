@@ -1,14 +1,11 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -252,16 +249,6 @@ func saveRefusal(path string) string {
 	}
 	return ""
 }
-
-// writable reports whether this process may write path; a path that does
-// not exist yet counts as writable (the save creates it or says why not).
-func writable(path string) bool {
-	err := syscall.Access(path, accessWrite)
-	return err == nil || errors.Is(err, fs.ErrNotExist)
-}
-
-// accessWrite is access(2)'s W_OK.
-const accessWrite = 0x2
 
 func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspace string, user UserConfig) {
 	global := hooks.Config{Enabled: true}

@@ -108,7 +108,7 @@ func ReadAll(r io.Reader) ([]byte, error) {
 // approval saves to a symlinked permissions.toml), and opening a FIFO
 // blocks until someone opens its other end.
 func OpenNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, perm)
+	f, err := openNoFollow(path, flag, perm)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
 		return nil, fmt.Errorf("%s is a symlink, which codewhale-ls never writes through", path)

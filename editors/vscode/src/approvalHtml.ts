@@ -1,0 +1,104 @@
+// The approval panel's page. No `vscode` import: extension.ts passes the
+// webview's CSP source and a fresh nonce.
+import { ApprovalPrompt, buttonOrder, countdownText } from './approvals';
+
+export const panelTitle = 'Codewhale approval';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+export interface ApprovalView {
+  prompt: ApprovalPrompt;
+  /** Prompts queued behind this one. */
+  behind: number;
+  nonce: string;
+  cspSource: string;
+  nowMs: number;
+}
+
+/**
+ * The page for the oldest prompt. Deny comes first and has the focus, so
+ * a stray Enter denies; Esc denies; Space does nothing (a button would
+ * take it as a click); every other answer needs a click or Tab then Enter.
+ * The page posts {id, choice} (choice null for Esc) and counts down to
+ * the deadline in the user's local time.
+ */
+export function approvalHtml(view: ApprovalView): string {
+  const p = view.prompt;
+  const always = p.choices.find((c) => c.id === 'always');
+  const buttons = buttonOrder(p)
+    .map((c) => {
+      const focus = c.id === 'deny' ? ' autofocus' : '';
+      const kind = c.id === 'deny' ? 'deny' : 'approve';
+      return `<button type="button" class="${kind}" data-choice="${escapeHtml(c.id)}"${focus}>${escapeHtml(c.title)}</button>`;
+    })
+    .join('\n      ');
+  const rows: string[] = [
+    ['Tool', p.tool],
+    ['Call', p.summary],
+    ['Reason', p.reason],
+    ['Layer', String(p.layer) + (p.rule ? ` — rule ${p.rule}` : '')],
+    ['Workspace', p.workspace ?? ''],
+  ]
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
+  const detail = p.detail ? `<pre class="detail">${escapeHtml(p.detail)}</pre>` : '';
+  const preview = always?.preview
+    ? `<h2>“${escapeHtml(always.title)}” would append to permissions.toml</h2>\n    <pre class="preview"><code>${escapeHtml(always.preview)}</code></pre>`
+    : '';
+  const behind = view.behind > 0 ? `<p class="queue">${view.behind} more waiting</p>` : '';
+  const state = JSON.stringify({ id: p.id, deadline: p.deadline }).replace(/</g, '\\u003c');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${view.cspSource} 'nonce-${view.nonce}'; script-src 'nonce-${view.nonce}';">
+<title>${panelTitle}</title>
+<style nonce="${view.nonce}">
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1.5em; }
+  th { text-align: left; padding-right: 1em; vertical-align: top; }
+  pre { background: var(--vscode-textCodeBlock-background); padding: .6em; white-space: pre-wrap; }
+  .countdown { font-weight: bold; color: var(--vscode-editorWarning-foreground); }
+  .buttons button { margin: .3em .6em .3em 0; padding: .4em 1em; }
+  button.deny { background: var(--vscode-button-background); color: var(--vscode-button-foreground); }
+  button.approve { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); }
+</style>
+</head>
+<body>
+  <h1>Codewhale asks: allow this call?</h1>
+  <p class="countdown" id="countdown">${escapeHtml(countdownText(p.deadline, view.nowMs))}</p>
+  <table>${rows.join('')}</table>
+  ${detail}
+  ${preview}
+  <p>Deny is the default: Esc or closing this panel denies. No answer by the deadline denies.</p>
+  <div class="buttons">
+      ${buttons}
+  </div>
+  ${behind}
+<script nonce="${view.nonce}">
+  const vscode = acquireVsCodeApi();
+  const state = ${state};
+  const countdownText = ${countdownText.toString()};
+  let answered = false;
+  function answer(choice) {
+    if (answered) return;
+    answered = true;
+    vscode.postMessage({ id: state.id, choice: choice });
+  }
+  for (const b of document.querySelectorAll('button[data-choice]')) {
+    b.addEventListener('click', () => answer(b.dataset.choice));
+  }
+  window.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') { e.preventDefault(); answer(null); }
+    else if (e.key === ' ') { e.preventDefault(); }
+  });
+  const deny = document.querySelector('button[data-choice="deny"]');
+  if (deny) deny.focus();
+  const el = document.getElementById('countdown');
+  setInterval(() => { el.textContent = countdownText(state.deadline, Date.now()); }, 1000);
+</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,135 @@
+// The queue of codewhale/approve prompts waiting for the user, and what an
+// answer sends back. No `vscode` import: the panel in extension.ts only
+// shows what this holds.
+
+export interface ApprovalChoice {
+  id: string;
+  title: string;
+  /** For "always": the exact [[rules]] TOML that would be appended. */
+  preview?: string;
+}
+
+/** codewhale/approve's params (docs/codewhale/contract.md §4). */
+export interface ApprovalPrompt {
+  id: string;
+  tool: string;
+  summary: string;
+  detail?: string;
+  reason: string;
+  layer: number;
+  rule?: string | null;
+  workspace?: string;
+  choices: ApprovalChoice[];
+  default: string;
+  /** RFC 3339, UTC. */
+  deadline: string;
+}
+
+/** codewhale/approve's result: an offered choice, or null (a deny). */
+export type ApprovalAnswer = { choice: string } | null;
+
+interface Pending {
+  prompt: ApprovalPrompt;
+  respond: (answer: ApprovalAnswer) => void;
+}
+
+/**
+ * Prompts in the order they arrived; the oldest is the one shown. Each is
+ * answered exactly once: by the user, or with null when it is withdrawn
+ * or the queue is disposed. The server decides deny itself when its
+ * deadline passes and then withdraws the prompt, so nothing here times out.
+ */
+export class ApprovalQueue {
+  private readonly pending: Pending[] = [];
+
+  constructor(private readonly changed: () => void) {}
+
+  add(prompt: ApprovalPrompt, respond: (answer: ApprovalAnswer) => void): void {
+    this.pending.push({ prompt, respond });
+    this.changed();
+  }
+
+  /** The prompt on screen: the oldest still waiting. */
+  current(): ApprovalPrompt | undefined {
+    return this.pending[0]?.prompt;
+  }
+
+  size(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * The user's answer to prompt id. A choice the prompt did not offer, or
+   * none (Esc, the panel closed), is answered null, which the server
+   * takes as a deny. Returns false when id is no longer waiting (already
+   * answered or withdrawn: a late click does nothing).
+   */
+  answer(id: string, choice: string | null | undefined): boolean {
+    const entry = this.take(id);
+    if (!entry) {
+      return false;
+    }
+    const offered = typeof choice === 'string' && entry.prompt.choices.some((c) => c.id === choice);
+    entry.respond(offered ? { choice: choice as string } : null);
+    return true;
+  }
+
+  /** The server stopped waiting for id (deadline, cancel, shutdown). */
+  withdraw(id: string): boolean {
+    const entry = this.take(id);
+    entry?.respond(null);
+    return entry !== undefined;
+  }
+
+  /** Answers every prompt null (the client is stopping). */
+  dispose(): void {
+    const all = this.pending.splice(0);
+    for (const entry of all) {
+      entry.respond(null);
+    }
+    if (all.length > 0) {
+      this.changed();
+    }
+  }
+
+  private take(id: string): Pending | undefined {
+    const index = this.pending.findIndex((p) => p.prompt.id === id);
+    if (index < 0) {
+      return undefined;
+    }
+    const [entry] = this.pending.splice(index, 1);
+    this.changed();
+    return entry;
+  }
+}
+
+/**
+ * The choices as buttons: Deny first (it is the default and takes the
+ * focus), then the others in the server's order. Only offered choices.
+ */
+export function buttonOrder(prompt: ApprovalPrompt): ApprovalChoice[] {
+  const deny = prompt.choices.filter((c) => c.id === 'deny');
+  return [...deny, ...prompt.choices.filter((c) => c.id !== 'deny')];
+}
+
+/**
+ * "23 s left, until 14:05:31": the time left and the deadline in the
+ * user's local time. Self-contained (no outside references) because the
+ * webview runs this same function's source for its live countdown.
+ */
+export function countdownText(deadline: string, nowMs: number): string {
+  const end = new Date(deadline);
+  if (isNaN(end.getTime())) {
+    return 'no valid deadline';
+  }
+  const pad = (n: number): string => (n < 10 ? '0' : '') + n;
+  const clock = pad(end.getHours()) + ':' + pad(end.getMinutes()) + ':' + pad(end.getSeconds());
+  const left = Math.ceil((end.getTime() - nowMs) / 1000);
+  if (left <= 0) {
+    return 'time is up (denied at ' + clock + ')';
+  }
+  const minutes = Math.floor(left / 60);
+  const seconds = left % 60;
+  const amount = minutes > 0 ? minutes + ' min ' + seconds + ' s' : seconds + ' s';
+  return amount + ' left, until ' + clock;
+}

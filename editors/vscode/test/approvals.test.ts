@@ -1,0 +1,136 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, buttonOrder, countdownText } from '../src/approvals';
+import { approvalHtml } from '../src/approvalHtml';
+
+function prompt(id: string, extra: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
+  return {
+    id,
+    tool: 'bash',
+    summary: 'bash: cargo test',
+    detail: 'cargo test',
+    reason: 'approval required',
+    layer: 8,
+    rule: null,
+    workspace: '/ws',
+    choices: [
+      { id: 'once', title: 'Approve once' },
+      { id: 'session', title: 'Approve for session: every later "bash" call' },
+      { id: 'always', title: 'Always allow in this repo', preview: '[[rules]]\ntool = "exec_shell"\ncommand = "cargo test"\n' },
+      { id: 'deny', title: 'Deny' },
+    ],
+    default: 'deny',
+    deadline: '2030-01-01T00:00:00Z',
+    ...extra,
+  };
+}
+
+function recordingQueue(): { queue: ApprovalQueue; answers: Map<string, ApprovalAnswer>; changes: () => number } {
+  const answers = new Map<string, ApprovalAnswer>();
+  let changes = 0;
+  const queue = new ApprovalQueue(() => changes++);
+  const add = queue.add.bind(queue);
+  queue.add = (p, respond) => add(p, (a) => {
+    assert.ok(!answers.has(p.id), `prompt ${p.id} answered twice`);
+    answers.set(p.id, a);
+    respond(a);
+  });
+  return { queue, answers, changes: () => changes };
+}
+
+test('the oldest prompt is shown first; the others queue behind it', () => {
+  const { queue, answers } = recordingQueue();
+  queue.add(prompt('a'), () => {});
+  queue.add(prompt('b'), () => {});
+  queue.add(prompt('c'), () => {});
+  assert.equal(queue.current()?.id, 'a');
+  assert.equal(queue.size(), 3);
+  assert.ok(queue.answer('a', 'once'));
+  assert.deepEqual(answers.get('a'), { choice: 'once' });
+  assert.equal(queue.current()?.id, 'b');
+  // Answering one that is not shown (e.g. a withdraw raced) works by id.
+  assert.ok(queue.answer('c', 'session'));
+  assert.equal(queue.current()?.id, 'b');
+  assert.equal(queue.size(), 1);
+});
+
+test('each offered choice is sent as {choice}', () => {
+  for (const choice of ['once', 'session', 'always', 'deny']) {
+    const { queue, answers } = recordingQueue();
+    queue.add(prompt('p'), () => {});
+    queue.answer('p', choice);
+    assert.deepEqual(answers.get('p'), { choice });
+  }
+});
+
+test('Esc, a closed panel or a choice not offered answers null, which the server denies', () => {
+  const { queue, answers } = recordingQueue();
+  queue.add(prompt('esc'), () => {});
+  queue.add(prompt('forged', { choices: [{ id: 'once', title: 'Approve once' }, { id: 'deny', title: 'Deny' }] }), () => {});
+  queue.answer('esc', null);
+  queue.answer('forged', 'always');
+  assert.equal(answers.get('esc'), null);
+  assert.equal(answers.get('forged'), null);
+  assert.equal(queue.size(), 0);
+});
+
+test('a withdrawn prompt leaves the queue; a late click on it does nothing', () => {
+  const { queue, answers, changes } = recordingQueue();
+  queue.add(prompt('a'), () => {});
+  queue.add(prompt('b'), () => {});
+  const before = changes();
+  assert.ok(queue.withdraw('a'));
+  assert.ok(changes() > before, 'the panel is told to redraw');
+  assert.equal(queue.current()?.id, 'b');
+  assert.equal(answers.get('a'), null);
+  assert.equal(queue.answer('a', 'once'), false);
+  assert.equal(queue.withdraw('a'), false);
+  assert.equal(answers.get('a'), null);
+});
+
+test('dispose answers every waiting prompt null exactly once', () => {
+  const { queue, answers } = recordingQueue();
+  queue.add(prompt('a'), () => {});
+  queue.add(prompt('b'), () => {});
+  queue.dispose();
+  assert.equal(answers.size, 2);
+  assert.equal(queue.current(), undefined);
+  queue.dispose();
+});
+
+test('Deny is the first button and the others keep the server order; only offered ones', () => {
+  assert.deepEqual(buttonOrder(prompt('p')).map((c) => c.id), ['deny', 'once', 'session', 'always']);
+  const narrow = prompt('p', { choices: [{ id: 'once', title: 'Approve once' }, { id: 'deny', title: 'Deny' }] });
+  assert.deepEqual(buttonOrder(narrow).map((c) => c.id), ['deny', 'once']);
+});
+
+test('the countdown says the time left and the deadline in local time', () => {
+  const deadline = new Date(2030, 0, 1, 14, 5, 31); // local time
+  const iso = deadline.toISOString(); // as the server sends it, in UTC
+  assert.equal(countdownText(iso, deadline.getTime() - 23_000), '23 s left, until 14:05:31');
+  assert.equal(countdownText(iso, deadline.getTime() - 22_500), '23 s left, until 14:05:31');
+  assert.equal(countdownText(iso, deadline.getTime() - 243_000), '4 min 3 s left, until 14:05:31');
+  assert.equal(countdownText(iso, deadline.getTime()), 'time is up (denied at 14:05:31)');
+  assert.equal(countdownText('soon', 0), 'no valid deadline');
+});
+
+test('the panel: Deny first and focused, data-choice buttons, the rule preview, nothing unescaped', () => {
+  const hostile = prompt('p', { summary: 'bash: echo <script>alert(1)</script>', reason: '"quoted" & <b>' });
+  const html = approvalHtml({ prompt: hostile, behind: 2, nonce: 'NONCE', cspSource: 'vscode-resource:', nowMs: 0 });
+  const buttons = [...html.matchAll(/<button[^>]*data-choice="([^"]+)"([^>]*)>/g)].map((m) => [m[1], m[2].includes('autofocus')]);
+  assert.deepEqual(buttons, [['deny', true], ['once', false], ['session', false], ['always', false]]);
+  assert.match(html, /<title>Codewhale approval<\/title>/);
+  assert.match(html, /<pre class="preview"><code>\[\[rules\]\]\ntool = &quot;exec_shell&quot;\ncommand = &quot;cargo test&quot;\n<\/code><\/pre>/);
+  assert.match(html, /2 more waiting/);
+  assert.ok(!html.includes('<script>alert'), 'the summary is escaped');
+  assert.match(html, /echo &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  assert.match(html, /&quot;quoted&quot; &amp; &lt;b&gt;/);
+  assert.equal([...html.matchAll(/<script nonce="NONCE">/g)].length, 1, 'one script, with the nonce');
+  assert.match(html, /e\.key === 'Escape'\) \{ e\.preventDefault\(\); answer\(null\); \}/);
+});
+
+test('the panel without an "always" choice shows no preview', () => {
+  const html = approvalHtml({ prompt: prompt('p', { choices: [{ id: 'deny', title: 'Deny' }, { id: 'once', title: 'Approve once' }] }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.ok(!html.includes('class="preview"'));
+  assert.ok(!html.includes('more waiting'));
+});
