@@ -87,7 +87,7 @@ type vscodeDecision struct {
 
 func TestVSCodeEndToEnd(t *testing.T) {
 	tools := requireCodeServer(t)
-	vsix := extensionVSIX(t)
+	vsix := extensionVSIX(t, tools.node)
 
 	root := t.TempDir()
 	dirs := map[string]string{}
@@ -139,6 +139,11 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		return append([]string{tools.node, tools.codeServer,
 			"--user-data-dir", dirs["user-data"], "--extensions-dir", dirs["extensions"]}, args...)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			logExtensionHostLogs(t, filepath.Join(dirs["user-data"], "logs"))
+		}
+	})
 	harness := harnessVSIX(t, root)
 	run(t, root, env, codeServer("--install-extension", vsix, "--install-extension", harness)...)
 
@@ -441,20 +446,32 @@ func groupAlive(pgid int) bool {
 }
 
 // extensionVSIX returns the packaged linux-x64 extension: $CODEWHALE_VSIX,
-// else one built now by the extension's packaging script.
-func extensionVSIX(t *testing.T) string {
+// else one built now by the extension's own packaging script
+// (editors/vscode/scripts/package.mjs, which cross-compiles the server into
+// it), as a release is built.
+func extensionVSIX(t *testing.T, node string) string {
 	t.Helper()
 	if vsix := os.Getenv("CODEWHALE_VSIX"); vsix != "" {
 		return vsix
 	}
-	if _, err := os.Stat("vscode/package.json"); err != nil {
+	if _, err := os.Stat("vscode/node_modules/.bin/vsce"); err != nil {
 		if e2eRequired() {
-			t.Fatalf("CODEWHALE_E2E=1 but the extension is missing: %v", err)
+			t.Fatalf("CODEWHALE_E2E=1 but the extension's dependencies are missing (run .ci/setup-vscode.sh): %v", err)
 		}
-		t.Skipf("the extension is not in this tree (%v)", err)
+		t.Skipf("the extension's dependencies are missing (run .ci/setup-vscode.sh): %v", err)
 	}
-	t.Fatal("packaging the extension is not wired yet")
-	return ""
+	cmd := exec.Command(node, "scripts/package.mjs", "linux-x64")
+	cmd.Dir = "vscode"
+	// vsce and esbuild run under the same Node as code-server.
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("packaging the extension: %v\n%s", err, out)
+	}
+	vsix, err := filepath.Abs("vscode/dist/codewhale-linux-x64.vsix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vsix
 }
 
 // harnessVSIX zips editors/e2e/harness as a .vsix (a zip with the
@@ -595,6 +612,18 @@ func containsSubstring(list []string, sub string) bool {
 		}
 	}
 	return false
+}
+
+// logExtensionHostLogs logs the end of the extension host's logs and of the
+// Codewhale output channel: why an extension failed shows there.
+func logExtensionHostLogs(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.Contains(d.Name(), "exthost") || strings.Contains(d.Name(), "Codewhale")) {
+			logTail(t, path)
+		}
+		return nil
+	})
 }
 
 // logTail logs the end of a log file, for a failure's context.
