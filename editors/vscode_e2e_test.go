@@ -52,8 +52,9 @@ type vscodeReport struct {
 		OpenToDiagnosticsMs int64    `json:"openToDiagnosticsMs"`
 		Problems            []string `json:"problems"`
 	} `json:"files"`
-	Approvals []vscodeApproval `json:"approvals"`
-	Queue     *struct {
+	ProblemCounts string           `json:"problemCounts"`
+	Approvals     []vscodeApproval `json:"approvals"`
+	Queue         *struct {
 		WaitingText string           `json:"waitingText"`
 		StatusBar   string           `json:"statusBar"`
 		NextText    string           `json:"nextText"`
@@ -195,6 +196,11 @@ func checkDiagnostics(t *testing.T, report vscodeReport) {
 	}
 	if len(report.Files) != len(want) {
 		t.Fatalf("%d files opened, want %d: %+v", len(report.Files), len(want), report.Files)
+	}
+	// Each problem once: hooks.toml CW004, CW005 (errors), CW002; config.toml
+	// CW101; permissions.toml CW201 (warnings) and CW205 twice (infos).
+	if want := "Errors: 2, Warnings: 3, Infos: 2"; !strings.Contains(report.ProblemCounts, want) {
+		t.Errorf("the status bar counts %q, want %q", report.ProblemCounts, want)
 	}
 	for _, file := range report.Files {
 		name := filepath.Base(file.Path)

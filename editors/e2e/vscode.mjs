@@ -140,6 +140,8 @@ try {
     report.files.push({ path: absolute, openToDiagnosticsMs: ms, problems });
   }
   await runCommand('View: Toggle Maximized Panel');
+  // The status bar's problem counts: each problem counted once.
+  report.problemCounts = await page.locator('.statusbar-item[id="status.problems"]').getAttribute('aria-label');
   await page.screenshot({ path: path.join(shots, 'vscode-diagnostics.png') });
   step('diagnostics screenshot taken');
 
