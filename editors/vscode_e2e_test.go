@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,6 +65,7 @@ type vscodeReport struct {
 
 type vscodeApproval struct {
 	CallID              string          `json:"callId"`
+	Shows               string          `json:"shows"`
 	Answer              string          `json:"answer"`
 	AuthorizeToPromptMs int64           `json:"authorizeToPromptMs"`
 	AnsweredAfterMs     int64           `json:"answeredAfterMs"`
@@ -71,6 +73,8 @@ type vscodeApproval struct {
 	Buttons             []string        `json:"buttons"`
 	DenyFocused         bool            `json:"denyFocused"`
 	Text                string          `json:"text"`
+	Preview             *string         `json:"preview"`
+	EditorShowsRule     string          `json:"editorShowsRule"`
 	StatusBar           string          `json:"statusBar"`
 	Decision            *vscodeDecision `json:"decision"`
 	Error               *string         `json:"error"`
@@ -154,9 +158,13 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		"--disable-getting-started-override", "--ignore-last-opened", ws))
 
 	calls := []map[string]any{
-		{"call": authorizeCall(ws, "e2e-once", "git push origin main"), "answer": "once"},
+		// A write in the workspace: every choice is offered, "always" with
+		// the exact rule it saves.
+		{"call": writeCall(ws, "e2e-once", "notes.txt"), "answer": "once"},
+		// Publish-like: a forced hold, offered once and session only.
 		{"call": authorizeCall(ws, "e2e-escape", "git push origin main"), "answer": "escape"},
 		{"call": authorizeCall(ws, "e2e-timeout", "git push --tags origin"), "answer": "wait"},
+		{"call": writeCall(ws, "e2e-always", "notes.txt"), "answer": "always"},
 	}
 	queue := []map[string]any{
 		{"call": authorizeCall(ws, "e2e-queued-first", "git push origin first"), "answer": "deny"},
@@ -177,7 +185,7 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	))
 
 	checkDiagnostics(t, report)
-	checkApprovals(t, report)
+	checkApprovals(t, report, filepath.Join(codewhaleHome, "permissions.toml"))
 	checkQueue(t, report)
 	for _, name := range []string{"vscode-diagnostics.png", "vscode-approval.png"} {
 		checkScreenshot(t, filepath.Join(dirs["shots"], name))
@@ -213,16 +221,19 @@ func checkDiagnostics(t *testing.T, report vscodeReport) {
 	}
 }
 
-// checkApprovals: the prompt offered Deny, focused first; each answer given
-// in the UI came back to the agent as the matching Decision; and the prompt
-// left the screen, including the one the server withdrew at its deadline.
-func checkApprovals(t *testing.T, report vscodeReport) {
+// checkApprovals: the prompt offered Deny, focused first, and showed the
+// call; each answer given in the UI came back to the agent as the matching
+// Decision; the prompt left the screen, including the one the server
+// withdrew at its deadline; "always" saved the rule the prompt showed, and
+// the open permissions.toml shows it.
+func checkApprovals(t *testing.T, report vscodeReport, permissionsPath string) {
 	t.Helper()
 	wantChoice := map[string]struct{ decision, choice string }{
 		"once": {"allow", "once"},
 		// Esc answers the prompt null, which the server records as dismissed.
 		"escape": {"deny", "dismissed"},
 		"wait":   {"deny", "timeout"},
+		"always": {"allow", "always"},
 	}
 	if len(report.Approvals) != len(wantChoice) {
 		t.Fatalf("%d approvals ran, want %d", len(report.Approvals), len(wantChoice))
@@ -237,10 +248,25 @@ func checkApprovals(t *testing.T, report vscodeReport) {
 			a.Decision.Approval.Choice != want.choice || a.Decision.Approval.Source != "prompt" {
 			t.Errorf("%s answered %q: decision %+v, want %s by the prompt's %q", a.CallID, a.Answer, a.Decision, want.decision, want.choice)
 		}
-		if len(a.Buttons) == 0 || !containsSubstring(a.Buttons, "deny") || !a.DenyFocused {
-			t.Errorf("%s: buttons %q, Deny focused %v; want Deny offered and focused", a.CallID, a.Buttons, a.DenyFocused)
+		if len(a.Buttons) == 0 || a.Buttons[0] != "deny" || !a.DenyFocused {
+			t.Errorf("%s: buttons %q, Deny focused %v; want Deny first and focused", a.CallID, a.Buttons, a.DenyFocused)
 		}
-		if !strings.Contains(a.Text, "git push") {
+		if a.Answer == "once" || a.Answer == "always" {
+			// The prompt shows the exact rule "always" saves.
+			if !slices.Contains(a.Buttons, "always") || a.Preview == nil || !strings.Contains(*a.Preview, `path = "notes.txt"`) {
+				t.Errorf("%s: buttons %q, rule preview %v; want always offered with its rule", a.CallID, a.Buttons, a.Preview)
+			}
+		}
+		if a.Answer == "always" {
+			saved, err := os.ReadFile(permissionsPath)
+			if err != nil || a.Preview == nil || !strings.Contains(string(saved), strings.TrimSpace(*a.Preview)) {
+				t.Errorf("%s: permissions.toml lacks the rule the prompt showed (%v):\n%s", a.CallID, err, saved)
+			}
+			if a.EditorShowsRule == "" {
+				t.Errorf("%s: the open permissions.toml does not show the new rule", a.CallID)
+			}
+		}
+		if !strings.Contains(a.Text, a.Shows) {
 			t.Errorf("%s: the prompt does not show the command: %q", a.CallID, a.Text)
 		}
 		if !strings.Contains(a.StatusBar, "1 waiting") {
@@ -273,6 +299,15 @@ func checkQueue(t *testing.T, report vscodeReport) {
 	}
 	if strings.Contains(report.Queue.NextText, "more waiting") {
 		t.Errorf("the last pending prompt still says others wait: %q", report.Queue.NextText)
+	}
+}
+
+func writeCall(workspace, callID, path string) map[string]any {
+	return map[string]any{
+		"tool":      "write_file",
+		"input":     map[string]any{"path": path, "content": "notes\n"},
+		"workspace": workspace,
+		"callId":    callID,
 	}
 }
 

@@ -187,20 +187,30 @@ try {
   for (const [index, { call, answer }] of calls.entries()) {
     const startedAt = await authorize(call);
     await denyButton.waitFor();
-    const entry = { callId: call.callId, answer, authorizeToPromptMs: Date.now() - startedAt };
+    const entry = { callId: call.callId, shows: call.input.command ?? call.input.path, answer, authorizeToPromptMs: Date.now() - startedAt };
     entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
     entry.denyFocused = await denyButton.evaluate((b) => b === document.activeElement);
     entry.text = await promptText();
-    entry.statusBar = await waitingInStatusBar();
+    const preview = prompt.locator('pre.preview');
+    entry.preview = (await preview.count()) > 0 ? await preview.innerText() : null;
     if (index === 0) {
       await page.screenshot({ path: path.join(shots, 'vscode-approval.png') });
       step('approval screenshot taken');
     }
+    entry.statusBar = await waitingInStatusBar();
     await answerPrompt(answer);
     Object.assign(entry, await decisionOf(call.callId, startedAt));
     // The prompt leaves the screen: answered, or withdrawn by the server.
     await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
     entry.promptGoneAfterMs = Date.now() - startedAt;
+    if (answer === 'always') {
+      // The open, unmodified permissions.toml shows the saved rule.
+      const rule = entry.preview.trim().split('\n').find((line) => line.startsWith('path'));
+      await page.locator('.tabs-container .tab[aria-label*="permissions.toml"]').first().click();
+      const editor = page.locator('.monaco-editor[data-uri$="/permissions.toml"] .view-lines');
+      await editor.filter({ hasText: rule }).waitFor({ timeout: 10_000 });
+      entry.editorShowsRule = rule;
+    }
     report.approvals.push(entry);
     step(`${call.callId}: ${answer} -> ${entry.decision?.decision ?? entry.error}`);
   }
