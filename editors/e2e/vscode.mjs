@@ -144,6 +144,9 @@ try {
   report.problemCounts = await page.locator('.statusbar-item[id="status.problems"]').getAttribute('aria-label');
   await page.screenshot({ path: path.join(shots, 'vscode-diagnostics.png') });
   step('diagnostics screenshot taken');
+  // The prompt gets the whole editor area, as on a screen with the panel closed.
+  await runCommand('View: Toggle Panel Visibility');
+  await page.locator('.markers-panel').waitFor({ state: 'hidden' });
 
   // The approval panel is a webview: an iframe holding the active frame.
   const prompt = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
