@@ -8,6 +8,8 @@ import (
 
 // The VS Code extension ships the server for every platform it targets;
 // every package must build there with Go alone (no cgo, no extra tools).
+// -trimpath as editors/vscode/scripts/package.mjs builds, so the two share
+// Go's build cache.
 func TestServerCrossCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiling five targets is slow; not in -short")
@@ -19,7 +21,7 @@ func TestServerCrossCompiles(t *testing.T) {
 	} {
 		t.Run(target.goos+"/"+target.goarch, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command("go", "build", "-o", os.DevNull, "../...")
+			cmd := exec.Command("go", "build", "-trimpath", "-o", os.DevNull, "../...")
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+target.goos, "GOARCH="+target.goarch)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("GOOS=%s GOARCH=%s go build ./...: %v\n%s", target.goos, target.goarch, err, out)

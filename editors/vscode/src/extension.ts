@@ -48,6 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ auth
       }
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restartServer()),
+    // A saved policy file may change the posture or sandbox shown.
+    vscode.workspace.onDidSaveTextDocument(() => void refreshStatus()),
   );
   statusItem.show();
   updateStatusBar();
@@ -252,10 +254,11 @@ function showApprovals(): void {
 }
 
 async function afterDecision(d: Decision): Promise<void> {
+  // The posture or the files may have changed since the last look.
+  const status = await refreshStatus();
   if (d.approval?.choice !== 'always') {
     return;
   }
-  const status = await refreshStatus();
   const target = status?.permissionsPath;
   const doc = target ? vscode.workspace.textDocuments.find((t) => t.uri.scheme === 'file' && t.uri.fsPath === target) : undefined;
   if (grantFollowUp(d, doc !== undefined, doc?.isDirty ?? false) !== 'warn-unsaved' || !doc) {

@@ -134,3 +134,54 @@ test('the panel without an "always" choice shows no preview', () => {
   assert.ok(!html.includes('class="preview"'));
   assert.ok(!html.includes('more waiting'));
 });
+
+/**
+ * Runs the panel's script against a minimal DOM: what it posts for a
+ * click, for Esc, for Space, and that only the first answer is posted.
+ */
+function runPanelScript(html: string): { posted: unknown[]; click: (choice: string) => void; key: (key: string) => void; tick: () => void; countdown: { textContent: string }; focused: () => string | undefined } {
+  const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  assert.ok(script, 'the page has its script');
+  const posted: unknown[] = [];
+  const buttons = [...html.matchAll(/data-choice="([^"]+)"/g)].map((m) => {
+    const listeners: (() => void)[] = [];
+    return { dataset: { choice: m[1] }, listeners, addEventListener: (_: string, f: () => void) => listeners.push(f), focus: () => { focused = m[1]; } };
+  });
+  let focused: string | undefined;
+  const keyListeners: ((e: { key: string; preventDefault: () => void }) => void)[] = [];
+  const countdown = { textContent: '' };
+  let tickers: (() => void)[] = [];
+  const fakeDocument = {
+    querySelectorAll: () => buttons,
+    querySelector: (sel: string) => buttons.find((b) => sel.includes(`"${b.dataset.choice}"`)),
+    getElementById: () => countdown,
+  };
+  const fakeWindow = { addEventListener: (_: string, f: (e: { key: string; preventDefault: () => void }) => void) => keyListeners.push(f) };
+  const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', script);
+  run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); });
+  return {
+    posted,
+    click: (choice) => buttons.find((b) => b.dataset.choice === choice)?.listeners.forEach((f) => f()),
+    key: (key) => keyListeners.forEach((f) => f({ key, preventDefault: () => {} })),
+    tick: () => tickers.forEach((f) => f()),
+    countdown,
+    focused: () => focused,
+  };
+}
+
+test('the panel script: Deny focused, a click posts its choice once, Esc posts null, Space nothing', () => {
+  const html = approvalHtml({ prompt: prompt('cwp_1'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  const page = runPanelScript(html);
+  assert.equal(page.focused(), 'deny');
+  page.key(' ');
+  assert.deepEqual(page.posted, []);
+  page.click('always');
+  page.click('once');
+  page.key('Escape');
+  assert.deepEqual(page.posted, [{ id: 'cwp_1', choice: 'always' }]);
+  const esc = runPanelScript(html);
+  esc.key('Escape');
+  assert.deepEqual(esc.posted, [{ id: 'cwp_1', choice: null }]);
+  esc.tick();
+  assert.match(esc.countdown.textContent, /^time is up|left, until \d\d:\d\d:\d\d$/);
+});
