@@ -92,9 +92,9 @@ type vscodeDecision struct {
 
 func TestVSCodeEndToEnd(t *testing.T) {
 	tools := requireCodeServer(t)
-	vsix := extensionVSIX(t, tools.node)
-
 	root := t.TempDir()
+	vsix := extensionVSIX(t, tools.node, root)
+
 	dirs := map[string]string{}
 	for _, name := range []string{"home", "home/.codewhale", "config", "data", "cache", "state", "user-data", "extensions", "harness", "shots", "ws"} {
 		dirs[name] = filepath.Join(root, name)
@@ -150,7 +150,8 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		}
 	})
 	harness := harnessVSIX(t, root)
-	run(t, root, env, codeServer("--install-extension", vsix, "--install-extension", harness)...)
+	install := codeServer("--install-extension", vsix, "--install-extension", harness)
+	runIn(t, root, env, install[0], install[1:]...)
 
 	server := startCodeServer(t, root, env, codeServer(
 		"--auth", "none", "--bind-addr", "127.0.0.1:0",
@@ -487,32 +488,19 @@ func groupAlive(pgid int) bool {
 }
 
 // extensionVSIX returns the packaged linux-x64 extension: $CODEWHALE_VSIX,
-// else one built now by the extension's own packaging script
+// else one built into dir now by the extension's own packaging script
 // (editors/vscode/scripts/package.mjs, which cross-compiles the server into
 // it), as a release is built.
-func extensionVSIX(t *testing.T, node string) string {
+func extensionVSIX(t *testing.T, node, dir string) string {
 	t.Helper()
 	if vsix := os.Getenv("CODEWHALE_VSIX"); vsix != "" {
 		return vsix
 	}
-	if _, err := os.Stat("vscode/node_modules/.bin/vsce"); err != nil {
-		if e2eRequired() {
-			t.Fatalf("CODEWHALE_E2E=1 but the extension's dependencies are missing (run .ci/setup-vscode.sh): %v", err)
-		}
-		t.Skipf("the extension's dependencies are missing (run .ci/setup-vscode.sh): %v", err)
-	}
-	cmd := exec.Command(node, "scripts/package.mjs", "linux-x64")
-	cmd.Dir = "vscode"
+	requireExtensionDeps(t)
 	// vsce and esbuild run under the same Node as code-server.
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("packaging the extension: %v\n%s", err, out)
-	}
-	vsix, err := filepath.Abs("vscode/dist/codewhale-linux-x64.vsix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vsix
+	env := hermeticEnv(t, t.TempDir(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	runIn(t, vscodeDir, env, node, filepath.Join("scripts", "package.mjs"), "--out", dir, "linux-x64")
+	return filepath.Join(dir, "codewhale-linux-x64.vsix")
 }
 
 // harnessVSIX zips editors/e2e/harness as a .vsix (a zip with the
@@ -579,16 +567,6 @@ func checkScreenshot(t *testing.T, path string) {
 	}
 	if cfg.Width < 800 || cfg.Height < 600 {
 		t.Errorf("%s is %dx%d, want a whole window", path, cfg.Width, cfg.Height)
-	}
-}
-
-// run runs argv in dir (env nil: the test's own) and fails with its output.
-func run(t *testing.T, dir string, env []string, argv ...string) {
-	t.Helper()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 	}
 }
 
