@@ -1,0 +1,250 @@
+// Drives real VS Code (code-server in headless Chromium, over CDP with
+// playwright-core) through what a user of the Codewhale extension does:
+// open policy files and see their problems, and answer approval prompts that
+// an agent extension (the harness) asks for, by clicking in the prompt.
+// editors/vscode_e2e_test.go starts code-server, runs this script and checks
+// the JSON report it prints on stdout; every wait here has a bound, and a
+// step that fails throws, which ends the script with a non-zero exit.
+//
+// Environment (all set by the Go test):
+//   CODEWHALE_E2E_DIR          where playwright-core is installed
+//   CODEWHALE_E2E_URL          code-server's address
+//   CODEWHALE_E2E_WORKSPACE    the fixture workspace (opened as the folder)
+//   CODEWHALE_E2E_OPEN         JSON list of files to open, workspace-relative or absolute
+//   CODEWHALE_E2E_HARNESS_DIR  where the harness reads calls and writes decisions
+//   CODEWHALE_E2E_CALLS        JSON list of {call, answer}: answer is a choice id to
+//                              click, "escape" to press Esc, or "wait" to let it time out
+//   CODEWHALE_E2E_QUEUE        two {call, answer} asked at once, answered in order
+//   CODEWHALE_E2E_SHOTS        directory for the screenshots
+//   CODEWHALE_E2E_BROWSER_PID  file to write Chromium's pid to (the Go test kills its group)
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+const { chromium } = createRequire(path.join(env('CODEWHALE_E2E_DIR'), 'node_modules', '/'))('playwright-core');
+
+const workspace = env('CODEWHALE_E2E_WORKSPACE');
+const harnessDir = env('CODEWHALE_E2E_HARNESS_DIR');
+const shots = env('CODEWHALE_E2E_SHOTS');
+const filesToOpen = JSON.parse(env('CODEWHALE_E2E_OPEN'));
+const calls = JSON.parse(env('CODEWHALE_E2E_CALLS'));
+
+const report = { steps: [], files: [], approvals: [] };
+const step = (what) => {
+  report.steps.push(what);
+  process.stderr.write(`e2e: ${what}\n`);
+};
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// waitForFile polls for a file the harness writes (atomically, by rename).
+async function waitForFile(file, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    if (Date.now() > end) throw new Error(`no ${path.basename(file)} after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+// A browser server, not launch(): its process id is known, so the Go test
+// can kill Chromium's process group whatever happens to this script.
+const browserServer = await chromium.launchServer({
+  executablePath: process.env.CODEWHALE_E2E_CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+fs.writeFileSync(env('CODEWHALE_E2E_BROWSER_PID'), String(browserServer.process().pid));
+const browser = await chromium.connect(browserServer.wsEndpoint());
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+try {
+  page.setDefaultTimeout(30_000);
+  const url = new URL(env('CODEWHALE_E2E_URL'));
+  url.searchParams.set('folder', workspace);
+  await page.goto(url.toString());
+  await page.locator('.monaco-workbench').waitFor();
+  // The explorer shows the folder once the remote extension host is up.
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+  step('workbench loaded');
+
+  const quickInput = page.locator('.quick-input-widget input.input');
+
+  // runCommand runs a command from the command palette, as a user would.
+  async function runCommand(title) {
+    await page.keyboard.press('F1');
+    await quickInput.waitFor();
+    await quickInput.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor();
+    await quickInput.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  // Problems panel rows for one file: the file row ("config.toml  .codewhale
+  // 1") is followed by its markers; markers carry "[Ln L, Col C]".
+  async function problemsOf(fileName) {
+    return page.evaluate((name) => {
+      const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')];
+      const out = [];
+      let inFile = false;
+      for (const row of rows) {
+        const text = row.innerText.replace(/\s+/g, ' ').trim();
+        if (row.querySelector('.file-icon, .resource-label, .monaco-icon-label.file-icon')) {
+          inFile = row.getAttribute('aria-label')?.includes(name) || text.startsWith(name);
+          continue;
+        }
+        if (inFile) out.push(text);
+      }
+      return out;
+    }, fileName);
+  }
+
+  await page.keyboard.press('Control+Shift+M'); // the Problems panel
+  await page.locator('.markers-panel').waitFor();
+  step('problems panel open');
+
+  const opened = [];
+  for (const file of filesToOpen) {
+    const absolute = path.isAbsolute(file) ? file : path.join(workspace, file);
+    const name = path.basename(absolute);
+    await page.keyboard.press('Control+P');
+    await quickInput.waitFor();
+    await quickInput.fill(absolute);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    const openedAt = Date.now();
+    await quickInput.press('Enter');
+    // Diagnostics are visible once the file's editor shows a squiggle (the
+    // server may have published them before the file was opened: then they
+    // show at once, which is what the user sees).
+    await page.locator(`.monaco-editor[data-uri$="/${name}"] .view-overlays :is(.squiggly-error, .squiggly-warning, .squiggly-info)`).first().waitFor({ timeout: 60_000 });
+    const ms = Date.now() - openedAt;
+    opened.push({ absolute, name, ms });
+    step(`${file}: diagnostics visible ${ms} ms after opening`);
+  }
+  // The Problems panel's list is virtual (only rows on screen exist):
+  // maximised, it holds every row of the three files.
+  await runCommand('View: Toggle Maximized Panel');
+  for (const { absolute, name, ms } of opened) {
+    const fileRow = page.locator('.markers-panel .monaco-list-row', { hasText: name }).filter({ hasText: path.basename(path.dirname(absolute)) });
+    await fileRow.first().waitFor();
+    const problems = await problemsOf(name);
+    report.files.push({ path: absolute, openToDiagnosticsMs: ms, problems });
+  }
+  await runCommand('View: Toggle Maximized Panel');
+  // The status bar's problem counts: each problem counted once.
+  report.problemCounts = await page.locator('.statusbar-item[id="status.problems"]').getAttribute('aria-label');
+  await page.screenshot({ path: path.join(shots, 'vscode-diagnostics.png') });
+  step('diagnostics screenshot taken');
+  // The prompt gets the whole editor area, as on a screen with the panel closed.
+  await runCommand('View: Toggle Panel Visibility');
+  await page.locator('.markers-panel').waitFor({ state: 'hidden' });
+
+  // The approval panel is a webview: an iframe holding the active frame.
+  const prompt = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  const promptTab = page.locator('.tabs-container .tab[aria-label*="Codewhale approval"]');
+  const denyButton = prompt.locator('button[data-choice="deny"]');
+  const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
+
+  // waitingInStatusBar is the text of the status bar item that counts the
+  // prompts waiting, once it shows a count.
+  async function waitingInStatusBar() {
+    const item = page.locator('.statusbar-item', { hasText: /\d+ waiting/ }).first();
+    await item.waitFor({ timeout: 10_000 });
+    return (await item.innerText()).replace(/\s+/g, ' ').trim();
+  }
+
+  // authorize has the harness (the agent) ask about call; it resolves when
+  // the harness has called codewhale.authorize, with the time it did.
+  async function authorize(call) {
+    fs.writeFileSync(path.join(harnessDir, 'call.json'), JSON.stringify(call));
+    await runCommand('Codewhale E2E: Authorize the next agent call');
+    const { startedAt } = await waitForFile(path.join(harnessDir, `started-${call.callId}.json`), 30_000);
+    return startedAt;
+  }
+
+  // answerPrompt answers the prompt on screen as a user would: a click on
+  // a choice, Esc, or nothing at all ("wait").
+  async function answerPrompt(answer) {
+    if (answer === 'escape') {
+      await denyButton.focus();
+      await denyButton.press('Escape');
+    } else if (answer !== 'wait') {
+      await prompt.locator(`button[data-choice="${answer}"]`).click();
+    }
+  }
+
+  async function decisionOf(callId, startedAt) {
+    const result = await waitForFile(path.join(harnessDir, `decision-${callId}.json`), 120_000);
+    return { decision: result.decision ?? null, error: result.error ?? null, answeredAfterMs: result.finishedAt - startedAt };
+  }
+
+  for (const [index, { call, answer }] of calls.entries()) {
+    const startedAt = await authorize(call);
+    await denyButton.waitFor();
+    const entry = { callId: call.callId, shows: call.input.command ?? call.input.path, answer, authorizeToPromptMs: Date.now() - startedAt };
+    entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
+    entry.denyFocused = await denyButton.evaluate((b) => b === document.activeElement);
+    entry.text = await promptText();
+    const preview = prompt.locator('pre.preview');
+    entry.preview = (await preview.count()) > 0 ? await preview.innerText() : null;
+    if (index === 0) {
+      await page.screenshot({ path: path.join(shots, 'vscode-approval.png') });
+      step('approval screenshot taken');
+    }
+    entry.statusBar = await waitingInStatusBar();
+    await answerPrompt(answer);
+    Object.assign(entry, await decisionOf(call.callId, startedAt));
+    // The prompt leaves the screen: answered, or withdrawn by the server.
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+    entry.promptGoneAfterMs = Date.now() - startedAt;
+    if (answer === 'always') {
+      // The open, unmodified permissions.toml shows the saved rule.
+      const rule = entry.preview.trim().split('\n').find((line) => line.startsWith('path'));
+      await page.locator('.tabs-container .tab[aria-label*="permissions.toml"]').first().click();
+      const editor = page.locator('.monaco-editor[data-uri$="/permissions.toml"] .view-lines');
+      await editor.filter({ hasText: rule }).waitFor({ timeout: 10_000 });
+      entry.editorShowsRule = rule;
+    }
+    report.approvals.push(entry);
+    step(`${call.callId}: ${answer} -> ${entry.decision?.decision ?? entry.error}`);
+  }
+
+  // Two agents' calls at once: the panel shows the oldest and says another
+  // waits; answering it brings up the next.
+  const [first, second] = JSON.parse(env('CODEWHALE_E2E_QUEUE'));
+  const firstStarted = await authorize(first.call);
+  await prompt.locator('body', { hasText: first.call.input.command }).waitFor();
+  const secondStarted = await authorize(second.call);
+  await prompt.locator('body', { hasText: /1 more waiting/i }).waitFor({ timeout: 10_000 });
+  report.queue = { waitingText: await promptText(), answers: [] };
+  await page.locator('.statusbar-item', { hasText: '2 waiting' }).waitFor({ timeout: 10_000 });
+  report.queue.statusBar = await waitingInStatusBar();
+  await page.screenshot({ path: path.join(shots, 'vscode-approval-queue.png') });
+  await answerPrompt(first.answer);
+  report.queue.answers.push({ callId: first.call.callId, answer: first.answer, ...await decisionOf(first.call.callId, firstStarted) });
+  await prompt.locator('body', { hasText: second.call.input.command }).waitFor({ timeout: 10_000 });
+  report.queue.nextText = await promptText();
+  await answerPrompt(second.answer);
+  report.queue.answers.push({ callId: second.call.callId, answer: second.answer, ...await decisionOf(second.call.callId, secondStarted) });
+  await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+  step('queued prompts answered in order');
+} catch (err) {
+  // What the screen showed when a step failed, for the failure's report.
+  const shot = path.join(shots, 'failure.png');
+  await page.screenshot({ path: shot }).catch(() => {});
+  process.stderr.write(`e2e: failed; the screen is in ${shot}\n`);
+  throw err;
+} finally {
+  await browser.close();
+  await browserServer.close();
+}
+process.stdout.write(JSON.stringify(report) + '\n');

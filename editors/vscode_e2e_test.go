@@ -1,0 +1,659 @@
+//go:build linux
+
+package editors_test
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The real-VS Code end-to-end test: code-server (VS Code in a browser) with
+// the packaged extension installed, driven in headless Chromium by
+// editors/e2e/vscode.mjs. .ci/setup-code-server.sh installs what it needs
+// under /opt/codewhale-e2e (or $CODEWHALE_E2E_DIR).
+//
+// The agent is a second, test-only extension (editors/e2e/harness) that
+// calls the codewhale.authorize command when its palette entry runs, as an
+// agent extension would; every approval is answered by clicking or typing in
+// the prompt the Codewhale extension shows, never through a shortcut.
+//
+// CODEWHALE_E2E_SCREENSHOTS=DIR keeps the screenshots there (the README's
+// come from `CODEWHALE_E2E_SCREENSHOTS=docs/images`); by default they go to
+// a temporary directory and are only checked to be images.
+
+// e2eTimeout bounds the whole browser session; the test takes well under a
+// minute here, so hitting it means something hangs.
+const e2eTimeout = 3 * time.Minute
+
+// approvalTimeoutSeconds is the prompt deadline set for the test: long
+// enough to click, short enough to wait out once.
+const approvalTimeoutSeconds = 15
+
+type vscodeReport struct {
+	Steps []string `json:"steps"`
+	Files []struct {
+		Path                string   `json:"path"`
+		OpenToDiagnosticsMs int64    `json:"openToDiagnosticsMs"`
+		Problems            []string `json:"problems"`
+	} `json:"files"`
+	ProblemCounts string           `json:"problemCounts"`
+	Approvals     []vscodeApproval `json:"approvals"`
+	Queue         *struct {
+		WaitingText string           `json:"waitingText"`
+		StatusBar   string           `json:"statusBar"`
+		NextText    string           `json:"nextText"`
+		Answers     []vscodeApproval `json:"answers"`
+	} `json:"queue"`
+}
+
+type vscodeApproval struct {
+	CallID              string          `json:"callId"`
+	Shows               string          `json:"shows"`
+	Answer              string          `json:"answer"`
+	AuthorizeToPromptMs int64           `json:"authorizeToPromptMs"`
+	AnsweredAfterMs     int64           `json:"answeredAfterMs"`
+	PromptGoneAfterMs   int64           `json:"promptGoneAfterMs"`
+	Buttons             []string        `json:"buttons"`
+	DenyFocused         bool            `json:"denyFocused"`
+	Text                string          `json:"text"`
+	Preview             *string         `json:"preview"`
+	EditorShowsRule     string          `json:"editorShowsRule"`
+	StatusBar           string          `json:"statusBar"`
+	Decision            *vscodeDecision `json:"decision"`
+	Error               *string         `json:"error"`
+}
+
+type vscodeDecision struct {
+	Decision string `json:"decision"`
+	Layer    int    `json:"layer"`
+	CallID   string `json:"callId"`
+	Approval *struct {
+		Choice string `json:"choice"`
+		Source string `json:"source"`
+	} `json:"approval"`
+}
+
+func TestVSCodeEndToEnd(t *testing.T) {
+	tools := requireCodeServer(t)
+	root := t.TempDir()
+	vsix := extensionVSIX(t, tools.node, root)
+
+	dirs := map[string]string{}
+	for _, name := range []string{"home", "home/.codewhale", "config", "data", "cache", "state", "user-data", "extensions", "harness", "shots", "ws"} {
+		dirs[name] = filepath.Join(root, name)
+		if err := os.MkdirAll(dirs[name], 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if shots := os.Getenv("CODEWHALE_E2E_SCREENSHOTS"); shots != "" {
+		abs, err := filepath.Abs(shots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs["shots"] = abs
+	}
+	ws, codewhaleHome := dirs["ws"], dirs["home/.codewhale"]
+	copyTree(t, "testdata/vscode-e2e/ws", ws)
+	copyTree(t, "testdata/vscode-e2e/home", codewhaleHome)
+	// Trust the workspace, so that its hooks.toml is loaded and linted.
+	appendFile(t, filepath.Join(codewhaleHome, "config.toml"),
+		fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", ws))
+	writeJSON(t, filepath.Join(dirs["user-data"], "User", "settings.json"), map[string]any{
+		"codewhale.approvalTimeoutSeconds":             approvalTimeoutSeconds,
+		"workbench.startupEditor":                      "none",
+		"workbench.tips.enabled":                       false,
+		"workbench.secondarySideBar.defaultVisibility": "hidden",
+		"chat.disableAIFeatures":                       true,
+		"extensions.ignoreRecommendations":             true,
+		"telemetry.telemetryLevel":                     "off",
+		"update.mode":                                  "none",
+	})
+
+	env := []string{
+		"PATH=" + filepath.Dir(tools.node) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + dirs["home"],
+		"XDG_CONFIG_HOME=" + dirs["config"],
+		"XDG_DATA_HOME=" + dirs["data"],
+		"XDG_CACHE_HOME=" + dirs["cache"],
+		"XDG_STATE_HOME=" + dirs["state"],
+		"CODEWHALE_HOME=" + codewhaleHome,
+		"CODEWHALE_E2E_HARNESS_DIR=" + dirs["harness"],
+		// Without this, code-server asks open-vsx.org about extensions;
+		// 127.0.0.1:9 (discard) keeps it on this machine.
+		`EXTENSIONS_GALLERY={"serviceUrl":"http://127.0.0.1:9/gallery","itemUrl":"http://127.0.0.1:9/item"}`,
+		"LANG=C.UTF-8",
+	}
+	codeServer := func(args ...string) []string {
+		return append([]string{tools.node, tools.codeServer,
+			"--user-data-dir", dirs["user-data"], "--extensions-dir", dirs["extensions"]}, args...)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			logExtensionHostLogs(t, filepath.Join(dirs["user-data"], "logs"))
+		}
+	})
+	harness := harnessVSIX(t, root)
+	install := codeServer("--install-extension", vsix, "--install-extension", harness)
+	runIn(t, root, env, install[0], install[1:]...)
+
+	server := startCodeServer(t, root, env, codeServer(
+		"--auth", "none", "--bind-addr", "127.0.0.1:0",
+		"--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+		"--disable-getting-started-override", "--ignore-last-opened", ws))
+
+	calls := []map[string]any{
+		// A write in the workspace: every choice is offered, "always" with
+		// the exact rule it saves.
+		{"call": writeCall(ws, "e2e-once", "notes.txt"), "answer": "once"},
+		// Publish-like: a forced hold, offered once and session only.
+		{"call": authorizeCall(ws, "e2e-escape", "git push origin main"), "answer": "escape"},
+		{"call": authorizeCall(ws, "e2e-timeout", "git push --tags origin"), "answer": "wait"},
+		{"call": writeCall(ws, "e2e-always", "notes.txt"), "answer": "always"},
+	}
+	queue := []map[string]any{
+		{"call": authorizeCall(ws, "e2e-queued-first", "git push origin first"), "answer": "deny"},
+		{"call": authorizeCall(ws, "e2e-queued-second", "git push origin second"), "answer": "session"},
+	}
+	report := runBrowser(t, tools, root, append(env,
+		"CODEWHALE_E2E_DIR="+tools.dir,
+		"CODEWHALE_E2E_URL="+server,
+		"CODEWHALE_E2E_WORKSPACE="+ws,
+		"CODEWHALE_E2E_OPEN="+mustJSON(t, []string{
+			".codewhale/config.toml",
+			".codewhale/hooks.toml",
+			filepath.Join(codewhaleHome, "permissions.toml"),
+		}),
+		"CODEWHALE_E2E_CALLS="+mustJSON(t, calls),
+		"CODEWHALE_E2E_QUEUE="+mustJSON(t, queue),
+		"CODEWHALE_E2E_SHOTS="+dirs["shots"],
+	))
+
+	checkDiagnostics(t, report)
+	checkApprovals(t, report, filepath.Join(codewhaleHome, "permissions.toml"))
+	checkQueue(t, report)
+	for _, name := range []string{"vscode-diagnostics.png", "vscode-approval.png"} {
+		checkScreenshot(t, filepath.Join(dirs["shots"], name))
+	}
+}
+
+// checkDiagnostics: each file's problems, as the Problems panel lists them
+// ("message codewhale(CODE) [Ln L, Col C]"), hold the expected codes at the
+// expected positions.
+func checkDiagnostics(t *testing.T, report vscodeReport) {
+	t.Helper()
+	want := map[string][]string{
+		"config.toml":      {"CW101 [Ln 2, Col 1]"},
+		"hooks.toml":       {"CW004 [Ln 1, Col 3]", "CW002 [Ln 3, Col 1]"},
+		"permissions.toml": {"CW201 [Ln 12, Col 3]"},
+	}
+	if len(report.Files) != len(want) {
+		t.Fatalf("%d files opened, want %d: %+v", len(report.Files), len(want), report.Files)
+	}
+	// Each problem once: hooks.toml CW004, CW005 (errors), CW002; config.toml
+	// CW101; permissions.toml CW201 (warnings) and CW205 twice (infos).
+	if want := "Errors: 2, Warnings: 3, Infos: 2"; !strings.Contains(report.ProblemCounts, want) {
+		t.Errorf("the status bar counts %q, want %q", report.ProblemCounts, want)
+	}
+	for _, file := range report.Files {
+		name := filepath.Base(file.Path)
+		for _, marker := range want[name] {
+			if !containsSubstring(file.Problems, marker) {
+				t.Errorf("%s: the Problems panel has no %q; it lists %q", file.Path, marker, file.Problems)
+			}
+		}
+		t.Logf("VS Code: open %s -> diagnostics visible in %d ms", name, file.OpenToDiagnosticsMs)
+	}
+}
+
+// checkApprovals: the prompt offered Deny, focused first, and showed the
+// call; each answer given in the UI came back to the agent as the matching
+// Decision; the prompt left the screen, including the one the server
+// withdrew at its deadline; "always" saved the rule the prompt showed, and
+// the open permissions.toml shows it.
+func checkApprovals(t *testing.T, report vscodeReport, permissionsPath string) {
+	t.Helper()
+	wantChoice := map[string]struct{ decision, choice string }{
+		"once": {"allow", "once"},
+		// Esc answers the prompt null, which the server records as dismissed.
+		"escape": {"deny", "dismissed"},
+		"wait":   {"deny", "timeout"},
+		"always": {"allow", "always"},
+	}
+	if len(report.Approvals) != len(wantChoice) {
+		t.Fatalf("%d approvals ran, want %d", len(report.Approvals), len(wantChoice))
+	}
+	for _, a := range report.Approvals {
+		want := wantChoice[a.Answer]
+		if a.Error != nil {
+			t.Errorf("%s: codewhale.authorize failed: %s", a.CallID, *a.Error)
+			continue
+		}
+		if a.Decision == nil || a.Decision.Decision != want.decision || a.Decision.Approval == nil ||
+			a.Decision.Approval.Choice != want.choice || a.Decision.Approval.Source != "prompt" {
+			t.Errorf("%s answered %q: decision %+v, want %s by the prompt's %q", a.CallID, a.Answer, a.Decision, want.decision, want.choice)
+		}
+		if len(a.Buttons) == 0 || a.Buttons[0] != "deny" || !a.DenyFocused {
+			t.Errorf("%s: buttons %q, Deny focused %v; want Deny first and focused", a.CallID, a.Buttons, a.DenyFocused)
+		}
+		if a.Answer == "once" || a.Answer == "always" {
+			// The prompt shows the exact rule "always" saves.
+			if !slices.Contains(a.Buttons, "always") || a.Preview == nil || !strings.Contains(*a.Preview, `path = "notes.txt"`) {
+				t.Errorf("%s: buttons %q, rule preview %v; want always offered with its rule", a.CallID, a.Buttons, a.Preview)
+			}
+		}
+		if a.Answer == "always" {
+			saved, err := os.ReadFile(permissionsPath)
+			if err != nil || a.Preview == nil || !strings.Contains(string(saved), strings.TrimSpace(*a.Preview)) {
+				t.Errorf("%s: permissions.toml lacks the rule the prompt showed (%v):\n%s", a.CallID, err, saved)
+			}
+			if a.EditorShowsRule == "" {
+				t.Errorf("%s: the open permissions.toml does not show the new rule", a.CallID)
+			}
+		}
+		if !strings.Contains(a.Text, a.Shows) {
+			t.Errorf("%s: the prompt does not show the command: %q", a.CallID, a.Text)
+		}
+		if !strings.Contains(a.StatusBar, "1 waiting") {
+			t.Errorf("%s: the status bar says %q while the prompt waits, want 1 waiting", a.CallID, a.StatusBar)
+		}
+		if a.Answer == "wait" && a.AnsweredAfterMs < approvalTimeoutSeconds*1000 {
+			t.Errorf("%s: denied after %d ms, before its %d s deadline", a.CallID, a.AnsweredAfterMs, approvalTimeoutSeconds)
+		}
+		t.Logf("VS Code: authorize %s -> prompt visible in %d ms; %s answered after %d ms; prompt gone after %d ms",
+			a.CallID, a.AuthorizeToPromptMs, a.Answer, a.AnsweredAfterMs, a.PromptGoneAfterMs)
+	}
+}
+
+// checkQueue: with two prompts pending the panel said one more waits, showed
+// the second once the first was answered, and each answer reached its own
+// call.
+func checkQueue(t *testing.T, report vscodeReport) {
+	t.Helper()
+	want := []struct{ decision, choice string }{{"deny", "deny"}, {"allow", "session"}}
+	if report.Queue == nil || len(report.Queue.Answers) != len(want) {
+		t.Fatalf("queue: %+v", report.Queue)
+	}
+	for i, a := range report.Queue.Answers {
+		if a.Decision == nil || a.Decision.Decision != want[i].decision || a.Decision.Approval == nil || a.Decision.Approval.Choice != want[i].choice {
+			t.Errorf("queued %s answered %q: decision %+v, want %s by %q", a.CallID, a.Answer, a.Decision, want[i].decision, want[i].choice)
+		}
+	}
+	if !strings.Contains(report.Queue.WaitingText, "1 more waiting") || !strings.Contains(report.Queue.StatusBar, "2 waiting") {
+		t.Errorf("two prompts pending: the panel says %q, the status bar %q", report.Queue.WaitingText, report.Queue.StatusBar)
+	}
+	if strings.Contains(report.Queue.NextText, "more waiting") {
+		t.Errorf("the last pending prompt still says others wait: %q", report.Queue.NextText)
+	}
+}
+
+func writeCall(workspace, callID, path string) map[string]any {
+	return map[string]any{
+		"tool":      "write_file",
+		"input":     map[string]any{"path": path, "content": "notes\n"},
+		"workspace": workspace,
+		"callId":    callID,
+	}
+}
+
+func authorizeCall(workspace, callID, command string) map[string]any {
+	return map[string]any{
+		"tool":      "bash",
+		"input":     map[string]any{"command": command},
+		"workspace": workspace,
+		"callId":    callID,
+	}
+}
+
+type codeServerTools struct{ dir, node, codeServer, chromium string }
+
+// requireCodeServer finds what .ci/setup-code-server.sh installs, or skips
+// (fails under CODEWHALE_E2E=1).
+func requireCodeServer(t *testing.T) codeServerTools {
+	t.Helper()
+	const install = "run .ci/setup-code-server.sh"
+	dir := os.Getenv("CODEWHALE_E2E_DIR")
+	if dir == "" {
+		dir = "/opt/codewhale-e2e"
+	}
+	tools := codeServerTools{
+		dir:        dir,
+		node:       filepath.Join(dir, "node", "bin", "node"),
+		codeServer: filepath.Join(dir, "node_modules", "code-server", "out", "node", "entry.js"),
+		chromium:   requireTool(t, "chromium", install),
+	}
+	for _, path := range []string{tools.node, tools.codeServer, filepath.Join(dir, "node_modules", "playwright-core", "package.json")} {
+		if _, err := os.Stat(path); err != nil {
+			if e2eRequired() {
+				t.Fatalf("CODEWHALE_E2E=1 but %s is missing (%s)", path, install)
+			}
+			t.Skipf("%s is missing (%s); set CODEWHALE_E2E=1 to make that a failure", path, install)
+		}
+	}
+	return tools
+}
+
+// listeningURL is how code-server reports the port it bound.
+var listeningURL = regexp.MustCompile(`HTTP server listening on (http://127\.0\.0\.1:\d+/?)`)
+
+// startCodeServer starts code-server in its own process group, owned by the
+// test: the cleanup kills the group and checks nothing of it survives.
+func startCodeServer(t *testing.T, dir string, env, argv []string) string {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	logFile, err := os.Create(filepath.Join(dir, "code-server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = logFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	urls := make(chan string, 1)
+	go func() {
+		defer close(exited)
+		scanner := bufio.NewScanner(stdout)
+		for scanner.Scan() {
+			fmt.Fprintln(logFile, scanner.Text())
+			if m := listeningURL.FindStringSubmatch(scanner.Text()); m != nil {
+				select {
+				case urls <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stdout)
+		cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		killGroup(t, cmd.Process.Pid, exited)
+		logFile.Close()
+		if t.Failed() {
+			logTail(t, logFile.Name())
+		}
+	})
+	select {
+	case url := <-urls:
+		return url
+	case <-exited:
+		t.Fatal("code-server exited before listening")
+	case <-time.After(60 * time.Second):
+		t.Fatal("code-server did not listen within 60 s")
+	}
+	return ""
+}
+
+// runBrowser runs editors/e2e/vscode.mjs and returns its report. The script
+// and the Chromium it launches (in a process group of its own) are killed
+// by group whatever happens.
+func runBrowser(t *testing.T, tools codeServerTools, dir string, env []string) vscodeReport {
+	t.Helper()
+	script, err := filepath.Abs("e2e/vscode.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	browserPIDFile := filepath.Join(dir, "chromium.pid")
+	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tools.node, script)
+	cmd.Dir = dir
+	cmd.Env = append(env, "CODEWHALE_E2E_BROWSER_PID="+browserPIDFile, "CODEWHALE_E2E_CHROMIUM="+tools.chromium)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // anything the script left behind
+	if data, err := os.ReadFile(browserPIDFile); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+			killGroup(t, pid, nil)
+		}
+	}
+	if runErr != nil {
+		t.Fatalf("editors/e2e/vscode.mjs: %v\n%s", runErr, stderr.String())
+	}
+	t.Logf("browser steps:\n%s", stderr.String())
+	var report vscodeReport
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("the browser script's report: %v\n%s", err, stdout.String())
+	}
+	return report
+}
+
+// killGroup ends process group pgid (SIGTERM, then SIGKILL after 5 s),
+// waits for exited when given, and fails the test if a member survives.
+func killGroup(t *testing.T, pgid int, exited <-chan struct{}) {
+	t.Helper()
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	deadline := time.Now().Add(5 * time.Second)
+	for groupAlive(pgid) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	if exited != nil {
+		<-exited
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for groupAlive(pgid) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if groupAlive(pgid) {
+		t.Errorf("processes of group %d survive SIGKILL", pgid)
+	}
+}
+
+// groupAlive reports whether a process of group pgid exists (zombies, which
+// only wait for their parent, do not count).
+func groupAlive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	if errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, entry := range entries {
+		stat, err := os.ReadFile(filepath.Join("/proc", entry.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces, so split after ')'.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 2 && fields[2] == strconv.Itoa(pgid) && fields[0] != "Z" {
+			return true
+		}
+	}
+	return false
+}
+
+// extensionVSIX returns the packaged linux-x64 extension: $CODEWHALE_VSIX,
+// else one built into dir now by the extension's own packaging script
+// (editors/vscode/scripts/package.mjs, which cross-compiles the server into
+// it), as a release is built.
+func extensionVSIX(t *testing.T, node, dir string) string {
+	t.Helper()
+	if vsix := os.Getenv("CODEWHALE_VSIX"); vsix != "" {
+		return vsix
+	}
+	requireExtensionDeps(t)
+	// vsce and esbuild run under the same Node as code-server.
+	env := hermeticEnv(t, t.TempDir(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	runIn(t, vscodeDir, env, node, filepath.Join("scripts", "package.mjs"), "--out", dir, "linux-x64")
+	return filepath.Join(dir, "codewhale-linux-x64.vsix")
+}
+
+// harnessVSIX zips editors/e2e/harness as a .vsix (a zip with the
+// extension under extension/ and a manifest) into dir.
+func harnessVSIX(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "codewhale-e2e-harness.vsix")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, data []byte) {
+		w, err := zw.Create(name)
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"package.json", "extension.js"} {
+		data, err := os.ReadFile(filepath.Join("e2e", "harness", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("extension/"+name, data)
+	}
+	add("extension.vsixmanifest", []byte(`<?xml version="1.0" encoding="utf-8"?>
+<PackageManifest Version="2.0.0" xmlns="http://schemas.microsoft.com/developer/vsx-schema/2011">
+  <Metadata>
+    <Identity Language="en-US" Id="codewhale-e2e-harness" Version="0.0.1" Publisher="codewhale-ls-test"/>
+    <DisplayName>Codewhale E2E agent harness</DisplayName>
+    <Description xml:space="preserve">Test-only agent stand-in.</Description>
+    <Properties><Property Id="Microsoft.VisualStudio.Code.Engine" Value="^1.91.0"/></Properties>
+  </Metadata>
+  <Installation><InstallationTarget Id="Microsoft.VisualStudio.Code"/></Installation>
+  <Dependencies/>
+  <Assets><Asset Type="Microsoft.VisualStudio.Code.Manifest" Path="extension/package.json" Addressable="true"/></Assets>
+</PackageManifest>
+`))
+	add("[Content_Types].xml", []byte(`<?xml version="1.0" encoding="utf-8"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension=".json" ContentType="application/json"/><Default Extension=".js" ContentType="application/javascript"/><Default Extension=".vsixmanifest" ContentType="text/xml"/></Types>
+`))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// checkScreenshot fails unless path is a PNG of a plausible screen size.
+func checkScreenshot(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Errorf("%s: %v", path, err)
+		return
+	}
+	if cfg.Width < 800 || cfg.Height < 600 {
+		t.Errorf("%s is %dx%d, want a whole window", path, cfg.Width, cfg.Height)
+	}
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o700)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeJSON(t *testing.T, path string, value any) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(mustJSON(t, value)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustJSON(t *testing.T, value any) string {
+	t.Helper()
+	data, err := json.Marshal(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func containsSubstring(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// logExtensionHostLogs logs the end of the extension host's logs and of the
+// Codewhale output channel: why an extension failed shows there.
+func logExtensionHostLogs(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.Contains(d.Name(), "exthost") || strings.Contains(d.Name(), "Codewhale")) {
+			logTail(t, path)
+		}
+		return nil
+	})
+}
+
+// logTail logs the end of a log file, for a failure's context.
+func logTail(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	if len(data) > 4000 {
+		data = data[len(data)-4000:]
+	}
+	t.Logf("%s (end):\n%s", path, data)
+}
