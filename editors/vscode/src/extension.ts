@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind, vsdiag } from 'vscode-languageclient/node';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import { approvalHtml, panelTitle } from './approvalHtml';
 import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue } from './approvals';
 import { clientDeny, Decision, decisionLine, explainMarkdown, finalDecision, grantFollowUp } from './decision';
@@ -134,14 +134,6 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     }),
     outputChannel: log,
     traceOutputChannel: log,
-    middleware: {
-      // codewhale-ls pushes every policy file's diagnostics (open or not,
-      // re-sent on each change) and also answers pulls. VS Code keeps
-      // pulled diagnostics in a second collection, so every problem was
-      // counted twice (editors/vscode_e2e_test.go): the pushed ones are
-      // the single source.
-      provideDiagnostics: () => ({ kind: vsdiag.DocumentDiagnosticReportKind.full, items: [] }),
-    },
   };
   client = new LanguageClient('codewhale', 'Codewhale', serverOptions, clientOptions);
   client.onRequest('codewhale/approve', (prompt: ApprovalPrompt, token: vscode.CancellationToken) =>
