@@ -67,9 +67,18 @@ local function answer(choice_id)
     api.nvim_input('<Esc>')
     return
   end
+  -- Keys meant for a buffer: down to the last choice and <CR>, then any
+  -- key but y. Nothing is answered, and the cursor is back on Deny.
+  api.nvim_input(string.rep('j', #e.picker.choices) .. '<CR>x')
+  t.must(5000, 'the stray keys to be handled', function()
+    return e.picker.index == 1 and not e.picker.confirming
+  end)
+  if e.done then
+    error('keys meant for a buffer (j…j<CR>x) answered the prompt')
+  end
   for i, c in ipairs(e.picker.choices) do
     if c.id == choice_id then
-      api.nvim_input(string.rep('j', i - 1) .. '<CR>')
+      api.nvim_input(string.rep('j', i - 1) .. '<CR>' .. (i > 1 and 'y' or ''))
       return
     end
   end

@@ -169,6 +169,15 @@ function M.open(prompt, waiting, on_choice, opts)
     map('k', function() self:key('k') end)
     map('<Down>', function() self:key('j') end)
     map('<Up>', function() self:key('k') end)
+    map('y', function() self:key('y') end)
+    -- While a choice waits for its y, every other key goes back to Deny,
+    -- also the keys the prompt does not map.
+    self.keys_ns = api.nvim_create_namespace('codewhale_prompt_keys_' .. tostring(self.buf))
+    vim.on_key(function(key)
+      if self.confirming and key ~= 'y' and api.nvim_get_current_win() == self.win then
+        vim.schedule(function() self:back_to_deny() end)
+      end
+    end, self.keys_ns)
   end
   -- Closing the float any other way (:q, :close) is a dismissal.
   self.autocmd = api.nvim_create_autocmd('WinClosed', {
@@ -192,7 +201,11 @@ function Picker:render()
   for i, c in ipairs(self.choices) do
     table.insert(lines, (i == self.index and '> ' or '  ') .. (c.title or c.id))
   end
-  table.insert(lines, '<CR> choose   j/k move   <Esc> deny')
+  if self.confirming then
+    table.insert(lines, 'y: confirm "' .. (self.confirming.title or self.confirming.id) .. '"   any other key: back to Deny')
+  else
+    table.insert(lines, '<CR> choose   j/k move   <Esc> deny')
+  end
   self.lines = lines
   vim.bo[self.buf].modifiable = true
   api.nvim_buf_set_lines(self.buf, 0, -1, false, lines)
@@ -207,12 +220,25 @@ function Picker:place_cursor()
 end
 
 -- key handles one key: j/k move, <CR> chooses, <Esc> or q dismisses.
--- It returns true when the key was the picker's.
+-- A choice other than Deny takes <CR> and then y: keys meant for a
+-- buffer (holding j to scroll, then <CR>; a word typed into insert mode)
+-- must not approve anything, so after <CR> on such a choice any key but y
+-- goes back to Deny. It returns true when the key was the picker's.
 function Picker:key(k)
   if self.done then
     return false
   end
   if vim.loop.now() - self.opened < M.arm_ms then
+    return true
+  end
+  if self.confirming then
+    local choice = self.confirming
+    if k == 'y' then
+      self.confirming = nil
+      self:finish(choice)
+    else
+      self:back_to_deny()
+    end
     return true
   end
   if k == 'j' then
@@ -222,13 +248,29 @@ function Picker:key(k)
     self.index = math.max(1, self.index - 1)
     self:render()
   elseif k == '\r' then
-    self:finish(self.choices[self.index])
+    local choice = self.choices[self.index]
+    if choice.id == 'deny' then
+      self:finish(choice)
+    else
+      self.confirming = choice
+      self:render()
+    end
   elseif k == '\27' or k == 'q' then
     self:finish(nil)
   else
     return false
   end
   return true
+end
+
+-- back_to_deny leaves a choice that waits for its y, back on Deny.
+function Picker:back_to_deny()
+  if self.done or not self.confirming then
+    return
+  end
+  self.confirming = nil
+  self.index = 1
+  self:render()
 end
 
 -- close takes the prompt off the screen; its answer is a dismissal.
@@ -252,6 +294,9 @@ function Picker:finish(choice, unanswered)
     self.timer:close()
   end
   pcall(api.nvim_del_autocmd, self.autocmd)
+  if self.keys_ns then
+    vim.on_key(nil, self.keys_ns)
+  end
   if self.win and api.nvim_win_is_valid(self.win) then
     api.nvim_win_close(self.win, true)
   end
