@@ -4,6 +4,9 @@ import { ApprovalPrompt, buttonOrder, countdownText } from './approvals';
 
 export const panelTitle = 'Codewhale approval';
 
+/** How long a newly shown prompt's buttons ignore clicks and Enter. */
+export const ARM_MS = 500;
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
@@ -81,20 +84,31 @@ export function approvalHtml(view: ApprovalView): string {
   const state = ${state};
   const countdownText = ${countdownText.toString()};
   let answered = false;
+  let armed = false;
   function answer(choice) {
-    if (answered) return;
+    if (answered || (!armed && choice !== null)) return;
     answered = true;
     vscode.postMessage({ id: state.id, choice: choice });
   }
-  for (const b of document.querySelectorAll('button[data-choice]')) {
+  // The buttons take no click or Enter for a moment after the page
+  // appears: the next queued prompt replaces an answered one in the same
+  // place, and a double click, or an Enter meant for the editor, must not
+  // answer a prompt nobody has read. Esc (a deny) always works.
+  const buttons = document.querySelectorAll('button[data-choice]');
+  for (const b of buttons) {
+    b.disabled = true;
     b.addEventListener('click', () => answer(b.dataset.choice));
   }
+  setTimeout(() => {
+    armed = true;
+    for (const b of buttons) b.disabled = false;
+    const deny = document.querySelector('button[data-choice="deny"]');
+    if (deny) deny.focus();
+  }, ${ARM_MS});
   window.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') { e.preventDefault(); answer(null); }
     else if (e.key === ' ') { e.preventDefault(); }
   });
-  const deny = document.querySelector('button[data-choice="deny"]');
-  if (deny) deny.focus();
   const el = document.getElementById('countdown');
   setInterval(() => { el.textContent = countdownText(state.deadline, Date.now()); }, 1000);
 </script>

@@ -139,7 +139,7 @@ test('the panel without an "always" choice shows no preview', () => {
  * Runs the panel's script against a minimal DOM: what it posts for a
  * click, for Esc, for Space, and that only the first answer is posted.
  */
-function runPanelScript(html: string): { posted: unknown[]; click: (choice: string) => void; key: (key: string) => void; tick: () => void; countdown: { textContent: string }; focused: () => string | undefined } {
+function runPanelScript(html: string): { posted: unknown[]; click: (choice: string) => void; key: (key: string) => void; tick: () => void; arm: () => void; countdown: { textContent: string }; focused: () => string | undefined } {
   const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html)?.[1];
   assert.ok(script, 'the page has its script');
   const posted: unknown[] = [];
@@ -157,13 +157,15 @@ function runPanelScript(html: string): { posted: unknown[]; click: (choice: stri
     getElementById: () => countdown,
   };
   const fakeWindow = { addEventListener: (_: string, f: (e: { key: string; preventDefault: () => void }) => void) => keyListeners.push(f) };
-  const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', script);
-  run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); });
+  const timeouts: (() => void)[] = [];
+  const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', 'setTimeout', script);
+  run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); }, (f: () => void) => { timeouts.push(f); });
   return {
     posted,
     click: (choice) => buttons.find((b) => b.dataset.choice === choice)?.listeners.forEach((f) => f()),
     key: (key) => keyListeners.forEach((f) => f({ key, preventDefault: () => {} })),
     tick: () => tickers.forEach((f) => f()),
+    arm: () => timeouts.splice(0).forEach((f) => f()),
     countdown,
     focused: () => focused,
   };
@@ -172,6 +174,12 @@ function runPanelScript(html: string): { posted: unknown[]; click: (choice: stri
 test('the panel script: Deny focused, a click posts its choice once, Esc posts null, Space nothing', () => {
   const html = approvalHtml({ prompt: prompt('cwp_1'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
   const page = runPanelScript(html);
+  // Before the page is armed, a click (a double click's second half, on
+  // the next queued prompt) answers nothing.
+  page.click('once');
+  page.click('deny');
+  assert.deepEqual(page.posted, []);
+  page.arm();
   assert.equal(page.focused(), 'deny');
   page.key(' ');
   assert.deepEqual(page.posted, []);
