@@ -192,7 +192,13 @@ try {
     await denyButton.waitFor();
     const entry = { callId: call.callId, shows: call.input.command ?? call.input.path, answer, authorizeToPromptMs: Date.now() - startedAt };
     entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
-    entry.denyFocused = await denyButton.evaluate((b) => b === document.activeElement);
+    // The buttons arm (and Deny takes the focus) 500 ms after the page
+    // appears, so that a double click cannot answer it unread.
+    entry.denyFocused = await denyButton.evaluate((b) => new Promise((resolve) => {
+      const deadline = Date.now() + 3000;
+      const poll = () => (b === document.activeElement || Date.now() > deadline ? resolve(b === document.activeElement) : setTimeout(poll, 20));
+      poll();
+    }));
     entry.text = await promptText();
     const preview = prompt.locator('pre.preview');
     entry.preview = (await preview.count()) > 0 ? await preview.innerText() : null;
