@@ -151,7 +151,8 @@ type Choice struct {
 	Release string `json:"release"`
 	// Behaviour is the implemented release reproduced.
 	Behaviour string `json:"behaviour"`
-	// Source says where Release came from ("flag", "initializationOptions",
+	// Source says where Release came from ("--codewhale-version",
+	// "initializationOptions.codewhaleVersion",
 	// "detected at PATH (VERSION)", "default: ...").
 	Source string `json:"source"`
 	// Note is empty when Behaviour is exactly Release.
@@ -192,4 +193,39 @@ func Choose(v Version, source string) Choice {
 // says why (for example that no codewhale is on PATH).
 func Default(reason string) Choice {
 	return Choice{Behaviour: Newest().Version, Source: "default: " + reason, Note: NoteNotFound}
+}
+
+// Describe says in one sentence which behaviour is reproduced and why, for
+// check's output and the status.
+func (c Choice) Describe() string {
+	s := "Codewhale " + c.Behaviour + " behaviour"
+	switch {
+	case c.Release == "":
+		s += " (" + c.Source + ")"
+	default:
+		s += " (Codewhale " + c.Release + ", " + c.Source + ")"
+	}
+	if c.Note != "" && c.Note != NoteNotFound {
+		s += "; " + c.Note + ": codewhale-ls implements " + implementedList()
+	}
+	return s
+}
+
+func implementedList() string {
+	names := make([]string, len(Implemented))
+	for i, r := range Implemented {
+		names[i] = r.Version
+	}
+	return strings.Join(names, ", ")
+}
+
+// Requested is the choice for a release the user named, source saying
+// where ("--codewhale-version", "initializationOptions.codewhaleVersion");
+// a value that is no version is an error naming the source.
+func Requested(value, source string) (Choice, error) {
+	v, ok := Parse(value)
+	if !ok {
+		return Choice{}, fmt.Errorf("%s: %q is not a Codewhale release such as %s", source, value, Newest().Version)
+	}
+	return Choose(v, source), nil
 }

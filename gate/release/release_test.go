@@ -119,3 +119,28 @@ func TestDefault(t *testing.T) {
 		t.Errorf("Default = %+v", c)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		c    release.Choice
+		want string
+	}{
+		{release.Choose(mustParse(t, "0.9.10"), "--codewhale-version"), "Codewhale 0.9.10 behaviour (Codewhale 0.9.10, --codewhale-version)"},
+		{release.Choose(mustParse(t, "0.10.1"), "detected at /bin/codewhale (0.10.1)"),
+			"Codewhale 0.9.10 behaviour (Codewhale 0.10.1, detected at /bin/codewhale (0.10.1)); unsupported newer release: codewhale-ls implements 0.9.10"},
+		{release.Default("no codewhale on PATH"), "Codewhale 0.9.10 behaviour (default: no codewhale on PATH)"},
+	} {
+		if got := tc.c.Describe(); got != tc.want {
+			t.Errorf("Describe(%+v) =\n %q\nwant\n %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+func TestRequested(t *testing.T) {
+	if c, err := release.Requested("0.10.1", "flag"); err != nil || c.Behaviour != "0.9.10" || c.Note != release.NoteNewer || c.Source != "flag" {
+		t.Errorf("Requested(0.10.1) = %+v, %v", c, err)
+	}
+	if _, err := release.Requested("latest", "initializationOptions.codewhaleVersion"); err == nil || err.Error() != `initializationOptions.codewhaleVersion: "latest" is not a Codewhale release such as 0.9.10` {
+		t.Errorf("Requested(latest) error = %v", err)
+	}
+}

@@ -1,0 +1,116 @@
+package rpc
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+)
+
+// fakeCodewhalePath is a PATH holding only an executable `codewhale`
+// running script.
+func fakeCodewhalePath(t *testing.T, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "codewhale"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// settledCodewhale asks codewhale/status until detection has finished.
+func (s *session) settledCodewhale() release.Choice {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var st Status
+		if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
+			s.t.Fatalf("codewhale/status: %v", err)
+		}
+		if st.Codewhale != detecting || time.Now().After(deadline) {
+			return st.Codewhale
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestStatusCodewhaleDetected(t *testing.T) {
+	w := newWorld(t)
+	path := fakeCodewhalePath(t, "echo 'codewhale 0.10.1'\n")
+	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
+	s.initialize(protocol.ClientCapabilities{})
+	want := release.Choice{Release: "0.10.1", Behaviour: "0.9.10", Source: "detected at " + filepath.Join(path, "codewhale") + " (0.10.1)", Note: release.NoteNewer}
+	if got := s.settledCodewhale(); got != want {
+		t.Errorf("status codewhale = %+v, want %+v", got, want)
+	}
+}
+
+// The flag beats initializationOptions, which beats the codewhale on PATH.
+func TestStatusCodewhaleNamed(t *testing.T) {
+	path := fakeCodewhalePath(t, "echo 'codewhale 0.10.1'\n")
+	for _, tc := range []struct {
+		name, flag, option string
+		want               release.Choice
+	}{
+		{"flag", "0.9.10", "0.10.0", release.Choice{Release: "0.9.10", Behaviour: "0.9.10", Source: "--codewhale-version"}},
+		{"option", "", "0.9.10", release.Choice{Release: "0.9.10", Behaviour: "0.9.10", Source: "initializationOptions.codewhaleVersion"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}, CodewhaleVersion: tc.flag})
+			s.initializeWith(protocol.ClientCapabilities{}, map[string]any{"codewhaleVersion": tc.option})
+			if got := s.settledCodewhale(); got != tc.want {
+				t.Errorf("status codewhale = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStatusCodewhaleNotFound(t *testing.T) {
+	w := newWorld(t)
+	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": t.TempDir()}})
+	s.initialize(protocol.ClientCapabilities{})
+	if got, want := s.settledCodewhale(), release.Default("no codewhale on PATH"); got != want {
+		t.Errorf("status codewhale = %+v, want %+v", got, want)
+	}
+}
+
+// A codewhale that never answers leaves the server answering meanwhile,
+// and counts as not found once its time is up.
+func TestStatusCodewhaleHangs(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep on this machine")
+	}
+	w := newWorld(t)
+	path := fakeCodewhalePath(t, "exec "+sleep+" 60\n")
+	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
+	s.initialize(protocol.ClientCapabilities{})
+	var st Status
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil || st.Codewhale != detecting {
+		t.Fatalf("status while detecting = %+v, %v", st.Codewhale, err)
+	}
+	got := s.settledCodewhale()
+	if got.Release != "" || got.Note != release.NoteNotFound || !strings.Contains(got.Source, "timed out after 2s") {
+		t.Errorf("status codewhale = %+v", got)
+	}
+}
+
+func TestInitializeBadCodewhaleVersion(t *testing.T) {
+	w := newWorld(t)
+	s := newSession(t, w, Options{})
+	_, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{InitializationOptions: []byte(`{"codewhaleVersion": "0.10"}`)})
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.InvalidParams || !strings.Contains(rpcErr.Message, "initializationOptions.codewhaleVersion") {
+		t.Errorf("initialize = %v", err)
+	}
+}
