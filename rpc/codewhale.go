@@ -54,5 +54,11 @@ func (s *Server) chooseCodewhale(flag, option string) {
 	go func() {
 		defer s.checks.Done()
 		s.codewhale.settle(s.detector.Detect(s.lifetime, pathList))
+		// CW900 depends on the choice: check again with it.
+		s.mu.Lock()
+		if s.state == running {
+			s.scheduleChecks()
+		}
+		s.mu.Unlock()
 	}()
 }

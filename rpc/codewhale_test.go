@@ -114,3 +114,53 @@ func TestInitializeBadCodewhaleVersion(t *testing.T) {
 		t.Errorf("initialize = %v", err)
 	}
 }
+
+// CW900 appears on the user's config.toml once detection finds a release
+// that is not implemented, and not when the flag names an implemented one.
+func TestCW900(t *testing.T) {
+	path := fakeCodewhalePath(t, "echo 'codewhale 0.10.1'\n")
+	for _, tc := range []struct {
+		name, flag string
+		want       bool
+	}{{"detected 0.10.1", "", true}, {"flag 0.9.10", "0.9.10", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.write(t, w.configPath(), "modle = \"x\"\n")
+			s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}, CodewhaleVersion: tc.flag})
+			s.initialize(protocol.ClientCapabilities{})
+			s.settledCodewhale()
+			u := s.open(w.configPath(), 1, "modle = \"x\"\n")
+			if tc.want {
+				s.waitForCode(u, "CW900")
+				return
+			}
+			p := s.waitVersion(u, 1)
+			if hasCode(p.Diagnostics, "CW900") {
+				t.Errorf("CW900 under --codewhale-version 0.9.10: %+v", p.Diagnostics)
+			}
+		})
+	}
+}
+
+// A file opened while `codewhale --version` still runs gets CW900 once it
+// answers: settling the choice checks every workspace again. The fake
+// answers only once the first check was published.
+func TestCW900AfterSlowDetection(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep on this machine")
+	}
+	answer := filepath.Join(t.TempDir(), "answer")
+	path := fakeCodewhalePath(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.10.1'\n")
+	w := newWorld(t)
+	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
+	s.initialize(protocol.ClientCapabilities{})
+	u := s.open(w.configPath(), 1, "modle = \"x\"\n")
+	if p := s.waitVersion(u, 1); hasCode(p.Diagnostics, "CW900") {
+		t.Fatalf("CW900 before detection ended: %+v", p.Diagnostics)
+	}
+	if err := os.WriteFile(answer, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.waitForCode(u, "CW900")
+}

@@ -55,7 +55,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	res := diagnostics.Check(diagnostics.Input{Options: opts})
+	res := diagnostics.Check(diagnostics.Input{Options: opts, Codewhale: against})
 	wanted := map[string]bool{}
 	for _, a := range fs.args {
 		abs, err := filepath.Abs(a)

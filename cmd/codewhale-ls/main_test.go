@@ -177,9 +177,15 @@ func TestCheckCodewhaleVersion(t *testing.T) {
 	if want := "checking against Codewhale 0.9.10 behaviour (Codewhale 0.10.1, detected at " + bin + " (0.10.1)); unsupported newer release: codewhale-ls implements 0.9.10"; first != want {
 		t.Errorf("detected: first line\n %q\nwant\n %q", first, want)
 	}
+	if !strings.Contains(out, "config.toml:1:1: info CW900 Codewhale 0.10.1 (detected at "+bin) {
+		t.Errorf("detected 0.10.1: no CW900 on config.toml\n%s", out)
+	}
 	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.9.10")
 	if first, _, _ := strings.Cut(out, "\n"); first != "checking against Codewhale 0.9.10 behaviour (Codewhale 0.9.10, --codewhale-version)" {
 		t.Errorf("flag: first line %q", first)
+	}
+	if strings.Contains(out, "CW900") {
+		t.Errorf("--codewhale-version 0.9.10: CW900 reported\n%s", out)
 	}
 	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--format", "json")
 	var report struct{ Codewhale map[string]string }

@@ -206,12 +206,13 @@ func (c Choice) Describe() string {
 		s += " (Codewhale " + c.Release + ", " + c.Source + ")"
 	}
 	if c.Note != "" && c.Note != NoteNotFound {
-		s += "; " + c.Note + ": codewhale-ls implements " + implementedList()
+		s += "; " + c.Note + ": codewhale-ls implements " + ImplementedList()
 	}
 	return s
 }
 
-func implementedList() string {
+// ImplementedList names the implemented releases, oldest first.
+func ImplementedList() string {
 	names := make([]string, len(Implemented))
 	for i, r := range Implemented {
 		names[i] = r.Version
