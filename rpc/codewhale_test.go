@@ -14,18 +14,8 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/internal/fakecodewhale"
 )
-
-// fakeCodewhalePath is a PATH holding only an executable `codewhale`
-// running script.
-func fakeCodewhalePath(t *testing.T, script string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "codewhale"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // settledCodewhale asks codewhale/status until detection has finished.
 func (s *session) settledCodewhale() release.Choice {
@@ -45,7 +35,7 @@ func (s *session) settledCodewhale() release.Choice {
 
 func TestStatusCodewhaleDetected(t *testing.T) {
 	w := newWorld(t)
-	path := fakeCodewhalePath(t, "echo 'codewhale 0.10.1'\n")
+	path := fakecodewhale.Printing(t, "0.10.1")
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
 	s.initialize(protocol.ClientCapabilities{})
 	want := release.Choice{Release: "0.10.1", Behaviour: "0.9.10", Source: "detected at " + filepath.Join(path, "codewhale") + " (0.10.1)", Note: release.NoteNewer}
@@ -56,7 +46,7 @@ func TestStatusCodewhaleDetected(t *testing.T) {
 
 // The flag beats initializationOptions, which beats the codewhale on PATH.
 func TestStatusCodewhaleNamed(t *testing.T) {
-	path := fakeCodewhalePath(t, "echo 'codewhale 0.10.1'\n")
+	path := fakecodewhale.Printing(t, "0.10.1")
 	for _, tc := range []struct {
 		name, flag, option string
 		want               release.Choice
@@ -92,7 +82,7 @@ func TestStatusCodewhaleHangs(t *testing.T) {
 		t.Skip("no sleep on this machine")
 	}
 	w := newWorld(t)
-	path := fakeCodewhalePath(t, "exec "+sleep+" 60\n")
+	path := fakecodewhale.Dir(t, "exec "+sleep+" 60\n")
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
 	s.initialize(protocol.ClientCapabilities{})
 	var st Status
@@ -118,7 +108,7 @@ func TestInitializeBadCodewhaleVersion(t *testing.T) {
 // CW900 appears on the user's config.toml once detection finds a release
 // that is not implemented, and not when the flag names an implemented one.
 func TestCW900(t *testing.T) {
-	path := fakeCodewhalePath(t, "echo 'codewhale 0.10.1'\n")
+	path := fakecodewhale.Printing(t, "0.10.1")
 	for _, tc := range []struct {
 		name, flag string
 		want       bool
@@ -151,7 +141,7 @@ func TestCW900AfterSlowDetection(t *testing.T) {
 		t.Skip("no sleep on this machine")
 	}
 	answer := filepath.Join(t.TempDir(), "answer")
-	path := fakeCodewhalePath(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.10.1'\n")
+	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.10.1'\n")
 	w := newWorld(t)
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
 	s.initialize(protocol.ClientCapabilities{})

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/fakecodewhale"
 )
 
 // home writes a Codewhale home with the given permissions.toml and returns
@@ -157,13 +159,9 @@ func TestVersion(t *testing.T) {
 // fakeCodewhaleOnPath puts a `codewhale` printing version first on PATH.
 func fakeCodewhaleOnPath(t *testing.T, version string) string {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "codewhale")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 'codewhale "+version+"'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := fakecodewhale.Printing(t, version)
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return bin
+	return filepath.Join(dir, "codewhale")
 }
 
 // check says which Codewhale behaviour it checks against and why, in

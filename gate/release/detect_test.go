@@ -10,21 +10,11 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/internal/fakecodewhale"
 )
 
-// fakeCodewhale writes an executable `codewhale` shell script into a new
-// directory and returns the directory.
-func fakeCodewhale(t *testing.T, script string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "codewhale"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 func TestDetectFound(t *testing.T) {
-	dir := fakeCodewhale(t, "echo 'codewhale 0.10.1'\n")
+	dir := fakecodewhale.Printing(t, "0.10.1")
 	var d release.Detector
 	c := d.Detect(context.Background(), t.TempDir()+string(os.PathListSeparator)+dir)
 	want := "detected at " + filepath.Join(dir, "codewhale") + " (0.10.1)"
@@ -34,7 +24,7 @@ func TestDetectFound(t *testing.T) {
 }
 
 func TestDetectExact(t *testing.T) {
-	dir := fakeCodewhale(t, "echo 'codewhale-cli 0.9.10 (75dca2cf)'\n")
+	dir := fakecodewhale.Dir(t, "echo 'codewhale-cli 0.9.10 (75dca2cf)'\n")
 	var d release.Detector
 	if c := d.Detect(context.Background(), dir); c.Release != "0.9.10" || !c.Exact() {
 		t.Errorf("Detect = %+v", c)
@@ -67,7 +57,7 @@ func TestDetectUnreadable(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var d release.Detector
-			c := d.Detect(context.Background(), fakeCodewhale(t, script))
+			c := d.Detect(context.Background(), fakecodewhale.Dir(t, script))
 			if c.Release != "" || c.Note != release.NoteNotFound || !strings.HasPrefix(c.Source, "default: ") {
 				t.Errorf("Detect = %+v", c)
 			}
@@ -83,7 +73,7 @@ func TestDetectTimeout(t *testing.T) {
 	if err != nil {
 		t.Skip("no sleep on this machine")
 	}
-	dir := fakeCodewhale(t, sleep+" 30 &\nexec "+sleep+" 30\n")
+	dir := fakecodewhale.Dir(t, sleep+" 30 &\nexec "+sleep+" 30\n")
 	d := release.Detector{Timeout: 100 * time.Millisecond}
 	done := make(chan release.Choice, 1)
 	go func() { done <- d.Detect(context.Background(), dir) }()
@@ -100,7 +90,7 @@ func TestDetectTimeout(t *testing.T) {
 // The answer is remembered per binary: a second Detect does not run it, and
 // a binary replaced (new size) is asked again.
 func TestDetectCache(t *testing.T) {
-	dir := fakeCodewhale(t, "echo x >> \"$0.count\"; echo 'codewhale 0.10.0'\n")
+	dir := fakecodewhale.Dir(t, "echo x >> \"$0.count\"; echo 'codewhale 0.10.0'\n")
 	bin := filepath.Join(dir, "codewhale")
 	var d release.Detector
 	for range 3 {
