@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -126,15 +127,19 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 
 // lookPath is exec.LookPath over the given PATH value rather than the
 // process's own, so the server can use the environment it was given.
-// Only regular executable files count (a FIFO named codewhale is skipped).
+// Only regular executable files count (a FIFO named codewhale is skipped);
+// on Windows, where no mode bit says executable, name.exe is looked for.
 func lookPath(name, pathList string) (string, os.FileInfo, bool) {
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
 	for _, dir := range filepath.SplitList(pathList) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue // a relative PATH entry would depend on our cwd
 		}
 		p := filepath.Join(dir, name)
 		info, err := os.Stat(p)
-		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		if err != nil || !info.Mode().IsRegular() || (runtime.GOOS != "windows" && info.Mode().Perm()&0o111 == 0) {
 			continue
 		}
 		return p, info, true
