@@ -5,6 +5,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -16,6 +17,8 @@ type Input struct {
 	// CW500 (the git HEAD version, else the disk version when the file was
 	// opened); ok is false when there is none.
 	Baseline func(path string) (src []byte, ok bool)
+	// Codewhale is the user's Codewhale release as chosen (CW900).
+	Codewhale release.Choice
 }
 
 // FileResult is every finding in one file.
@@ -77,6 +80,7 @@ func Check(in Input) *Result {
 	if in.Baseline != nil {
 		lintLoosening(in, snap, byPath)
 	}
+	lintRelease(in.Codewhale, res.Files)
 	for _, fr := range res.Files {
 		placeWholeFile(fr)
 		fr.Problems = dropIgnored(fr.Src, fr.Problems)

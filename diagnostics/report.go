@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // DocsURL is where each code is explained.
@@ -88,8 +89,10 @@ func Summarize(reports []FileReport) Summary {
 	return s
 }
 
-// WriteText prints `path:line:col: severity CODE message`, 1-based.
-func WriteText(w io.Writer, reports []FileReport) {
+// WriteText prints a first line naming the behaviour checked against, then
+// `path:line:col: severity CODE message`, 1-based.
+func WriteText(w io.Writer, reports []FileReport, against release.Choice) {
+	fmt.Fprintf(w, "checking against %s\n", against.Describe())
 	for _, r := range reports {
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "%s:%d:%d: %s %s %s\n", r.Path, f.Range.Start.Line+1, f.Range.Start.Character+1, f.Severity, f.Code, f.Message)
@@ -103,15 +106,16 @@ type jsonFinding struct {
 }
 
 // WriteJSON prints the contract's JSON report.
-func WriteJSON(w io.Writer, reports []FileReport) error {
+func WriteJSON(w io.Writer, reports []FileReport, against release.Choice) error {
 	type file struct {
 		Path        string        `json:"path"`
 		Diagnostics []jsonFinding `json:"diagnostics"`
 	}
 	out := struct {
-		Files   []file  `json:"files"`
-		Summary Summary `json:"summary"`
-	}{Files: []file{}, Summary: Summarize(reports)}
+		Files     []file         `json:"files"`
+		Summary   Summary        `json:"summary"`
+		Codewhale release.Choice `json:"codewhale"`
+	}{Files: []file{}, Summary: Summarize(reports), Codewhale: against}
 	for _, r := range reports {
 		f := file{Path: r.Path, Diagnostics: []jsonFinding{}}
 		for _, d := range r.Findings {
@@ -124,8 +128,10 @@ func WriteJSON(w io.Writer, reports []FileReport) error {
 	return enc.Encode(out)
 }
 
-// WriteGitHub prints GitHub Actions workflow annotations.
-func WriteGitHub(w io.Writer, reports []FileReport) {
+// WriteGitHub prints GitHub Actions workflow annotations, the first a
+// notice naming the behaviour checked against.
+func WriteGitHub(w io.Writer, reports []FileReport, against release.Choice) {
+	fmt.Fprintf(w, "::notice title=codewhale-ls::%s\n", escapeData("checking against "+against.Describe()))
 	level := map[problem.Severity]string{problem.Error: "error", problem.Warning: "warning", problem.Info: "notice"}
 	for _, r := range reports {
 		for _, f := range r.Findings {

@@ -8,10 +8,11 @@ import (
 	"sort"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // WriteSARIF prints a SARIF 2.1.0 log with one run, one rule per code seen.
-func WriteSARIF(w io.Writer, reports []FileReport, toolVersion string) error {
+func WriteSARIF(w io.Writer, reports []FileReport, toolVersion string, against release.Choice) error {
 	level := map[problem.Severity]string{problem.Error: "error", problem.Warning: "warning", problem.Info: "note"}
 	type region struct {
 		StartLine   int `json:"startLine"`
@@ -61,6 +62,8 @@ func WriteSARIF(w io.Writer, reports []FileReport, toolVersion string) error {
 				"name": "codewhale-ls", "version": toolVersion, "informationUri": "https://github.com/codewhale-ls/codewhale-ls", "rules": rules,
 			}},
 			"results": results,
+			// The Codewhale behaviour checked against, and why.
+			"properties": map[string]any{"codewhale": against},
 		}},
 	}
 	enc := json.NewEncoder(w)

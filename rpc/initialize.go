@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // initOptions are the client's initializationOptions (docs/codewhale/contract.md §4).
@@ -21,6 +22,7 @@ type initOptions struct {
 	ApprovalTimeoutSeconds *int            `json:"approvalTimeoutSeconds"`
 	Approvals              string          `json:"approvals"`
 	DecisionLog            json.RawMessage `json:"decisionLog"` // a path, or false
+	CodewhaleVersion       string          `json:"codewhaleVersion"`
 }
 
 func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {
@@ -30,6 +32,11 @@ func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {
 	}
 	if err := json.Unmarshal(raw, &o); err != nil {
 		return o, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
+	}
+	if o.CodewhaleVersion != "" {
+		if _, err := release.Requested(o.CodewhaleVersion, "initializationOptions.codewhaleVersion"); err != nil {
+			return o, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		}
 	}
 	return o, nil
 }
@@ -66,6 +73,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.folders = workspaceFolders(params)
 	s.authz, s.background, s.decisions = d.authz, d.background, d.decisions
 	s.state = running
+	s.chooseCodewhale(s.codewhaleFlag, opts.CodewhaleVersion)
 	s.encoding = negotiateEncoding(params.Capabilities.General)
 	return &protocol.InitializeResult{
 		Capabilities: s.capabilities(),

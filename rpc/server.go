@@ -13,6 +13,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 	"github.com/codewhale-ls/codewhale-ls/watch"
 )
@@ -34,6 +35,9 @@ type Options struct {
 	// Hooks runs tool_call_before hooks for decisions; nil runs them with
 	// sh -c as Codewhale does.
 	Hooks hooks.Runner
+	// CodewhaleVersion is --codewhale-version (already validated); empty
+	// lets initializationOptions or the codewhale on PATH decide.
+	CodewhaleVersion string
 }
 
 // lifecycle is where the session is in LSP's initialize … exit sequence.
@@ -80,6 +84,10 @@ type Server struct {
 	checks sync.WaitGroup
 	exited chan struct{}
 
+	codewhaleFlag string
+	codewhale     codewhaleChoice
+	detector      release.Detector
+
 	mu    sync.Mutex
 	state lifecycle
 	// initializing: an initialize is setting up, outside s.mu; a second
@@ -109,6 +117,8 @@ func newServer(opts Options) *Server {
 		workspaces: map[string]*workspace{},
 		policies:   map[string]*policy{},
 		hooks:      opts.Hooks,
+
+		codewhaleFlag: opts.CodewhaleVersion,
 	}
 	s.lifetime, s.endLifetime = context.WithCancel(context.Background())
 	if s.hooks == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 func init() { register("codewhale/status", status) }
@@ -24,6 +25,8 @@ type Status struct {
 	// PendingApprovals is how many prompts wait for the user.
 	PendingApprovals int          `json:"pendingApprovals"`
 	Files            []FileStatus `json:"files"`
+	// Codewhale is the release whose behaviour decides, and why.
+	Codewhale release.Choice `json:"codewhale"`
 }
 
 // FileStatus is one policy file as Codewhale loads it.
@@ -57,6 +60,7 @@ func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) 
 		Sandbox:          gate.SandboxOf(snap, root),
 		PendingApprovals: s.authz.Broker.Pending(),
 		Files:            []FileStatus{},
+		Codewhale:        s.codewhale.current(),
 	}
 	for _, f := range snap.Files {
 		fs := FileStatus{Path: f.Path, State: f.State, Errors: []string{}}

@@ -188,7 +188,7 @@ func (w *workspace) lint(docs []*document.Document) (res *diagnostics.Result, er
 	for _, d := range docs {
 		buffers[d.Path] = d.Text
 	}
-	return diagnostics.Check(diagnostics.Input{Options: w.options(buffers), Baseline: w.s.baselines.Get}), nil
+	return diagnostics.Check(diagnostics.Input{Options: w.options(buffers), Baseline: w.s.baselines.Get, Codewhale: w.s.codewhale.current()}), nil
 }
 
 // result returns a check of the current document versions: the latest

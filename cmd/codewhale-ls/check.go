@@ -7,19 +7,26 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // check lints the policy files of the workspace (or the named ones among
 // them) and exits by the contract: 0 clean, 2 warnings at a warning fail
 // level, 3 errors, 1 bad usage.
 // reportWriters are check's --format values.
-var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport) error{
-	"text": func(w io.Writer, r []diagnostics.FileReport) error { diagnostics.WriteText(w, r); return nil },
-	"json": diagnostics.WriteJSON,
-	"sarif": func(w io.Writer, r []diagnostics.FileReport) error {
-		return diagnostics.WriteSARIF(w, r, gate.Version)
+var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release.Choice) error{
+	"text": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
+		diagnostics.WriteText(w, r, c)
+		return nil
 	},
-	"github": func(w io.Writer, r []diagnostics.FileReport) error { diagnostics.WriteGitHub(w, r); return nil },
+	"json": diagnostics.WriteJSON,
+	"sarif": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
+		return diagnostics.WriteSARIF(w, r, gate.Version, c)
+	},
+	"github": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
+		diagnostics.WriteGitHub(w, r, c)
+		return nil
+	},
 }
 
 func check(args []string, stdout, stderr io.Writer) int {
@@ -38,12 +45,17 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls check: --format must be text, json, sarif or github; got %q\n", format)
 		return 1
 	}
+	against, err := fs.codewhale()
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
 	opts, err := fs.loadOptions()
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	res := diagnostics.Check(diagnostics.Input{Options: opts})
+	res := diagnostics.Check(diagnostics.Input{Options: opts, Codewhale: against})
 	wanted := map[string]bool{}
 	for _, a := range fs.args {
 		abs, err := filepath.Abs(a)
@@ -65,7 +77,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls check: %s is not one of the policy files Codewhale reads for workspace %s\n", p, opts.Workspace)
 		return 1
 	}
-	if err := write(stdout, reports); err != nil {
+	if err := write(stdout, reports, against); err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}

@@ -12,27 +12,36 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/rpc"
 )
 
 func version(stdout io.Writer) int {
-	fmt.Fprintf(stdout, "codewhale-ls %s\nreproduces Codewhale %s (commit %s)\n", gate.Version, gate.CodewhaleVersion, gate.CodewhaleCommit[:8])
+	fmt.Fprintf(stdout, "codewhale-ls %s\n", gate.Version)
+	for _, r := range release.Implemented {
+		fmt.Fprintf(stdout, "reproduces Codewhale %s (commit %s)\n", r.Version, r.Commit[:8])
+	}
 	return 0
 }
 
 // serve runs the language server on stdin and stdout; --stdio, the only
 // transport, is accepted because editors pass it. Logs go to stderr.
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, nil, []string{"stdio"})
+	fs, err := parseFlags(args, []string{"codewhale-version"}, []string{"stdio"})
 	if err == nil && len(fs.args) > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.args[0])
+	}
+	if err == nil {
+		if v, ok := fs.values["codewhale-version"]; ok {
+			_, err = release.Requested(v, "--codewhale-version")
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls serve:", err)
 		return 1
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	if err := rpc.Serve(context.Background(), interruptible(stdin), stdout, rpc.Options{Log: log}); err != nil {
+	if err := rpc.Serve(context.Background(), interruptible(stdin), stdout, rpc.Options{Log: log, CodewhaleVersion: fs.values["codewhale-version"]}); err != nil {
 		log.Error("codewhale-ls serve", "error", err)
 		return 1
 	}
@@ -75,6 +84,14 @@ func authorize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, err := parseFlags(args, commonFlags, nil)
 	if err != nil {
 		return fail(err.Error())
+	}
+	// Every release decides as 0.9.10 for now, so the user's Codewhale is
+	// not looked for here (that costs a process per call); a named one is
+	// still checked, so a typo fails now rather than when it starts to count.
+	if v, ok := fs.values["codewhale-version"]; ok {
+		if _, err := release.Requested(v, "--codewhale-version"); err != nil {
+			return fail(err.Error())
+		}
 	}
 	opts, err := fs.loadOptions()
 	if err != nil {

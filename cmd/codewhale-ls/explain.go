@@ -24,6 +24,11 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
 		return 1
 	}
+	against, err := fs.codewhale()
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
+		return 1
+	}
 	opts, err := fs.loadOptions()
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
@@ -40,6 +45,7 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, d)
 		return 0
 	}
+	fmt.Fprintf(stdout, "as %s\n", against.Describe())
 	printExplanation(stdout, req, d)
 	return 0
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -59,7 +61,17 @@ func parseFlags(args []string, valued []string, booleans []string) (*flagSet, er
 	return fs, nil
 }
 
-var commonFlags = []string{"config", "workspace", "mode", "posture", "origin"}
+var commonFlags = []string{"config", "workspace", "mode", "posture", "origin", "codewhale-version"}
+
+// codewhale is the Codewhale release to reproduce: --codewhale-version when
+// given, else the codewhale on the process's PATH, else the default.
+func (fs *flagSet) codewhale() (release.Choice, error) {
+	if v, ok := fs.values["codewhale-version"]; ok {
+		return release.Requested(v, "--codewhale-version")
+	}
+	var d release.Detector
+	return d.Detect(context.Background(), os.Getenv("PATH")), nil
+}
 
 // workspace is --workspace, else the git root of the current directory,
 // else the current directory (docs/codewhale/contract.md §2).

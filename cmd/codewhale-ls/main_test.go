@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/fakecodewhale"
 )
 
 // home writes a Codewhale home with the given permissions.toml and returns
@@ -132,7 +134,7 @@ func TestCheckExitCodesAndFormats(t *testing.T) {
 		t.Errorf("sarif: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "check", "--config", bad, "--workspace", ws, "--format", "github", "--fail-level", "none")
-	if code != 0 || !strings.HasPrefix(out, "::error file=") {
+	if code != 0 || !strings.HasPrefix(out, "::notice title=codewhale-ls::checking against Codewhale 0.9.10 behaviour") || !strings.Contains(out, "\n::error file=") {
 		t.Errorf("github: exit %d\n%s", code, out)
 	}
 	warn := home(t, "modle = \"x\"\n", "")
@@ -151,5 +153,70 @@ func TestVersion(t *testing.T) {
 	_, out, _ := runCLI(t, "", "version")
 	if !strings.Contains(out, "Codewhale 0.9.10") || !strings.Contains(out, "75dca2cf") {
 		t.Errorf("version: %q", out)
+	}
+}
+
+// fakeCodewhaleOnPath puts a `codewhale` printing version first on PATH.
+func fakeCodewhaleOnPath(t *testing.T, version string) string {
+	t.Helper()
+	dir := fakecodewhale.Printing(t, version)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return filepath.Join(dir, "codewhale")
+}
+
+// check says which Codewhale behaviour it checks against and why, in
+// every format.
+func TestCheckCodewhaleVersion(t *testing.T) {
+	bin := fakeCodewhaleOnPath(t, "0.10.1")
+	cfg := home(t, "", "")
+	ws := t.TempDir()
+	_, out, _ := runCLI(t, "", "check", "--config", cfg, "--workspace", ws)
+	first, _, _ := strings.Cut(out, "\n")
+	if want := "checking against Codewhale 0.9.10 behaviour (Codewhale 0.10.1, detected at " + bin + " (0.10.1)); unsupported newer release: codewhale-ls implements 0.9.10"; first != want {
+		t.Errorf("detected: first line\n %q\nwant\n %q", first, want)
+	}
+	if !strings.Contains(out, "config.toml:1:1: info CW900 Codewhale 0.10.1 (detected at "+bin) {
+		t.Errorf("detected 0.10.1: no CW900 on config.toml\n%s", out)
+	}
+	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.9.10")
+	if first, _, _ := strings.Cut(out, "\n"); first != "checking against Codewhale 0.9.10 behaviour (Codewhale 0.9.10, --codewhale-version)" {
+		t.Errorf("flag: first line %q", first)
+	}
+	if strings.Contains(out, "CW900") {
+		t.Errorf("--codewhale-version 0.9.10: CW900 reported\n%s", out)
+	}
+	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--format", "json")
+	var report struct{ Codewhale map[string]string }
+	if err := json.Unmarshal([]byte(out), &report); err != nil || report.Codewhale["release"] != "0.10.1" || report.Codewhale["behaviour"] != "0.9.10" || report.Codewhale["note"] != "unsupported newer release" {
+		t.Errorf("json codewhale = %v, %v", report.Codewhale, err)
+	}
+	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--format", "sarif")
+	var sarif struct {
+		Runs []struct {
+			Properties struct{ Codewhale map[string]string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || len(sarif.Runs) != 1 || sarif.Runs[0].Properties.Codewhale["release"] != "0.10.1" {
+		t.Errorf("sarif run properties = %+v, %v", sarif, err)
+	}
+	for _, cmd := range [][]string{
+		{"check", "--config", cfg, "--workspace", ws},
+		{"authorize", "--config", cfg, "--workspace", ws},
+		{"explain", "read_file", "--path", "a", "--config", cfg, "--workspace", ws},
+		{"serve"},
+	} {
+		code, _, errOut := runCLI(t, "{}", append(cmd, "--codewhale-version", "latest")...)
+		if code != 1 || !strings.Contains(errOut, `--codewhale-version: \"latest\" is not a Codewhale release`) && !strings.Contains(errOut, `--codewhale-version: "latest" is not a Codewhale release`) {
+			t.Errorf("%s with a bad --codewhale-version: exit %d, stderr %s", cmd[0], code, errOut)
+		}
+	}
+}
+
+func TestExplainNamesCodewhaleRelease(t *testing.T) {
+	fakeCodewhaleOnPath(t, "0.10.1")
+	cfg := home(t, "", "")
+	_, out, errOut := runCLI(t, "", "explain", "read_file", "--path", "a", "--config", cfg, "--workspace", t.TempDir(), "--codewhale-version", "0.10.0")
+	if first, _, _ := strings.Cut(out, "\n"); first != "as Codewhale 0.9.10 behaviour (Codewhale 0.10.0, --codewhale-version); unsupported newer release: codewhale-ls implements 0.9.10" {
+		t.Errorf("explain: first line %q (stderr %s)", first, errOut)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"sync/atomic"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/procgroup"
 )
 
 // Runner runs one hook process. env holds the hook's own variables; a
@@ -52,7 +54,7 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = dir
 	cmd.Stdout = writer // an *os.File: Wait then owns no copying goroutine
-	ownProcessGroup(cmd)
+	procgroup.Own(cmd)
 	err = cmd.Start()
 	writer.Close()
 	if err != nil {
@@ -72,7 +74,7 @@ func (ShellRunner) Run(ctx context.Context, h Hook, env []string, dir string, ti
 	var waitErr error
 	select {
 	case waitErr = <-exited:
-		killProcessGroup(cmd)
+		procgroup.Kill(cmd)
 		pipe.drain()
 	case <-timer.C:
 		stop(cmd, stdout, exited, output)
@@ -130,7 +132,7 @@ func (r *drainingReader) Read(p []byte) (int, error) {
 // stop kills the hook's process group and waits for its goroutines: the
 // reader ends when its pipe closes, the waiter once the shell is dead.
 func stop(cmd *exec.Cmd, stdout *os.File, exited <-chan error, output <-chan string) {
-	killProcessGroup(cmd)
+	procgroup.Kill(cmd)
 	stdout.Close()
 	<-exited
 	<-output

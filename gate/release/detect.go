@@ -1,0 +1,148 @@
+package release
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/procgroup"
+)
+
+// DetectTimeout bounds one `codewhale --version`.
+const DetectTimeout = 2 * time.Second
+
+// maxVersionOutput is how much of `codewhale --version`'s output is kept.
+const maxVersionOutput = 4096
+
+// maxCached bounds the cache; past it the cache starts again empty.
+const maxCached = 32
+
+// binaryKey identifies one build of a binary: a replaced binary has a new
+// modification time or size, and is asked again.
+type binaryKey struct {
+	path    string
+	modTime time.Time
+	size    int64
+}
+
+// Detector finds the user's Codewhale on a PATH and asks its version,
+// remembering the answer per binary.
+type Detector struct {
+	// Timeout bounds each run; zero means DetectTimeout.
+	Timeout time.Duration
+
+	mu    sync.Mutex
+	cache map[binaryKey]Choice
+}
+
+// Detect returns the choice for the codewhale found on pathList (a PATH
+// value). Not found, not runnable, timed out or unreadable output: the
+// default choice, with the reason in Source.
+func (d *Detector) Detect(ctx context.Context, pathList string) Choice {
+	path, info, found := lookPath("codewhale", pathList)
+	if !found {
+		return Default("no codewhale on PATH")
+	}
+	key := binaryKey{path: path, modTime: info.ModTime(), size: info.Size()}
+	d.mu.Lock()
+	cached, ok := d.cache[key]
+	d.mu.Unlock()
+	if ok {
+		return cached
+	}
+	choice := d.ask(ctx, path, pathList)
+	if ctx.Err() != nil {
+		return choice // an ended caller is no fact about the binary
+	}
+	d.mu.Lock()
+	if d.cache == nil || len(d.cache) >= maxCached {
+		d.cache = map[binaryKey]Choice{}
+	}
+	d.cache[key] = choice
+	d.mu.Unlock()
+	return choice
+}
+
+func (d *Detector) ask(ctx context.Context, path, pathList string) Choice {
+	timeout := d.Timeout
+	if timeout <= 0 {
+		timeout = DetectTimeout
+	}
+	out, err := runVersion(ctx, path, pathList, timeout)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return Default(fmt.Sprintf("%s --version timed out after %s", path, timeout))
+	case err != nil:
+		return Default(fmt.Sprintf("%s --version failed: %v", path, err))
+	}
+	v, ok := ParseVersionOutput(out)
+	if !ok {
+		return Default(fmt.Sprintf("%s --version printed no version we can read", path))
+	}
+	return Choose(v, fmt.Sprintf("detected at %s (%s)", path, v))
+}
+
+// runVersion runs `path --version` with only PATH (a launcher script, such
+// as a package manager's shim, needs it to find its interpreter) and
+// NO_COLOR in its environment; on timeout its process group is killed,
+// and pipes still held by anything that escaped the group are closed
+// shortly after, so Wait always returns.
+func runVersion(ctx context.Context, path, pathList string, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "--version")
+	cmd.Env = []string{"PATH=" + pathList, "NO_COLOR=1"}
+	var out cappedBuffer
+	cmd.Stdout = &out
+	procgroup.Own(cmd)
+	cmd.Cancel = func() error {
+		procgroup.Kill(cmd)
+		return nil
+	}
+	cmd.WaitDelay = 200 * time.Millisecond
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	return out.buf.String(), err
+}
+
+// cappedBuffer keeps the first maxVersionOutput bytes and discards the
+// rest, so a chatty binary cannot grow memory.
+type cappedBuffer struct{ buf bytes.Buffer }
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if room := maxVersionOutput - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// lookPath is exec.LookPath over the given PATH value rather than the
+// process's own, so the server can use the environment it was given.
+// Only regular executable files count (a FIFO named codewhale is skipped);
+// on Windows, where no mode bit says executable, name.exe is looked for.
+func lookPath(name, pathList string) (string, os.FileInfo, bool) {
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	for _, dir := range filepath.SplitList(pathList) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // a relative PATH entry would depend on our cwd
+		}
+		p := filepath.Join(dir, name)
+		info, err := os.Stat(p)
+		if err != nil || !info.Mode().IsRegular() || (runtime.GOOS != "windows" && info.Mode().Perm()&0o111 == 0) {
+			continue
+		}
+		return p, info, true
+	}
+	return "", nil, false
+}

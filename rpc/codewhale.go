@@ -1,0 +1,64 @@
+package rpc
+
+import (
+	"sync"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+)
+
+// codewhaleChoice is the session's Codewhale release (issue 10, point 1):
+// --codewhale-version, else initializationOptions.codewhaleVersion, else
+// the codewhale on the server's PATH, asked in the background so that no
+// message waits for it.
+type codewhaleChoice struct {
+	mu      sync.Mutex
+	settled bool
+	choice  release.Choice
+}
+
+// detecting is what status shows while `codewhale --version` runs.
+var detecting = release.Choice{Behaviour: release.Newest().Version, Source: "detecting: codewhale --version is running"}
+
+// current is the choice, or detecting while it is not settled.
+func (c *codewhaleChoice) current() release.Choice {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.settled {
+		return detecting
+	}
+	return c.choice
+}
+
+func (c *codewhaleChoice) settle(choice release.Choice) {
+	c.mu.Lock()
+	c.choice, c.settled = choice, true
+	c.mu.Unlock()
+}
+
+// chooseCodewhale settles s.codewhale from the flag or the option, or
+// starts detecting it. Both were validated earlier (the CLI, and
+// parseInitOptions). s.mu must be held; the detection is owned by
+// s.checks and ends with the session's lifetime.
+func (s *Server) chooseCodewhale(flag, option string) {
+	for _, named := range []struct{ value, source string }{{flag, "--codewhale-version"}, {option, "initializationOptions.codewhaleVersion"}} {
+		if named.value == "" {
+			continue
+		}
+		if choice, err := release.Requested(named.value, named.source); err == nil {
+			s.codewhale.settle(choice)
+			return
+		}
+	}
+	pathList := s.env.Getenv("PATH")
+	s.checks.Add(1)
+	go func() {
+		defer s.checks.Done()
+		s.codewhale.settle(s.detector.Detect(s.lifetime, pathList))
+		// CW900 depends on the choice: check again with it.
+		s.mu.Lock()
+		if s.state == running {
+			s.scheduleChecks()
+		}
+		s.mu.Unlock()
+	}()
+}
