@@ -163,6 +163,9 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
       queue.dispose();
       lastStatus = undefined;
       updateStatusBar();
+    } else if (e.newState === State.Running) {
+      // Also after the client restarted a server that crashed.
+      void refreshStatus();
     }
   });
   try {
@@ -175,12 +178,23 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
   }
 }
 
-async function restartServer(): Promise<void> {
-  const old = client;
-  client = undefined;
-  queue.dispose();
-  await old?.stop().catch((err: unknown) => log.warn(`stopping codewhale-ls: ${String(err)}`));
-  await startServer(extensionContext);
+/** The restart under way, if any: restarts run one at a time. */
+let restarting: Promise<void> = Promise.resolve();
+
+/**
+ * Restarts run one after another (the command, a setting change and a
+ * trust grant can come together): each stops the client current at its
+ * turn, so no server is left running unreferenced.
+ */
+function restartServer(): Promise<void> {
+  restarting = restarting.catch(() => undefined).then(async () => {
+    const old = client;
+    client = undefined;
+    queue.dispose();
+    await old?.stop().catch((err: unknown) => log.warn(`stopping codewhale-ls: ${String(err)}`));
+    await startServer(extensionContext);
+  });
+  return restarting;
 }
 
 async function refreshStatus(): Promise<ServerStatus | undefined> {
