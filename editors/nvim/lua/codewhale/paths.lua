@@ -64,9 +64,11 @@ function M.codewhale_home()
 end
 
 -- root returns the workspace of a policy file, or nil when path is not
--- one of Codewhale's files: the directory holding its .codewhale/ (or
--- .deepseek/), else, for a file of $CODEWHALE_HOME, its git root, else
--- that home itself.
+-- one of Codewhale's files: for the config.toml or permissions.toml of
+-- the Codewhale home ($CODEWHALE_HOME, ~/.codewhale, legacy ~/.deepseek),
+-- the home's git root, else the home itself (never the user's home
+-- directory, which would then be a workspace an agent could name); else
+-- the directory holding the file's .codewhale/ (or .deepseek/).
 function M.root(path)
   if type(path) ~= 'string' or path:sub(1, 1) ~= '/' then
     return nil
@@ -76,11 +78,13 @@ function M.root(path)
   if not policy_names[name] then
     return nil
   end
+  local user = os.getenv('HOME') or ''
+  local is_home = dir == M.codewhale_home() or (user ~= '' and dir == normalize(user .. '/.deepseek'))
+  if is_home and (name == 'config.toml' or name == 'permissions.toml') then
+    return git_root(dir) or dir
+  end
   if policy_dirs[basename(dir)] then
     return dirname(dir)
-  end
-  if dir == M.codewhale_home() and (name == 'config.toml' or name == 'permissions.toml') then
-    return git_root(dir) or dir
   end
   return nil
 end
