@@ -86,6 +86,7 @@ func newNvimWorld(t *testing.T, nv neovim) *nvimWorld {
 	copyFile(t, serverBinary(t), filepath.Join(dir, "bin", "codewhale-ls"), 0o755)
 	copyTree(t, "nvim", filepath.Join(dir, "plugin"))
 	copyTree(t, filepath.Join("testdata", "nvim"), filepath.Join(dir, "scripts"))
+	nvimtest.WriteResultsLib(t, filepath.Join(dir, "scripts"))
 	home := filepath.Join(dir, "home", ".codewhale")
 	// Managed config and requirements outside /etc keep the load hermetic.
 	w.write(t, filepath.Join(home, "config.toml"),
@@ -178,7 +179,7 @@ func (w *nvimWorld) env(kind string) []string {
 		"XDG_CACHE_HOME=" + g(filepath.Join(w.dir, "cache")), "XDG_CONFIG_HOME=" + g(filepath.Join(w.dir, "config")),
 		"XDG_DATA_HOME=" + g(filepath.Join(w.dir, "data")), "XDG_STATE_HOME=" + g(filepath.Join(w.dir, "state")),
 		"CWLS_BIN=" + g(filepath.Join(w.dir, "bin", "codewhale-ls")), "CWLS_PLUGIN=" + g(filepath.Join(w.dir, "plugin")),
-		"CWLS_LIB=" + g(filepath.Join(w.dir, "scripts", "lib.lua")), "CWLS_DIR=" + g(w.dir),
+		"CWLS_LIB=" + g(filepath.Join(w.dir, "scripts", "lib.lua")), "CWLS_RESULTS=" + g(filepath.Join(w.dir, "scripts", "results.lua")), "CWLS_DIR=" + g(w.dir),
 		"CWLS_OUT=" + g(filepath.Join(w.dir, "results.json")), "CWLS_CASE=" + kind}
 }
 

@@ -54,6 +54,7 @@ func findNvim(t *testing.T) string {
 // is CODEWHALE_HOME), dir/cache is XDG_CACHE_HOME (Neovim's lsp.log).
 type nvimWorld struct {
 	nvim, dir, home, codewhale string
+	results                    string // results.lua, the scripts' shared writer (nvimtest)
 }
 
 func newNvimWorld(t *testing.T, nvim string) *nvimWorld {
@@ -62,6 +63,7 @@ func newNvimWorld(t *testing.T, nvim string) *nvimWorld {
 	w := &nvimWorld{nvim: nvim, dir: dir, home: filepath.Join(dir, "home")}
 	w.codewhale = filepath.Join(w.home, ".codewhale")
 	w.write(t, filepath.Join(w.codewhale, "config.toml"), w.hermetic())
+	w.results = nvimtest.WriteResultsLib(t, dir)
 	return w
 }
 
@@ -91,7 +93,7 @@ func (w *nvimWorld) env() []string {
 		"HOME=" + w.home, "CODEWHALE_HOME=" + w.codewhale,
 		"XDG_CACHE_HOME=" + filepath.Join(w.dir, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(w.dir, "config"),
 		"XDG_DATA_HOME=" + filepath.Join(w.dir, "data"), "XDG_STATE_HOME=" + filepath.Join(w.dir, "state"),
-		"CWLS_BIN=" + self, "CWLS_LIB=" + lib, "CWLS_DIR=" + w.dir, "CWLS_OUT=" + filepath.Join(w.dir, "results.json")}
+		"CWLS_BIN=" + self, "CWLS_LIB=" + lib, "CWLS_RESULTS=" + w.results, "CWLS_DIR=" + w.dir, "CWLS_OUT=" + filepath.Join(w.dir, "results.json")}
 }
 
 // run runs testdata/nvim/<script> and decodes what it wrote into out;

@@ -4,6 +4,7 @@
 package nvimtest
 
 import (
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,4 +49,17 @@ func Write(t testing.TB, path string, data []byte, mode os.FileMode) {
 	if err := os.WriteFile(path, data, mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+//go:embed results.lua
+var resultsLua []byte
+
+// WriteResultsLib writes the Lua half of ReadResults (results.lua: note,
+// fail, write the JSON and quit) into dir and returns its path, for the
+// scripts to load from $CWLS_RESULTS.
+func WriteResultsLib(t testing.TB, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "results.lua")
+	Write(t, path, resultsLua, 0o644)
+	return path
 }

@@ -3,31 +3,10 @@
 -- loop meanwhile and processes typed keys (nvim_input) as a user's: the
 -- prompt's mappings fire as they would for a person. Results go to
 -- $CWLS_OUT as JSON for the Go test to judge.
-local M = { results = {}, errors = {} }
-
-M.env = {
-  bin = os.getenv('CWLS_BIN'),
-  out = os.getenv('CWLS_OUT'),
-  dir = os.getenv('CWLS_DIR'),
-  plugin = os.getenv('CWLS_PLUGIN'),
-  case = os.getenv('CWLS_CASE'),
-}
-
-function M.note(key, value)
-  M.results[key] = value
-end
-
-function M.fail(msg)
-  table.insert(M.errors, msg)
-end
-
-local function finish()
-  M.results.errors = M.errors
-  local f = assert(io.open(M.env.out, 'w'))
-  f:write(vim.fn.json_encode(M.results))
-  f:close()
-  vim.cmd('qall!')
-end
+local M = dofile(os.getenv('CWLS_RESULTS'))
+M.env.plugin = os.getenv('CWLS_PLUGIN')
+M.env.case = os.getenv('CWLS_CASE')
+local finish = M.write_and_quit
 
 local body
 

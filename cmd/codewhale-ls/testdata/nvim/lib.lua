@@ -1,30 +1,9 @@
 -- Shared by the scripts of nvim_test.go: start codewhale-ls with
 -- vim.lsp.start_client (no plugin), wait for what a test needs with
 -- bounded waits, and write the results as JSON for the Go test.
-local M = { results = {}, published = {}, prompts = {}, errors = {} }
-
-M.env = {
-  bin = os.getenv('CWLS_BIN'),
-  out = os.getenv('CWLS_OUT'),
-  dir = os.getenv('CWLS_DIR'),
-}
-
-function M.note(key, value)
-  M.results[key] = value
-end
-
-function M.fail(msg)
-  table.insert(M.errors, msg)
-end
-
--- finish writes the results and quits; every exit of a script goes here.
-function M.finish()
-  M.results.errors = M.errors
-  local f = assert(io.open(M.env.out, 'w'))
-  f:write(vim.fn.json_encode(M.results))
-  f:close()
-  vim.cmd('qall!')
-end
+local M = dofile(os.getenv('CWLS_RESULTS'))
+M.published, M.prompts = {}, {}
+M.finish = M.write_and_quit
 
 -- run calls body, recording an error instead of dying without results.
 function M.run(body)
