@@ -17,7 +17,7 @@ import (
 // opened). Paths are compared, never resolved: a directory inside a folder
 // is refused, and so is a symlink to a folder unless it is itself one.
 func Refusal(requested string, opened []string) string {
-	roots := Distinct(opened)
+	roots := distinct(opened)
 	if filepath.IsAbs(requested) && slices.Contains(roots, filepath.Clean(requested)) {
 		return ""
 	}
@@ -28,9 +28,9 @@ func Refusal(requested string, opened []string) string {
 	return "codewhale-ls refuses this call: its workspace " + requested + " is not one the editor opened (" + list + ")"
 }
 
-// Distinct is paths cleaned, sorted, each once; relative and empty paths
+// distinct is paths cleaned, sorted, each once; relative and empty paths
 // are dropped, as no request can name them.
-func Distinct(paths []string) []string {
+func distinct(paths []string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if filepath.IsAbs(p) {
