@@ -61,6 +61,8 @@ var linters = []func(snap *config.Snapshot, out map[string]*FileResult){
 // loosening check against the baseline, and drops what `# codewhale-ls:
 // ignore CODE` comments silence.
 func Check(in Input) *Result {
+	// The release chosen decides how the files load and what the lints say.
+	in.Options.Release = in.Codewhale.Implementation()
 	snap := config.Load(in.Options)
 	res := &Result{Snapshot: snap}
 	byPath := map[string]*FileResult{}

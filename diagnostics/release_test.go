@@ -9,7 +9,7 @@ import (
 )
 
 func TestLintRelease(t *testing.T) {
-	newer, _ := release.Requested("0.10.1", "detected at /bin/codewhale (0.10.1)")
+	newer, _ := release.Requested("0.11.0", "detected at /bin/codewhale (0.11.0)")
 	exact, _ := release.Requested("0.9.10", "--codewhale-version")
 	for _, tc := range []struct {
 		name    string
@@ -37,7 +37,7 @@ func TestLintRelease(t *testing.T) {
 				t.Fatalf("config.toml got %v", user.Problems)
 			}
 			p := user.Problems[0]
-			want := "Codewhale 0.10.1 (detected at /bin/codewhale (0.10.1)): unsupported newer release; codewhale-ls reproduces Codewhale 0.9.10 and checks against that (implemented: 0.9.10)"
+			want := "Codewhale 0.11.0 (detected at /bin/codewhale (0.11.0)): unsupported newer release; codewhale-ls reproduces Codewhale 0.10.1 and checks against that (implemented: 0.9.10, 0.10.0, 0.10.1)"
 			if p.Code != "CW900" || p.Severity != problem.Info || p.Span != (problem.Span{Start: 0, End: 11}) || p.Message != want {
 				t.Errorf("got %+v", p)
 			}

@@ -86,6 +86,12 @@ type Decision struct {
 	Input     map[string]any `json:"input"`
 	Trace     []TraceEntry   `json:"trace"`
 	Approval  *Approval      `json:"approval"`
+	// Codewhale is the release whose behaviour decided.
+	Codewhale string `json:"codewhale,omitempty"`
+	// Changes are the release changes (release.Change) that made this
+	// decision differ from what the oldest implemented release decides,
+	// so explain can say which release changed an outcome.
+	Changes []string `json:"changes,omitempty"`
 	// Prompt describes what a human would be asked when Decision is ask.
 	Prompt *Prompt `json:"-"`
 }

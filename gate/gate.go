@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -69,7 +71,16 @@ func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision 
 	p.d.Posture = p.s.posture.String()
 	p.d.Mode = p.s.mode.String()
 	p.d.Sandbox = p.sandbox
+	p.d.Codewhale = p.snap.Release.Name()
 	return *p.d
+}
+
+// changed records that a release change took part in the decision.
+func (p *plan) changed(c release.Change) {
+	s := c.String()
+	if !slices.Contains(p.d.Changes, s) {
+		p.d.Changes = append(p.d.Changes, s)
+	}
 }
 
 func (p *plan) deny(l Layer, reason string, rule *string) Decision {

@@ -37,8 +37,16 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
 		return s.announce(s.authz.Final(req, gate.Refuse(req, reason)))
 	}
+	if _, ok := s.codewhale.wait(ctx); !ok {
+		return s.announce(s.authz.Final(req, gate.Refuse(req, releaseUnknown)))
+	}
 	return s.announce(s.authz.Authorize(ctx, s.policyFor(req.Workspace), req))
 }
+
+// releaseUnknown is the deny of a call whose request ended before the
+// user's Codewhale release was known: no decision is made as a release the
+// user may not run.
+const releaseUnknown = "The call ended before codewhale-ls knew which Codewhale release to decide as (codewhale --version was still running); a call not decided is denied."
 
 // announce sends a final decision as codewhale/decision and returns it as
 // the call's result, encoding it once for both.
@@ -79,6 +87,9 @@ func explain(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, e
 	deps.Sessions = s.authz.Sessions
 	ctx, stop := s.decisionContext(ctx)
 	defer stop()
+	if _, ok := s.codewhale.wait(ctx); !ok {
+		return gate.Refuse(req, releaseUnknown), nil
+	}
 	return gate.Decide(ctx, s.policyFor(req.Workspace), req, deps), nil
 }
 

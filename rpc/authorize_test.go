@@ -28,7 +28,9 @@ type decided struct {
 	Reason   string  `json:"reason"`
 	Rule     *string `json:"rule"`
 	CallID   *string `json:"callId"`
-	Approval *struct {
+	// Codewhale is the release that decided.
+	Codewhale string `json:"codewhale"`
+	Approval  *struct {
 		Choice string `json:"choice"`
 		Source string `json:"source"`
 	} `json:"approval"`

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"sync"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -14,6 +15,13 @@ type codewhaleChoice struct {
 	mu      sync.Mutex
 	settled bool
 	choice  release.Choice
+	// done is closed once the choice is settled: decisions wait for it,
+	// so none is made as a release the user does not run.
+	done chan struct{}
+}
+
+func newCodewhaleChoice() *codewhaleChoice {
+	return &codewhaleChoice{done: make(chan struct{})}
 }
 
 // detecting is what status shows while `codewhale --version` runs.
@@ -31,8 +39,31 @@ func (c *codewhaleChoice) current() release.Choice {
 
 func (c *codewhaleChoice) settle(choice release.Choice) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.settled {
+		return
+	}
 	c.choice, c.settled = choice, true
-	c.mu.Unlock()
+	close(c.done)
+}
+
+// wait returns the settled choice; false when ctx ends first (detection
+// is bounded by release.DetectTimeout, so only a cancel or the session's
+// end does that).
+func (c *codewhaleChoice) wait(ctx context.Context) (release.Choice, bool) {
+	select {
+	case <-c.done:
+		return c.current(), true
+	case <-ctx.Done():
+		return release.Choice{}, false
+	}
+}
+
+// implementation is the release snapshots load as: the settled choice,
+// or, while detection runs, the newest release (what status shows then;
+// decisions wait for the settled one).
+func (c *codewhaleChoice) implementation() release.Release {
+	return c.current().Implementation()
 }
 
 // chooseCodewhale settles s.codewhale from the flag or the option, or
@@ -54,7 +85,9 @@ func (s *Server) chooseCodewhale(flag, option string) {
 	go func() {
 		defer s.checks.Done()
 		s.codewhale.settle(s.detector.Detect(s.lifetime, pathList))
-		// CW900 depends on the choice: check again with it.
+		// Snapshots loaded while detecting load again as the release
+		// found; CW900 and every lint depend on it: check again.
+		s.reloadPolicies()
 		s.mu.Lock()
 		if s.state == running {
 			s.scheduleChecks()

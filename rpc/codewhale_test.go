@@ -35,10 +35,10 @@ func (s *session) settledCodewhale() release.Choice {
 
 func TestStatusCodewhaleDetected(t *testing.T) {
 	w := newWorld(t)
-	path := fakecodewhale.Printing(t, "0.10.1")
+	path := fakecodewhale.Printing(t, "0.11.0")
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
 	s.initialize(protocol.ClientCapabilities{})
-	want := release.Choice{Release: "0.10.1", Behaviour: "0.9.10", Source: "detected at " + filepath.Join(path, "codewhale") + " (0.10.1)", Note: release.NoteNewer}
+	want := release.Choice{Release: "0.11.0", Behaviour: "0.10.1", Source: "detected at " + filepath.Join(path, "codewhale") + " (0.11.0)", Note: release.NoteNewer}
 	if got := s.settledCodewhale(); got != want {
 		t.Errorf("status codewhale = %+v, want %+v", got, want)
 	}
@@ -108,11 +108,11 @@ func TestInitializeBadCodewhaleVersion(t *testing.T) {
 // CW900 appears on the user's config.toml once detection finds a release
 // that is not implemented, and not when the flag names an implemented one.
 func TestCW900(t *testing.T) {
-	path := fakecodewhale.Printing(t, "0.10.1")
+	path := fakecodewhale.Printing(t, "0.11.0")
 	for _, tc := range []struct {
 		name, flag string
 		want       bool
-	}{{"detected 0.10.1", "", true}, {"flag 0.9.10", "0.9.10", false}} {
+	}{{"detected 0.11.0", "", true}, {"flag 0.9.10", "0.9.10", false}, {"flag 0.10.0", "0.10.0", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)
 			w.write(t, w.configPath(), "modle = \"x\"\n")
@@ -126,7 +126,7 @@ func TestCW900(t *testing.T) {
 			}
 			p := s.waitVersion(u, 1)
 			if hasCode(p.Diagnostics, "CW900") {
-				t.Errorf("CW900 under --codewhale-version 0.9.10: %+v", p.Diagnostics)
+				t.Errorf("CW900 under --codewhale-version %s: %+v", tc.flag, p.Diagnostics)
 			}
 		})
 	}
@@ -141,7 +141,7 @@ func TestCW900AfterSlowDetection(t *testing.T) {
 		t.Skip("no sleep on this machine")
 	}
 	answer := filepath.Join(t.TempDir(), "answer")
-	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.10.1'\n")
+	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.11.0'\n")
 	w := newWorld(t)
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
 	s.initialize(protocol.ClientCapabilities{})
@@ -153,4 +153,30 @@ func TestCW900AfterSlowDetection(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitForCode(u, "CW900")
+}
+
+// A call made while `codewhale --version` still runs waits for it and is
+// decided as the release found, never as the newest one status shows
+// meanwhile. The fake answers 0.10.0 only after the call was sent.
+func TestAuthorizeWaitsForDetection(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep on this machine")
+	}
+	answer := filepath.Join(t.TempDir(), "answer")
+	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.10.0'\n")
+	w := newWorld(t)
+	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
+	s.initialize(protocol.ClientCapabilities{})
+	got := make(chan decided, 1)
+	go func() {
+		got <- s.explain(map[string]any{"tool": "read_file", "input": map[string]any{"path": "README.md"}})
+	}()
+	time.Sleep(100 * time.Millisecond) // the call is on its way
+	if err := os.WriteFile(answer, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d := <-got; d.Codewhale != "0.10.0" {
+		t.Errorf("decided as %q while 0.10.0 was being detected: %+v", d.Codewhale, d)
+	}
 }

@@ -23,7 +23,9 @@ const maxPolicies = 64
 // file changes, so a decision never sees half of an edit.
 type policy struct {
 	opts config.Options
-	snap atomic.Pointer[config.Snapshot]
+	// codewhale is the session's release choice: each load reads it.
+	codewhale *codewhaleChoice
+	snap      atomic.Pointer[config.Snapshot]
 	// reloading serialises loads, so that a load that read the disk
 	// earlier never replaces one that read it later.
 	reloading sync.Mutex
@@ -35,7 +37,9 @@ type policy struct {
 func (p *policy) reload() {
 	p.reloading.Lock()
 	defer p.reloading.Unlock()
-	p.snap.Store(config.Load(p.opts))
+	opts := p.opts
+	opts.Release = p.codewhale.implementation()
+	p.snap.Store(config.Load(opts))
 }
 
 // policyFor returns the current disk snapshot of workspace, loading it on
@@ -50,9 +54,15 @@ func (s *Server) policyFor(workspace string) *config.Snapshot {
 	configFlag := s.init.Config
 	s.mu.Unlock()
 	if ok {
+		if snap := p.snap.Load(); snap.Release == s.codewhale.implementation() {
+			return snap
+		}
+		// Loaded as another release (while `codewhale --version` ran):
+		// a decision reads the files as the release settled on.
+		p.reload()
 		return p.snap.Load()
 	}
-	p = &policy{opts: config.Options{ConfigFlag: configFlag, Workspace: workspace, Env: s.env}}
+	p = &policy{opts: config.Options{ConfigFlag: configFlag, Workspace: workspace, Env: s.env}, codewhale: s.codewhale}
 	p.reload()
 	s.mu.Lock()
 	if kept, ok := s.policies[workspace]; ok {

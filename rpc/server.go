@@ -85,7 +85,7 @@ type Server struct {
 	exited chan struct{}
 
 	codewhaleFlag string
-	codewhale     codewhaleChoice
+	codewhale     *codewhaleChoice
 	detector      release.Detector
 
 	mu    sync.Mutex
@@ -119,6 +119,7 @@ func newServer(opts Options) *Server {
 		hooks:      opts.Hooks,
 
 		codewhaleFlag: opts.CodewhaleVersion,
+		codewhale:     newCodewhaleChoice(),
 	}
 	s.lifetime, s.endLifetime = context.WithCancel(context.Background())
 	if s.hooks == nil {

@@ -95,7 +95,7 @@ func (s *Server) newWorkspace(root string) *workspace {
 }
 
 func (w *workspace) options(buffers config.Buffers) config.Options {
-	return config.Options{ConfigFlag: w.configFlag, Workspace: w.root, Env: w.s.env, Buffers: buffers}
+	return config.Options{ConfigFlag: w.configFlag, Workspace: w.root, Env: w.s.env, Buffers: buffers, Release: w.s.codewhale.implementation()}
 }
 
 // scheduleChecks re-checks every workspace after the debounce: any edit

@@ -85,15 +85,11 @@ func authorize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err.Error())
 	}
-	// Every release decides as 0.9.10 for now, so the user's Codewhale is
-	// not looked for here (that costs a process per call); a named one is
-	// still checked, so a typo fails now rather than when it starts to count.
-	if v, ok := fs.values["codewhale-version"]; ok {
-		if _, err := release.Requested(v, "--codewhale-version"); err != nil {
-			return fail(err.Error())
-		}
+	against, err := fs.codewhale()
+	if err != nil {
+		return fail(err.Error())
 	}
-	opts, err := fs.loadOptions()
+	opts, err := fs.loadOptions(against)
 	if err != nil {
 		return fail(err.Error())
 	}

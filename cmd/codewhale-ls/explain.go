@@ -29,7 +29,7 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
 		return 1
 	}
-	opts, err := fs.loadOptions()
+	opts, err := fs.loadOptions(against)
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
 		return 1

@@ -89,12 +89,14 @@ func (fs *flagSet) workspace() (string, error) {
 	return cwd, nil
 }
 
-func (fs *flagSet) loadOptions() (config.Options, error) {
+// loadOptions are the options to load the files with, as the release
+// against loads them.
+func (fs *flagSet) loadOptions(against release.Choice) (config.Options, error) {
 	ws, err := fs.workspace()
 	if err != nil {
 		return config.Options{}, err
 	}
-	return config.Options{ConfigFlag: fs.values["config"], Workspace: ws, Env: config.OSEnv{}}, nil
+	return config.Options{ConfigFlag: fs.values["config"], Workspace: ws, Env: config.OSEnv{}, Release: against.Implementation()}, nil
 }
 
 // requestDefaults turns --mode, --posture and --origin into the defaults a

@@ -134,7 +134,7 @@ func TestCheckExitCodesAndFormats(t *testing.T) {
 		t.Errorf("sarif: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "check", "--config", bad, "--workspace", ws, "--format", "github", "--fail-level", "none")
-	if code != 0 || !strings.HasPrefix(out, "::notice title=codewhale-ls::checking against Codewhale 0.9.10 behaviour") || !strings.Contains(out, "\n::error file=") {
+	if code != 0 || !strings.HasPrefix(out, "::notice title=codewhale-ls::checking against Codewhale 0.10.1 behaviour") || !strings.Contains(out, "\n::error file=") {
 		t.Errorf("github: exit %d\n%s", code, out)
 	}
 	warn := home(t, "modle = \"x\"\n", "")
@@ -167,16 +167,16 @@ func fakeCodewhaleOnPath(t *testing.T, version string) string {
 // check says which Codewhale behaviour it checks against and why, in
 // every format.
 func TestCheckCodewhaleVersion(t *testing.T) {
-	bin := fakeCodewhaleOnPath(t, "0.10.1")
+	bin := fakeCodewhaleOnPath(t, "0.11.0")
 	cfg := home(t, "", "")
 	ws := t.TempDir()
 	_, out, _ := runCLI(t, "", "check", "--config", cfg, "--workspace", ws)
 	first, _, _ := strings.Cut(out, "\n")
-	if want := "checking against Codewhale 0.9.10 behaviour (Codewhale 0.10.1, detected at " + bin + " (0.10.1)); unsupported newer release: codewhale-ls implements 0.9.10"; first != want {
+	if want := "checking against Codewhale 0.10.1 behaviour (Codewhale 0.11.0, detected at " + bin + " (0.11.0)); unsupported newer release: codewhale-ls implements 0.9.10, 0.10.0, 0.10.1"; first != want {
 		t.Errorf("detected: first line\n %q\nwant\n %q", first, want)
 	}
-	if !strings.Contains(out, "config.toml:1:1: info CW900 Codewhale 0.10.1 (detected at "+bin) {
-		t.Errorf("detected 0.10.1: no CW900 on config.toml\n%s", out)
+	if !strings.Contains(out, "config.toml:1:1: info CW900 Codewhale 0.11.0 (detected at "+bin) {
+		t.Errorf("detected 0.11.0: no CW900 on config.toml\n%s", out)
 	}
 	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.9.10")
 	if first, _, _ := strings.Cut(out, "\n"); first != "checking against Codewhale 0.9.10 behaviour (Codewhale 0.9.10, --codewhale-version)" {
@@ -187,7 +187,7 @@ func TestCheckCodewhaleVersion(t *testing.T) {
 	}
 	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--format", "json")
 	var report struct{ Codewhale map[string]string }
-	if err := json.Unmarshal([]byte(out), &report); err != nil || report.Codewhale["release"] != "0.10.1" || report.Codewhale["behaviour"] != "0.9.10" || report.Codewhale["note"] != "unsupported newer release" {
+	if err := json.Unmarshal([]byte(out), &report); err != nil || report.Codewhale["release"] != "0.11.0" || report.Codewhale["behaviour"] != "0.10.1" || report.Codewhale["note"] != "unsupported newer release" {
 		t.Errorf("json codewhale = %v, %v", report.Codewhale, err)
 	}
 	_, out, _ = runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--format", "sarif")
@@ -196,7 +196,7 @@ func TestCheckCodewhaleVersion(t *testing.T) {
 			Properties struct{ Codewhale map[string]string }
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &sarif); err != nil || len(sarif.Runs) != 1 || sarif.Runs[0].Properties.Codewhale["release"] != "0.10.1" {
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || len(sarif.Runs) != 1 || sarif.Runs[0].Properties.Codewhale["release"] != "0.11.0" {
 		t.Errorf("sarif run properties = %+v, %v", sarif, err)
 	}
 	for _, cmd := range [][]string{
@@ -215,8 +215,8 @@ func TestCheckCodewhaleVersion(t *testing.T) {
 func TestExplainNamesCodewhaleRelease(t *testing.T) {
 	fakeCodewhaleOnPath(t, "0.10.1")
 	cfg := home(t, "", "")
-	_, out, errOut := runCLI(t, "", "explain", "read_file", "--path", "a", "--config", cfg, "--workspace", t.TempDir(), "--codewhale-version", "0.10.0")
-	if first, _, _ := strings.Cut(out, "\n"); first != "as Codewhale 0.9.10 behaviour (Codewhale 0.10.0, --codewhale-version); unsupported newer release: codewhale-ls implements 0.9.10" {
+	_, out, errOut := runCLI(t, "", "explain", "read_file", "--path", "a", "--config", cfg, "--workspace", t.TempDir(), "--codewhale-version", "0.9.13")
+	if first, _, _ := strings.Cut(out, "\n"); first != "as Codewhale 0.9.10 behaviour (Codewhale 0.9.13, --codewhale-version); unsupported newer release: codewhale-ls implements 0.9.10, 0.10.0, 0.10.1" {
 		t.Errorf("explain: first line %q (stderr %s)", first, errOut)
 	}
 }

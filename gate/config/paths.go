@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,9 @@ type Options struct {
 	// Buffers are editor contents that stand in for the files at those
 	// paths: diagnostics come from the buffer when a file is open.
 	Buffers Buffers
+	// Release is the Codewhale release whose loaders and gate behaviour
+	// the snapshot reproduces (the zero Release is the oldest implemented).
+	Release release.Release
 }
 
 // Buffers maps absolute paths to the text an editor holds for them.

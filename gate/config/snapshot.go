@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,12 @@ import (
 // and never changed: a decision reads exactly one snapshot, so it can never
 // see half of an edit.
 type Snapshot struct {
-	Paths  Paths
-	Policy Policy
+	// Release is the Codewhale release the snapshot was loaded as: every
+	// release-dependent behaviour of the loaders and the gate asks it, so a
+	// decision reads one release as it reads one set of files.
+	Release release.Release
+	Paths   Paths
+	Policy  Policy
 	// Files are every file the load looked at, in a stable order.
 	Files []*File
 	// engine is compiled from Permissions on first use: linting never
@@ -75,7 +80,7 @@ func (s *Snapshot) File(kind Kind) *File {
 // Policy.Fatal (and turns every decision into a deny), and every problem is
 // kept on its file.
 func Load(opts Options) *Snapshot {
-	s := &Snapshot{buffers: opts.Buffers}
+	s := &Snapshot{Release: opts.Release, buffers: opts.Buffers}
 	paths, err := ResolvePaths(opts)
 	s.Paths = paths
 	if err != nil {

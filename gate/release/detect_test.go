@@ -14,11 +14,11 @@ import (
 )
 
 func TestDetectFound(t *testing.T) {
-	dir := fakecodewhale.Printing(t, "0.10.1")
+	dir := fakecodewhale.Printing(t, "0.11.0")
 	var d release.Detector
 	c := d.Detect(context.Background(), t.TempDir()+string(os.PathListSeparator)+dir)
-	want := "detected at " + filepath.Join(dir, "codewhale") + " (0.10.1)"
-	if c.Release != "0.10.1" || c.Behaviour != "0.9.10" || c.Source != want || c.Note != release.NoteNewer {
+	want := "detected at " + filepath.Join(dir, "codewhale") + " (0.11.0)"
+	if c.Release != "0.11.0" || c.Behaviour != "0.10.1" || c.Source != want || c.Note != release.NoteNewer {
 		t.Errorf("Detect = %+v", c)
 	}
 }

@@ -20,6 +20,8 @@ type Release struct {
 // loaders (docs/architecture.md, "Reproducing Codewhale").
 var Implemented = []Release{
 	{Version: "0.9.10", Commit: "75dca2cfbe1b5e0e9fd58c9eed27dbc1b4705c48"},
+	{Version: "0.10.0", Commit: "fe7f17d38d9de41c3b12534636cf90dce4f1d2e6"},
+	{Version: "0.10.1", Commit: "9ae63ee6640c6ea0d5b7b5b6bd79f3af89ccc660"},
 }
 
 // Newest is the newest implemented release.

@@ -96,8 +96,13 @@ func TestChoose(t *testing.T) {
 	}{
 		{"0.9.10", "0.9.10", ""},
 		{"0.9.11", "0.9.10", release.NoteNewer},
-		{"0.10.1", newest, release.NoteNewer},
-		{"0.10.0-rc.1", newest, release.NoteNewer},
+		{"0.9.13", "0.9.10", release.NoteNewer},
+		{"0.10.0", "0.10.0", ""},
+		// A pre-release of 0.10.0 precedes it: 0.9.10's behaviour.
+		{"0.10.0-rc.1", "0.9.10", release.NoteNewer},
+		{"0.10.1", "0.10.1", ""},
+		{"0.10.2", newest, release.NoteNewer},
+		{"0.11.0", newest, release.NoteNewer},
 		// A pre-release of the implemented release precedes it, so it is
 		// older than every implemented release.
 		{"0.9.10-rc.1", oldest, release.NoteOlder},
@@ -126,9 +131,9 @@ func TestDescribe(t *testing.T) {
 		want string
 	}{
 		{release.Choose(mustParse(t, "0.9.10"), "--codewhale-version"), "Codewhale 0.9.10 behaviour (Codewhale 0.9.10, --codewhale-version)"},
-		{release.Choose(mustParse(t, "0.10.1"), "detected at /bin/codewhale (0.10.1)"),
-			"Codewhale 0.9.10 behaviour (Codewhale 0.10.1, detected at /bin/codewhale (0.10.1)); unsupported newer release: codewhale-ls implements 0.9.10"},
-		{release.Default("no codewhale on PATH"), "Codewhale 0.9.10 behaviour (default: no codewhale on PATH)"},
+		{release.Choose(mustParse(t, "0.11.0"), "detected at /bin/codewhale (0.11.0)"),
+			"Codewhale 0.10.1 behaviour (Codewhale 0.11.0, detected at /bin/codewhale (0.11.0)); unsupported newer release: codewhale-ls implements 0.9.10, 0.10.0, 0.10.1"},
+		{release.Default("no codewhale on PATH"), "Codewhale 0.10.1 behaviour (default: no codewhale on PATH)"},
 	} {
 		if got := tc.c.Describe(); got != tc.want {
 			t.Errorf("Describe(%+v) =\n %q\nwant\n %q", tc.c, got, tc.want)
@@ -137,10 +142,13 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestRequested(t *testing.T) {
-	if c, err := release.Requested("0.10.1", "flag"); err != nil || c.Behaviour != "0.9.10" || c.Note != release.NoteNewer || c.Source != "flag" {
+	if c, err := release.Requested("0.10.1", "flag"); err != nil || c.Behaviour != "0.10.1" || c.Note != "" || c.Source != "flag" {
 		t.Errorf("Requested(0.10.1) = %+v, %v", c, err)
 	}
-	if _, err := release.Requested("latest", "initializationOptions.codewhaleVersion"); err == nil || err.Error() != `initializationOptions.codewhaleVersion: "latest" is not a Codewhale release such as 0.9.10` {
+	if c, err := release.Requested("0.9.12", "flag"); err != nil || c.Behaviour != "0.9.10" || c.Note != release.NoteNewer {
+		t.Errorf("Requested(0.9.12) = %+v, %v", c, err)
+	}
+	if _, err := release.Requested("latest", "initializationOptions.codewhaleVersion"); err == nil || err.Error() != `initializationOptions.codewhaleVersion: "latest" is not a Codewhale release such as 0.10.1` {
 		t.Errorf("Requested(latest) error = %v", err)
 	}
 }

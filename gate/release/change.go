@@ -1,0 +1,111 @@
+package release
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Change is one behaviour of Codewhale's that differs between implemented
+// releases, keyed to the release it landed in, the way a compiler keys a
+// language change to an edition: the gate and the loaders write each
+// behaviour once and ask Has, never copying a layer per release
+// (docs/codewhale/releases/README.md).
+type Change struct {
+	// ID names the change in the delta specs (for example "A.3.4" of
+	// 0.10.0, "N1" of 0.10.1); with Since it is unique.
+	ID string
+	// Since is the first implemented release with the change.
+	Since string
+	// Summary says in one line what the change does, for explain, hover
+	// and the docs.
+	Summary string
+}
+
+// String names the change and its release, as explain and the lints quote it.
+func (c Change) String() string {
+	return fmt.Sprintf("changed in Codewhale %s (%s): %s", c.Since, c.ID, c.Summary)
+}
+
+// Of returns the implemented release named version; ok is false for any
+// other string.
+func Of(version string) (Release, bool) {
+	for _, r := range Implemented {
+		if r.Version == version {
+			return r, true
+		}
+	}
+	return Release{}, false
+}
+
+// Oldest is the oldest implemented release: what a zero Release means.
+func Oldest() Release { return Implemented[0] }
+
+// Implementation returns the implemented release whose behaviour the choice
+// reproduces.
+func (c Choice) Implementation() Release {
+	// Choose, Default and Requested only name implemented releases; the
+	// zero Choice (no choice made, as in tests) is the zero Release, the
+	// oldest implemented one.
+	r, _ := Of(c.Behaviour)
+	return r
+}
+
+// Has reports whether r behaves with c. The zero Release behaves as the
+// oldest implemented one, so code that never learnt the release keeps
+// 0.9.10's behaviour rather than guessing a newer one.
+func (r Release) Has(c Change) bool {
+	return !r.Before(c.Since)
+}
+
+// Before reports whether r is older than the release named version.
+func (r Release) Before(version string) bool {
+	mine := r.Version
+	if mine == "" {
+		mine = Oldest().Version
+	}
+	a, okA := Parse(mine)
+	b, okB := Parse(version)
+	if !okA || !okB {
+		panic(fmt.Sprintf("release: unparsable release %q or %q", mine, version))
+	}
+	return Compare(a, b) < 0
+}
+
+// Name is the release's version, the oldest implemented one for a zero
+// Release.
+func (r Release) Name() string {
+	if r.Version == "" {
+		return Oldest().Version
+	}
+	return r.Version
+}
+
+// Changes lists every change, by release then ID.
+func Changes() []Change {
+	all := slices.Concat(engineChanges, configChanges, pipelineChanges, lintChanges)
+	slices.SortStableFunc(all, func(a, b Change) int {
+		if c := compareVersions(a.Since, b.Since); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return all
+}
+
+// ChangesIn lists the changes that landed in the release named version.
+func ChangesIn(version string) []Change {
+	var in []Change
+	for _, c := range Changes() {
+		if c.Since == version {
+			in = append(in, c)
+		}
+	}
+	return in
+}
+
+func compareVersions(a, b string) int {
+	va, _ := Parse(a)
+	vb, _ := Parse(b)
+	return Compare(va, vb)
+}
