@@ -1,10 +1,39 @@
 package release
 
-// configChanges are the changes of the configuration loaders (gate/config): new, changed and removed keys.
-var configChanges = []Change{}
+// The configuration's and the early layers' changes (gate/config, layers
+// 1, 2, 4 and 9): docs/codewhale/releases/0.10.0.md B.0–B.2, B.4, B.9 and
+// docs/codewhale/releases/0.10.1.md Part D′.
+var (
+	// ThreeModes: only Agent, Plan and Operate; yolo spellings are Agent
+	// with the Full Access posture, auto is Agent.
+	ThreeModes = Change{ID: "B.0", Since: "0.10.0", Summary: "only the Agent, Plan and Operate modes exist: yolo is Agent with Full Access, auto is Agent"}
+	// NewConfigKeys0100: sandbox network and read deny-list keys,
+	// [approval] and [tools] timeouts, [features] code_mode, …
+	NewConfigKeys0100 = Change{ID: "B.1", Since: "0.10.0", Summary: "config.toml gains sandbox_network_access, the sandbox read deny-list keys, [approval] timeout_seconds, [tools] user-input limits and [features] code_mode"}
+	// RemovedConfigKeys0101: [context].enabled, seam keys,
+	// tui.terminal_probe_timeout_ms; overlay notes_path ignored.
+	RemovedConfigKeys0101 = Change{ID: "D.9", Since: "0.10.1", Summary: "[context] enabled, the seam keys and tui.terminal_probe_timeout_ms are removed; a project overlay's notes_path is ignored"}
+	// InputAwareDenyList: disallowed_tools also matches the canonical
+	// action and raw-shell dependencies, and is checked again after hooks.
+	InputAwareDenyList = Change{ID: "B.2", Since: "0.10.0", Summary: "disallowed tools also match a call's canonical action and what it runs (Bash blocks every raw-shell tool), and are checked again after hooks"}
+	// BashBlocksMcpServerStart: a Bash entry also blocks starting MCP
+	// servers.
+	BashBlocksMcpServerStart = Change{ID: "D.10", Since: "0.10.1", Summary: "a Bash entry in disallowed tools also blocks start_mcp_server and start_registry_mcp_server"}
+	// BaselineWithoutYolo: the resolver's Yolo clauses are gone.
+	BaselineWithoutYolo = Change{ID: "B.4", Since: "0.10.0", Summary: "the registered-tool baseline no longer has a Yolo mode: only the Full Access posture and auto_approve allow without asking"}
+	// SandboxNetworkOff: the sandbox has no network unless
+	// sandbox_network_access = true.
+	SandboxNetworkOff = Change{ID: "B.9.1", Since: "0.10.0", Summary: "workspace-write and external sandboxes have no network unless sandbox_network_access = true (landed in 0.9.11)"}
+	// ReadDenyList: credential paths and .env files cannot be read in any
+	// posture.
+	ReadDenyList = Change{ID: "B.9.2", Since: "0.10.0", Summary: "reads of credential stores (~/.ssh, ~/.aws, …) and .env files are refused in every posture (landed in 0.9.12)"}
+	// ReadDenyListMoreTools: pandoc_convert and image_ocr also honour the
+	// read deny-list.
+	ReadDenyListMoreTools = Change{ID: "B.9.2-0.10.1", Since: "0.10.1", Summary: "the read deny-list also covers pandoc_convert and image_ocr"}
+)
 
-// Each change is a named variable listed above, for example
-//
-//	var DenyWildcard = Change{ID: "A.3.4", Since: "0.10.0", Summary: "..."}
-//
-// and the code that behaves differently asks snapshot.Release.Has(DenyWildcard).
+// configChanges lists the variables above.
+var configChanges = []Change{
+	ThreeModes, NewConfigKeys0100, RemovedConfigKeys0101, InputAwareDenyList, BashBlocksMcpServerStart,
+	BaselineWithoutYolo, SandboxNetworkOff, ReadDenyList, ReadDenyListMoreTools,
+}

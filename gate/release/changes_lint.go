@@ -1,10 +1,6 @@
 package release
 
-// lintChanges are the changes of what the lints say (diagnostics): DELTA.md Part C.
+// lintChanges are changes only of what the lints say, not of what
+// Codewhale does (docs/codewhale/releases/0.10.0.md Part C): the lints
+// mostly ask the behaviour changes of the other files.
 var lintChanges = []Change{}
-
-// Each change is a named variable listed above, for example
-//
-//	var DenyWildcard = Change{ID: "A.3.4", Since: "0.10.0", Summary: "..."}
-//
-// and the code that behaves differently asks snapshot.Release.Has(DenyWildcard).

@@ -1,10 +1,36 @@
 package release
 
-// pipelineChanges are the changes of the layers of the pipeline (gate, gate/hooks, approvals): DELTA.md Part B, Part D.
-var pipelineChanges = []Change{}
+// The hooks' and the approval layer's changes (gate/hooks, layers 3 and 8,
+// approvals): docs/codewhale/releases/0.10.0.md B.3, B.8 and
+// docs/codewhale/releases/0.10.1.md Part D′.
+var (
+	// FifteenHookEvents: session_idle, session_error, waiting_for_user
+	// and session_busy join the hook events.
+	FifteenHookEvents = Change{ID: "B.3-events", Since: "0.10.0", Summary: "hooks.toml has 15 events (session_idle, session_error, waiting_for_user, session_busy are new; landed in 0.9.13)"}
+	// HookDigestApproval: a project hooks.toml loads only when its exact
+	// bytes were approved, besides the workspace being trusted.
+	HookDigestApproval = Change{ID: "B.3-digest", Since: "0.10.0", Summary: "a project hooks.toml runs only once the digest of its exact bytes is approved (/hooks approve), besides the workspace being trusted"}
+	// HookModeThree: hook mode conditions see only the three modes.
+	HookModeThree = Change{ID: "B.3-mode", Since: "0.10.0", Summary: "a hook's mode condition sees only agent, plan and operate: yolo and auto never match"}
+	// HookShellAliases: bash, Bash and exec_shell are one tool for
+	// tool_name conditions.
+	HookShellAliases = Change{ID: "D.8", Since: "0.10.1", Summary: "bash, Bash and exec_shell are one tool for a hook's tool_name condition"}
+	// ApprovalTimeout: [approval] timeout_seconds bounds an approval card;
+	// expiry denies.
+	ApprovalTimeout = Change{ID: "B.8.1", Since: "0.10.0", Summary: "[approval] timeout_seconds bounds an unanswered approval, which then denies"}
+	// SessionGrantsByFamily: "approve for session" grants the command
+	// family (grouping key), not the whole tool.
+	SessionGrantsByFamily = Change{ID: "B.8.3", Since: "0.10.0", Summary: "\"approve for session\" grants the command family, no longer the whole tool (landed in 0.9.12)"}
+	// PatchGrantsPerFile: apply_patch's grouping key comes from the files
+	// the patch touches; an unresolvable patch gets its own key.
+	PatchGrantsPerFile = Change{ID: "B.8.3-patch", Since: "0.10.0", Summary: "apply_patch session grants are per set of files the patch touches; an unreadable patch shares no grant"}
+	// ShellGrantsNarrowed: session grants on shell cover only a simple
+	// known family with value-free options; others the exact command.
+	ShellGrantsNarrowed = Change{ID: "D.7", Since: "0.10.1", Summary: "a shell session grant covers a simple known command family only; any other command is granted exactly"}
+)
 
-// Each change is a named variable listed above, for example
-//
-//	var DenyWildcard = Change{ID: "A.3.4", Since: "0.10.0", Summary: "..."}
-//
-// and the code that behaves differently asks snapshot.Release.Has(DenyWildcard).
+// pipelineChanges lists the variables above.
+var pipelineChanges = []Change{
+	FifteenHookEvents, HookDigestApproval, HookModeThree, HookShellAliases,
+	ApprovalTimeout, SessionGrantsByFamily, PatchGrantsPerFile, ShellGrantsNarrowed,
+}

@@ -1,0 +1,49 @@
+package release_test
+
+import (
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+)
+
+// Every change lands in an implemented release after the oldest, and no two
+// share an ID within a release.
+func TestChangesAreKeyedToImplementedReleases(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range release.Changes() {
+		r, ok := release.Of(c.Since)
+		if !ok || r == release.Oldest() {
+			t.Errorf("%s: Since %q is not an implemented release after %s", c.ID, c.Since, release.Oldest().Version)
+		}
+		if key := c.Since + " " + c.ID; seen[key] {
+			t.Errorf("%s: listed twice", key)
+		} else {
+			seen[key] = true
+		}
+		if c.Summary == "" {
+			t.Errorf("%s: no summary", c.ID)
+		}
+	}
+}
+
+func TestHas(t *testing.T) {
+	old, _ := release.Of("0.9.10")
+	mid, _ := release.Of("0.10.0")
+	newest, _ := release.Of("0.10.1")
+	for _, tc := range []struct {
+		r    release.Release
+		c    release.Change
+		want bool
+	}{
+		{old, release.DenyWildcard, false},
+		{release.Release{}, release.DenyWildcard, false},
+		{mid, release.DenyWildcard, true},
+		{newest, release.DenyWildcard, true},
+		{mid, release.RunTimeWordsRefused, false},
+		{newest, release.RunTimeWordsRefused, true},
+	} {
+		if got := tc.r.Has(tc.c); got != tc.want {
+			t.Errorf("%q.Has(%s) = %v", tc.r.Version, tc.c.ID, got)
+		}
+	}
+}
