@@ -55,21 +55,35 @@ func (c Choice) Implementation() Release {
 // oldest implemented one, so code that never learnt the release keeps
 // 0.9.10's behaviour rather than guessing a newer one.
 func (r Release) Has(c Change) bool {
-	return !r.Before(c.Since)
+	return r.index() >= indexOf(c.Since)
 }
 
-// Before reports whether r is older than the release named version.
-func (r Release) Before(version string) bool {
-	mine := r.Version
-	if mine == "" {
-		mine = Oldest().Version
+// implementedIndex maps each implemented release to its place in
+// Implemented, so that Has, asked on every decision, is a map lookup
+// rather than a version parse.
+var implementedIndex = func() map[string]int {
+	m := make(map[string]int, len(Implemented))
+	for i, r := range Implemented {
+		m[r.Version] = i
 	}
-	a, okA := Parse(mine)
-	b, okB := Parse(version)
-	if !okA || !okB {
-		panic(fmt.Sprintf("release: unparsable release %q or %q", mine, version))
+	return m
+}()
+
+func (r Release) index() int {
+	if r.Version == "" {
+		return 0
 	}
-	return Compare(a, b) < 0
+	return indexOf(r.Version)
+}
+
+// indexOf panics for a release that is not implemented: a Release or a
+// Change naming one is a programming error (TestChangesAreKeyedToImplementedReleases).
+func indexOf(version string) int {
+	i, ok := implementedIndex[version]
+	if !ok {
+		panic(fmt.Sprintf("release: %q is not an implemented release", version))
+	}
+	return i
 }
 
 // Name is the release's version, the oldest implemented one for a zero
