@@ -34,6 +34,8 @@ type Expansion struct {
 //
 //   - 0.9.10: Expand, with the naive chain test as Control; the other flags
 //     are 0.10.1 notions and stay false, and every command is eligible.
+//   - 0.10.0: the same expander, except that heredoc bodies are data
+//     (docs/codewhale/releases/0.10.0.md A.3.2), see expandHeredocAware.
 //   - 0.10.1: the rewritten expander (docs/codewhale/releases/0.10.1.md
 //     A.3.2) with all its flags and prefix-grant eligibility (A.2.5).
 func ExpandAs(r release.Release, command string) Expansion {
@@ -42,6 +44,8 @@ func ExpandAs(r release.Release, command string) Expansion {
 		e := expandRewrite(command)
 		e.PrefixGrantEligible = prefixGrantEligible(command, e)
 		return e
+	case r.Has(release.DenyTargetsFromExpander):
+		return Expansion{Commands: expandHeredocAware(command), Control: Chained(command), PrefixGrantEligible: true}
 	}
 	return Expansion{Commands: Expand(command), Control: Chained(command), PrefixGrantEligible: true}
 }
