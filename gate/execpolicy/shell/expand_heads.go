@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // headWalk is what commandHeads found.
@@ -135,7 +136,7 @@ func (walk *headWalk) option(stack []headState, words []string, st headState, g 
 	step := 1
 	for k, r := range flags {
 		if strings.ContainsRune(g.shortValues, r) {
-			if k+len(string(r)) == len(flags) {
+			if k+runeWidthAt(flags, k) == len(flags) {
 				step = 2
 			}
 			break
@@ -145,6 +146,13 @@ func (walk *headWalk) option(stack []headState, words []string, st headState, g 
 		}
 	}
 	return append(stack, at(st.index+step))
+}
+
+// runeWidthAt is the byte width of the rune ranging over s yields at k
+// (1 for a byte that is no valid UTF-8).
+func runeWidthAt(s string, k int) int {
+	_, width := utf8.DecodeRuneInString(s[k:])
+	return width
 }
 
 // markReplacementOperands marks the operands of an xargs that hold its
@@ -174,7 +182,7 @@ func markReplacementOperands(words []string, heads []int, dynamic []bool) {
 				continue
 			}
 			for k, r := range word[1:] {
-				rest := word[1+k+len(string(r)):]
+				rest := word[1+k+runeWidthAt(word[1:], k):]
 				if r == 'i' {
 					if rest == "" {
 						rest = "{}"

@@ -16,6 +16,9 @@ import "strings"
 // body's substitutions).
 func expandHeredocAware(command string) []string {
 	if !strings.Contains(command, "<<") {
+		if isPlain(command) {
+			return appendPlainTargets(nil, command) // what Expand gives
+		}
 		return Expand(command)
 	}
 	code, substitutions, ok := withoutHeredocData(command)

@@ -23,7 +23,16 @@ type rewriteExpander struct {
 }
 
 // expandRewrite is 0.10.1's expander; PrefixGrantEligible is left false.
+// A plain command is its own one line, with no flag set.
 func expandRewrite(command string) Expansion {
+	if isPlainRewrite(command) {
+		return Expansion{Commands: []string{command}}
+	}
+	return expandRewriteGeneral(command)
+}
+
+// expandRewriteGeneral is expandRewrite without its plain fast path.
+func expandRewriteGeneral(command string) Expansion {
 	x := &rewriteExpander{seen: map[string]bool{}}
 	x.expand(command, 0)
 	return x.Expansion
@@ -650,7 +659,11 @@ func (x *rewriteExpander) record(c *simpleCommand, depth int) {
 // recordPayloads expands the code the command at head runs as a string.
 func (x *rewriteExpander) recordPayloads(c *simpleCommand, heads []int, head int, dynamic []bool, argsDynamic bool, depth int) {
 	words := c.words
-	switch name := commandName(words[head]); {
+	name := commandName(words[head])
+	if !codeRunners[name] && !shellNames[name] {
+		return
+	}
+	switch {
 	case name == "eval":
 		x.codePayload(strings.Join(words[head+1:], " "), argsDynamic, depth)
 	case name == "source" || name == ".":
@@ -709,6 +722,39 @@ func (x *rewriteExpander) recordPayloads(c *simpleCommand, heads []int, head int
 			x.Dynamic = x.Dynamic || !c.heredoc
 		}
 	}
+}
+
+// codeRunners are the commands (besides the shells) whose arguments
+// recordPayloads reads as code or scripts.
+var codeRunners = map[string]bool{
+	"eval": true, "source": true, ".": true, "find": true, "trap": true, "su": true, "runuser": true,
+	"flock": true, "script": true, "watch": true, "sg": true, "cmd": true, "powershell": true, "pwsh": true,
+}
+
+// isPlainRewrite reports a command the 0.10.1 expander reads as one simple
+// command of literal words and nothing else: words of plain bytes
+// separated by single spaces, whose first word is no assignment, reserved
+// word, wrapper, shell or other code runner (so it is the only head and
+// runs no payload).
+func isPlainRewrite(command string) bool {
+	if command == "" || command[0] == ' ' || command[len(command)-1] == ' ' || strings.Contains(command, "  ") {
+		return false
+	}
+	for i := 0; i < len(command); i++ {
+		if !isPlainWordByte(command[i]) && command[i] != ' ' {
+			return false
+		}
+	}
+	first, _, _ := strings.Cut(command, " ")
+	name := commandName(first)
+	_, wrapper := wrapperGrammars[name]
+	return !wrapper && !isAssignment(first) && !reservedLeaders[first] && !codeRunners[name] && !shellNames[name]
+}
+
+// isPlainWordByte reports an ASCII letter, digit or one of -_./,:=+@%^~:
+// none quotes, expands, globs, redirects, comments or separates.
+func isPlainWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./,:=+@%^~", c) >= 0
 }
 
 // codePayload expands code handed to another command as a string.

@@ -116,14 +116,17 @@ func DenyTargetsAs(r release.Release, command string) []string {
 }
 
 // DenyTargets is DenyTargetsAs for an expansion already made by release
-// r's expander from command.
+// r's expander from command. The result may share e.Commands: neither is
+// to be modified.
 func (e Expansion) DenyTargets(r release.Release, command string) []string {
 	if !r.Has(release.DenyTargetsFromExpander) {
 		return DenyTargets(command)
 	}
-	targets := slices.Clone(e.Commands)
-	if trimmed := strings.TrimSpace(command); r.Has(release.RawTextDenyTarget) && trimmed != "" && !slices.Contains(targets, trimmed) {
-		targets = append(targets, trimmed)
+	trimmed := strings.TrimSpace(command)
+	if !r.Has(release.RawTextDenyTarget) || trimmed == "" || slices.Contains(e.Commands, trimmed) {
+		return e.Commands
 	}
-	return targets
+	// A fresh slice: appending to e.Commands could write into the array
+	// of another caller's expansion.
+	return append(slices.Clip(e.Commands), trimmed)
 }
