@@ -20,13 +20,22 @@ type splitVector struct {
 }
 
 // TestSplitVectorsPerRelease runs every split vector of the conformance
-// files (committed for the engine under ../testdata/conformance) against
-// the expander of the release the file names ("codewhale"; absent means
-// 0.9.10), comparing every field the vector states.
+// files (committed for the engine under ../testdata/conformance, plus
+// $CODEWHALE_CONFORMANCE_DIR as the engine's conformance test reads it)
+// against the expander of the release the file names ("codewhale"; absent
+// means 0.9.10), comparing every field the vector states.
 func TestSplitVectorsPerRelease(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "conformance", "*.json"))
-	if err != nil {
-		t.Fatal(err)
+	dirs := []string{filepath.Join("..", "testdata", "conformance")}
+	if extra := os.Getenv("CODEWHALE_CONFORMANCE_DIR"); extra != "" {
+		dirs = append(dirs, extra)
+	}
+	var files []string
+	for _, dir := range dirs {
+		found, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, found...)
 	}
 	ran := map[string]int{}
 	for _, file := range files {
