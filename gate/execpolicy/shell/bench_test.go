@@ -18,26 +18,22 @@ var benchCommands = map[string]string{
 
 // BenchmarkExpandAs measures each release's expander on each shape.
 func BenchmarkExpandAs(b *testing.B) {
-	for _, r := range release.Implemented {
-		for name, command := range benchCommands {
-			b.Run(r.Version+"/"+name, func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					ExpandAs(r, command)
-				}
-			})
-		}
-	}
+	benchEachRelease(b, func(r release.Release, command string) { ExpandAs(r, command) })
 }
 
 // BenchmarkDenyTargetsAs measures each release's deny targets.
 func BenchmarkDenyTargetsAs(b *testing.B) {
+	benchEachRelease(b, func(r release.Release, command string) { DenyTargetsAs(r, command) })
+}
+
+// benchEachRelease runs one sub-benchmark of run per release and shape.
+func benchEachRelease(b *testing.B, run func(r release.Release, command string)) {
 	for _, r := range release.Implemented {
 		for name, command := range benchCommands {
 			b.Run(r.Version+"/"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					DenyTargetsAs(r, command)
+					run(r, command)
 				}
 			})
 		}

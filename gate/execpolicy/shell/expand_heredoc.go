@@ -122,8 +122,9 @@ func skipQuoted(s string, i int) (end int, closed bool) {
 }
 
 // readHeredocDelimiter reads the delimiter after `<<` (at i, an optional
-// `-` first): the heredoc and the index after the delimiter; read is false
-// when the delimiter is not one word.
+// `-` first, then blanks): the heredoc and the index after the delimiter;
+// read is false when the delimiter is not one shell word. A quote or
+// backslash anywhere in it makes the body literal.
 func readHeredocDelimiter(s string, i int) (heredocSpec, int, bool) {
 	var h heredocSpec
 	if i < len(s) && s[i] == '-' {
@@ -137,7 +138,7 @@ func readHeredocDelimiter(s string, i int) (heredocSpec, int, bool) {
 	var quote byte
 	for i < len(s) {
 		c := s[i]
-		if quote == 0 && strings.IndexByte(" \t\n;|&<>()", c) >= 0 {
+		if quote == 0 && strings.IndexByte(" \t\n;|&<>", c) >= 0 {
 			break
 		}
 		switch {
@@ -153,7 +154,7 @@ func readHeredocDelimiter(s string, i int) (heredocSpec, int, bool) {
 		i++
 	}
 	words, ok := shlexSplit(s[start:i])
-	if !ok || len(words) != 1 || quote != 0 {
+	if !ok || len(words) != 1 {
 		return h, i, false
 	}
 	h.delimiter = words[0]

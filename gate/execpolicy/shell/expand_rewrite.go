@@ -331,40 +331,10 @@ func (s *rewriteScan) heredocOperator() {
 	s.word.clearDescriptor()
 	s.word.flush(&s.current)
 	s.current.heredoc = true
-	s.i += 2
-	stripTabs := s.at(s.i) == '-'
-	if stripTabs {
-		s.i++
-	}
-	for s.i < len(s.src) && (s.src[s.i] == ' ' || s.src[s.i] == '\t') {
-		s.i++
-	}
-	start := s.i
-	var quote byte
-	quoted := false
-	for s.i < len(s.src) {
-		c := s.src[s.i]
-		if quote == 0 && strings.IndexByte(" \t\n;|&<>", c) >= 0 {
-			break
-		}
-		if c == '\\' && quote != '\'' {
-			quoted = true
-			s.i = min(s.i+2, len(s.src))
-			continue
-		}
-		if c == '\'' || c == '"' {
-			quoted = true
-			switch quote {
-			case c:
-				quote = 0
-			case 0:
-				quote = c
-			}
-		}
-		s.i++
-	}
-	if words, ok := shlexSplit(s.src[start:s.i]); ok && len(words) == 1 {
-		s.heredocs = append(s.heredocs, heredocSpec{delimiter: words[0], quoted: quoted, stripTabs: stripTabs})
+	h, end, ok := readHeredocDelimiter(s.src, s.i+2)
+	s.i = end
+	if ok {
+		s.heredocs = append(s.heredocs, h)
 	}
 }
 
@@ -380,50 +350,20 @@ func (s *rewriteScan) readHeredocBodies() {
 		}
 	}
 	for _, h := range s.heredocs {
-		var body strings.Builder
-		terminated := false
-		for s.i < len(s.src) {
-			text := s.line()
-			// An unquoted heredoc joins escaped newlines before looking
-			// for its delimiter (`E\` + `OF` ends `EOF`).
-			for !h.quoted && trailingBackslashes(text)%2 == 1 && s.i < len(s.src) {
-				text = text[:len(text)-1] + s.line()
-			}
-			if h.stripTabs {
-				text = strings.TrimLeft(text, "\t")
-			}
-			if text == h.delimiter {
-				terminated = true
-				break
-			}
-			body.WriteString(text)
-			body.WriteByte('\n')
-		}
+		body, end, terminated := readHeredocBody(s.src, s.i, h)
+		s.i = end
 		// A body running to the end may be a misread `<<`.
 		s.uncertain = s.uncertain || !terminated
 		switch {
 		case shellStdin:
-			s.nested = append(s.nested, body.String())
+			s.nested = append(s.nested, body)
 		case !h.quoted:
-			bodies, certain := heredocSubstitutions(body.String())
+			bodies, certain := heredocSubstitutions(body)
 			s.uncertain = s.uncertain || !certain
 			s.nested = append(s.nested, bodies...)
 		}
 	}
 	s.heredocs = s.heredocs[:0]
-}
-
-// line reads up to the next newline, which it consumes but does not return.
-func (s *rewriteScan) line() string {
-	start := s.i
-	for s.i < len(s.src) && s.src[s.i] != '\n' {
-		s.i++
-	}
-	text := s.src[start:s.i]
-	if s.i < len(s.src) {
-		s.i++
-	}
-	return text
 }
 
 func trailingBackslashes(s string) int {
