@@ -16,10 +16,7 @@ import "strings"
 // body's substitutions).
 func expandHeredocAware(command string) []string {
 	if !strings.Contains(command, "<<") {
-		if isPlain(command) {
-			return appendPlainTargets(nil, command) // what Expand gives
-		}
-		return Expand(command)
+		return expandClassic(command)
 	}
 	code, substitutions, ok := withoutHeredocData(command)
 	if !ok {
@@ -32,6 +29,15 @@ func expandHeredocAware(command string) []string {
 		x.expand(body, 1)
 	}
 	return x.lines
+}
+
+// expandClassic is Expand, with the plain fast path: a plain command's
+// lines are its trimmed text and its segments (fastpath_test.go proves it).
+func expandClassic(command string) []string {
+	if isPlain(command) {
+		return appendPlainTargets(nil, command)
+	}
+	return Expand(command)
 }
 
 // withoutHeredocData is command without its heredoc data bodies, and the

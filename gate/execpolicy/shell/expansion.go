@@ -47,5 +47,5 @@ func ExpandAs(r release.Release, command string) Expansion {
 	case r.Has(release.DenyTargetsFromExpander):
 		return Expansion{Commands: expandHeredocAware(command), Control: Chained(command), PrefixGrantEligible: true}
 	}
-	return Expansion{Commands: Expand(command), Control: Chained(command), PrefixGrantEligible: true}
+	return Expansion{Commands: expandClassic(command), Control: Chained(command), PrefixGrantEligible: true}
 }

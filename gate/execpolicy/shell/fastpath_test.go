@@ -96,6 +96,9 @@ func checkFastPaths(t *testing.T, command string) (plain bool) {
 			t.Fatalf("DenyHeads(%q) = %q, want %q", tokens, got, want)
 		}
 	}
+	if got, want := expandClassic(command), Expand(command); !slices.Equal(got, want) {
+		t.Fatalf("expandClassic(%q) = %q, want Expand's %q", command, got, want)
+	}
 	if !strings.Contains(command, "<<") {
 		if got, want := expandHeredocAware(command), Expand(command); !slices.Equal(got, want) {
 			t.Fatalf("0.10.0 expansion of %q = %q, want Expand's %q", command, got, want)
