@@ -2,6 +2,8 @@ package shell
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -271,6 +273,34 @@ func TestClassifyPerRelease(t *testing.T) {
 	} {
 		if got := LiteralFront(row.command, row.class); got != row.want {
 			t.Errorf("LiteralFront(%q, %q) = %v, want %v", row.command, row.class, got, row.want)
+		}
+	}
+}
+
+// TestRewriteCaps: 0.10.1 bounds its work (depth 8, 256 lines, 512
+// wrapper-walk states), and code it did not examine makes the command
+// dynamic (0.10.1.md A.2.2).
+func TestRewriteCaps(t *testing.T) {
+	r := releaseNamed(t, "0.10.1")
+	var many []string
+	for i := range maxLines + 10 {
+		many = append(many, "cmd"+strconv.Itoa(i))
+	}
+	for _, row := range []struct {
+		name, command string
+		dynamic       bool
+	}{
+		{"lines", strings.Join(many, "; "), true},
+		{"lines within the cap", strings.Join(many[:maxLines], "; "), false},
+		{"depth", strings.Repeat("eval ", maxDepth+1) + "ls", true},
+		{"depth within the cap", strings.Repeat("eval ", maxDepth) + "ls", false},
+		// An option env's grammar does not know is read both ways.
+		{"wrapper states", "env " + strings.Repeat("-Z ", maxHeadStates+10) + "ls", true},
+		{"wrapper states within the cap", "env " + strings.Repeat("-Z ", maxHeadStates/2) + "ls", false},
+	} {
+		e := ExpandAs(r, row.command)
+		if e.Dynamic != row.dynamic || len(e.Commands) > maxLines {
+			t.Errorf("%s: dynamic = %v with %d lines, want dynamic %v", row.name, e.Dynamic, len(e.Commands), row.dynamic)
 		}
 	}
 }
