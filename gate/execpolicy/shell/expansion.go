@@ -26,11 +26,26 @@ type Expansion struct {
 	Redirects bool
 	// PrefixGrantEligible: a trusted or allow prefix may cover the
 	// command (0.10.1's N5: no nested code, no run-time command word, no
-	// redirection).
+	// redirection, no read-to-write argument).
 	PrefixGrantEligible bool
 }
 
-// ExpandAs expands command as release r's expander does.
+// ExpandAs expands command as release r's expander does:
+//
+//   - 0.9.10: Expand, with the naive chain test as Control; the other flags
+//     are 0.10.1 notions and stay false, and every command is eligible.
+//   - 0.10.0: the same expander, except that heredoc bodies are data
+//     (docs/codewhale/releases/0.10.0.md A.3.2), see expandHeredocAware.
+//   - 0.10.1: the rewritten expander (docs/codewhale/releases/0.10.1.md
+//     A.3.2) with all its flags and prefix-grant eligibility (A.2.5).
 func ExpandAs(r release.Release, command string) Expansion {
-	return Expansion{Commands: Expand(command), Control: Chained(command), PrefixGrantEligible: true}
+	switch {
+	case r.Has(release.ExpanderRewrite):
+		e := expandRewrite(command)
+		e.PrefixGrantEligible = prefixGrantEligible(command, e)
+		return e
+	case r.Has(release.DenyTargetsFromExpander):
+		return Expansion{Commands: expandHeredocAware(command), Control: Chained(command), PrefixGrantEligible: true}
+	}
+	return Expansion{Commands: expandClassic(command), Control: Chained(command), PrefixGrantEligible: true}
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -93,6 +94,19 @@ func checkFastPaths(t *testing.T, command string) (plain bool) {
 		tokens := DenyTokens(target)
 		if got, want := DenyHeads(tokens), referenceDenyHeads(tokens); !slices.Equal(got, want) {
 			t.Fatalf("DenyHeads(%q) = %q, want %q", tokens, got, want)
+		}
+	}
+	if got, want := expandClassic(command), Expand(command); !slices.Equal(got, want) {
+		t.Fatalf("expandClassic(%q) = %q, want Expand's %q", command, got, want)
+	}
+	if !strings.Contains(command, "<<") {
+		if got, want := expandHeredocAware(command), Expand(command); !slices.Equal(got, want) {
+			t.Fatalf("0.10.0 expansion of %q = %q, want Expand's %q", command, got, want)
+		}
+	}
+	if isPlainRewrite(command) {
+		if got, want := expandRewrite(command), expandRewriteGeneral(command); !reflect.DeepEqual(got, want) {
+			t.Fatalf("0.10.1 expansion of plain %q = %+v, the expander gives %+v", command, got, want)
 		}
 	}
 	s := NewAllowSubject(command)
@@ -204,4 +218,21 @@ func FuzzFastPaths(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, command string) { checkFastPaths(t, command) })
+}
+
+// Every exclusion of isPlainRewrite is needed: each command below breaks
+// one rule only, and the 0.10.1 expander makes more of it than one line.
+func TestPlainRewriteExclusionsAreNeeded(t *testing.T) {
+	for _, command := range []string{
+		" ls", "ls ", "ls  x", "ls\tx", "ls #x", "ls $x", "ls *", "ls x?", "ls [ab]", "ls {a,b}", "ls > x",
+		"ls; x", "ls|x", "ls&x", "ls 'x'", `ls "x"`, `ls \x`, "ls (x)", "ls `x`", "A=1 ls", "if ls", "sudo ls",
+		"eval ls", "bash -c x", "source /dev/stdin", "find . -exec ls ;", "Bash.exe -c x", "ls\nx", "ls\rx",
+	} {
+		if isPlainRewrite(command) {
+			t.Errorf("isPlainRewrite(%q) = true", command)
+		}
+		if e := expandRewriteGeneral(command); reflect.DeepEqual(e, Expansion{Commands: []string{command}}) {
+			t.Errorf("%q: the expander gives only the line itself, so the exclusion is not needed", command)
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 func FuzzShell(f *testing.F) {
@@ -62,5 +64,44 @@ func FuzzShell(f *testing.F) {
 		}
 		_ = Classify(command)
 		_ = ExactMatch(rule, command)
+	})
+}
+
+// FuzzExpandAs: every release's expander stays within its caps, emits each
+// line once and never an empty one, keeps 0.9.10's output where the
+// release did not change it, and (from 0.10.1) grants prefix eligibility
+// only to a command without any flag.
+func FuzzExpandAs(f *testing.F) {
+	for _, s := range []string{
+		"git status -s", "cat <<'EOF' | bash\nrm -rf /\nEOF", "cat <<-E'OF'\n\tx\n\tEOF", "sudo -u root env -S 'rm x'",
+		"xargs -I{} sh -c {}", "find . -exec rm {} +", "pwsh -enc AAA", "cmd /c del %X%", "((x = 1 << 2))\nrm x",
+		"$(case x in a) rm;; esac)", "bash -o vi -c 'rm x'", "trap 'rm x' EXIT", "a\r\nb$'c'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, command string) {
+		for _, r := range release.Implemented {
+			e := ExpandAs(r, command)
+			if len(e.Commands) > maxLines {
+				t.Fatalf("%s: %d lines", r.Version, len(e.Commands))
+			}
+			seen := map[string]bool{}
+			for _, line := range e.Commands {
+				if line == "" || seen[line] {
+					t.Fatalf("%s: empty or repeated line %q in %q", r.Version, line, e.Commands)
+				}
+				seen[line] = true
+			}
+			if r.Has(release.PrefixGrantEligibility) && e.PrefixGrantEligible && (e.Dynamic || e.Nested || e.ArgumentsDynamic || e.Control || e.Redirects) {
+				t.Fatalf("%s: eligible with flags %+v", r.Version, e)
+			}
+			targets := e.DenyTargets(r, command)
+			if trimmed := strings.TrimSpace(command); r.Has(release.RawTextDenyTarget) && trimmed != "" && !slices.Contains(targets, trimmed) {
+				t.Fatalf("%s: deny targets %q miss the raw text", r.Version, targets)
+			}
+		}
+		if got := ExpandAs(release.Release{}, command).Commands; !slices.Equal(got, Expand(command)) {
+			t.Fatalf("0.9.10 expansion %q differs from Expand", got)
+		}
 	})
 }
