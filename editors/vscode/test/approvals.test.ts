@@ -156,6 +156,11 @@ function runPanelScript(html: string, hasFocus = true) {
   for (const m of html.matchAll(/<p [^>]*id="([^"]+)"[^>]*>([^<]*)<\/p>/g)) {
     texts.set(m[1], { textContent: m[2] });
   }
+  const text = (id: string) => {
+    const element = texts.get(id);
+    assert.ok(element, `the page has a #${id} line`);
+    return element;
+  };
   const windowListeners = new Map<string, ((e: unknown) => void)[]>();
   let tickers: (() => void)[] = [];
   const fakeDocument = {
@@ -183,8 +188,8 @@ function runPanelScript(html: string, hasFocus = true) {
     focus: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.focus(),
     /** A message from the extension. */
     message: (data: unknown) => dispatch('message', { data }),
-    countdown: texts.get('countdown') ?? { textContent: '' },
-    queueLine: texts.get('queue') ?? { textContent: '' },
+    countdown: text('countdown'),
+    queueLine: text('queue'),
     focused: () => (active === body ? undefined : active.id),
   };
 }
