@@ -70,8 +70,11 @@ try {
   page.setDefaultTimeout(30_000);
   const url = new URL(env('CODEWHALE_E2E_URL'));
   url.searchParams.set('folder', workspace);
-  await page.goto(url.toString());
-  await page.locator('.monaco-workbench').waitFor();
+  // The workbench's first load (megabytes of scripts) took over 30 s while
+  // the whole suite ran beside it on two CPUs: the page's own "load" is
+  // not waited for, the workbench is, with the explorer's bound.
+  await page.goto(url.toString(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // The explorer shows the folder once the remote extension host is up.
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
   step('workbench loaded');
