@@ -56,6 +56,14 @@ type vscodeReport struct {
 	ProblemCounts string           `json:"problemCounts"`
 	Approvals     []vscodeApproval `json:"approvals"`
 	Queue         *struct {
+		// ArmedBeforePalette: the first prompt's buttons had armed when
+		// the palette opened for the second call (else they armed while
+		// it was open).
+		ArmedBeforePalette      bool `json:"armedBeforePalette"`
+		DenyFocusedAfterPalette bool `json:"denyFocusedAfterPalette"`
+		// SamePage: the first prompt's page said "1 more waiting" without
+		// being rebuilt.
+		SamePage    bool             `json:"samePage"`
 		WaitingText string           `json:"waitingText"`
 		StatusBar   string           `json:"statusBar"`
 		NextText    string           `json:"nextText"`
@@ -281,9 +289,12 @@ func checkApprovals(t *testing.T, report vscodeReport, permissionsPath string) {
 	}
 }
 
-// checkQueue: with two prompts pending the panel said one more waits, showed
-// the second once the first was answered, and each answer reached its own
-// call.
+// checkQueue: the first prompt, arming while the user started the second
+// call from the command palette, left the palette open and Deny took the
+// focus once the palette closed; with two prompts pending the panel said
+// one more waits (in place, not rebuilding the first prompt's page),
+// showed the second once the first was answered, and each answer reached
+// its own call.
 func checkQueue(t *testing.T, report vscodeReport) {
 	t.Helper()
 	want := []struct{ decision, choice string }{{"deny", "deny"}, {"allow", "session"}}
@@ -294,6 +305,14 @@ func checkQueue(t *testing.T, report vscodeReport) {
 		if a.Decision == nil || a.Decision.Decision != want[i].decision || a.Decision.Approval == nil || a.Decision.Approval.Choice != want[i].choice {
 			t.Errorf("queued %s answered %q: decision %+v, want %s by %q", a.CallID, a.Answer, a.Decision, want[i].decision, want[i].choice)
 		}
+	}
+	// editors/e2e/vscode.mjs fails unless the palette kept the keyboard.
+	if !report.Queue.DenyFocusedAfterPalette {
+		t.Errorf("the palette, opened on the first prompt as it armed, closed; Deny did not take the focus then")
+	}
+	t.Logf("VS Code: the first queued prompt armed before the palette opened: %v", report.Queue.ArmedBeforePalette)
+	if !report.Queue.SamePage {
+		t.Errorf("a second prompt queueing rebuilt the page of the first, which the user may be reading")
 	}
 	if !strings.Contains(report.Queue.WaitingText, "1 more waiting") || !strings.Contains(report.Queue.StatusBar, "2 waiting") {
 		t.Errorf("two prompts pending: the panel says %q, the status bar %q", report.Queue.WaitingText, report.Queue.StatusBar)

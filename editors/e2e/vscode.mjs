@@ -70,18 +70,23 @@ try {
   page.setDefaultTimeout(30_000);
   const url = new URL(env('CODEWHALE_E2E_URL'));
   url.searchParams.set('folder', workspace);
-  await page.goto(url.toString());
-  await page.locator('.monaco-workbench').waitFor();
+  // The workbench's first load (megabytes of scripts) took over 30 s while
+  // the whole suite ran beside it on two CPUs: the page's own "load" is
+  // not waited for, the workbench is, with the explorer's bound.
+  await page.goto(url.toString(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // The explorer shows the folder once the remote extension host is up.
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
   step('workbench loaded');
 
   const quickInput = page.locator('.quick-input-widget input.input');
 
-  // runCommand runs a command from the command palette, as a user would.
-  async function runCommand(title) {
+  // runCommand runs a command from the command palette, as a user would;
+  // whileOpen, if given, runs once the palette is open, before typing.
+  async function runCommand(title, whileOpen) {
     await page.keyboard.press('F1');
     await quickInput.waitFor();
+    await whileOpen?.();
     await quickInput.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor();
@@ -154,6 +159,13 @@ try {
   const denyButton = prompt.locator('button[data-choice="deny"]');
   const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
 
+  // denyGetsFocus says whether Deny has the focus within 3 s.
+  const denyGetsFocus = () => denyButton.evaluate((b) => new Promise((resolve) => {
+    const deadline = Date.now() + 3000;
+    const poll = () => (b === document.activeElement || Date.now() > deadline ? resolve(b === document.activeElement) : setTimeout(poll, 20));
+    poll();
+  }));
+
   // waitingInStatusBar is the text of the status bar item that counts the
   // prompts waiting, once it shows a count.
   async function waitingInStatusBar() {
@@ -164,9 +176,9 @@ try {
 
   // authorize has the harness (the agent) ask about call; it resolves when
   // the harness has called codewhale.authorize, with the time it did.
-  async function authorize(call) {
+  async function authorize(call, whileOpen) {
     fs.writeFileSync(path.join(harnessDir, 'call.json'), JSON.stringify(call));
-    await runCommand('Codewhale E2E: Authorize the next agent call');
+    await runCommand('Codewhale E2E: Authorize the next agent call', whileOpen);
     const { startedAt } = await waitForFile(path.join(harnessDir, `started-${call.callId}.json`), 30_000);
     return startedAt;
   }
@@ -194,11 +206,7 @@ try {
     entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
     // The buttons arm (and Deny takes the focus) 500 ms after the page
     // appears, so that a double click cannot answer it unread.
-    entry.denyFocused = await denyButton.evaluate((b) => new Promise((resolve) => {
-      const deadline = Date.now() + 3000;
-      const poll = () => (b === document.activeElement || Date.now() > deadline ? resolve(b === document.activeElement) : setTimeout(poll, 20));
-      poll();
-    }));
+    entry.denyFocused = await denyGetsFocus();
     entry.text = await promptText();
     const preview = prompt.locator('pre.preview');
     entry.preview = (await preview.count()) > 0 ? await preview.innerText() : null;
@@ -225,13 +233,31 @@ try {
   }
 
   // Two agents' calls at once: the panel shows the oldest and says another
-  // waits; answering it brings up the next.
+  // waits; answering it brings up the next. The user opens the command
+  // palette for the second call as soon as the first prompt shows, so its
+  // buttons arm (500 ms after it appeared) before the palette opened or
+  // while it is open, as the timing falls; the user waits until they have
+  // armed before typing, and the keyboard must still be in the palette:
+  // a prompt arming meanwhile leaves it alone.
   const [first, second] = JSON.parse(env('CODEWHALE_E2E_QUEUE'));
+  report.queue = { answers: [] };
   const firstStarted = await authorize(first.call);
   await prompt.locator('body', { hasText: first.call.input.command }).waitFor();
-  const secondStarted = await authorize(second.call);
+  // A mark in the page: it survives only if the page is not rebuilt.
+  await denyButton.evaluate(() => { window.e2eFirstPage = true; });
+  const secondStarted = await authorize(second.call, async () => {
+    report.queue.armedBeforePalette = await denyButton.isEnabled();
+    await prompt.locator('button[data-choice="deny"]:enabled').waitFor({ timeout: 10_000 });
+    if (!await quickInput.evaluate((input) => input === document.activeElement)) {
+      throw new Error('the approval prompt took the keyboard from the open command palette as its buttons armed');
+    }
+  });
   await prompt.locator('body', { hasText: /1 more waiting/i }).waitFor({ timeout: 10_000 });
-  report.queue = { waitingText: await promptText(), answers: [] };
+  report.queue.waitingText = await promptText();
+  // The count changed in place: the page the user reads was not rebuilt.
+  report.queue.samePage = await denyButton.evaluate(() => window.e2eFirstPage === true);
+  // The palette closed: the keyboard is back on the prompt, on Deny.
+  report.queue.denyFocusedAfterPalette = await denyGetsFocus();
   await page.locator('.statusbar-item', { hasText: '2 waiting' }).waitFor({ timeout: 10_000 });
   report.queue.statusBar = await waitingInStatusBar();
   await page.screenshot({ path: path.join(shots, 'vscode-approval-queue.png') });

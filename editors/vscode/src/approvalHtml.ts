@@ -11,6 +11,20 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
+/**
+ * The line under the buttons: "2 more waiting", or nothing. Self-contained
+ * because the page runs this same function's source when the extension
+ * posts it a new count ({@link QueueCount}).
+ */
+export function queueText(behind: number): string {
+  return behind > 0 ? behind + ' more waiting' : '';
+}
+
+/** The message that updates the page's count of prompts waiting behind it. */
+export interface QueueCount {
+  behind: number;
+}
+
 export interface ApprovalView {
   prompt: ApprovalPrompt;
   /** Prompts queued behind this one. */
@@ -21,11 +35,12 @@ export interface ApprovalView {
 }
 
 /**
- * The page for the oldest prompt. Deny comes first and has the focus, so
- * a stray Enter denies; Esc denies; Space does nothing (a button would
- * take it as a click); every other answer needs a click or Tab then Enter.
- * The page posts {id, choice} (choice null for Esc) and counts down to
- * the deadline in the user's local time.
+ * The page for the oldest prompt. Deny comes first and has the focus once
+ * the page has the keyboard, so a stray Enter denies; Esc denies; Space
+ * does nothing (a button would take it as a click); every other answer
+ * needs a click or Tab then Enter. The page posts {id, choice} (choice
+ * null for Esc), counts down to the deadline in the user's local time and
+ * takes a {@link QueueCount} for its "N more waiting" line.
  */
 export function approvalHtml(view: ApprovalView): string {
   const p = view.prompt;
@@ -50,7 +65,6 @@ export function approvalHtml(view: ApprovalView): string {
   const preview = always?.preview
     ? `<h2>“${escapeHtml(always.title)}” would append to permissions.toml</h2>\n    <pre class="preview"><code>${escapeHtml(always.preview)}</code></pre>`
     : '';
-  const behind = view.behind > 0 ? `<p class="queue">${view.behind} more waiting</p>` : '';
   const state = JSON.stringify({ id: p.id, deadline: p.deadline }).replace(/</g, '\\u003c');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -78,11 +92,12 @@ export function approvalHtml(view: ApprovalView): string {
   <div class="buttons">
       ${buttons}
   </div>
-  ${behind}
+  <p class="queue" id="queue">${escapeHtml(queueText(view.behind))}</p>
 <script nonce="${view.nonce}">
   const vscode = acquireVsCodeApi();
   const state = ${state};
   const countdownText = ${countdownText.toString()};
+  const queueText = ${queueText.toString()};
   let answered = false;
   let armed = false;
   function answer(choice) {
@@ -99,18 +114,34 @@ export function approvalHtml(view: ApprovalView): string {
     b.disabled = true;
     b.addEventListener('click', () => answer(b.dataset.choice));
   }
+  // Deny takes the focus only while the page has the keyboard: a prompt
+  // that arms while the user types elsewhere (the command palette, an
+  // editor) must not take their keys, nor the Enter meant for them. It
+  // takes it when the page gets the keyboard, unless the user already
+  // focused something in it.
+  const deny = document.querySelector('button[data-choice="deny"]');
+  function focusDeny() {
+    if (armed && deny && (!document.activeElement || document.activeElement === document.body)) deny.focus();
+  }
   setTimeout(() => {
     armed = true;
     for (const b of buttons) b.disabled = false;
-    const deny = document.querySelector('button[data-choice="deny"]');
-    if (deny) deny.focus();
+    if (document.hasFocus()) focusDeny();
   }, ${ARM_MS});
+  window.addEventListener('focus', focusDeny);
   window.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') { e.preventDefault(); answer(null); }
     else if (e.key === ' ') { e.preventDefault(); }
   });
   const el = document.getElementById('countdown');
   setInterval(() => { el.textContent = countdownText(state.deadline, Date.now()); }, 1000);
+  // The extension changes only this line when prompts queue behind this
+  // one or leave: a new page would re-arm the buttons and take the focus.
+  const queueLine = document.getElementById('queue');
+  window.addEventListener('message', (e) => {
+    const behind = e.data && e.data.behind;
+    if (Number.isInteger(behind) && behind >= 0) queueLine.textContent = queueText(behind);
+  });
 </script>
 </body>
 </html>

@@ -103,6 +103,49 @@ export class ApprovalQueue {
   }
 }
 
+/** What the approval panel holds when the queue or its visibility changes. */
+export interface PanelState {
+  /** The id of the prompt the panel shows; undefined when there is no panel. */
+  shownId: string | undefined;
+  /** How many prompts behind it the panel's webview.html says wait. */
+  htmlBehind: number;
+  /** Whether the panel is on screen. */
+  visible: boolean;
+}
+
+/**
+ * What the panel does next. A new page (webview.html) reloads the page
+ * and re-arms its buttons, so it is set only for a prompt not shown yet
+ * (which is then revealed) or to bring a hidden panel's html up to date:
+ * VS Code drops a hidden webview's page and reloads it from webview.html
+ * when it shows again. A page on screen gets only a new count.
+ */
+export type PanelUpdate =
+  | { kind: 'close' }
+  | { kind: 'page'; prompt: ApprovalPrompt; behind: number; reveal: boolean }
+  | { kind: 'count'; behind: number }
+  | { kind: 'none' };
+
+/**
+ * The panel's next step for the queue's oldest prompt (current) and the
+ * number of prompts waiting. Only a prompt that was not on screen yet is
+ * revealed: a prompt queueing behind the one shown must not rebuild it,
+ * take the focus or re-arm the buttons of the prompt the user is reading.
+ */
+export function panelUpdate(state: PanelState, current: ApprovalPrompt | undefined, waiting: number): PanelUpdate {
+  if (!current) {
+    return { kind: 'close' };
+  }
+  const behind = waiting - 1;
+  if (current.id !== state.shownId) {
+    return { kind: 'page', prompt: current, behind, reveal: true };
+  }
+  if (state.visible) {
+    return { kind: 'count', behind };
+  }
+  return behind === state.htmlBehind ? { kind: 'none' } : { kind: 'page', prompt: current, behind, reveal: false };
+}
+
 /**
  * The choices as buttons: Deny first (it is the default and takes the
  * focus), then the others in the server's order. Only offered choices.

@@ -7,8 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
-import { approvalHtml, panelTitle } from './approvalHtml';
-import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue } from './approvals';
+import { approvalHtml, panelTitle, QueueCount } from './approvalHtml';
+import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate } from './approvals';
 import { clientDeny, Decision, decisionLine, explainMarkdown, finalDecision, grantFollowUp } from './decision';
 import { documentSelector } from './selector';
 import { resolveServer } from './serverPath';
@@ -24,6 +24,8 @@ let startProblem: string | undefined;
 let panel: vscode.WebviewPanel | undefined;
 /** The prompt id the panel shows; a close while it shows denies it. */
 let shownPromptId: string | undefined;
+/** The count of prompts behind the shown one that the panel's webview.html says. */
+let htmlBehind = 0;
 let extensionContext: vscode.ExtensionContext;
 
 export async function activate(context: vscode.ExtensionContext): Promise<{ authorize: (call: unknown) => Promise<Decision> }> {
@@ -217,46 +219,76 @@ function updateStatusBar(): void {
   statusItem.backgroundColor = view.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
 }
 
-/** Shows the oldest waiting prompt in the panel, or closes the panel. */
+/**
+ * Shows the oldest waiting prompt in the panel, or closes the panel; when
+ * only the number of prompts behind it changed, updates that line alone
+ * (panelUpdate says which).
+ */
 function showApprovals(): void {
-  const prompt = queue.current();
-  if (!prompt) {
-    shownPromptId = undefined;
-    const open = panel;
-    panel = undefined;
-    open?.dispose();
-    return;
-  }
-  if (!panel) {
-    panel = vscode.window.createWebviewPanel('codewhale.approval', panelTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [],
-    });
-    const own = panel;
-    own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown }) => {
-      if (typeof message.id === 'string') {
-        queue.answer(message.id, typeof message.choice === 'string' ? message.choice : null);
+  const state = { shownId: panel ? shownPromptId : undefined, htmlBehind, visible: panel?.visible ?? false };
+  const update = panelUpdate(state, queue.current(), queue.size());
+  switch (update.kind) {
+    case 'close': {
+      shownPromptId = undefined;
+      const open = panel;
+      panel = undefined;
+      open?.dispose();
+      return;
+    }
+    case 'count':
+      void panel?.webview.postMessage({ behind: update.behind } satisfies QueueCount);
+      return;
+    case 'page': {
+      const shown = panel ?? createApprovalPanel();
+      shownPromptId = update.prompt.id;
+      htmlBehind = update.behind;
+      shown.webview.html = approvalHtml({
+        prompt: update.prompt,
+        behind: update.behind,
+        nonce: crypto.randomBytes(16).toString('base64'),
+        cspSource: shown.webview.cspSource,
+        nowMs: Date.now(),
+      });
+      if (update.reveal) {
+        shown.reveal(undefined, false);
       }
-    });
-    own.onDidDispose(() => {
-      if (panel === own) {
-        // The user closed the panel: that denies the prompt it showed.
-        panel = undefined;
-        if (shownPromptId) {
-          queue.answer(shownPromptId, null);
-        }
-      }
-    });
+      return;
+    }
+    case 'none':
+      return;
   }
-  shownPromptId = prompt.id;
-  panel.webview.html = approvalHtml({
-    prompt,
-    behind: queue.size() - 1,
-    nonce: crypto.randomBytes(16).toString('base64'),
-    cspSource: panel.webview.cspSource,
-    nowMs: Date.now(),
+}
+
+function createApprovalPanel(): vscode.WebviewPanel {
+  const own = vscode.window.createWebviewPanel('codewhale.approval', panelTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+    enableScripts: true,
+    localResourceRoots: [],
   });
-  panel.reveal(undefined, false);
+  panel = own;
+  own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown }) => {
+    if (typeof message.id === 'string') {
+      queue.answer(message.id, typeof message.choice === 'string' ? message.choice : null);
+    }
+  });
+  // A hidden panel's page is reloaded from webview.html when it shows
+  // again: bring the html up to date with the count it missed.
+  own.onDidChangeViewState(() => {
+    if (panel === own) {
+      showApprovals();
+    }
+  });
+  own.onDidDispose(() => {
+    if (panel === own) {
+      // The user closed the panel: that denies the prompt it showed.
+      panel = undefined;
+      const closed = shownPromptId;
+      shownPromptId = undefined;
+      if (closed) {
+        queue.answer(closed, null);
+      }
+    }
+  });
+  return own;
 }
 
 async function afterDecision(d: Decision): Promise<void> {

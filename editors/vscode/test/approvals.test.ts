@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, buttonOrder, countdownText } from '../src/approvals';
-import { approvalHtml } from '../src/approvalHtml';
+import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, buttonOrder, countdownText, panelUpdate } from '../src/approvals';
+import { approvalHtml, queueText } from '../src/approvalHtml';
 
 function prompt(id: string, extra: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
   return {
@@ -121,7 +121,7 @@ test('the panel: Deny first and focused, data-choice buttons, the rule preview, 
   assert.deepEqual(buttons, [['deny', true], ['once', false], ['session', false], ['always', false]]);
   assert.match(html, /<title>Codewhale approval<\/title>/);
   assert.match(html, /<pre class="preview"><code>\[\[rules\]\]\ntool = &quot;exec_shell&quot;\ncommand = &quot;cargo test&quot;\n<\/code><\/pre>/);
-  assert.match(html, /2 more waiting/);
+  assert.match(html, /<p class="queue" id="queue">2 more waiting<\/p>/);
   assert.ok(!html.includes('<script>alert'), 'the summary is escaped');
   assert.match(html, /echo &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.match(html, /&quot;quoted&quot; &amp; &lt;b&gt;/);
@@ -132,42 +132,65 @@ test('the panel: Deny first and focused, data-choice buttons, the rule preview, 
 test('the panel without an "always" choice shows no preview', () => {
   const html = approvalHtml({ prompt: prompt('p', { choices: [{ id: 'deny', title: 'Deny' }, { id: 'once', title: 'Approve once' }] }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
   assert.ok(!html.includes('class="preview"'));
-  assert.ok(!html.includes('more waiting'));
+  assert.match(html, /<p class="queue" id="queue"><\/p>/, 'no prompt waits behind it: an empty line');
 });
 
 /**
  * Runs the panel's script against a minimal DOM: what it posts for a
- * click, for Esc, for Space, and that only the first answer is posted.
+ * click, for Esc, for Space, that only the first answer is posted, where
+ * the focus goes, and what a message from the extension changes.
+ * hasFocus says whether the page has the keyboard (document.hasFocus()).
  */
-function runPanelScript(html: string): { posted: unknown[]; click: (choice: string) => void; key: (key: string) => void; tick: () => void; arm: () => void; countdown: { textContent: string }; focused: () => string | undefined } {
+function runPanelScript(html: string, hasFocus = true) {
   const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html)?.[1];
   assert.ok(script, 'the page has its script');
   const posted: unknown[] = [];
+  const body = { id: 'body' };
+  let active: { id: string } = body;
   const buttons = [...html.matchAll(/data-choice="([^"]+)"/g)].map((m) => {
     const listeners: (() => void)[] = [];
-    return { dataset: { choice: m[1] }, listeners, addEventListener: (_: string, f: () => void) => listeners.push(f), focus: () => { focused = m[1]; } };
+    const button = { id: m[1], dataset: { choice: m[1] }, disabled: false, listeners, addEventListener: (_: string, f: () => void) => listeners.push(f), focus: () => { if (!button.disabled) active = button; } };
+    return button;
   });
-  let focused: string | undefined;
-  const keyListeners: ((e: { key: string; preventDefault: () => void }) => void)[] = [];
-  const countdown = { textContent: '' };
+  const texts = new Map<string, { textContent: string }>();
+  for (const m of html.matchAll(/<p [^>]*id="([^"]+)"[^>]*>([^<]*)<\/p>/g)) {
+    texts.set(m[1], { textContent: m[2] });
+  }
+  const text = (id: string) => {
+    const element = texts.get(id);
+    assert.ok(element, `the page has a #${id} line`);
+    return element;
+  };
+  const windowListeners = new Map<string, ((e: unknown) => void)[]>();
   let tickers: (() => void)[] = [];
   const fakeDocument = {
+    body,
+    get activeElement() { return active; },
+    hasFocus: () => hasFocus,
     querySelectorAll: () => buttons,
     querySelector: (sel: string) => buttons.find((b) => sel.includes(`"${b.dataset.choice}"`)),
-    getElementById: () => countdown,
+    getElementById: (id: string) => texts.get(id),
   };
-  const fakeWindow = { addEventListener: (_: string, f: (e: { key: string; preventDefault: () => void }) => void) => keyListeners.push(f) };
+  const fakeWindow = { addEventListener: (type: string, f: (e: unknown) => void) => windowListeners.set(type, [...(windowListeners.get(type) ?? []), f]) };
+  const dispatch = (type: string, e: unknown) => windowListeners.get(type)?.forEach((f) => f(e));
   const timeouts: (() => void)[] = [];
   const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', 'setTimeout', script);
   run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); }, (f: () => void) => { timeouts.push(f); });
   return {
     posted,
-    click: (choice) => buttons.find((b) => b.dataset.choice === choice)?.listeners.forEach((f) => f()),
-    key: (key) => keyListeners.forEach((f) => f({ key, preventDefault: () => {} })),
+    click: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.listeners.forEach((f) => f()),
+    key: (key: string) => dispatch('keydown', { key, preventDefault: () => {} }),
     tick: () => tickers.forEach((f) => f()),
     arm: () => timeouts.splice(0).forEach((f) => f()),
-    countdown,
-    focused: () => focused,
+    /** The page gets the keyboard (VS Code focuses the webview, or the user clicks into it). */
+    gainFocus: () => { hasFocus = true; dispatch('focus', {}); },
+    /** The user moves the focus inside the page (Tab). */
+    focus: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.focus(),
+    /** A message from the extension. */
+    message: (data: unknown) => dispatch('message', { data }),
+    countdown: text('countdown'),
+    queueLine: text('queue'),
+    focused: () => (active === body ? undefined : active.id),
   };
 }
 
@@ -192,4 +215,57 @@ test('the panel script: Deny focused, a click posts its choice once, Esc posts n
   assert.deepEqual(esc.posted, [{ id: 'cwp_1', choice: null }]);
   esc.tick();
   assert.match(esc.countdown.textContent, /^time is up|left, until \d\d:\d\d:\d\d$/);
+});
+
+test('a prompt that arms while the user types elsewhere leaves the focus there; Deny takes it when the page gets it', () => {
+  const html = approvalHtml({ prompt: prompt('cwp_2'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  // The command palette (or an editor) has the keyboard when the buttons arm.
+  const page = runPanelScript(html, false);
+  page.arm();
+  assert.equal(page.focused(), undefined, 'the page took the focus from where the user types');
+  page.gainFocus();
+  assert.equal(page.focused(), 'deny');
+  // The user's own focus inside the page is kept when it comes back.
+  page.focus('once');
+  page.gainFocus();
+  assert.equal(page.focused(), 'once');
+  // Focus that comes before the buttons arm gives Deny the focus when they do.
+  const early = runPanelScript(html, false);
+  early.gainFocus();
+  assert.equal(early.focused(), undefined, 'a disarmed button took the focus');
+  early.arm();
+  assert.equal(early.focused(), 'deny');
+});
+
+test('the panel\'s "N more waiting" line follows the counts the extension posts, nothing else', () => {
+  const page = runPanelScript(approvalHtml({ prompt: prompt('cwp_3'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 }));
+  assert.equal(page.queueLine.textContent, '');
+  page.message({ behind: 2 });
+  assert.equal(page.queueLine.textContent, '2 more waiting');
+  for (const junk of [{ behind: -1 }, { behind: 1.5 }, { behind: '3' }, null, 'behind']) {
+    page.message(junk);
+  }
+  assert.equal(page.queueLine.textContent, '2 more waiting');
+  page.message({ behind: 0 });
+  assert.equal(page.queueLine.textContent, '');
+  assert.deepEqual(page.posted, [], 'a count answers nothing');
+  assert.equal(queueText(1), '1 more waiting');
+});
+
+test('the panel: a new oldest prompt gets a new page, revealed; a count change on screen only a message', () => {
+  const a = prompt('a');
+  const b = prompt('b');
+  // Nothing waits: the panel closes.
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 0, visible: true }, undefined, 0), { kind: 'close' });
+  // The first prompt, no panel yet; and the next one after an answer.
+  assert.deepEqual(panelUpdate({ shownId: undefined, htmlBehind: 0, visible: false }, a, 2), { kind: 'page', prompt: a, behind: 1, reveal: true });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 1, visible: true }, b, 1), { kind: 'page', prompt: b, behind: 0, reveal: true });
+  // A prompt queues behind (or leaves from behind) the one on screen: the
+  // page the user reads is neither rebuilt nor revealed.
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 0, visible: true }, a, 2), { kind: 'count', behind: 1 });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 3, visible: true }, a, 3), { kind: 'count', behind: 2 });
+  // Hidden, the page is reloaded from its html when shown again: the html
+  // gets the new count, without a reveal; once current, nothing to do.
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 0, visible: false }, a, 2), { kind: 'page', prompt: a, behind: 1, reveal: false });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 1, visible: false }, a, 2), { kind: 'none' });
 });
