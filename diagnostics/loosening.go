@@ -184,12 +184,12 @@ func (d *looseness) rules() {
 	baseLines := problem.NewLines(bf.Src)
 	pairs, removed, added := pairRules(bf.Rules, nf.Rules)
 	for _, b := range removed {
-		if b.Rule.Action == execpolicy.Deny && !ruleIsDead(b.Rule) {
+		if b.Rule.Action == execpolicy.Deny && !ruleIsDead(b.Rule, d.base.Release) {
 			d.report(path, problem.Span{}, "a deny was removed: the baseline denied %s (baseline line %d), no rule does now", b.Rule.Label(), baseLines.LineOf(b.Span.Start)+1)
 		}
 	}
 	for _, n := range added {
-		if n.Rule.Action == execpolicy.Allow && !ruleIsDead(n.Rule) {
+		if n.Rule.Action == execpolicy.Allow && !ruleIsDead(n.Rule, d.now.Release) {
 			d.report(path, n.Span, "a new allow rule %s, not in the baseline", n.Rule.Label())
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // lintWorld is a hermetic home and workspace under t.TempDir(): HOME points
@@ -284,7 +285,7 @@ func TestReorderedFlagsSlip(t *testing.T) {
 		"rm -r /":          "rm / -r",
 		"git push":         "",
 	} {
-		got, ok := reorderedFlags(cmd)
+		got, ok := reorderedFlags(cmd, release.Release{})
 		if got != want || ok != (want != "") {
 			t.Errorf("reorderedFlags(%q) = %q, %v; want %q", cmd, got, ok, want)
 		}

@@ -1,0 +1,208 @@
+package diagnostics
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+)
+
+// checkAt lints as Codewhale version would.
+func (w *lintWorld) checkAt(version string, buffers map[string]string) *Result {
+	w.t.Helper()
+	choice, err := release.Requested(version, "test")
+	if err != nil || !choice.Exact() {
+		w.t.Fatalf("release %q: %v %+v", version, err, choice)
+	}
+	return Check(Input{Options: w.options(buffers), Codewhale: choice})
+}
+
+// TestPermissionLintsPerRelease: the lints say what the user's release
+// does, for the example tables of docs/codewhale/releases/0.10.0.md A.2.2,
+// A.3.4 and Part C, and releases/0.10.1.md N3–N5 and N8. Each row gives the
+// findings of code, by span text, at each release; a substring of the first
+// finding's message; and the file after its first fix.
+func TestPermissionLintsPerRelease(t *testing.T) {
+	rules := func(lines ...string) string { return "rules = [\n" + strings.Join(lines, ",\n") + ",\n]\n" }
+	tests := []struct {
+		name        string
+		permissions string
+		code        string
+		want        map[string][]string // release → span texts
+		message     map[string]string   // release → substring of the first message
+		fix         map[string]string   // release → file after the first fix
+	}{
+		{
+			name: "rooted path rules match from 0.10.0",
+			permissions: rules(`{ tool = "read_file", path = "/etc/shadow", action = "deny" }`,
+				`{ tool = "read_file", path = "~/.ssh/id_rsa", action = "deny" }`,
+				`{ tool = "read_file", path = 'C:\Users\u\.aws\credentials', action = "deny" }`,
+				`{ tool = "read_file", path = "/etc/passwd", workspace = "/repo", action = "deny" }`),
+			code: "CW207",
+			want: map[string][]string{
+				"0.9.10": {`"/etc/shadow"`, `"~/.ssh/id_rsa"`, `'C:\Users\u\.aws\credentials'`, `"/etc/passwd"`},
+				"0.10.0": nil, "0.10.1": nil,
+			},
+			message: map[string]string{"0.9.10": "Codewhale 0.9.10 compares paths relative to the session's workspace"},
+		},
+		{
+			name: "a rooted path is compared byte for byte",
+			permissions: rules(`{ tool = "read_file", path = "/etc//shadow", action = "deny" }`,
+				`{ tool = "list_dir", path = "/etc/ssh/", action = "deny" }`,
+				`{ tool = "read_file", path = "/etc/./hosts", action = "deny" }`),
+			code: "CW207",
+			want: map[string][]string{
+				"0.9.10": {`"/etc//shadow"`, `"/etc/ssh/"`, `"/etc/./hosts"`}, // absolute: only inside a workspace
+				"0.10.0": {`"/etc//shadow"`, `"/etc/ssh/"`, `"/etc/./hosts"`},
+				"0.10.1": {`"/etc//shadow"`, `"/etc/ssh/"`, `"/etc/./hosts"`},
+			},
+			message: map[string]string{"0.10.1": "Codewhale 0.10.1 compares a rooted path with the call's path byte for byte"},
+			fix: map[string]string{"0.10.1": rules(`{ tool = "read_file", path = "/etc/shadow", action = "deny" }`,
+				`{ tool = "list_dir", path = "/etc/ssh/", action = "deny" }`,
+				`{ tool = "read_file", path = "/etc/./hosts", action = "deny" }`)},
+		},
+		{
+			name: "traversal, and calls with traversal in 0.10.1",
+			permissions: rules(`{ tool = "read_file", path = "/etc/../etc/shadow", action = "deny" }`,
+				`{ tool = "read_file", path = "../secret", action = "allow" }`),
+			code: "CW207",
+			want: map[string][]string{
+				"0.9.10": {`"/etc/../etc/shadow"`, `"../secret"`},
+				"0.10.0": {`"/etc/../etc/shadow"`, `"../secret"`},
+				"0.10.1": {`"/etc/../etc/shadow"`, `"../secret"`},
+			},
+			message: map[string]string{"0.10.0": "never matches: Codewhale does not resolve traversal", "0.10.1": "meets only calls whose own path has a `..` component"},
+		},
+		{
+			name:        "~ alone and ~user are relative",
+			permissions: rules(`{ tool = "list_dir", path = "~", action = "deny" }`, `{ tool = "read_file", path = "~root/.ssh/id_rsa", action = "deny" }`),
+			code:        "CW207",
+			want: map[string][]string{
+				"0.9.10": {`"~"`, `"~root/.ssh/id_rsa"`},
+				"0.10.1": {`"~"`, `"~root/.ssh/id_rsa"`},
+			},
+			message: map[string]string{"0.10.1": "only `~/…` is a rooted path in Codewhale 0.10.1"},
+		},
+		{
+			name:        "the deny wildcard",
+			permissions: rules(`{ tool = "exec_shell", command = "dd * of=/dev/sda", action = "deny" }`),
+			code:        "CW204",
+			want:        map[string][]string{"0.9.10": {`"dd * of=/dev/sda"`}, "0.10.0": nil, "0.10.1": nil},
+			message:     map[string]string{"0.9.10": "this `*` is not a wildcard in Codewhale 0.9.10"},
+		},
+		{
+			name: "`*` in a typed deny is literal in 0.10.0, a wildcard of workspace-scoped denies in 0.10.1",
+			permissions: rules(`{ tool = "exec_shell", command = "git * push", workspace = "/repo", action = "deny" }`,
+				`{ tool = "exec_shell", command = "rm * /", command_exact = true, action = "deny" }`),
+			code: "CW204",
+			want: map[string][]string{
+				"0.10.0": {`"git * push"`, `"/repo"`, `"rm * /"`, `true`},
+				"0.10.1": {`"rm * /"`, `true`},
+			},
+			message: map[string]string{"0.10.0": "this `*` is not a wildcard here: Codewhale 0.10.0 reads `*` as any words only in a deny without workspace or command_exact", "0.10.1": "an exact deny compares the whole command as written"},
+		},
+		{
+			name:        "`*` in allow and ask rules is literal in every release",
+			permissions: rules(`{ tool = "exec_shell", command = "git push *", action = "allow" }`, `{ tool = "exec_shell", command = "git * push" }`),
+			code:        "CW204",
+			want: map[string][]string{
+				"0.9.10": {`"git push *"`, `"git * push"`},
+				"0.10.1": {`"git push *"`, `"git * push"`},
+			},
+			message: map[string]string{"0.10.1": "Codewhale 0.10.1 matches an allow rule's command word by word"},
+		},
+		{
+			name:        "reordered flags: the wildcard catches them from 0.10.0",
+			permissions: rules(`{ tool = "exec_shell", command = "rm -rf /", action = "deny" }`),
+			code:        "CW204",
+			want:        map[string][]string{"0.9.10": {`"rm -rf /"`}, "0.10.0": {`"rm -rf /"`}, "0.10.1": {`"rm -rf /"`}},
+			message: map[string]string{
+				"0.9.10": "deny only the command words",
+				"0.10.0": "in Codewhale 0.10.0 `rm * /` catches every spelling",
+			},
+			fix: map[string]string{
+				"0.10.0": rules(`{ tool = "exec_shell", command = "rm * /", action = "deny" }`),
+				"0.10.1": rules(`{ tool = "exec_shell", command = "rm * /", action = "deny" }`),
+			},
+		},
+		{
+			name:        "options after positionals match from 0.10.1",
+			permissions: rules(`{ tool = "exec_shell", command = "git push -f", action = "deny" }`),
+			code:        "CW204",
+			want:        map[string][]string{"0.10.0": {`"git push -f"`}, "0.10.1": nil},
+			message:     map[string]string{"0.10.0": "`git push x -f`"},
+		},
+		{
+			name:        "a typed deny matches like a prefix in 0.10.1",
+			permissions: rules(`{ tool = "exec_shell", command = "git push", workspace = "/repo", action = "deny" }`),
+			code:        "CW204",
+			want:        map[string][]string{"0.9.10": {`"/repo"`}, "0.10.0": {`"/repo"`}, "0.10.1": nil},
+		},
+		{
+			name:        "a deny of only `*` blocks every shell command",
+			permissions: rules(`{ tool = "exec_shell", command = "* *", action = "deny" }`, `{ tool = "read_file", command = "git * push", action = "deny" }`),
+			code:        "CW203",
+			want: map[string][]string{
+				"0.9.10": {`"git * push"`},
+				"0.10.0": {`"* *"`, `"git * push"`},
+				"0.10.1": {`"* *"`, `"git * push"`},
+			},
+			message: map[string]string{"0.10.1": "forbids every shell command with a word"},
+		},
+		{
+			name: "a deny of only `*` shadows every shell allow and ask",
+			permissions: rules(`{ tool = "exec_shell", command = "git status", action = "allow" }`,
+				`{ tool = "exec_shell", command = "*", action = "deny" }`,
+				`{ tool = "exec_shell", command = "--version", action = "allow" }`,
+				`{ tool = "read_file", action = "allow" }`),
+			code: "CW200",
+			want: map[string][]string{
+				"0.9.10": nil,
+				"0.10.0": {`{ tool = "exec_shell", command = "git status", action = "allow" }`},
+			},
+			message: map[string]string{"0.10.0": "the deny at line 3 is the hard-deny prefix `*`"},
+		},
+		{
+			name:        "allow prefixes cover only simple commands from 0.10.1",
+			permissions: rules(`{ tool = "exec_shell", command = "git status", action = "allow" }`),
+			code:        "CW205",
+			want:        map[string][]string{"0.10.0": {`"git status"`}, "0.10.1": {`"git status"`}},
+			message: map[string]string{
+				"0.10.0": "also approves `git status` with redirections",
+				"0.10.1": "Codewhale 0.10.1 no longer lets it cover redirections",
+			},
+		},
+	}
+	for _, tt := range tests {
+		for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
+			want, ok := tt.want[version]
+			if !ok {
+				continue
+			}
+			t.Run(tt.name+"/"+version, func(t *testing.T) {
+				w := newLintWorld(t, "")
+				r := w.checkAt(version, map[string]string{w.permissions: tt.permissions})
+				got := problemsWithCode(r, w.permissions, tt.code)
+				var spans []string
+				for _, p := range got {
+					spans = append(spans, spanText(tt.permissions, p.Span))
+				}
+				if !slices.Equal(spans, want) {
+					t.Fatalf("%s spans = %q, want %q\nall: %+v", tt.code, spans, want, r.File(w.permissions).Problems)
+				}
+				if m := tt.message[version]; m != "" && !strings.Contains(got[0].Message, m) {
+					t.Errorf("message %q does not contain %q", got[0].Message, m)
+				}
+				if fix, ok := tt.fix[version]; ok {
+					if len(got[0].Fixes) == 0 {
+						t.Fatal("no fix")
+					}
+					if after := applyFix(tt.permissions, got[0].Fixes[0]); after != fix {
+						t.Errorf("after the fix:\n%s\nwant:\n%s", after, fix)
+					}
+				}
+			})
+		}
+	}
+}
