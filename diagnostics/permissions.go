@@ -319,7 +319,7 @@ func (l *permLint) weakDeny(i int) {
 		return
 	}
 	wild, wider, wildOK := wildcardSpelling(cmd)
-	if !wildOK || !wildcardHere(r, l.rel) {
+	if !wildOK || !StarIsWildcard(r, l.rel) {
 		l.add("CW204", problem.Warning, valueSpan(fr, "command"),
 			fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; deny only the command words to catch every spelling", problem.Excerpt(slip)))
 		return

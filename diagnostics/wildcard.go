@@ -22,9 +22,9 @@ func onlyStars(cmd string) bool {
 	return len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return w != "*" })
 }
 
-// wildcardHere reports whether the release reads a `*` in r's command as a
-// wildcard.
-func wildcardHere(r execpolicy.Rule, rel release.Release) bool {
+// StarIsWildcard reports whether release rel reads a `*` word in r's
+// command as any number of command words.
+func StarIsWildcard(r execpolicy.Rule, rel release.Release) bool {
 	switch {
 	case r.Action != execpolicy.Deny || r.Command == nil || r.CommandExact || !rel.Has(release.DenyWildcard):
 		return false
@@ -38,7 +38,7 @@ func wildcardHere(r execpolicy.Rule, rel release.Release) bool {
 // release, or "" when it is a wildcard.
 func literalStar(r execpolicy.Rule, rel release.Release) string {
 	switch {
-	case wildcardHere(r, rel):
+	case StarIsWildcard(r, rel):
 		return ""
 	case !rel.Has(release.DenyWildcard):
 		return fmt.Sprintf("this `*` is not a wildcard in Codewhale %s: it matches only a literal `*` word (deny prefixes read `*` as any words from Codewhale 0.10.0)", rel.Name())

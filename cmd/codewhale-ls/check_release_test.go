@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,35 @@ action = "deny"
 	for version, w := range want {
 		if got := findings(version); !slices.Equal(got, w) {
 			t.Errorf("--codewhale-version %s: %+v, want %+v", version, got, w)
+		}
+	}
+}
+
+// schema prints a release's schema: the newest by default, the named one
+// with --codewhale-version before or after the name.
+func TestSchemaPerRelease(t *testing.T) {
+	hasNetworkKey := func(args ...string) bool {
+		t.Helper()
+		code, out, errOut := runCLI(t, "", append([]string{"schema"}, args...)...)
+		var m struct{ Properties map[string]any }
+		if code != 0 || json.Unmarshal([]byte(out), &m) != nil {
+			t.Fatalf("schema %v: exit %d, stderr %s", args, code, errOut)
+		}
+		_, ok := m.Properties["sandbox_network_access"]
+		return ok
+	}
+	if !hasNetworkKey("config") {
+		t.Error("the default (newest) config schema lacks sandbox_network_access")
+	}
+	if hasNetworkKey("config", "--codewhale-version", "0.9.10") || hasNetworkKey("--codewhale-version=0.9.10", "config") {
+		t.Error("the 0.9.10 config schema has sandbox_network_access")
+	}
+	if !hasNetworkKey("--codewhale-version", "0.10.0", "config") {
+		t.Error("the 0.10.0 config schema lacks sandbox_network_access")
+	}
+	for _, args := range [][]string{{}, {"settings"}, {"config", "hooks"}, {"config", "--codewhale-version", "newest"}} {
+		if code, _, errOut := runCLI(t, "", append([]string{"schema"}, args...)...); code != 1 || !strings.Contains(errOut, "usage: codewhale-ls schema") {
+			t.Errorf("schema %v: exit %d, stderr %s", args, code, errOut)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 var assistKinds = []config.Kind{config.KindUserConfig, config.KindPermissions, config.KindProjectHooks,
@@ -16,12 +17,12 @@ var assistKinds = []config.Kind{config.KindUserConfig, config.KindPermissions, c
 // exercise runs every feature at offset and checks what it returns points
 // into the text.
 func exercise(t *testing.T, kind config.Kind, src []byte, offset int, snap *config.Snapshot) {
-	if _, span, ok := Hover(kind, src, offset, snap); ok {
+	if _, span, ok := Hover(kind, src, offset, snap, release.Release{}); ok {
 		if span.Start < 0 || span.End > len(src) || span.Start > span.End {
 			t.Fatalf("%s at %d: hover span %+v out of the text", kind, offset, span)
 		}
 	}
-	for _, it := range Complete(kind, src, offset) {
+	for _, it := range Complete(kind, src, offset, release.Release{}) {
 		if it.Label == "" || it.NewText == "" {
 			t.Fatalf("%s at %d: empty item %+v", kind, offset, it)
 		}
