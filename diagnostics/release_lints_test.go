@@ -206,3 +206,80 @@ func TestPermissionLintsPerRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseningPerRelease: the CW500 cases of docs/codewhale/releases/0.10.0.md
+// Part C, at the releases where they loosen anything.
+func TestLooseningPerRelease(t *testing.T) {
+	const (
+		rootedDeny = "[[rules]]\ntool = \"read_file\"\npath = \"/etc/shadow\"\naction = \"deny\"\n"
+		starDeny   = "[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm * /\"\naction = \"deny\"\n"
+	)
+	tests := []struct {
+		name, file string
+		base, now  string
+		want       map[string][]string // release → span text of each CW500
+		message    map[string]string
+	}{
+		{name: "network turned on", file: "config",
+			base: "", now: "sandbox_network_access = true\n",
+			want:    map[string][]string{"0.9.10": nil, "0.10.0": {"true"}, "0.10.1": {"true"}},
+			message: map[string]string{"0.10.0": "sandbox_network_access was unset (false), now true: in Codewhale 0.10.0 sandboxed shell commands now reach the network"}},
+		{name: "network stays off", file: "config",
+			base: "sandbox_network_access = true\n", now: "sandbox_network_access = false\n",
+			want: map[string][]string{"0.10.1": nil}},
+		{name: "read deny-list off", file: "config",
+			base: "sandbox_read_denylist_defaults = true\n", now: "sandbox_read_denylist_defaults = false\n",
+			want:    map[string][]string{"0.9.10": nil, "0.10.1": {"false"}},
+			message: map[string]string{"0.10.1": "the built-in credential read deny-list is off"}},
+		{name: "new exemptions", file: "config",
+			base: "sandbox_read_denylist_exempt = [\"~/.kube\"]\n", now: "sandbox_read_denylist_exempt = [\"~/.kube\", \"~/.ssh\"]\n",
+			want:    map[string][]string{"0.9.10": nil, "0.10.0": {`["~/.kube", "~/.ssh"]`}},
+			message: map[string]string{"0.10.0": `new sandbox_read_denylist_exempt entries "~/.ssh"`}},
+		{name: "approval timeout removed", file: "config",
+			base: "[approval]\ntimeout_seconds = 60\n", now: "[approval]\n",
+			want:    map[string][]string{"0.9.10": nil, "0.10.0": {""}},
+			message: map[string]string{"0.10.0": "[approval] timeout_seconds was 60, now unset"}},
+		{name: "wildcard removed", file: "permissions",
+			base: starDeny, now: strings.Replace(starDeny, "rm * /", "rm -rf /", 1),
+			want:    map[string][]string{"0.10.0": {`"rm -rf /"`}, "0.10.1": {`"rm -rf /"`}},
+			message: map[string]string{"0.10.1": "this deny lost its `*` wildcard"}},
+		{name: "wildcard added is no loosening", file: "permissions",
+			base: strings.Replace(starDeny, "rm * /", "rm -rf /", 1), now: starDeny,
+			want: map[string][]string{"0.9.10": {`"rm * /"`}, "0.10.0": nil, "0.10.1": nil}},
+		{name: "rooted path made relative", file: "permissions",
+			base: rootedDeny, now: strings.Replace(rootedDeny, "/etc/shadow", "etc/shadow", 1),
+			want:    map[string][]string{"0.9.10": {`"etc/shadow"`}, "0.10.1": {`"etc/shadow"`}},
+			message: map[string]string{"0.9.10": `this deny's path was "/etc/shadow", now "etc/shadow"`, "0.10.1": `this deny's path was the rooted "/etc/shadow", now the relative "etc/shadow"`}},
+	}
+	for _, tt := range tests {
+		for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
+			want, ok := tt.want[version]
+			if !ok {
+				continue
+			}
+			t.Run(tt.name+"/"+version, func(t *testing.T) {
+				w := newLintWorld(t, "")
+				path := map[string]string{"config": w.config, "permissions": w.permissions}[tt.file]
+				base, now := tt.base, tt.now
+				if tt.file == "config" {
+					base, now = w.configHead+base, w.configHead+now
+				}
+				w.write(path, base)
+				choice, _ := release.Requested(version, "test")
+				r := Check(Input{Options: w.options(map[string]string{path: now}), Codewhale: choice,
+					Baseline: func(p string) ([]byte, bool) { return []byte(base), p == path }})
+				got := problemsWithCode(r, path, "CW500")
+				var spans []string
+				for _, p := range got {
+					spans = append(spans, spanText(now, p.Span))
+				}
+				if !slices.Equal(spans, want) {
+					t.Fatalf("CW500 spans = %q, want %q\n%+v", spans, want, got)
+				}
+				if m := tt.message[version]; m != "" && !strings.Contains(got[0].Message, m) {
+					t.Errorf("message %q does not contain %q", got[0].Message, m)
+				}
+			})
+		}
+	}
+}
