@@ -1,7 +1,6 @@
 package assist
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
@@ -53,16 +52,7 @@ func TestHoverPerRelease(t *testing.T) {
 			if !ok {
 				t.Fatal("no hover")
 			}
-			for _, w := range c.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("hover lacks %q:\n%s", w, md)
-				}
-			}
-			for _, w := range c.wantNot {
-				if strings.Contains(md, w) {
-					t.Errorf("hover has %q:\n%s", w, md)
-				}
-			}
+			checkMarkdown(t, md, c.want, c.wantNot)
 		})
 	}
 }

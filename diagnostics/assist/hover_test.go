@@ -79,16 +79,7 @@ func TestHoverKeysAndValues(t *testing.T) {
 			if got := string(src[span.Start:span.End]); got != c.covers {
 				t.Errorf("span covers %q, want %q", got, c.covers)
 			}
-			for _, w := range c.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("hover lacks %q:\n%s", w, md)
-				}
-			}
-			for _, w := range c.wantNot {
-				if strings.Contains(md, w) {
-					t.Errorf("hover has %q:\n%s", w, md)
-				}
-			}
+			checkMarkdown(t, md, c.want, c.wantNot)
 		})
 	}
 }

@@ -100,43 +100,40 @@ func (v *value) str() string {
 // encode writes v indented by two spaces per level, the layout of the
 // committed schemas.
 func (v *value) encode(buf *bytes.Buffer, indent string) {
-	inner := indent + "  "
 	switch v.kind {
 	case '{':
-		if len(v.members) == 0 {
-			buf.WriteString("{}")
-			return
-		}
-		buf.WriteString("{\n")
-		for i, m := range v.members {
-			buf.WriteString(inner)
-			writeScalar(buf, m.key)
+		encodeList(buf, indent, "{", "}", len(v.members), func(i int, inner string) {
+			writeScalar(buf, v.members[i].key)
 			buf.WriteString(": ")
-			m.val.encode(buf, inner)
-			if i < len(v.members)-1 {
-				buf.WriteByte(',')
-			}
-			buf.WriteByte('\n')
-		}
-		buf.WriteString(indent + "}")
+			v.members[i].val.encode(buf, inner)
+		})
 	case '[':
-		if len(v.items) == 0 {
-			buf.WriteString("[]")
-			return
-		}
-		buf.WriteString("[\n")
-		for i, it := range v.items {
-			buf.WriteString(inner)
-			it.encode(buf, inner)
-			if i < len(v.items)-1 {
-				buf.WriteByte(',')
-			}
-			buf.WriteByte('\n')
-		}
-		buf.WriteString(indent + "]")
+		encodeList(buf, indent, "[", "]", len(v.items), func(i int, inner string) {
+			v.items[i].encode(buf, inner)
+		})
 	default:
 		writeScalar(buf, v.scalar)
 	}
+}
+
+// encodeList writes n elements between open and close, one per line,
+// each written by element at the next indentation.
+func encodeList(buf *bytes.Buffer, indent, open, close string, n int, element func(i int, inner string)) {
+	if n == 0 {
+		buf.WriteString(open + close)
+		return
+	}
+	inner := indent + "  "
+	buf.WriteString(open + "\n")
+	for i := range n {
+		buf.WriteString(inner)
+		element(i, inner)
+		if i < n-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString(indent + close)
 }
 
 func writeScalar(buf *bytes.Buffer, s any) {
