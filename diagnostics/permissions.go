@@ -28,11 +28,11 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 	if f == nil || pf == nil || !pf.Accepted || len(pf.Rules) == 0 {
 		return
 	}
-	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules), starDeny: -1}
-	if snap.Release.Has(release.DenyWildcard) {
-		l.starDeny = slices.IndexFunc(pf.Rules, func(fr execpolicy.FileRule) bool {
-			return fr.Rule.Action == execpolicy.Deny && fr.Rule.Promoted() && onlyStars(*fr.Rule.Command)
-		})
+	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules)}
+	for i, fr := range pf.Rules {
+		if fr.Rule.Promoted() && fr.Rule.Action == execpolicy.Deny && StarIsWildcard(fr.Rule, snap.Release) && hasStarWord(*fr.Rule.Command) {
+			l.starDenies = append(l.starDenies, i)
+		}
 	}
 	for i := range l.rules {
 		l.duplicate(i)
@@ -57,9 +57,9 @@ type permLint struct {
 	rules []execpolicy.FileRule
 	lines *problem.Lines
 	index *ruleIndex
-	// starDeny is the first promoted deny of only `*` words when the
-	// release reads `*` as a wildcard, else -1.
-	starDeny int
+	// starDenies are the promoted denies with a `*` word, when the
+	// release reads it as a wildcard.
+	starDenies []int
 }
 
 func (l *permLint) add(code string, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {
@@ -123,23 +123,31 @@ func (l *permLint) shadowed(i int) {
 	}
 }
 
-// blockedByStar is CW200 for a shell allow or ask under a promoted deny of
-// only `*` words: from 0.10.0 that hard-deny prefix forbids every shell
-// command with a word before any typed rule is looked at
-// (docs/codewhale/releases/0.10.0.md A.3.4).
+// blockedByStar is CW200 for a shell allow or ask under a promoted deny
+// whose `*` words cover it: from 0.10.0 that hard-deny prefix forbids
+// every command the rule matches before any typed rule is looked at
+// (docs/codewhale/releases/0.10.0.md A.3.4); a deny of only `*` words
+// forbids every shell command with a word.
 func (l *permLint) blockedByStar(i int) bool {
-	r := l.rules[i]
-	if l.starDeny < 0 || r.Rule.Tool != "exec_shell" || r.Rule.Action == execpolicy.Deny {
+	r := l.rules[i].Rule
+	if len(l.starDenies) == 0 || r.Tool != "exec_shell" || r.Action == execpolicy.Deny {
 		return false
 	}
-	if c := r.Rule.Command; c != nil && !slices.ContainsFunc(strings.Fields(*c), func(w string) bool { return !strings.HasPrefix(w, "-") }) {
+	if r.Command != nil && !slices.ContainsFunc(strings.Fields(*r.Command), func(w string) bool { return !strings.HasPrefix(w, "-") }) {
 		return false // no word for `*` to match
 	}
-	w := l.rules[l.starDeny]
-	l.add("CW200", problem.Warning, r.Span,
-		fmt.Sprintf("this %s never wins: the deny at line %d is the hard-deny prefix `%s`, which Codewhale %s checks before every typed rule and which forbids every shell command with a word", r.Rule.Action, l.lineOf(w), problem.Excerpt(strings.TrimSpace(*w.Rule.Command)), l.rel.Name()),
-		l.related(w, "every shell command is blocked by this deny"))
-	return true
+	for _, j := range l.starDenies {
+		w := l.rules[j]
+		deny := strings.TrimSpace(*w.Rule.Command)
+		if !onlyStars(deny) && (r.Command == nil || !starWordsCover(deny, *r.Command)) {
+			continue
+		}
+		l.add("CW200", problem.Warning, l.rules[i].Span,
+			fmt.Sprintf("this %s never wins: the deny at line %d is the hard-deny prefix `%s`, which Codewhale %s checks before every typed rule and whose `*` matches any command words, so it forbids every command this rule matches", r.Action, l.lineOf(w), problem.Excerpt(deny), l.rel.Name()),
+			l.related(w, "blocks every command the shadowed rule matches"))
+		return true
+	}
+	return false
 }
 
 // covers reports that w provably matches every call r matches.

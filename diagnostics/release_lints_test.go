@@ -164,6 +164,21 @@ func TestPermissionLintsPerRelease(t *testing.T) {
 			message: map[string]string{"0.10.0": "the deny at line 3 is the hard-deny prefix `*`"},
 		},
 		{
+			name: "a wildcard deny shadows the allows and asks it covers",
+			permissions: rules(`{ tool = "exec_shell", command = "git * push", action = "deny" }`,
+				`{ tool = "exec_shell", command = "git checkout push", action = "allow" }`,
+				`{ tool = "exec_shell", command = "git log push origin", command_exact = true }`,
+				`{ tool = "exec_shell", command = "git pushd" }`,
+				`{ tool = "exec_shell", command = "git", action = "allow" }`,
+				`{ tool = "exec_shell", command = "git * push", workspace = "/repo", action = "allow" }`),
+			code: "CW200",
+			want: map[string][]string{
+				"0.9.10": {`{ tool = "exec_shell", command = "git * push", workspace = "/repo", action = "allow" }`}, // the same literal words, as a typed rule
+				"0.10.1": {`{ tool = "exec_shell", command = "git checkout push", action = "allow" }`, `{ tool = "exec_shell", command = "git log push origin", command_exact = true }`, `{ tool = "exec_shell", command = "git * push", workspace = "/repo", action = "allow" }`},
+			},
+			message: map[string]string{"0.10.1": "the deny at line 2 is the hard-deny prefix `git * push`"},
+		},
+		{
 			name:        "allow prefixes cover only simple commands from 0.10.1",
 			permissions: rules(`{ tool = "exec_shell", command = "git status", action = "allow" }`),
 			code:        "CW205",
