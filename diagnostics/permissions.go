@@ -310,8 +310,14 @@ func (l *permLint) weakDeny(i int) {
 	typedMatcher := l.rel.Has(release.TypedDenyMatcher)
 	switch {
 	case r.CommandExact:
+		slips := "more arguments, a path-spelled program or other spacing"
+		if typedMatcher {
+			// releases/0.10.1.md N3: typed denies also see the command
+			// with its program folded to a name (/bin/rm → rm).
+			slips = "more arguments or other spacing"
+		}
 		l.add("CW204", problem.Warning, valueSpan(fr, "command_exact"),
-			fmt.Sprintf("this exact deny is no hard prefix: Codewhale blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with more arguments, a path-spelled program or other spacing runs", quoted, quoted))
+			fmt.Sprintf("this exact deny is no hard prefix: Codewhale %s blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with %s runs", l.rel.Name(), quoted, quoted, slips))
 	case r.Workspace != nil && !typedMatcher:
 		l.add("CW204", problem.Warning, valueSpan(fr, "workspace"),
 			fmt.Sprintf("this workspace-scoped deny is no hard prefix: Codewhale %s promotes only denies without a workspace, so `%s` is matched like an allow pattern and a flag with a value (`%s`) or a path-spelled program (`/usr/bin/%s`) slips past it", l.rel.Name(), quoted, problem.Excerpt(flagWithValue(cmd)), quoted))

@@ -134,6 +134,13 @@ func TestPermissionLintsPerRelease(t *testing.T) {
 			message:     map[string]string{"0.10.0": "`git push x -f`"},
 		},
 		{
+			name:        "an exact deny sees the program's name in 0.10.1",
+			permissions: rules(`{ tool = "exec_shell", command = "git push", command_exact = true, action = "deny" }`),
+			code:        "CW204",
+			want:        map[string][]string{"0.10.0": {`true`}, "0.10.1": {`true`}},
+			message:     map[string]string{"0.10.0": "with more arguments, a path-spelled program or other spacing runs", "0.10.1": "with more arguments or other spacing runs"},
+		},
+		{
 			name:        "a typed deny matches like a prefix in 0.10.1",
 			permissions: rules(`{ tool = "exec_shell", command = "git push", workspace = "/repo", action = "deny" }`),
 			code:        "CW204",
