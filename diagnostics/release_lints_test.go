@@ -186,6 +186,13 @@ func TestPermissionLintsPerRelease(t *testing.T) {
 			message: map[string]string{"0.10.1": "the deny at line 2 is the hard-deny prefix `git * push`"},
 		},
 		{
+			name:        "a dead workspace keeps a rooted path from matching anywhere",
+			permissions: rules(`{ tool = "read_file", path = "/etc/shadow", workspace = "repo", action = "deny" }`),
+			code:        "CW206",
+			want:        map[string][]string{"0.9.10": {`"repo"`}, "0.10.1": {`"repo"`}},
+			message:     map[string]string{"0.10.1": "in Codewhale 0.10.1 its rooted path would match in every session without the workspace key"},
+		},
+		{
 			name:        "allow prefixes cover only simple commands from 0.10.1",
 			permissions: rules(`{ tool = "exec_shell", command = "git status", action = "allow" }`),
 			code:        "CW205",
