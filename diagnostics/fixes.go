@@ -19,8 +19,15 @@ import (
 // "(did you mean `X`?)").
 var didYouMean = regexp.MustCompile("did you mean `([^`]+)`\\?")
 
+// removedKey finds the loaders' CW002 for a key the user's release removed
+// ("Codewhale 0.10.1 removed [tui] terminal_probe_timeout_ms: …",
+// docs/codewhale/releases/0.10.1.md D.9): not a typo to rename, a line to
+// delete.
+var removedKey = regexp.MustCompile(`^Codewhale [0-9][0-9.]* removed `)
+
 // addLoaderFixes gives the loaders' problems that carry no quick fix one:
-// an unknown key renamed to the key it most likely meant (CW002), an invalid
+// an unknown key renamed to the key it most likely meant, or deleted when the
+// user's release removed it (CW002), an invalid
 // value that is a case or type slip (CW003), a project-overlay line without
 // effect removed (CW100). JSON files are left alone.
 func addLoaderFixes(_ *config.Snapshot, out map[string]*FileResult) {
@@ -40,7 +47,11 @@ func addLoaderFixes(_ *config.Snapshot, out map[string]*FileResult) {
 			var fix *problem.Fix
 			switch p.Code {
 			case "CW002":
-				fix = renameKeyFix(doc.Root, *p)
+				if removedKey.MatchString(p.Message) {
+					fix = deleteEntryFix(f.Src, doc.Root, *p)
+				} else {
+					fix = renameKeyFix(doc.Root, *p)
+				}
 			case "CW003":
 				fix = valueFix(doc.Root, f.Kind, *p)
 			case "CW100":

@@ -97,3 +97,30 @@ func TestGitHubEscaping(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
 }
+
+// The loaders' CW002 for a key the user's release removed
+// (docs/codewhale/releases/0.10.1.md D.9, reported by gate/config) gets a
+// fix that deletes the key's line, not a rename.
+func TestRemovedKeyFix(t *testing.T) {
+	src := "model = \"x\"\n\n[tui]\nterminal_probe_timeout_ms = 100 # probe\ntheme = \"dark\"\n"
+	w := newLintWorld(t, "")
+	r := w.check(map[string]string{w.config: src}, nil)
+	f := r.File(w.config)
+	start := strings.Index(src, "terminal_probe_timeout_ms")
+	f.Problems = []problem.Problem{
+		{Code: "CW002", Severity: problem.Warning, Span: problem.Span{Start: start, End: start + len("terminal_probe_timeout_ms")},
+			Message: "Codewhale 0.10.1 removed [tui] terminal_probe_timeout_ms: it is ignored and no longer does anything"},
+		{Code: "CW002", Severity: problem.Warning, Span: problem.Span{Start: 0, End: len("model")},
+			Message: "Codewhale silently ignores the unknown key `model`"},
+	}
+	addLoaderFixes(nil, map[string]*FileResult{w.config: f})
+	if len(f.Problems[0].Fixes) != 1 {
+		t.Fatalf("removed key: fixes %+v", f.Problems[0].Fixes)
+	}
+	if after, want := applyFix(src, f.Problems[0].Fixes[0]), "model = \"x\"\n\n[tui]\ntheme = \"dark\"\n"; after != want {
+		t.Errorf("after %q:\n%s\nwant:\n%s", f.Problems[0].Fixes[0].Title, after, want)
+	}
+	if len(f.Problems[1].Fixes) != 0 {
+		t.Errorf("an unknown key without a suggestion got %+v", f.Problems[1].Fixes)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/repolaw"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
@@ -42,6 +43,7 @@ func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) 
 	d := &looseness{base: base, now: snap, out: out}
 	d.posture()
 	d.sandbox()
+	d.settings0100()
 	d.shell()
 	d.rules()
 	d.hooks()
@@ -85,10 +87,17 @@ func (d *looseness) changedKey(keys ...[]string) (string, problem.Span, bool) {
 	slices.Sort(paths)
 	for _, p := range paths {
 		now, before := d.out[p].Doc, d.baseFile(p).Doc
+		// Arrays and tables have no Raw text: compare what is written.
+		text := func(doc *tomldoc.Doc, e *tomldoc.Entry) string {
+			if s := e.Value.Span; s.Start >= 0 && s.Start <= s.End && s.End <= len(doc.Src) {
+				return string(doc.Src[s.Start:s.End])
+			}
+			return e.Value.Raw
+		}
 		for _, key := range keys {
 			n, b := lookup(now, key), lookup(before, key)
 			switch {
-			case n != nil && (b == nil || b.Value.Raw != n.Value.Raw):
+			case n != nil && (b == nil || text(before, b) != text(now, n)):
 				return p, n.Value.Span, true
 			case n == nil && b != nil:
 				return p, problem.Span{}, true
@@ -184,25 +193,30 @@ func (d *looseness) rules() {
 	baseLines := problem.NewLines(bf.Src)
 	pairs, removed, added := pairRules(bf.Rules, nf.Rules)
 	for _, b := range removed {
-		if b.Rule.Action == execpolicy.Deny && !ruleIsDead(b.Rule) {
+		if b.Rule.Action == execpolicy.Deny && !ruleIsDead(b.Rule, d.base.Release) {
 			d.report(path, problem.Span{}, "a deny was removed: the baseline denied %s (baseline line %d), no rule does now", b.Rule.Label(), baseLines.LineOf(b.Span.Start)+1)
 		}
 	}
 	for _, n := range added {
-		if n.Rule.Action == execpolicy.Allow && !ruleIsDead(n.Rule) {
+		if n.Rule.Action == execpolicy.Allow && !ruleIsDead(n.Rule, d.now.Release) {
 			d.report(path, n.Span, "a new allow rule %s, not in the baseline", n.Rule.Label())
 		}
 	}
+	rel := d.now.Release
 	for _, p := range pairs {
 		b, n := p[0], p[1]
 		switch {
 		case n.Rule.Action < b.Rule.Action:
 			d.report(path, valueSpan(n, "action"), "action was %q, now %q", b.Rule.Action, n.Rule.Action)
+		case n.Rule.Action == b.Rule.Action && n.Rule.Action != execpolicy.Allow && rootedToRelative(b.Rule, n.Rule, rel):
+			d.report(path, valueSpan(n, "path"), "this %s's path was the rooted %q, now the relative %q: Codewhale %s matched the rooted path inside or outside the workspace, the relative one only inside it", n.Rule.Action, *b.Rule.Path, *n.Rule.Path, rel.Name())
 		case n.Rule.Action != b.Rule.Action || n.Rule.Action == execpolicy.Ask:
 		case n.Rule.Action == execpolicy.Allow && !covers(b.Rule, n.Rule):
 			span, what := ruleChange(b, n)
 			d.report(path, span, "this allow's %s (it now matches calls the baseline rule did not)", what)
-		case n.Rule.Action == execpolicy.Deny && (!denyStillCovers(b.Rule, n.Rule) || b.Rule.Promoted() && !n.Rule.Promoted()):
+		case n.Rule.Action == execpolicy.Deny && StarIsWildcard(b.Rule, rel) && hasStarWord(*b.Rule.Command) && (n.Rule.Command == nil || !hasStarWord(*n.Rule.Command)) && !denyStillCovers(b.Rule, n.Rule, rel):
+			d.report(path, valueSpan(n, "command"), "this deny lost its `*` wildcard: command was %q, now %s; in Codewhale %s the `*` matched any command words, so it no longer blocks every command the baseline deny blocked", *b.Rule.Command, optQuote(n.Rule.Command), rel.Name())
+		case n.Rule.Action == execpolicy.Deny && (!denyStillCovers(b.Rule, n.Rule, rel) || b.Rule.Promoted() && !n.Rule.Promoted()):
 			span, what := ruleChange(b, n)
 			d.report(path, span, "this deny's %s (it no longer blocks every call the baseline deny blocked)", what)
 		}
@@ -210,14 +224,36 @@ func (d *looseness) rules() {
 }
 
 // denyStillCovers: the new deny blocks at least what the baseline deny
-// did. A command cut down to a prefix of the old one (`git push --force` →
-// `git push`) still catches the old one's calls.
-func denyStillCovers(b, n execpolicy.Rule) bool {
-	if n.Command != nil && b.Command != nil && !n.CommandExact && !b.CommandExact &&
-		shell.AllowMatch(*n.Command, *b.Command) && shell.DenyMatch(*n.Command, *b.Command) {
-		n.Command = b.Command
+// did under the release. A command cut down to a prefix of the old one
+// (`git push --force` → `git push`), or widened by a wildcard the release
+// reads (`rm -rf /` → `rm * /`), still catches the old one's calls.
+func denyStillCovers(b, n execpolicy.Rule, rel release.Release) bool {
+	if n.Command != nil && b.Command != nil && !n.CommandExact && !b.CommandExact {
+		prefix := shell.AllowMatch(*n.Command, *b.Command) && shell.DenyMatch(*n.Command, *b.Command)
+		wildcard := StarIsWildcard(n, rel) && b.Promoted() == n.Promoted() && starWordsCover(*n.Command, *b.Command)
+		if prefix || wildcard {
+			n.Command = b.Command
+		}
 	}
 	return covers(n, b)
+}
+
+// rootedToRelative: a path rule the release matched anywhere (rooted,
+// docs/codewhale/releases/0.10.0.md A.2.2) now has a relative path.
+func rootedToRelative(b, n execpolicy.Rule, rel release.Release) bool {
+	if b.Path == nil || n.Path == nil || !rel.Has(release.RootedPathRules) {
+		return false
+	}
+	_, wasRooted := RootedPath(*b.Path)
+	_, isRooted := RootedPath(*n.Path)
+	return wasRooted && !isRooted
+}
+
+func optQuote(s *string) string {
+	if s == nil {
+		return "absent"
+	}
+	return strconv.Quote(*s)
 }
 
 // pairRules matches the new rules with the baseline ones; identical rules
@@ -270,21 +306,15 @@ func sameString(a, b *string) bool {
 // and its new version, and where: its value, or the rule's header when the
 // key is gone.
 func ruleChange(b, n execpolicy.FileRule) (problem.Span, string) {
-	opt := func(s *string) string {
-		if s == nil {
-			return "absent"
-		}
-		return strconv.Quote(*s)
-	}
 	fields := []struct {
 		key           string
 		before, after string
 	}{
 		{"tool", strconv.Quote(b.Rule.Tool), strconv.Quote(n.Rule.Tool)},
-		{"command", opt(b.Rule.Command), opt(n.Rule.Command)},
+		{"command", optQuote(b.Rule.Command), optQuote(n.Rule.Command)},
 		{"command_exact", strconv.FormatBool(b.Rule.CommandExact), strconv.FormatBool(n.Rule.CommandExact)},
-		{"path", opt(b.Rule.Path), opt(n.Rule.Path)},
-		{"workspace", opt(b.Rule.Workspace), opt(n.Rule.Workspace)},
+		{"path", optQuote(b.Rule.Path), optQuote(n.Rule.Path)},
+		{"workspace", optQuote(b.Rule.Workspace), optQuote(n.Rule.Workspace)},
 	}
 	for _, f := range fields {
 		if f.before != f.after {

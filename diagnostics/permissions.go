@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -27,7 +28,12 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 	if f == nil || pf == nil || !pf.Accepted || len(pf.Rules) == 0 {
 		return
 	}
-	l := &permLint{snap: snap, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules)}
+	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules)}
+	for i, fr := range pf.Rules {
+		if fr.Rule.Promoted() && fr.Rule.Action == execpolicy.Deny && StarIsWildcard(fr.Rule, snap.Release) && hasStarWord(*fr.Rule.Command) {
+			l.starDenies = append(l.starDenies, i)
+		}
+	}
 	for i := range l.rules {
 		l.duplicate(i)
 		l.shadowed(i)
@@ -44,11 +50,16 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 }
 
 type permLint struct {
-	snap  *config.Snapshot
+	snap *config.Snapshot
+	// rel is the release whose behaviour every message states.
+	rel   release.Release
 	file  *FileResult
 	rules []execpolicy.FileRule
 	lines *problem.Lines
 	index *ruleIndex
+	// starDenies are the promoted denies with a `*` word, when the
+	// release reads it as a wildcard.
+	starDenies []int
 }
 
 func (l *permLint) add(code string, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {
@@ -94,7 +105,10 @@ func (l *permLint) duplicate(i int) {
 // reported.
 func (l *permLint) shadowed(i int) {
 	r := l.rules[i]
-	if ruleIsDead(r.Rule) {
+	if ruleIsDead(r.Rule, l.rel) {
+		return
+	}
+	if l.blockedByStar(i) {
 		return
 	}
 	for _, j := range l.index.coverCandidates(r.Rule) {
@@ -107,6 +121,33 @@ func (l *permLint) shadowed(i int) {
 			l.related(w, fmt.Sprintf("shadowed by this %s rule (%s)", w.Rule.Action, problem.Excerpt(w.Rule.Label()))))
 		return
 	}
+}
+
+// blockedByStar is CW200 for a shell allow or ask under a promoted deny
+// whose `*` words cover it: from 0.10.0 that hard-deny prefix forbids
+// every command the rule matches before any typed rule is looked at
+// (docs/codewhale/releases/0.10.0.md A.3.4); a deny of only `*` words
+// forbids every shell command with a word.
+func (l *permLint) blockedByStar(i int) bool {
+	r := l.rules[i].Rule
+	if len(l.starDenies) == 0 || r.Tool != "exec_shell" || r.Action == execpolicy.Deny {
+		return false
+	}
+	if r.Command != nil && !slices.ContainsFunc(strings.Fields(*r.Command), func(w string) bool { return !strings.HasPrefix(w, "-") }) {
+		return false // no word for `*` to match
+	}
+	for _, j := range l.starDenies {
+		w := l.rules[j]
+		deny := strings.TrimSpace(*w.Rule.Command)
+		if !onlyStars(deny) && (r.Command == nil || !starWordsCover(deny, *r.Command)) {
+			continue
+		}
+		l.add("CW200", problem.Warning, l.rules[i].Span,
+			fmt.Sprintf("this %s never wins: the deny at line %d is the hard-deny prefix `%s`, which Codewhale %s checks before every typed rule and whose `*` matches any command words, so it forbids every command this rule matches", r.Action, l.lineOf(w), problem.Excerpt(deny), l.rel.Name()),
+			l.related(w, "blocks every command the shadowed rule matches"))
+		return true
+	}
+	return false
 }
 
 // covers reports that w provably matches every call r matches.
@@ -211,10 +252,22 @@ func (l *permLint) askUnderNever(i int) {
 }
 
 // CW203: the promoted prefix drops the tool and the path, so a rule that
-// reads as narrow is global for shell commands.
+// reads as narrow is global for shell commands. From 0.10.0 a promoted
+// deny of only `*` words blocks every shell command (releases/0.10.0.md
+// A.3.4), which is worse than global.
 func (l *permLint) promoted(i int) {
 	r := l.rules[i].Rule
-	if !r.Promoted() || (r.Tool == "exec_shell" && r.Path == nil) {
+	if !r.Promoted() {
+		return
+	}
+	cmd := strings.TrimSpace(*r.Command)
+	wildcard := r.Action == execpolicy.Deny && l.rel.Has(release.DenyWildcard)
+	if wildcard && onlyStars(cmd) {
+		l.add("CW203", problem.Error, valueSpan(l.rules[i], "command"),
+			fmt.Sprintf("this deny blocks every shell command: Codewhale %s reads `*` as any number of command words, and a deny without workspace or command_exact is a global hard-deny prefix, so `%s` forbids every shell command with a word, for every tool, path and repository", l.rel.Name(), problem.Excerpt(cmd)))
+		return
+	}
+	if r.Tool == "exec_shell" && r.Path == nil {
 		return
 	}
 	kind, verb := "hard-deny", "blocks"
@@ -228,32 +281,66 @@ func (l *permLint) promoted(i int) {
 	if r.Path != nil {
 		narrow = append(narrow, fmt.Sprintf("the path %q", problem.Excerpt(*r.Path)))
 	}
-	l.add("CW203", problem.Warning, valueSpan(l.rules[i], "command"),
-		fmt.Sprintf("this %s is also a global %s shell prefix: Codewhale promotes a non-exact command without a workspace, dropping %s, so it %s `%s` for every tool, path and repository; add a workspace or command_exact = true to keep it to this rule",
-			r.Action, kind, strings.Join(narrow, " and "), verb, problem.Excerpt(strings.TrimSpace(*r.Command))))
+	msg := fmt.Sprintf("this %s is also a global %s shell prefix: Codewhale promotes a non-exact command without a workspace, dropping %s, so it %s `%s` for every tool, path and repository",
+		r.Action, kind, strings.Join(narrow, " and "), verb, problem.Excerpt(cmd))
+	if wildcard && hasStarWord(cmd) {
+		msg += fmt.Sprintf(", and in Codewhale %s its `*` matches any command words, so it blocks more than the words written", l.rel.Name())
+	}
+	l.add("CW203", problem.Warning, valueSpan(l.rules[i], "command"), msg+"; add a workspace or command_exact = true to keep it to this rule")
 }
 
-// CW204: denies are token matches, not semantics (docs/codewhale/execpolicy.md §6.1).
+// CW204: denies are token matches, not semantics (docs/codewhale/execpolicy.md
+// §6.1), and a `*` is a wildcard only where the release's deny matcher
+// reads it (releases/0.10.0.md A.3.4, releases/0.10.1.md N3).
 func (l *permLint) weakDeny(i int) {
 	fr := l.rules[i]
 	r := fr.Rule
-	if r.Action != execpolicy.Deny || r.Command == nil || ruleIsDead(r) {
+	if r.Command == nil || ruleIsDead(r, l.rel) {
 		return
 	}
 	cmd := strings.TrimSpace(*r.Command)
 	quoted := problem.Excerpt(cmd)
+	if r.Action != execpolicy.Deny {
+		if hasStarWord(cmd) {
+			l.add("CW204", problem.Warning, valueSpan(fr, "command"),
+				fmt.Sprintf("this `*` is not a wildcard: Codewhale %s matches an %s rule's command word by word, so `*` matches only a literal `*` word (only deny rules read `*` as any words, from Codewhale 0.10.0)", l.rel.Name(), r.Action))
+		}
+		return
+	}
+	typedMatcher := l.rel.Has(release.TypedDenyMatcher)
 	switch {
 	case r.CommandExact:
+		slips := "more arguments, a path-spelled program or other spacing"
+		if typedMatcher {
+			// releases/0.10.1.md N3: typed denies also see the command
+			// with its program folded to a name (/bin/rm → rm).
+			slips = "more arguments or other spacing"
+		}
 		l.add("CW204", problem.Warning, valueSpan(fr, "command_exact"),
-			fmt.Sprintf("this exact deny is no hard prefix: Codewhale blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with more arguments, a path-spelled program or other spacing runs", quoted, quoted))
-	case r.Workspace != nil:
+			fmt.Sprintf("this exact deny is no hard prefix: Codewhale %s blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with %s runs", l.rel.Name(), quoted, quoted, slips))
+	case r.Workspace != nil && !typedMatcher:
 		l.add("CW204", problem.Warning, valueSpan(fr, "workspace"),
-			fmt.Sprintf("this workspace-scoped deny is no hard prefix: Codewhale promotes only denies without a workspace, so `%s` is matched like an allow pattern and a flag with a value (`%s`) or a path-spelled program (`/usr/bin/%s`) slips past it", quoted, problem.Excerpt(flagWithValue(cmd)), quoted))
+			fmt.Sprintf("this workspace-scoped deny is no hard prefix: Codewhale %s promotes only denies without a workspace, so `%s` is matched like an allow pattern and a flag with a value (`%s`) or a path-spelled program (`/usr/bin/%s`) slips past it", l.rel.Name(), quoted, problem.Excerpt(flagWithValue(cmd)), quoted))
 	}
-	if slip, ok := reorderedFlags(cmd); ok {
+	if hasStarWord(cmd) {
+		if msg := literalStar(r, l.rel); msg != "" {
+			l.add("CW204", problem.Warning, valueSpan(fr, "command"), msg)
+		}
+		return
+	}
+	slip, ok := reorderedFlags(cmd, l.rel)
+	if !ok {
+		return
+	}
+	wild, wider, wildOK := wildcardSpelling(cmd)
+	if !wildOK || !StarIsWildcard(r, l.rel) {
 		l.add("CW204", problem.Warning, valueSpan(fr, "command"),
 			fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; deny only the command words to catch every spelling", problem.Excerpt(slip)))
+		return
 	}
+	p := l.add("CW204", problem.Warning, valueSpan(fr, "command"),
+		fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; in Codewhale %s `%s` catches every spelling, since `*` matches any words in between (and other arguments too, such as `%s`)", problem.Excerpt(slip), l.rel.Name(), problem.Excerpt(wild), problem.Excerpt(wider)))
+	p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Use the wildcard: %q", wild), Edits: []problem.Edit{{Span: valueSpan(fr, "command"), NewText: strconv.Quote(wild)}}}}
 }
 
 // flagWithValue shows the deny's command with a flag and value between its
@@ -269,7 +356,7 @@ func flagWithValue(cmd string) string {
 // reorderedFlags is a spelling of cmd with its first flag spelled or placed
 // differently, which the deny matchers provably miss; ok is false when cmd
 // has no flag or every respelling still matches.
-func reorderedFlags(cmd string) (string, bool) {
+func reorderedFlags(cmd string, rel release.Release) (string, bool) {
 	words := strings.Fields(cmd)
 	i := slices.IndexFunc(words, func(w string) bool { return strings.HasPrefix(w, "-") && len(w) > 1 })
 	if i < 0 {
@@ -283,6 +370,10 @@ func reorderedFlags(cmd string) (string, bool) {
 		out[i] = "-" + string(letters)
 	case strings.HasPrefix(flag, "--") && len(flag) > 3: // --force → -f
 		out[i] = flag[1:3]
+	case rel.Has(release.DenyOptionsAnywhere):
+		// releases/0.10.1.md N4: a deny's options match wherever they
+		// appear after the command word, so moving one slips nothing.
+		return "", false
 	case i == len(out)-1: // push -f → push x -f
 		out = slices.Insert(out, i, "x")
 	default: // rm -r / → rm / -r
@@ -296,93 +387,21 @@ func reorderedFlags(cmd string) (string, bool) {
 }
 
 // CW205: an allow's command is an arity-aware prefix; only ;, &, | and
-// newlines make a chain (docs/codewhale/execpolicy.md §6.2).
+// newlines make a chain (docs/codewhale/execpolicy.md §6.2). From 0.10.1 a
+// prefix covers only simple commands spelled literally at the front
+// (releases/0.10.1.md N5).
 func (l *permLint) ridingAllow(i int) {
 	fr := l.rules[i]
 	r := fr.Rule
-	if r.Action != execpolicy.Allow || r.Command == nil || r.CommandExact || strings.TrimSpace(*r.Command) == "" || ruleIsDead(r) {
+	if r.Action != execpolicy.Allow || r.Command == nil || r.CommandExact || strings.TrimSpace(*r.Command) == "" || ruleIsDead(r, l.rel) {
 		return
 	}
 	cmd := strings.TrimSpace(*r.Command)
-	l.add("CW205", problem.Info, valueSpan(fr, "command"),
-		fmt.Sprintf("this allow also approves `%s` with redirections and substitutions: `%s > ~/.bashrc` and `%s $(curl …)` match it too, since only ;, &, | and newlines make a command chained", cmd, cmd, cmd))
-}
-
-func workspaceDead(r execpolicy.Rule) bool {
-	if r.Workspace == nil {
-		return false
+	msg := fmt.Sprintf("this allow also approves `%s` with redirections and substitutions: `%s > ~/.bashrc` and `%s $(curl …)` match it too, since only ;, &, | and newlines make a command chained", cmd, cmd, cmd)
+	if l.rel.Has(release.PrefixGrantEligibility) {
+		msg = fmt.Sprintf("this allow approves `%s` followed by any further arguments without asking; Codewhale %s no longer lets it cover redirections, substitutions, nested code, run-time command words or options written before its words (`%s > out` and `%s $(curl …)` ask)", cmd, l.rel.Name(), cmd, cmd)
 	}
-	_, ok := execpolicy.WorkspaceScope(*r.Workspace)
-	return !ok
-}
-
-// ruleIsDead: the rule matches no call at all, which CW206/CW207 report.
-func ruleIsDead(r execpolicy.Rule) bool {
-	if workspaceDead(r) {
-		return true
-	}
-	_, dead := pathTrouble(r)
-	return dead
-}
-
-// CW206
-func (l *permLint) deadWorkspace(i int) {
-	fr := l.rules[i]
-	if !workspaceDead(fr.Rule) {
-		return
-	}
-	msg := fmt.Sprintf("this workspace can never match: Codewhale compares it with the session's workspace root only when it is an absolute directory (not relative, `/`, `C:/` or containing `..`), so the rule %q never applies", fr.Rule.Label())
-	if fr.Rule.Action == execpolicy.Deny {
-		msg += "; a deny with a workspace is not promoted to a hard-deny prefix either, so it blocks nothing"
-	}
-	l.add("CW206", problem.Warning, valueSpan(fr, "workspace"), msg)
-}
-
-// CW207
-func (l *permLint) literalPath(i int) {
-	fr := l.rules[i]
-	if msg, _ := pathTrouble(fr.Rule); msg != "" {
-		l.add("CW207", problem.Warning, valueSpan(fr, "path"), msg)
-	}
-}
-
-// pathTrouble says how a rule's path matches less than it reads: dead when
-// it matches nothing, else the literal characters it holds. Path rules name
-// one exact file, normalised (docs/codewhale/execpolicy.md §4).
-func pathTrouble(r execpolicy.Rule) (msg string, dead bool) {
-	if r.Path == nil {
-		return "", false
-	}
-	p := *r.Path
-	trimmed := strings.TrimSpace(p)
-	switch {
-	case trimmed == "":
-		return "an empty path never matches: Codewhale cannot normalise it, so this rule applies to no call", true
-	case slices.Contains(strings.FieldsFunc(trimmed, func(c rune) bool { return c == '/' || c == '\\' }), ".."):
-		return "a path with a `..` component never matches: Codewhale does not resolve traversal, so neither this rule nor a call spelled with `..` matches", true
-	case r.Tool == "exec_shell":
-		return "exec_shell calls carry no path, so this rule never matches as a typed rule", true
-	case r.Workspace != nil && !workspaceDead(r):
-		if _, ok := execpolicy.RelPath(p, *r.Workspace, execpolicy.HostFoldsCase()); !ok {
-			return fmt.Sprintf("this path never matches: it is not inside the rule's workspace %q (or is drive-relative), and Codewhale only compares paths inside the workspace", *r.Workspace), true
-		}
-	}
-	if _, okPosix := execpolicy.RelPath(p, "/", false); !okPosix {
-		if _, okDrive := execpolicy.RelPath(p, "c:/", false); !okDrive {
-			return "this path never matches: Codewhale cannot normalise a drive-relative path", true
-		}
-	}
-	var notes []string
-	if strings.ContainsAny(p, "*?[") {
-		notes = append(notes, fmt.Sprintf("`*`, `?` and `[` are literal here (path rules have no globs), so this matches only a file named exactly %q", trimmed))
-	}
-	if strings.Contains(p, "~") {
-		notes = append(notes, "`~` is not expanded: it matches only a path literally spelled with `~`")
-	}
-	if strings.HasSuffix(trimmed, "/") || strings.HasSuffix(trimmed, `\`) {
-		notes = append(notes, fmt.Sprintf("path rules have no directory semantics: this matches only %q itself, not the files in it", strings.TrimRight(trimmed, `/\`)))
-	}
-	return strings.Join(notes, "; "), false
+	l.add("CW205", problem.Info, valueSpan(fr, "command"), msg)
 }
 
 // CW208

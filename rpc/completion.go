@@ -18,7 +18,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	m := document.NewMapper(d.Text, s.positionEncoding())
-	for _, it := range assist.Complete(d.Kind, d.Text, m.Offset(params.Position)) {
+	for _, it := range assist.Complete(d.Kind, d.Text, m.Offset(params.Position), s.codewhale.implementation()) {
 		item := protocol.CompletionItem{Label: it.Label, Kind: protocol.CompletionItemKindProperty}
 		if it.Kind == assist.ItemValue {
 			item.Kind = protocol.CompletionItemKindValue

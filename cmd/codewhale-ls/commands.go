@@ -48,15 +48,41 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// schema prints a policy file's JSON Schema as a release reads it:
+// --codewhale-version's release (before or after NAME), else the newest
+// implemented one (the schemas an editor without codewhale-ls uses).
 func schema(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 1 {
-		if data, ok := cwschema.Get(args[0]); ok {
-			_, _ = stdout.Write(data)
-			return 0
+	usage := func(msg string) int {
+		if msg != "" {
+			fmt.Fprintln(stderr, "codewhale-ls schema:", msg)
 		}
+		fmt.Fprintf(stderr, "usage: codewhale-ls schema %s [--codewhale-version VERSION]\n", strings.Join(cwschema.Names(), "|"))
+		return 1
 	}
-	fmt.Fprintf(stderr, "usage: codewhale-ls schema %s\n", strings.Join(cwschema.Names(), "|"))
-	return 1
+	fs, err := parseFlags(args, []string{"codewhale-version"}, nil)
+	if err != nil {
+		return usage(err.Error())
+	}
+	if len(fs.args) != 1 {
+		return usage("")
+	}
+	r := release.Newest()
+	if v, ok := fs.values["codewhale-version"]; ok {
+		choice, err := release.Requested(v, "--codewhale-version")
+		if err != nil {
+			return usage(err.Error())
+		}
+		if !choice.Exact() {
+			fmt.Fprintln(stderr, "codewhale-ls schema: "+choice.Describe())
+		}
+		r = choice.Implementation()
+	}
+	data, ok := cwschema.Get(fs.args[0], r)
+	if !ok {
+		return usage(fmt.Sprintf("no schema %q", fs.args[0]))
+	}
+	_, _ = stdout.Write(data)
+	return 0
 }
 
 // decide loads the snapshot and runs the gate with real hooks. Background

@@ -17,7 +17,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls check [flags] [FILE...]
        codewhale-ls authorize [flags] < request.json
        codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
-       codewhale-ls schema config|permissions|hooks|constitution
+       codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls version
 
 common flags: --config PATH  --workspace DIR  --mode plan|agent|operate|yolo

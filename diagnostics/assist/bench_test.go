@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // bigPermissions is a permissions.toml of n rules, the size a long-lived
@@ -22,14 +23,14 @@ func BenchmarkHoverRule(b *testing.B) {
 	src := bigPermissions(1000)
 	off := len(src) - 20
 	for b.Loop() {
-		Hover(config.KindPermissions, src, off, nil)
+		Hover(config.KindPermissions, src, off, nil, release.Release{})
 	}
 }
 
 func BenchmarkCompleteValue(b *testing.B) {
 	src := append(bigPermissions(1000), "[[rules]]\naction = "...)
 	for b.Loop() {
-		Complete(config.KindPermissions, src, len(src))
+		Complete(config.KindPermissions, src, len(src), release.Release{})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // ItemKind is what a completion inserts.
@@ -35,9 +36,10 @@ type Item struct {
 
 // Complete offers the keys and enum values valid at offset: the keys of
 // the table (or object) the cursor is in that are not written yet, the
-// tables a header may name, or the allowed values after `key = `.
-func Complete(kind config.Kind, src []byte, offset int) []Item {
-	root := rootNode(kind)
+// tables a header may name, or the allowed values after `key = `, as
+// release rel has them.
+func Complete(kind config.Kind, src []byte, offset int, rel release.Release) []Item {
+	root := rootNode(kind, rel)
 	if root == nil || offset < 0 || offset > len(src) {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 func labels(items []Item) []string {
@@ -99,7 +100,7 @@ func TestComplete(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			off := strings.IndexByte(c.src, '|')
 			src := []byte(c.src[:off] + c.src[off+1:])
-			items := Complete(c.kind, src, off)
+			items := Complete(c.kind, src, off, release.Release{})
 			got := labels(items)
 			for _, w := range c.want {
 				if !slices.Contains(got, w) {
@@ -134,14 +135,14 @@ func TestCompleteNothing(t *testing.T) {
 	for _, c := range cases {
 		off := strings.IndexByte(c.src, '|')
 		src := []byte(c.src[:off] + c.src[off+1:])
-		if items := Complete(c.kind, src, off); len(items) != 0 {
+		if items := Complete(c.kind, src, off, release.Release{}); len(items) != 0 {
 			t.Errorf("%q: unexpected %v", c.src, labels(items))
 		}
 	}
 }
 
 func TestCompletionDocumentation(t *testing.T) {
-	items := Complete(config.KindPermissions, []byte("[[rules]]\naction = "), 19)
+	items := Complete(config.KindPermissions, []byte("[[rules]]\naction = "), 19, release.Release{})
 	if len(items) != 3 {
 		t.Fatalf("action values: %v, want allow, ask and deny", labels(items))
 	}
@@ -153,7 +154,7 @@ func TestCompletionDocumentation(t *testing.T) {
 			t.Errorf("%+v: only ask is the default", it)
 		}
 	}
-	keys := Complete(config.KindPermissions, []byte("[[rules]]\n"), 10)
+	keys := Complete(config.KindPermissions, []byte("[[rules]]\n"), 10, release.Release{})
 	if len(keys) == 0 {
 		t.Fatal("no keys completed in a [[rules]] table")
 	}

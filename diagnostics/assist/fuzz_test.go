@@ -8,27 +8,30 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 var assistKinds = []config.Kind{config.KindUserConfig, config.KindPermissions, config.KindProjectHooks,
 	config.KindConstitution, config.KindOverlay, config.KindManaged, config.KindSettings}
 
-// exercise runs every feature at offset and checks what it returns points
-// into the text.
+// exercise runs every feature at offset, as every implemented release,
+// and checks what it returns points into the text.
 func exercise(t *testing.T, kind config.Kind, src []byte, offset int, snap *config.Snapshot) {
-	if _, span, ok := Hover(kind, src, offset, snap); ok {
-		if span.Start < 0 || span.End > len(src) || span.Start > span.End {
-			t.Fatalf("%s at %d: hover span %+v out of the text", kind, offset, span)
+	for _, rel := range release.Implemented {
+		if _, span, ok := Hover(kind, src, offset, snap, rel); ok {
+			if span.Start < 0 || span.End > len(src) || span.Start > span.End {
+				t.Fatalf("%s at %d: hover span %+v out of the text", kind, offset, span)
+			}
 		}
-	}
-	for _, it := range Complete(kind, src, offset) {
-		if it.Label == "" || it.NewText == "" {
-			t.Fatalf("%s at %d: empty item %+v", kind, offset, it)
-		}
-		// LSP: a completion's edit is on the cursor's line and contains it.
-		r := it.Replace
-		if r.Start > offset || r.End < offset || r.End > len(src) || bytes.IndexByte(src[r.Start:r.End], '\n') >= 0 {
-			t.Fatalf("%s at %d: item %+v replaces %+v", kind, offset, it, r)
+		for _, it := range Complete(kind, src, offset, rel) {
+			if it.Label == "" || it.NewText == "" {
+				t.Fatalf("%s at %d: empty item %+v", kind, offset, it)
+			}
+			// LSP: a completion's edit is on the cursor's line and contains it.
+			r := it.Replace
+			if r.Start > offset || r.End < offset || r.End > len(src) || bytes.IndexByte(src[r.Start:r.End], '\n') >= 0 {
+				t.Fatalf("%s at %d: item %+v replaces %+v", kind, offset, it, r)
+			}
 		}
 	}
 }

@@ -44,3 +44,18 @@ func at(t testing.TB, src []byte, needle string) int {
 	}
 	return i + mark
 }
+
+// checkMarkdown reports every want missing from md and every wantNot in it.
+func checkMarkdown(t *testing.T, md string, want, wantNot []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(md, w) {
+			t.Errorf("hover lacks %q:\n%s", w, md)
+		}
+	}
+	for _, w := range wantNot {
+		if strings.Contains(md, w) {
+			t.Errorf("hover has %q:\n%s", w, md)
+		}
+	}
+}

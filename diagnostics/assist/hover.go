@@ -1,11 +1,13 @@
 package assist
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -14,9 +16,10 @@ import (
 // on a [[rules]] entry, what it matches, whether it is promoted to a global
 // prefix, and its label. snap is the snapshot the file was linted in; with
 // its permissions it adds how the rule ranks (which rule shadows which is
-// the CW200 lint's to say). It may be nil.
-func Hover(kind config.Kind, src []byte, offset int, snap *config.Snapshot) (markdown string, span problem.Span, ok bool) {
-	root := rootNode(kind)
+// the CW200 lint's to say). It may be nil. Everything said is what release
+// rel does, and the hover names it.
+func Hover(kind config.Kind, src []byte, offset int, snap *config.Snapshot, rel release.Release) (markdown string, span problem.Span, ok bool) {
+	root := rootNode(kind, rel)
 	if root == nil || offset < 0 || offset > len(src) {
 		return "", problem.Span{}, false
 	}
@@ -30,7 +33,7 @@ func Hover(kind config.Kind, src []byte, offset int, snap *config.Snapshot) (mar
 		// accepts the file.
 		f, _ := execpolicy.ParseFile(src)
 		sp = tomlSpot(f.Doc, src, offset)
-		facts = ruleFactsAt(f, offset, snap)
+		facts = ruleFactsAt(f, offset, snap, rel)
 	default:
 		doc, _ := tomldoc.Parse(src)
 		sp = tomlSpot(doc, src, offset)
@@ -41,9 +44,9 @@ func Hover(kind config.Kind, src []byte, offset int, snap *config.Snapshot) (mar
 	toml := kind != config.KindConstitution
 	var parts []string
 	if sp.onValue {
-		parts = append(parts, valueHover(root, sp, toml))
+		parts = append(parts, valueHover(root, kind, sp, toml, rel))
 	} else {
-		parts = append(parts, keyHover(root, sp.path, toml))
+		parts = append(parts, keyHover(root, kind, sp.path, toml, rel))
 	}
 	if facts != "" {
 		parts = append(parts, facts)
@@ -51,10 +54,11 @@ func Hover(kind config.Kind, src []byte, offset int, snap *config.Snapshot) (mar
 	if note := fileNote(kind); note != "" {
 		parts = append(parts, note)
 	}
+	parts = append(parts, "*As Codewhale "+rel.Name()+" does.*")
 	return strings.Join(parts, "\n\n---\n\n"), sp.span, true
 }
 
-func keyHover(root *node, path []string, toml bool) string {
+func keyHover(root *node, kind config.Kind, path []string, toml bool, rel release.Release) string {
 	key := path[len(path)-1]
 	parent := root.walk(path[:len(path)-1])
 	if parent == nil {
@@ -64,6 +68,9 @@ func keyHover(root *node, path []string, toml bool) string {
 		return keyDoc(key, n, toml)
 	}
 	msg := "**" + code(key) + "**\n\n"
+	if note := otherReleaseKey(kind, path, rel); note != "" {
+		return msg + note
+	}
 	if parent.strict() {
 		msg += "Not a key of this file's strict schema: Codewhale rejects the whole file."
 	} else {
@@ -75,13 +82,39 @@ func keyHover(root *node, path []string, toml bool) string {
 	return msg
 }
 
+// otherReleaseKey says, for a key release rel does not read, which
+// implemented release removed it or added it, or "" when none reads it.
+func otherReleaseKey(kind config.Kind, path []string, rel release.Release) string {
+	key := code(path[len(path)-1])
+	lastWith, firstWith := -1, -1
+	for i, r := range release.Implemented {
+		if rootNode(kind, r).walk(path) == nil {
+			continue
+		}
+		if !r.Before(rel.Name()) {
+			if firstWith < 0 {
+				firstWith = i
+			}
+			continue
+		}
+		lastWith = i
+	}
+	switch {
+	case lastWith >= 0:
+		return fmt.Sprintf("Codewhale %s: %s was removed in Codewhale %s; it is silently ignored.", rel.Name(), key, release.Implemented[lastWith+1].Version)
+	case firstWith >= 0:
+		return fmt.Sprintf("Codewhale %s does not read %s (Codewhale %s added it): it is silently ignored.", rel.Name(), key, release.Implemented[firstWith].Version)
+	}
+	return ""
+}
+
 // valueHover says what an allowed value means; on a value without a list
 // of allowed values it describes the key.
-func valueHover(root *node, sp *spot, toml bool) string {
+func valueHover(root *node, kind config.Kind, sp *spot, toml bool, rel release.Release) string {
 	key := sp.path[len(sp.path)-1]
 	n := root.walk(sp.path)
 	if n == nil {
-		return keyHover(root, sp.path, toml)
+		return keyHover(root, kind, sp.path, toml, rel)
 	}
 	values := n.enum()
 	if len(values) == 0 {

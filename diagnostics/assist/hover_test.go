@@ -6,6 +6,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 func TestHoverKeysAndValues(t *testing.T) {
@@ -71,23 +72,14 @@ func TestHoverKeysAndValues(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			src := fixture(t, c.fixture)
 			off := at(t, src, c.needle)
-			md, span, ok := Hover(fixtureKinds[c.fixture], src, off, nil)
+			md, span, ok := Hover(fixtureKinds[c.fixture], src, off, nil, release.Release{})
 			if !ok {
 				t.Fatalf("no hover at %q", c.needle)
 			}
 			if got := string(src[span.Start:span.End]); got != c.covers {
 				t.Errorf("span covers %q, want %q", got, c.covers)
 			}
-			for _, w := range c.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("hover lacks %q:\n%s", w, md)
-				}
-			}
-			for _, w := range c.wantNot {
-				if strings.Contains(md, w) {
-					t.Errorf("hover has %q:\n%s", w, md)
-				}
-			}
+			checkMarkdown(t, md, c.want, c.wantNot)
 		})
 	}
 }
@@ -108,7 +100,7 @@ func TestHoverUnknownKeys(t *testing.T) {
 		if c.kind == config.KindPermissions {
 			off = strings.Index(c.src, "acton") + 1
 		}
-		md, _, ok := Hover(c.kind, []byte(c.src), off, nil)
+		md, _, ok := Hover(c.kind, []byte(c.src), off, nil, release.Release{})
 		if !ok {
 			t.Fatalf("%q: no hover", c.src)
 		}
@@ -133,7 +125,7 @@ func TestHoverNothing(t *testing.T) {
 		{config.KindSettings, []byte("default_mode = 1"), 2}, // no schema
 	}
 	for _, c := range cases {
-		if md, _, ok := Hover(c.kind, c.src, c.offset, nil); ok {
+		if md, _, ok := Hover(c.kind, c.src, c.offset, nil, release.Release{}); ok {
 			t.Errorf("%s at %d: unexpected hover %q", c.kind, c.offset, md)
 		}
 	}
@@ -145,7 +137,7 @@ func TestFileNotes(t *testing.T) {
 		config.KindOverlay: "*Project overlay*",
 		config.KindManaged: "*Managed config*",
 	} {
-		md, _, ok := Hover(kind, src, 2, nil)
+		md, _, ok := Hover(kind, src, 2, nil, release.Release{})
 		if !ok || !strings.Contains(md, want) || !strings.Contains(md, "`approval_policy`") {
 			t.Errorf("%s: %q", kind, md)
 		}
@@ -180,7 +172,7 @@ func TestRuleFacts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			md, _, ok := Hover(config.KindPermissions, src, at(t, src, c.needle), nil)
+			md, _, ok := Hover(config.KindPermissions, src, at(t, src, c.needle), nil, release.Release{})
 			if !ok {
 				t.Fatal("no hover")
 			}
@@ -203,7 +195,7 @@ func TestRuleFactsWithSnapshot(t *testing.T) {
 	src := fixture(t, "permissions.toml")
 	f, _ := execpolicy.ParseFile(src)
 	snap := &config.Snapshot{Permissions: f}
-	md, _, _ := Hover(config.KindPermissions, src, at(t, src, `command = "git pu|sh"`), snap)
+	md, _, _ := Hover(config.KindPermissions, src, at(t, src, `command = "git pu|sh"`), snap, release.Release{})
 	for _, w := range []string{"**Ranking** specificity 1018", "deny beats ask beats allow", "4 other rule(s) for `exec_shell`"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("hover lacks %q:\n%s", w, md)
@@ -213,12 +205,12 @@ func TestRuleFactsWithSnapshot(t *testing.T) {
 
 func TestRuleFactsOfARejectedFile(t *testing.T) {
 	src := []byte("[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"Deny\"\n")
-	md, _, ok := Hover(config.KindPermissions, src, 14, nil)
+	md, _, ok := Hover(config.KindPermissions, src, 14, nil, release.Release{})
 	if !ok || !strings.Contains(md, "rejected as it stands") {
 		t.Errorf("%q", md)
 	}
 	inline := fixture(t, "permissions_inline.toml")
-	md, _, _ = Hover(config.KindPermissions, inline, at(t, inline, `"Cargo.|lock"`), nil)
+	md, _, _ = Hover(config.KindPermissions, inline, at(t, inline, `"Cargo.|lock"`), nil, release.Release{})
 	if !strings.Contains(md, "**Rule 2** `tool=write_file path=Cargo.lock` · ask") || strings.Contains(md, "rejected") {
 		t.Errorf("inline rule: %q", md)
 	}

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -40,7 +42,7 @@ func ruleItems(doc *tomldoc.Doc) []*tomldoc.Value {
 func ruleOf(t *tomldoc.TableValue) execpolicy.Rule { return ruleFromFields(tableFields(t)) }
 
 // ruleFactsAt says in plain words what the rule under the cursor does.
-func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
+func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot, rel release.Release) string {
 	if f.Doc == nil {
 		return ""
 	}
@@ -48,11 +50,11 @@ func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
 	if !ok {
 		return ""
 	}
-	root := rootNode(config.KindPermissions)
+	root := rootNode(config.KindPermissions, rel)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Rule %d** %s · %s", i+1, code(r.Label()), r.Action)
-	b.WriteString("\n\nMatches:")
-	for _, line := range matchInWords(r) {
+	fmt.Fprintf(&b, "\n\nIn Codewhale %s it matches:", rel.Name())
+	for _, line := range matchInWords(r, rel) {
 		b.WriteString("\n- " + line)
 	}
 	b.WriteString("\n")
@@ -61,7 +63,7 @@ func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
 			b.WriteString("\n- **Does** " + v.meaning)
 		}
 	}
-	b.WriteString("\n- **Global prefix** " + promotionInWords(r))
+	b.WriteString("\n- **Global prefix** " + promotionInWords(r, rel))
 	if snap != nil && snap.Permissions != nil {
 		b.WriteString("\n- **Ranking** " + rankingInWords(r, snap.Permissions))
 	}
@@ -73,7 +75,7 @@ func ruleFactsAt(f *execpolicy.File, offset int, snap *config.Snapshot) string {
 
 // matchInWords is one bullet per field of the rule: what each requires of
 // a call.
-func matchInWords(r execpolicy.Rule) []string {
+func matchInWords(r execpolicy.Rule, rel release.Release) []string {
 	shellTool := r.Tool == "exec_shell"
 	evaluated := slices.Contains(execpolicy.EvaluatedTools, r.Tool)
 	toolWords := code(r.Tool) + " calls"
@@ -94,6 +96,15 @@ func matchInWords(r execpolicy.Rule) []string {
 			if p := strings.Fields(trimmed); len(p) > 1 && shell.Classify(trimmed) == tool.LowerASCII(trimmed) {
 				words += "; flags between the words match too (" + code(p[0]+" --flag "+strings.Join(p[1:], " ")) + ")"
 			}
+			switch {
+			case diagnostics.StarIsWildcard(r, rel) && slices.Contains(strings.Fields(trimmed), "*"):
+				words += "; each `*` word matches any number of command words"
+			case slices.Contains(strings.Fields(trimmed), "*"):
+				words += "; `*` is a literal word here, not a wildcard"
+			}
+			if r.Action == execpolicy.Allow && rel.Has(release.PrefixGrantEligibility) {
+				words += "; only a simple command spelled with these words at the front (no redirection, substitution, nested code or run-time command word)"
+			}
 		}
 		if evaluated && !shellTool && trimmed != "" {
 			words += "; file tools pass an empty command, so this never matches"
@@ -104,6 +115,16 @@ func matchInWords(r execpolicy.Rule) []string {
 	}
 	if r.Path != nil {
 		words := code(*r.Path) + " only (workspace-relative after normalisation; no globs, one file)"
+		_, rooted := diagnostics.RootedPath(*r.Path)
+		switch {
+		case rooted && rel.Has(release.RootedPathRules):
+			words = code(*r.Path) + " exactly as written, inside or outside the workspace (a rooted path is compared byte for byte: `~` is not expanded, `//` and a trailing `/` are not collapsed; no globs, one file)"
+		case rooted:
+			words += "; an absolute path outside the session's workspace never matches"
+		}
+		if r.Action != execpolicy.Allow && rel.Has(release.DotDotPathsMeetDeny) {
+			words += "; a call whose path has a `..` component meets it too"
+		}
 		if shellTool {
 			words += "; shell calls carry no path, so this never matches"
 		}
@@ -122,11 +143,16 @@ func matchInWords(r execpolicy.Rule) []string {
 	return out
 }
 
-func promotionInWords(r execpolicy.Rule) string {
+func promotionInWords(r execpolicy.Rule, rel release.Release) string {
 	rs := execpolicy.CompileRules([]execpolicy.Rule{r})
 	switch {
 	case len(rs.DeniedPrefixes) > 0:
-		return "promoted to the hard-deny prefix " + code(rs.DeniedPrefixes[0]) + ": any shell command with a segment matching it is forbidden, whatever the tool, path or repository, before every typed rule (even a matching allow)."
+		words := "promoted to the hard-deny prefix " + code(rs.DeniedPrefixes[0]) + ": any shell command with a segment matching it is forbidden, whatever the tool, path or repository, before every typed rule (even a matching allow)."
+		if rel.Has(release.DenyTargetsFromExpander) {
+			// releases/0.10.0.md A.2.3, A.3.2: heredoc data is no target.
+			words += " Only the commands the shell would run are matched: text inside heredoc data (`<<EOF` bodies) or quotes is not."
+		}
+		return words
 	case len(rs.TrustedPrefixes) > 0:
 		return "promoted to the trusted prefix " + code(rs.TrustedPrefixes[0]) + ", for every tool, path and repository: an unchained command matching it needs no approval when no typed rule decides (in the interactive TUI such a match alone changes no verdict)."
 	case r.Action == execpolicy.Ask:
@@ -135,6 +161,8 @@ func promotionInWords(r execpolicy.Rule) string {
 		return "none: the rule has no command."
 	case r.CommandExact:
 		return "none: an exact command is not promoted, so this rule is only a typed rule (weaker than a hard-deny prefix: no flag skipping, no segment expansion)."
+	case r.Action == execpolicy.Deny && rel.Has(release.TypedDenyMatcher):
+		return "none: a workspace-scoped rule is not promoted; within its workspace it matches like a deny prefix (flags skipped, `*` a wildcard, `/bin/rm` is `rm`)."
 	default:
 		return "none: a workspace-scoped rule is not promoted."
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/diagnostics/schema"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // node is one subschema of an embedded JSON Schema. Its facets are the
@@ -22,13 +23,18 @@ type node struct {
 // schema is recursive (a profile is a whole config).
 const maxFacetDepth = 8
 
-var parsedSchemas = sync.OnceValue(func() map[string]map[string]any {
-	out := map[string]map[string]any{}
-	for _, name := range schema.Names() {
-		data, _ := schema.Get(name)
-		var m map[string]any
-		if json.Unmarshal(data, &m) == nil {
-			out[name] = m
+// parsedSchemas are the schemas of every implemented release, by release
+// version then name.
+var parsedSchemas = sync.OnceValue(func() map[string]map[string]map[string]any {
+	out := map[string]map[string]map[string]any{}
+	for _, r := range release.Implemented {
+		out[r.Version] = map[string]map[string]any{}
+		for _, name := range schema.Names() {
+			data, _ := schema.Get(name, r)
+			var m map[string]any
+			if json.Unmarshal(data, &m) == nil {
+				out[r.Version][name] = m
+			}
 		}
 	}
 	return out
@@ -50,9 +56,10 @@ func schemaName(kind config.Kind) string {
 	return ""
 }
 
-// rootNode is the schema of kind, or nil when codewhale-ls has none.
-func rootNode(kind config.Kind) *node {
-	m := parsedSchemas()[schemaName(kind)]
+// rootNode is the schema of kind as release rel reads it, or nil when
+// codewhale-ls has none.
+func rootNode(kind config.Kind, rel release.Release) *node {
+	m := parsedSchemas()[rel.Name()][schemaName(kind)]
 	if m == nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -49,7 +50,9 @@ func Symbols(kind config.Kind, src []byte) []Symbol {
 	case name == "hooks":
 		return named(itemSymbols(doc.Src, []string{"hooks"}, doc.Root.Get("hooks")))
 	}
-	return named(tableSymbols(doc.Src, rootNode(kind), nil, doc.Root))
+	// The outline asks the schema only which keys have allowed values,
+	// which no release changed: any release's schema will do.
+	return named(tableSymbols(doc.Src, rootNode(kind, release.Newest()), nil, doc.Root))
 }
 
 // named gives every symbol a name, as LSP requires one (`[""]` is a valid

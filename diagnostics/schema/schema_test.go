@@ -12,13 +12,19 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 
 func decode(t *testing.T, name string) map[string]any {
 	t.Helper()
-	data, ok := Get(name)
+	return decodeAt(t, name, release.Release{})
+}
+
+func decodeAt(t *testing.T, name string, r release.Release) map[string]any {
+	t.Helper()
+	data, ok := Get(name, r)
 	if !ok {
 		t.Fatalf("Get(%q) not found", name)
 	}
@@ -48,16 +54,16 @@ func TestSchemasAreDraft2020WithTitles(t *testing.T) {
 			t.Errorf("%s: title = %v, want %q", name, m["title"], titles[name])
 		}
 	}
-	if _, ok := Get("settings"); ok {
+	if _, ok := Get("settings", release.Newest()); ok {
 		t.Error("Get(settings) should not exist")
 	}
-	if _, ok := Get("../schema"); ok {
+	if _, ok := Get("../schema", release.Newest()); ok {
 		t.Error("Get must not read arbitrary files")
 	}
 }
 
-// The committed copies under /schemas are what editors fetch; they must
-// not drift from the embedded ones.
+// The committed copies under /schemas are what editors fetch: the newest
+// release's schemas, which must not drift from the embedded ones.
 func TestCommittedCopiesAreIdentical(t *testing.T) {
 	dir := filepath.Join("..", "..", "schemas")
 	entries, err := os.ReadDir(dir)
@@ -77,7 +83,7 @@ func TestCommittedCopiesAreIdentical(t *testing.T) {
 		t.Errorf("schemas/ holds %v, want %v", committed, want)
 	}
 	for _, name := range Names() {
-		embedded, _ := Get(name)
+		embedded, _ := Get(name, release.Newest())
 		onDisk, err := os.ReadFile(filepath.Join(dir, name+".schema.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -113,25 +119,31 @@ func walk(v any, ptr string, visit func(ptr string, prop map[string]any)) {
 }
 
 func TestEveryPropertyIsDescribed(t *testing.T) {
-	for _, name := range Names() {
-		walk(decode(t, name), "#", func(ptr string, prop map[string]any) {
-			if strings.Contains(ptr, "/if/") {
-				return // if/then conditions only constrain
-			}
-			if d, _ := prop["description"].(string); strings.TrimSpace(d) == "" {
-				t.Errorf("%s %s: no description", name, ptr)
-			}
-			if enum, ok := prop["enum"].([]any); ok {
-				descs, _ := prop["enumDescriptions"].([]any)
-				if len(descs) != len(enum) {
-					t.Errorf("%s %s: %d enum values, %d enumDescriptions", name, ptr, len(enum), len(descs))
-				}
-				if def, ok := prop["default"]; ok && !slices.Contains(enum, def) {
-					t.Errorf("%s %s: default %v is not an allowed value", name, ptr, def)
-				}
-			}
-		})
+	for _, r := range release.Implemented {
+		for _, name := range Names() {
+			everyPropertyIsDescribed(t, r.Version+" "+name, decodeAt(t, name, r))
+		}
 	}
+}
+
+func everyPropertyIsDescribed(t *testing.T, name string, schema map[string]any) {
+	walk(schema, "#", func(ptr string, prop map[string]any) {
+		if strings.Contains(ptr, "/if/") {
+			return // if/then conditions only constrain
+		}
+		if d, _ := prop["description"].(string); strings.TrimSpace(d) == "" {
+			t.Errorf("%s %s: no description", name, ptr)
+		}
+		if enum, ok := prop["enum"].([]any); ok {
+			descs, _ := prop["enumDescriptions"].([]any)
+			if len(descs) != len(enum) {
+				t.Errorf("%s %s: %d enum values, %d enumDescriptions", name, ptr, len(enum), len(descs))
+			}
+			if def, ok := prop["default"]; ok && !slices.Contains(enum, def) {
+				t.Errorf("%s %s: default %v is not an allowed value", name, ptr, def)
+			}
+		}
+	})
 }
 
 func stringsAt(t *testing.T, m map[string]any, path ...string) []string {
@@ -210,7 +222,7 @@ func TestSchemasAgreeWithTheGate(t *testing.T) {
 // Every $ref must point at something in its own schema.
 func TestRefsResolve(t *testing.T) {
 	for _, name := range Names() {
-		root := decode(t, name)
+		root := decodeAt(t, name, release.Newest())
 		var check func(v any)
 		check = func(v any) {
 			switch v := v.(type) {
