@@ -58,6 +58,12 @@ func (r Release) Has(c Change) bool {
 	return r.index() >= indexOf(c.Since)
 }
 
+// Before reports whether r is older than the implemented release named
+// version.
+func (r Release) Before(version string) bool {
+	return r.index() < indexOf(version)
+}
+
 // implementedIndex maps each implemented release to its place in
 // Implemented, so that Has, asked on every decision, is a map lookup
 // rather than a version parse.
