@@ -27,6 +27,9 @@ var (
 	// ReadDenyList: credential paths and .env files cannot be read in any
 	// posture.
 	ReadDenyList = Change{ID: "B.9.2", Since: "0.10.0", Summary: "reads of credential stores (~/.ssh, ~/.aws, …) and .env files are refused in every posture (landed in 0.9.12)"}
+	// CodeModeDefaultOn: [features] code_mode (execute_tools) defaults
+	// to on.
+	CodeModeDefaultOn = Change{ID: "D.12-code-mode", Since: "0.10.1", Summary: "Code mode ([features] code_mode, the execute_tools tool) is on unless turned off"}
 	// ReadDenyListMoreTools: pandoc_convert and image_ocr also honour the
 	// read deny-list.
 	ReadDenyListMoreTools = Change{ID: "B.9.2-0.10.1", Since: "0.10.1", Summary: "the read deny-list also covers pandoc_convert and image_ocr"}
@@ -35,5 +38,5 @@ var (
 // configChanges lists the variables above.
 var configChanges = []Change{
 	ThreeModes, NewConfigKeys0100, RemovedConfigKeys0101, InputAwareDenyList, BashBlocksMcpServerStart,
-	BaselineWithoutYolo, SandboxNetworkOff, ReadDenyList, ReadDenyListMoreTools,
+	BaselineWithoutYolo, CodeModeDefaultOn, SandboxNetworkOff, ReadDenyList, ReadDenyListMoreTools,
 }
