@@ -128,7 +128,10 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 			return Refuse(req, reason)
 		}
 	}
-	p.s = resolveSession(snap.Policy, req)
+	p.s = resolveSession(snap.Policy, snap.Release, req)
+	if p.s.yoloAsPosture {
+		p.changed(release.ThreeModes)
+	}
 	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace)
 	if fatal := snap.Fatal(); len(fatal) > 0 {
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)

@@ -101,7 +101,7 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 // SandboxOf is the sandbox a call in workspace gets in the default mode
 // (agent) and the posture the files resolve: what codewhale/status shows.
 func SandboxOf(snap *config.Snapshot, workspace string) Sandbox {
-	s := resolveSession(snap.Policy, Request{Mode: tool.Agent, Workspace: workspace})
+	s := resolveSession(snap.Policy, snap.Release, Request{Mode: tool.Agent, Workspace: workspace})
 	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace)
 }
 
