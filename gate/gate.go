@@ -139,7 +139,10 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))
 
 	// Layer 2: mode and tool admission.
-	reason, detail := admission(req, p.s.shellOn)
+	reason, detail, by := admission(req, p.s.shellOn, snap.Release)
+	if by != (release.Change{}) {
+		p.changed(by)
+	}
 	if reason != "" {
 		p.trace(LayerAdmission, EffectDeny, detail)
 		return p.finish(Deny, LayerAdmission, reason, nil)
@@ -148,6 +151,9 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 
 	// Layer 3: tool_call_before hooks.
 	if d, done := p.runHooks(ctx, deps); done {
+		return d
+	}
+	if d, done := p.recheckDenyList(); done {
 		return d
 	}
 	p.semantic = tool.Semantic(req.Tool, p.input)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -71,5 +72,79 @@ func TestYoloRequestRefusedPerRelease(t *testing.T) {
 		if d.Decision != Deny || d.Layer != LayerPosture || !strings.Contains(d.Reason, "mode yolo") {
 			t.Errorf("%s: %s layer %d %q", v, d.Decision, d.Layer, d.Reason)
 		}
+	}
+}
+
+// docs/codewhale/releases/0.10.0.md B.2 example table (0.9.10 and 0.10.0
+// columns), with D.10 of 0.10.1: the deny list becomes input-aware.
+func TestInputAwareDenyListPerRelease(t *testing.T) {
+	type want struct{ old, v0100, v0101 string } // "" = passes the list gate, else the reason's text
+	const listed = "(disallowedTools)"
+	rows := []struct {
+		deny  []string
+		tool  string
+		input map[string]any
+		want  want
+	}{
+		{[]string{"Bash"}, "task_shell_start", map[string]any{"command": "make"}, want{"", listed, listed}},
+		{[]string{"bash"}, "code_execution", map[string]any{"code": "print(1)"}, want{"", listed, listed}},
+		{[]string{"git_status"}, "Git", map[string]any{"action": "status"}, want{"", listed, listed}},
+		{[]string{"exec_shell_wait"}, "bash", map[string]any{"action": "wait", "task_id": "t1"}, want{"", listed, listed}},
+		{[]string{"write_file"}, "File", map[string]any{"action": "read", "path": "a"}, want{listed, listed, listed}},
+		{[]string{"fetch_url"}, "rlm", map[string]any{"action": "open", "url": "https://x"}, want{"", listed, listed}},
+		{[]string{"fetch_url"}, "rlm", map[string]any{"action": "open", "url": "  "}, want{"", "", ""}},
+		{[]string{"mcp_acme_*"}, "mcp_acme_get_profile", map[string]any{}, want{listed, "Unknown MCP tool name: mcp_acme_get_profile", "Unknown MCP tool name: mcp_acme_get_profile"}},
+		{[]string{"read_mcp_resource"}, "mcp_read_resource", map[string]any{}, want{"", "Unknown MCP tool name: mcp_read_resource", "Unknown MCP tool name: mcp_read_resource"}},
+		{[]string{"Bash"}, "start_mcp_server", map[string]any{}, want{"", "", listed}},
+		{[]string{"Bash"}, "Run", map[string]any{"action": "tests"}, want{"", listed, listed}},
+		// The widening is the deny list's only: allowing Bash allows no
+		// other raw-shell tool.
+		{nil, "read_file", map[string]any{"path": "a"}, want{"", "", ""}},
+	}
+	for _, v := range releases {
+		r, _ := release.Of(v)
+		for _, row := range rows {
+			req := Request{Tool: row.tool, Input: row.input, Workspace: "/ws", DisallowedTools: row.deny}
+			reason, _, by := admission(req, true, r)
+			w := map[string]string{"0.9.10": row.want.old, "0.10.0": row.want.v0100, "0.10.1": row.want.v0101}[v]
+			denied := reason != "" && (strings.Contains(reason, listed) || strings.HasPrefix(reason, "Unknown MCP tool name"))
+			if (w != "") != denied || (w != "" && !strings.Contains(reason, w)) {
+				t.Errorf("%s: deny %v, %s %v: %q, want %q", v, row.deny, row.tool, row.input, reason, w)
+			}
+			if differs := w != row.want.old; differs != (by != release.Change{}) {
+				t.Errorf("%s: deny %v, %s: change %v", v, row.deny, row.tool, by)
+			}
+		}
+	}
+	// Allowing Bash does not allow task_shell_start.
+	req := Request{Tool: "task_shell_start", Input: map[string]any{"command": "make"}, Workspace: "/ws"}.WithAllowList([]string{"Bash"})
+	for _, v := range releases {
+		r, _ := release.Of(v)
+		if reason, _, _ := admission(req, true, r); !strings.Contains(reason, "(allowedTools)") {
+			t.Errorf("%s: allow [Bash] admitted task_shell_start: %q", v, reason)
+		}
+	}
+}
+
+// B.2 item 3: from 0.10.0 a hook that rewrites the input into an action
+// the deny list refuses is denied after the hooks.
+func TestDenyListRecheckedAfterHooks(t *testing.T) {
+	for _, v := range releases {
+		t.Run(v, func(t *testing.T) {
+			fx := load(t, files{config: hookConfig("rewriter", false), release: v}).noFatal(t)
+			runner := &fakeRunner{script: map[string]hooks.Result{"rewriter": exit(0, `{"updatedInput":{"action":"wait","task_id":"t1"}}`)}}
+			req := fx.call("bash", map[string]any{"command": "ls"})
+			req.DisallowedTools = []string{"exec_shell_wait"}
+			d := fx.decide(t, req, Deps{Hooks: runner})
+			checkTrace(t, d)
+			newer := has(t, v, release.InputAwareDenyList)
+			refused := d.Decision == Deny && d.Layer == LayerHooks && d.Reason == "Tool 'bash' or its execution dependency is in the disallowed-tools list"
+			if refused != newer || changedBy(d, release.InputAwareDenyList) != newer {
+				t.Errorf("%s layer %d %q changes %v", d.Decision, d.Layer, d.Reason, d.Changes)
+			}
+			if e, _ := traceEffect(d, LayerHooks); newer && e != EffectDeny {
+				t.Errorf("layer 3 effect %q", e)
+			}
+		})
 	}
 }
