@@ -46,7 +46,7 @@ func TestListGateVectors(t *testing.T) {
 		if !r.noAllow {
 			req = req.WithAllowList(r.allow)
 		}
-		reason, _, _ := admission(req, true, release.Release{})
+		reason, _, _ := admission(req, true, false, release.Release{})
 		var got string
 		switch {
 		case strings.Contains(reason, "(disallowedTools)"):

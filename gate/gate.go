@@ -139,7 +139,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))
 
 	// Layer 2: mode and tool admission.
-	reason, detail, by := admission(req, p.s.shellOn, snap.Release)
+	reason, detail, by := admission(req, p.s.shellOn, snap.Policy.CodeMode.Value, snap.Release)
 	if by != (release.Change{}) {
 		p.changed(by)
 	}

@@ -121,9 +121,11 @@ func disallowedReason(name string, r release.Release, by release.Change) (string
 
 // admission is layer 2: the first failing gate wins. by is the release
 // change that made the answer differ from 0.9.10's (zero when none did).
-func admission(req Request, shellOn bool, r release.Release) (reason, detail string, by release.Change) {
+func admission(req Request, shellOn, codeMode bool, r release.Release) (reason, detail string, by release.Change) {
 	name := req.Tool
-	if req.Mode == tool.Plan && slices.Contains(planBlockedCommands, name) {
+	// execute_tools is hidden in Plan mode; a call naming it there is
+	// refused like the other code runners (choices.md, B.4).
+	if req.Mode == tool.Plan && (slices.Contains(planBlockedCommands, name) || (codeMode && name == codeModeTool)) {
 		return fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to run commands.", name), "plan mode blocks " + name, by
 	}
 	if hit, by := denyListHit(req.DisallowedTools, name, req.Input, r); hit {
@@ -133,7 +135,7 @@ func admission(req Request, shellOn bool, r release.Release) (reason, detail str
 	if req.HasAllowList() && !listMatches(req.AllowedTools, name, r) {
 		return fmt.Sprintf("Tool '%s' is not in the allowed tools for this command (allowedTools).", name), "not on the allow list", by
 	}
-	if !registered(name) {
+	if !registered(name, codeMode) {
 		return fmt.Sprintf("Tool '%s' is not available: no registered tool, MCP tool or plugin has that name.", name), "no execution path", by
 	}
 	if isShellTool(name) && !shellOn {

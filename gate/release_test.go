@@ -105,7 +105,7 @@ func TestInputAwareDenyListPerRelease(t *testing.T) {
 		r, _ := release.Of(v)
 		for _, row := range rows {
 			req := Request{Tool: row.tool, Input: row.input, Workspace: "/ws", DisallowedTools: row.deny}
-			reason, _, by := admission(req, true, r)
+			reason, _, by := admission(req, true, false, r)
 			w := map[string]string{"0.9.10": row.want.old, "0.10.0": row.want.v0100, "0.10.1": row.want.v0101}[v]
 			denied := reason != "" && (strings.Contains(reason, listed) || strings.HasPrefix(reason, "Unknown MCP tool name"))
 			if (w != "") != denied || (w != "" && !strings.Contains(reason, w)) {
@@ -120,7 +120,7 @@ func TestInputAwareDenyListPerRelease(t *testing.T) {
 	req := Request{Tool: "task_shell_start", Input: map[string]any{"command": "make"}, Workspace: "/ws"}.WithAllowList([]string{"Bash"})
 	for _, v := range releases {
 		r, _ := release.Of(v)
-		if reason, _, _ := admission(req, true, r); !strings.Contains(reason, "(allowedTools)") {
+		if reason, _, _ := admission(req, true, false, r); !strings.Contains(reason, "(allowedTools)") {
 			t.Errorf("%s: allow [Bash] admitted task_shell_start: %q", v, reason)
 		}
 	}
@@ -146,5 +146,48 @@ func TestDenyListRecheckedAfterHooks(t *testing.T) {
 				t.Errorf("layer 3 effect %q", e)
 			}
 		})
+	}
+}
+
+// docs/codewhale/releases/0.10.0.md B.4 and Part D.12: execute_tools exists
+// in Code mode (off by default in 0.10.0, on in 0.10.1), requires Suggest
+// and its card quotes the code's first non-blank line.
+func TestExecuteToolsPerRelease(t *testing.T) {
+	input := map[string]any{"code": "\n  \n  tools.read('a')\nmore()"}
+	for _, tc := range []struct {
+		version, config string
+		want            Verdict
+		desc            string
+	}{
+		{"0.9.10", "", Deny, ""},
+		{"0.9.10", "[features]\ncode_mode = true\n", Deny, ""},
+		{"0.10.0", "", Deny, ""},
+		{"0.10.0", "[features]\ncode_mode = true\n", Ask, "execute_tools: tools.read('a')"},
+		{"0.10.1", "", Ask, "execute_tools: tools.read('a')"},
+		{"0.10.1", "[features]\ncode_mode = false\n", Deny, ""},
+	} {
+		fx := load(t, files{config: tc.config, release: tc.version})
+		d := fx.decide(t, fx.call("execute_tools", input), Deps{})
+		checkTrace(t, d)
+		if d.Decision != tc.want {
+			t.Errorf("%s %q: %s layer %d %q", tc.version, tc.config, d.Decision, d.Layer, d.Reason)
+			continue
+		}
+		if tc.want == Deny && (d.Layer != LayerAdmission || !strings.Contains(d.Reason, "is not available")) {
+			t.Errorf("%s %q: %s layer %d %q", tc.version, tc.config, d.Decision, d.Layer, d.Reason)
+		}
+		if tc.want == Ask && (d.Prompt == nil || d.Prompt.Description != tc.desc || !changedBy(d, release.BaselineWithoutYolo)) {
+			t.Errorf("%s %q: prompt %+v changes %v", tc.version, tc.config, d.Prompt, d.Changes)
+		}
+		if tc.want == Ask && changedBy(d, release.CodeModeDefaultOn) != (tc.config == "") {
+			t.Errorf("%s %q: changes %v", tc.version, tc.config, d.Changes)
+		}
+	}
+	// Hidden in Plan mode.
+	fx := load(t, files{release: "0.10.1"})
+	req := fx.call("execute_tools", input)
+	req.Mode = tool.Plan
+	if d := fx.decide(t, req, Deps{}); d.Decision != Deny || d.Layer != LayerAdmission || !strings.Contains(d.Reason, "Plan mode") {
+		t.Errorf("plan: %s layer %d %q", d.Decision, d.Layer, d.Reason)
 	}
 }
