@@ -132,7 +132,10 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if p.s.yoloAsPosture {
 		p.changed(release.ThreeModes)
 	}
-	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace)
+	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace, sandboxNetwork(snap))
+	if snap.Release.Has(release.SandboxNetworkOff) && networkChanged(p.sandbox) {
+		p.changed(release.SandboxNetworkOff)
+	}
 	if fatal := snap.Fatal(); len(fatal) > 0 {
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
 	}
@@ -178,6 +181,10 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if d, done := p.repoLaw(); done {
 		return d
 	}
+	// The read deny-list refuses before anyone could be asked (B.9.2).
+	if d, done := p.readDenied(); done {
+		return d
+	}
 	// The sandbox escalation request is planned last (§9.2), before approval.
 	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
 	if escalates && esc.blocked != "" {
@@ -199,7 +206,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		p.sandbox = *esc.policy
 	}
 	// Layer 9: the sandbox the call runs under.
-	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox))
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, snap.Policy.ReadDenyList))
 	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
 }
 
@@ -215,18 +222,24 @@ func allowReason(l Layer) string {
 	return "No approval required."
 }
 
-func describeSandbox(s Sandbox) string {
+func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
+	net := "off"
+	if s.NetworkAccess != nil && *s.NetworkAccess {
+		net = "on"
+	}
+	var d string
 	switch s.Type {
 	case "workspace-write":
-		net := "off"
-		if s.NetworkAccess != nil && *s.NetworkAccess {
-			net = "on"
-		}
-		return fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
+		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
 	case "external-sandbox":
-		return "external-sandbox, network on"
+		d = "external-sandbox, network " + net
+	default:
+		d = s.Type
 	}
-	return s.Type
+	if len(reads.Rules) > 0 {
+		d += "; read deny-list (every posture, shells included): " + strings.Join(reads.Spelled(), ", ")
+	}
+	return d
 }
 
 // Refuse is the fail-closed answer to our own errors, and to a request

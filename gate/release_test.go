@@ -191,3 +191,127 @@ func TestExecuteToolsPerRelease(t *testing.T) {
 		t.Errorf("plan: %s layer %d %q", d.Decision, d.Layer, d.Reason)
 	}
 }
+
+// docs/codewhale/releases/0.10.0.md B.9.1 table: from 0.10.0 workspace-write
+// and external sandboxes have no network unless sandbox_network_access.
+func TestSandboxNetworkPerRelease(t *testing.T) {
+	type want struct {
+		typ        string
+		old, v0100 *bool // network access at 0.9.10 and at 0.10.x (nil: none reported)
+	}
+	on, off := boolPtr(true), boolPtr(false)
+	rows := []struct {
+		name    string
+		mode    tool.Mode
+		posture *tool.Posture
+		config  string
+		want    want
+	}{
+		{"agent/ask, unset", tool.Agent, nil, "", want{"workspace-write", on, off}},
+		{"agent/ask, network true", tool.Agent, nil, "sandbox_network_access = true\n", want{"workspace-write", on, on}},
+		{"agent/full access, workspace-write", tool.Agent, postureP(tool.FullAccess), "sandbox_mode = \"workspace-write\"\n", want{"workspace-write", on, off}},
+		{"agent/full access, external", tool.Agent, postureP(tool.FullAccess), "sandbox_mode = \"external-sandbox\"\n", want{"external-sandbox", on, off}},
+		{"plan, network true", tool.Plan, postureP(tool.FullAccess), "sandbox_mode = \"danger-full-access\"\nsandbox_network_access = true\n", want{"read-only", nil, nil}},
+		{"yolo", tool.Yolo, nil, "", want{"danger-full-access", nil, nil}},
+	}
+	for _, v := range releases {
+		newer := has(t, v, release.SandboxNetworkOff)
+		for _, row := range rows {
+			fx := load(t, files{config: row.config, release: v}).noFatal(t)
+			req := fx.call("read_file", map[string]any{"path": "a"})
+			req.Mode, req.Posture = row.mode, row.posture
+			d := fx.decide(t, req, Deps{})
+			wantNet := row.want.old
+			if newer {
+				wantNet = row.want.v0100
+			}
+			gotNet := d.Sandbox.NetworkAccess
+			if d.Sandbox.Type != row.want.typ || (gotNet == nil) != (wantNet == nil) || (gotNet != nil && *gotNet != *wantNet) {
+				t.Errorf("%s %s: %+v (network %v), want %s network %v", v, row.name, d.Sandbox, deref(gotNet), row.want.typ, deref(wantNet))
+			}
+			if changed := changedBy(d, release.SandboxNetworkOff); changed != (newer && wantNet != nil && !*wantNet) {
+				t.Errorf("%s %s: changes %v", v, row.name, d.Changes)
+			}
+			if fx.snap.Release.Has(release.SandboxNetworkOff) {
+				if e := d.Trace[len(d.Trace)-1]; e.Layer != LayerSandbox || !strings.Contains(e.Detail, "read deny-list") {
+					t.Errorf("%s %s: the sandbox says nothing of the read deny-list: %+v", v, row.name, e)
+				}
+			}
+		}
+	}
+}
+
+func deref(b *bool) any {
+	if b == nil {
+		return nil
+	}
+	return *b
+}
+
+// docs/codewhale/releases/0.10.0.md B.9.2: from 0.10.0 in-process reads of
+// credential stores and .env files are refused in every posture, at the
+// sandbox, naming the path as the call spelled it; 0.10.1 adds
+// pandoc_convert and image_ocr.
+func TestReadDenyListPerRelease(t *testing.T) {
+	rows := []struct {
+		tool    string
+		input   map[string]any
+		posture tool.Posture
+		mode    tool.Mode
+		since   release.Change // zero: never refused
+	}{
+		{"read_file", map[string]any{"path": "~/.ssh/id_rsa"}, tool.FullAccess, tool.Agent, release.ReadDenyList},
+		{"read", map[string]any{"path": "~/.aws/credentials"}, tool.Ask, tool.Plan, release.ReadDenyList},
+		{"File", map[string]any{"action": "read", "path": ".env"}, tool.AutoReview, tool.Agent, release.ReadDenyList},
+		{"File", map[string]any{"action": "list", "path": "~/.gnupg"}, tool.Never, tool.Agent, release.ReadDenyList},
+		{"File", map[string]any{"action": "search_name", "path": "~/.kube"}, tool.Ask, tool.Agent, release.ReadDenyList},
+		{"read_media", map[string]any{"path": "~/.netrc"}, tool.Ask, tool.Agent, release.ReadDenyList},
+		{"list_dir", map[string]any{}, tool.Ask, tool.Agent, release.Change{}},
+		{"read_file", map[string]any{"path": ".env.example"}, tool.Ask, tool.Agent, release.Change{}},
+		{"read_file", map[string]any{"path": "src/main.go"}, tool.Ask, tool.Agent, release.Change{}},
+		{"pandoc_convert", map[string]any{"input": ".env", "output": "out.md"}, tool.FullAccess, tool.Agent, release.ReadDenyListMoreTools},
+		{"image_ocr", map[string]any{"path": "~/.ssh/shot.png"}, tool.Ask, tool.Agent, release.ReadDenyListMoreTools},
+		// Writes are not reads.
+		{"write_file", map[string]any{"path": ".env", "content": "x"}, tool.FullAccess, tool.Agent, release.Change{}},
+	}
+	for _, v := range releases {
+		fx := load(t, files{release: v}).noFatal(t)
+		for _, row := range rows {
+			req := withPosture(fx.call(row.tool, row.input), row.posture)
+			req.Mode = row.mode
+			d := fx.decide(t, req, Deps{})
+			checkTrace(t, d)
+			want := row.since != (release.Change{}) && has(t, v, row.since)
+			refused := d.Decision == Deny && d.Layer == LayerSandbox && strings.Contains(d.Reason, "read deny-list")
+			if refused != want || changedBy(d, row.since) != want {
+				t.Errorf("%s %s %v (%s): %s layer %d %q changes %v", v, row.tool, row.input, row.posture, d.Decision, d.Layer, d.Reason, d.Changes)
+			}
+			if want {
+				path := row.input["path"]
+				if path == nil {
+					path = row.input["input"]
+				}
+				if !strings.Contains(d.Reason, "'"+path.(string)+"'") {
+					t.Errorf("%s: the reason does not name %v as spelled: %q", v, path, d.Reason)
+				}
+			}
+		}
+	}
+}
+
+// The deny-list's keys (B.1): exemptions, extra paths and defaults off,
+// through Decide.
+func TestReadDenyListSettings(t *testing.T) {
+	cfg := "sandbox_read_denylist_exempt = [\"~/.ssh\"]\nsandbox_denied_read_paths = [\"~/notes\"]\n"
+	fx := load(t, files{config: cfg, release: "0.10.0"}).noFatal(t)
+	for path, refused := range map[string]bool{"~/.ssh/id_rsa": false, "~/notes/plan.md": true, "~/.aws/config": true} {
+		d := fx.decide(t, fx.call("read_file", map[string]any{"path": path}), Deps{})
+		if got := d.Decision == Deny && d.Layer == LayerSandbox; got != refused {
+			t.Errorf("%s: %s layer %d %q", path, d.Decision, d.Layer, d.Reason)
+		}
+	}
+	fx = load(t, files{config: "sandbox_read_denylist_defaults = false\n", release: "0.10.1"}).noFatal(t)
+	if d := fx.decide(t, fx.call("read_file", map[string]any{"path": "~/.ssh/id_rsa"}), Deps{}); d.Decision != Allow {
+		t.Errorf("defaults off: %s layer %d %q", d.Decision, d.Layer, d.Reason)
+	}
+}

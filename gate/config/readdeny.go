@@ -123,13 +123,20 @@ func (l ReadDenyList) Denies(path, home, workspace string) (ReadDenyRule, bool) 
 	if len(l.Rules) == 0 {
 		return ReadDenyRule{}, false
 	}
-	spelled := absolute(path, home, workspace)
-	if spelled == "" {
+	if strings.TrimSpace(path) == "" {
 		return ReadDenyRule{}, false
 	}
+	spelled := absolute(path, home, workspace)
+	if spelled == "" {
+		// Relative with no workspace to place it: only the file-name
+		// rules can judge it, and they still do.
+		spelled = filepath.Clean(strings.TrimSpace(path))
+	}
 	candidates := []string{spelled}
-	if real, err := filepath.EvalSymlinks(spelled); err == nil && real != spelled {
-		candidates = append(candidates, real)
+	if filepath.IsAbs(spelled) {
+		if real, err := filepath.EvalSymlinks(spelled); err == nil && real != spelled {
+			candidates = append(candidates, real)
+		}
 	}
 	for _, r := range l.Rules {
 		for _, c := range candidates {

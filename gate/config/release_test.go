@@ -288,6 +288,10 @@ func TestReadDenyList(t *testing.T) {
 			t.Errorf("%+v %q: denied by %q, want %q", r.s.SandboxReadDenylistExempt.Value, r.path, got, r.want)
 		}
 	}
+	// With no workspace, a relative path still meets the file-name rules.
+	if r, ok := buildReadDenyList(on, home, "").Denies("app/.env", home, ""); !ok || r.Spelled != ".env" {
+		t.Errorf("relative .env without a workspace: %+v %v", r, ok)
+	}
 	// A configured path cannot be exempted.
 	both := extra
 	both.SandboxReadDenylistExempt = ListSetting{Value: []string{"~/private"}}
