@@ -237,7 +237,7 @@ func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
 		d = s.Type
 	}
 	if len(reads.Rules) > 0 {
-		d += "; read deny-list (every posture, shells included): " + strings.Join(reads.Spelled(), ", ")
+		d += "; read deny-list (every posture, shells included): " + reads.Spelled()
 	}
 	return d
 }

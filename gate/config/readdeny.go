@@ -43,6 +43,9 @@ type ReadDenyRule struct {
 // ReadDenyList is the effective read deny-list of one snapshot.
 type ReadDenyList struct {
 	Rules []ReadDenyRule
+	// spelled is the rules as written, comma-separated: built once, since
+	// every decision's sandbox line quotes it.
+	spelled string
 }
 
 // buildReadDenyList is the deny-list the settings ask for: the built-in
@@ -78,6 +81,11 @@ func buildReadDenyList(s SettingsSince0100, home, workspace string) ReadDenyList
 			l.Rules = append(l.Rules, r)
 		}
 	}
+	spelled := make([]string, len(l.Rules))
+	for i, r := range l.Rules {
+		spelled[i] = r.Spelled
+	}
+	l.spelled = strings.Join(spelled, ", ")
 	return l
 }
 
@@ -106,13 +114,14 @@ func absolute(p, home, workspace string) string {
 	return ""
 }
 
-// within reports whether path is dir or below it.
+// within reports whether path is dir or below it; both are clean and
+// absolute, so a prefix test ending at a separator is exact.
 func within(path, dir string) bool {
-	if path == dir {
-		return true
+	if !strings.HasPrefix(path, dir) {
+		return false
 	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	rest := path[len(dir):]
+	return rest == "" || rest[0] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator))
 }
 
 // Denies returns the first rule that refuses reading path (as a tool
@@ -156,11 +165,6 @@ func (r ReadDenyRule) matches(path string) bool {
 	return within(path, r.Path) || (r.Resolved != "" && within(path, r.Resolved))
 }
 
-// Spelled lists the rules as written, for the sandbox's description.
-func (l ReadDenyList) Spelled() []string {
-	out := make([]string, len(l.Rules))
-	for i, r := range l.Rules {
-		out[i] = r.Spelled
-	}
-	return out
-}
+// Spelled is the rules as written, comma-separated, for the sandbox's
+// description.
+func (l ReadDenyList) Spelled() string { return l.spelled }

@@ -99,7 +99,7 @@ code_mode = true
 				t.Fatalf("settings\n got %+v\nwant %+v", p.SettingsSince0100, want)
 			}
 			// Defaults off: only the configured path is denied.
-			if got := p.ReadDenyList.Spelled(); !reflect.DeepEqual(got, []string{"~/secret"}) {
+			if got := p.ReadDenyList.Spelled(); got != "~/secret" {
 				t.Fatalf("deny-list %q", got)
 			}
 		})
@@ -282,6 +282,8 @@ func TestReadDenyList(t *testing.T) {
 		{extra, "/h/private/x", "~/private"},
 		{extra, "build/secret", "build/secret"},
 		{extra, "/w/build/secret/k", "build/secret"},
+		{extra, "/w/build/secrets", ""},
+		{SettingsSince0100{SandboxDeniedReadPaths: ListSetting{Value: []string{"/"}}}, "/any/file", "/"},
 	}
 	for _, r := range rows {
 		if got := deny(r.s, r.path); got != r.want {
