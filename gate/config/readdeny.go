@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -114,9 +115,16 @@ func absolute(p, home, workspace string) string {
 	return ""
 }
 
+// caseFolds: the usual macOS and Windows file systems ignore case, so
+// there ~/.SSH/id_rsa is the file ~/.ssh/id_rsa.
+var caseFolds = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+
 // within reports whether path is dir or below it; both are clean and
 // absolute, so a prefix test ending at a separator is exact.
 func within(path, dir string) bool {
+	if caseFolds {
+		path, dir = strings.ToLower(path), strings.ToLower(dir)
+	}
 	if !strings.HasPrefix(path, dir) {
 		return false
 	}

@@ -290,6 +290,15 @@ func TestReadDenyList(t *testing.T) {
 			t.Errorf("%+v %q: denied by %q, want %q", r.s.SandboxReadDenylistExempt.Value, r.path, got, r.want)
 		}
 	}
+	// Where the file system ignores case, so does the deny-list.
+	defer func(saved bool) { caseFolds = saved }(caseFolds)
+	for _, folds := range []bool{false, true} {
+		caseFolds = folds
+		if got := deny(on, "~/.SSH/id_rsa"); (got == "~/.ssh") != folds {
+			t.Errorf("case folding %v: ~/.SSH/id_rsa denied by %q", folds, got)
+		}
+	}
+	caseFolds = false
 	// With no workspace, a relative path still meets the file-name rules.
 	if r, ok := buildReadDenyList(on, home, "").Denies("app/.env", home, ""); !ok || r.Spelled != ".env" {
 		t.Errorf("relative .env without a workspace: %+v %v", r, ok)
