@@ -236,8 +236,13 @@ func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
 	default:
 		d = s.Type
 	}
-	if len(reads.Rules) > 0 {
-		d += "; read deny-list (every posture, shells included): " + reads.Spelled()
+	switch {
+	case len(reads.Rules) == 0:
+	case s.Type == "danger-full-access":
+		// No OS sandbox wraps the shell, so only in-process reads meet it.
+		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
+	default:
+		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
 	}
 	return d
 }

@@ -232,9 +232,13 @@ func TestSandboxNetworkPerRelease(t *testing.T) {
 			if changed := changedBy(d, release.SandboxNetworkOff); changed != (newer && wantNet != nil && !*wantNet) {
 				t.Errorf("%s %s: changes %v", v, row.name, d.Changes)
 			}
-			if fx.snap.Release.Has(release.SandboxNetworkOff) {
-				if e := d.Trace[len(d.Trace)-1]; e.Layer != LayerSandbox || !strings.Contains(e.Detail, "read deny-list") {
-					t.Errorf("%s %s: the sandbox says nothing of the read deny-list: %+v", v, row.name, e)
+			if fx.snap.Release.Has(release.ReadDenyList) {
+				shells := "shells through the OS sandbox"
+				if d.Sandbox.Type == "danger-full-access" {
+					shells = "shells run unsandboxed"
+				}
+				if e := d.Trace[len(d.Trace)-1]; e.Layer != LayerSandbox || !strings.Contains(e.Detail, "read deny-list") || !strings.Contains(e.Detail, shells) {
+					t.Errorf("%s %s: the sandbox line should name the read deny-list and say %q: %+v", v, row.name, shells, e)
 				}
 			}
 		}
