@@ -137,6 +137,9 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		p.changed(release.SandboxNetworkOff)
 	}
 	if fatal := snap.Fatal(); len(fatal) > 0 {
+		for _, c := range snap.Policy.FatalChanges {
+			p.changed(c)
+		}
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
 	}
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))

@@ -319,3 +319,15 @@ func TestReadDenyListSettings(t *testing.T) {
 		t.Errorf("defaults off: %s layer %d %q", d.Decision, d.Layer, d.Reason)
 	}
 }
+
+// A refusal to start that a release change caused names the change on
+// every decision (D.9 requirements, loaded in gate/config).
+func TestFatalChangesNamed(t *testing.T) {
+	fx := load(t, files{release: "0.10.1"}).noFatal(t)
+	fx.snap.Policy.Fatal = []string{"sandbox_mode (unset, so its default \"workspace-write\") is not allowed by requirements (read-only)"}
+	fx.snap.Policy.FatalChanges = []release.Change{release.RequirementsStricter0101}
+	d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{})
+	if d.Decision != Deny || d.Layer != LayerPosture || !changedBy(d, release.RequirementsStricter0101) {
+		t.Errorf("%s layer %d %q changes %v", d.Decision, d.Layer, d.Reason, d.Changes)
+	}
+}

@@ -31,6 +31,9 @@ type Policy struct {
 	SettingsSince0100
 	// ReadDenyList is the sandbox's read deny-list (empty before 0.10.0).
 	ReadDenyList ReadDenyList
+	// FatalChanges are the release changes that made Codewhale refuse to
+	// start where 0.9.10 would not: every decision names them.
+	FatalChanges []release.Change
 }
 
 func envFirst(env Env, names ...string) (string, string, bool) {
@@ -128,9 +131,9 @@ func resolvePosture(p *Policy, source string) {
 
 // approvalSource names who controls the approval policy, in Codewhale's
 // priority order.
-func approvalSource(req Requirements, reqUnreadable bool, ov Overlay, managed UserConfig, managedUnreadable, fromEnv bool, user UserConfig) string {
+func approvalSource(req Requirements, reqUnreadable bool, ov Overlay, managed UserConfig, managedUnreadable, fromEnv bool, user UserConfig, rel release.Release) string {
 	switch {
-	case reqUnreadable || (req.Present && len(req.ApprovalPolicies) > 0):
+	case reqUnreadable || (req.Present && req.locksPosture(rel)):
 		return "requirements"
 	case ov.ApprovalPolicy.Set:
 		return "project config " + filepath.Base(filepath.Dir(ov.Path)) + "/config.toml"

@@ -335,3 +335,48 @@ func symlink(t *testing.T, target, link string) {
 		t.Skipf("symlinks unavailable: %v", err)
 	}
 }
+
+// docs/codewhale/releases/0.10.0.md Part D.9 (changelog-only; choices.md):
+// from 0.10.1 requirements check an unset key as its default, accept an
+// approval policy naming the same posture, and lock the posture when they
+// list sandbox modes.
+func TestRequirementsPerRelease(t *testing.T) {
+	tests := []struct {
+		name, req, user  string
+		fatal0910, fatal bool // at 0.9.10/0.10.0, at 0.10.1
+		locked0910, lock bool
+	}{
+		{name: "unset approval, default not listed", req: `allowed_approval_policies = ["never"]`, fatal: true, locked0910: true, lock: true},
+		{name: "unset approval, default listed", req: `allowed_approval_policies = ["on-request", "never"]`, locked0910: true, lock: true},
+		{name: "unset approval, alias of the default listed", req: `allowed_approval_policies = ["untrusted"]`, locked0910: true, lock: true},
+		{name: "unset sandbox, default not listed", req: `allowed_sandbox_modes = ["read-only"]`, fatal: true, lock: true},
+		{name: "unset sandbox, default listed", req: `allowed_sandbox_modes = ["workspace-write", "read-only"]`, lock: true},
+		{name: "approval alias", req: `allowed_approval_policies = ["on-request"]`, user: `approval_policy = "suggest"`, fatal0910: true, locked0910: true, lock: true},
+		{name: "alias of another posture", req: `allowed_approval_policies = ["on-request"]`, user: `approval_policy = "auto"`, fatal0910: true, fatal: true, locked0910: true, lock: true},
+	}
+	for _, tc := range tests {
+		for _, v := range []string{"0.9.10", "0.10.0", "0.10.1"} {
+			t.Run(tc.name+"/"+v, func(t *testing.T) {
+				w := newWorld(t)
+				reqPath := writeFile(t, w.path("etc/requirements.toml"), tc.req)
+				w.userConfig("requirements_path = " + tomlString(reqPath) + "\n" + tc.user + "\n")
+				s := w.loadAs(at(t, v))
+				newer := at(t, v).Has(release.RequirementsStricter0101)
+				wantFatal, wantLock := tc.fatal0910, tc.locked0910
+				if newer {
+					wantFatal, wantLock = tc.fatal, tc.lock
+				}
+				if got := len(s.Fatal()) > 0; got != wantFatal {
+					t.Errorf("fatal %q, want fatal %v", s.Fatal(), wantFatal)
+				}
+				if s.Policy.Locked != wantLock {
+					t.Errorf("locked %v by %q, want %v", s.Policy.Locked, s.Policy.PostureSource, wantLock)
+				}
+				wantChange := newer && tc.fatal && !tc.fatal0910
+				if got := len(s.Policy.FatalChanges) > 0; got != wantChange {
+					t.Errorf("fatal changes %v, want %v", s.Policy.FatalChanges, wantChange)
+				}
+			})
+		}
+	}
+}

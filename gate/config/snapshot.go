@@ -129,7 +129,11 @@ func Load(opts Options) *Snapshot {
 		// the requirements, so it does not start (fail closed).
 		s.fatalFromProblems(reqFile, "requirements")
 	}
-	s.Policy.Fatal = append(s.Policy.Fatal, reqs.check(merged.ApprovalPolicy, merged.SandboxMode)...)
+	reqFatal, reqChanged := reqs.check(merged.ApprovalPolicy, merged.SandboxMode, opts.Release)
+	s.Policy.Fatal = append(s.Policy.Fatal, reqFatal...)
+	if reqChanged {
+		s.Policy.FatalChanges = append(s.Policy.FatalChanges, release.RequirementsStricter0101)
+	}
 	s.Policy.Fatal = append(s.Policy.Fatal, validate(merged.ApprovalPolicy, merged.SandboxMode)...)
 
 	// The user's [workspace."<abs>"] allow_shell, unless managed settings
@@ -168,7 +172,7 @@ func Load(opts Options) *Snapshot {
 	if overlay.ShellOff {
 		p.AllowShell = BoolSetting{Value: false, Set: true, Source: "project config"}
 	}
-	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user))
+	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user, opts.Release))
 
 	s.loadPermissions()
 	s.loadHooks(userFile, merged.Hooks, opts.Workspace, user)
