@@ -132,6 +132,11 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if p.s.yoloAsPosture {
 		p.changed(release.ThreeModes)
 	}
+	if p.s.lockRefused {
+		for _, c := range snap.Policy.LockChanges {
+			p.changed(c)
+		}
+	}
 	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace, sandboxNetwork(snap))
 	if snap.Release.Has(release.SandboxNetworkOff) && networkChanged(p.sandbox) {
 		p.changed(release.SandboxNetworkOff)

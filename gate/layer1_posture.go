@@ -18,6 +18,8 @@ type session struct {
 	// mode, so it became Agent asking for Full Access
 	// (docs/codewhale/releases/0.10.0.md B.0).
 	yoloAsPosture bool
+	// lockRefused: the files' lock refused the request's posture or yolo.
+	lockRefused bool
 }
 
 // resolveSession applies the request's mode and posture over the posture
@@ -33,6 +35,7 @@ func resolveSession(p config.Policy, r release.Release, req Request) session {
 			s.posture = *req.Posture
 			s.notes = append(s.notes, "posture "+s.posture.String()+" from the request")
 		} else {
+			s.lockRefused = true
 			s.notes = append(s.notes, fmt.Sprintf("requested posture %s ignored: permissions are controlled by %s", req.Posture.String(), p.PostureSource))
 		}
 	}
@@ -42,7 +45,7 @@ func resolveSession(p config.Policy, r release.Release, req Request) session {
 		s.notes = append(s.notes, "yolo is Agent mode with the Full Access posture (Codewhale "+release.ThreeModes.Since+" has no Yolo mode)")
 	}
 	if yolo && p.Locked {
-		s.mode = tool.Agent
+		s.mode, s.lockRefused = tool.Agent, true
 		s.notes = append(s.notes, "yolo mode refused: permissions are controlled by "+p.PostureSource)
 	} else if yolo {
 		s.posture = tool.FullAccess

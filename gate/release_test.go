@@ -331,3 +331,18 @@ func TestFatalChangesNamed(t *testing.T) {
 		t.Errorf("%s layer %d %q changes %v", d.Decision, d.Layer, d.Reason, d.Changes)
 	}
 }
+
+// A posture locked only because 0.10.1's requirements list sandbox modes
+// names the change when it refuses the request's posture.
+func TestLockChangesNamed(t *testing.T) {
+	fx := load(t, files{release: "0.10.1"}).noFatal(t)
+	fx.snap.Policy.Locked, fx.snap.Policy.PostureSource = true, "requirements"
+	fx.snap.Policy.LockChanges = []release.Change{release.RequirementsStricter0101}
+	d := fx.decide(t, withPosture(fx.call("read_file", map[string]any{"path": "a"}), tool.FullAccess), Deps{})
+	if d.Posture != "ask" || !changedBy(d, release.RequirementsStricter0101) {
+		t.Errorf("posture %s changes %v", d.Posture, d.Changes)
+	}
+	if d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{}); changedBy(d, release.RequirementsStricter0101) {
+		t.Errorf("a request the lock did not refuse names the change: %v", d.Changes)
+	}
+}

@@ -34,6 +34,9 @@ type Policy struct {
 	// FatalChanges are the release changes that made Codewhale refuse to
 	// start where 0.9.10 would not: every decision names them.
 	FatalChanges []release.Change
+	// LockChanges are the release changes without which the posture would
+	// not be locked: a decision whose request the lock refused names them.
+	LockChanges []release.Change
 }
 
 func envFirst(env Env, names ...string) (string, string, bool) {

@@ -372,6 +372,9 @@ func TestRequirementsPerRelease(t *testing.T) {
 				if s.Policy.Locked != wantLock {
 					t.Errorf("locked %v by %q, want %v", s.Policy.Locked, s.Policy.PostureSource, wantLock)
 				}
+				if got, want := len(s.Policy.LockChanges) > 0, wantLock && !tc.locked0910; got != want {
+					t.Errorf("lock changes %v, want %v", s.Policy.LockChanges, want)
+				}
 				wantChange := newer && tc.fatal && !tc.fatal0910
 				if got := len(s.Policy.FatalChanges) > 0; got != wantChange {
 					t.Errorf("fatal changes %v, want %v", s.Policy.FatalChanges, wantChange)

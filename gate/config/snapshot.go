@@ -172,6 +172,9 @@ func Load(opts Options) *Snapshot {
 	if overlay.ShellOff {
 		p.AllowShell = BoolSetting{Value: false, Set: true, Source: "project config"}
 	}
+	if reqs.Present && reqFile.State != Invalid && reqs.locksPosture(opts.Release) && !reqs.locksPosture(release.Oldest()) {
+		p.LockChanges = append(p.LockChanges, release.RequirementsStricter0101)
+	}
 	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user, opts.Release))
 
 	s.loadPermissions()
