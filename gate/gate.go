@@ -129,22 +129,9 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		}
 	}
 	p.s = resolveSession(snap.Policy, snap.Release, req)
-	if p.s.yoloAsPosture {
-		p.changed(release.ThreeModes)
-	}
-	if p.s.lockRefused {
-		for _, c := range snap.Policy.LockChanges {
-			p.changed(c)
-		}
-	}
 	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace, sandboxNetwork(snap))
-	if snap.Release.Has(release.SandboxNetworkOff) && networkChanged(p.sandbox) {
-		p.changed(release.SandboxNetworkOff)
-	}
+	p.sessionChanges()
 	if fatal := snap.Fatal(); len(fatal) > 0 {
-		for _, c := range snap.Policy.FatalChanges {
-			p.changed(c)
-		}
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
 	}
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))

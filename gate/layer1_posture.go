@@ -58,6 +58,28 @@ func resolveSession(p config.Policy, r release.Release, req Request) session {
 	return s
 }
 
+// sessionChanges records the release changes that made the session, its
+// sandbox or the files' refusal to start differ from 0.9.10's.
+func (p *plan) sessionChanges() {
+	policy := p.snap.Policy
+	if len(p.snap.Fatal()) > 0 {
+		for _, c := range policy.FatalChanges {
+			p.changed(c)
+		}
+	}
+	if p.s.yoloAsPosture {
+		p.changed(release.ThreeModes)
+	}
+	if p.s.lockRefused {
+		for _, c := range policy.LockChanges {
+			p.changed(c)
+		}
+	}
+	if p.snap.Release.Has(release.SandboxNetworkOff) && networkChanged(p.sandbox) {
+		p.changed(release.SandboxNetworkOff)
+	}
+}
+
 // loosening says why a request's posture or mode would loosen the posture
 // the files chose (the session a request that names neither gets), or ""
 // when it does not. In Codewhale the human picks the posture and the mode,
