@@ -126,14 +126,19 @@ func admission(req Request, shellOn, codeMode bool, r release.Release) (reason, 
 	// execute_tools is hidden in Plan mode; a call naming it there is
 	// refused like the other code runners (choices.md, B.4).
 	if req.Mode == tool.Plan && (slices.Contains(planBlockedCommands, name) || (codeMode && name == codeModeTool)) {
-		return fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to run commands.", name), "plan mode blocks " + name, by
+		return fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to run commands.", name), "plan mode blocks " + name, release.Change{}
 	}
-	if hit, by := denyListHit(req.DisallowedTools, name, req.Input, r); hit {
-		reason, by := disallowedReason(name, r, by)
+	if hit, widenedBy := denyListHit(req.DisallowedTools, name, req.Input, r); hit {
+		reason, by := disallowedReason(name, r, widenedBy)
 		return reason, "on the deny list", by
 	}
-	if req.HasAllowList() && !listMatches(req.AllowedTools, name, r) {
-		return fmt.Sprintf("Tool '%s' is not in the allowed tools for this command (allowedTools).", name), "not on the allow list", by
+	if req.HasAllowList() {
+		if !listMatches(req.AllowedTools, name, r) {
+			return fmt.Sprintf("Tool '%s' is not in the allowed tools for this command (allowedTools).", name), "not on the allow list", release.Change{}
+		}
+		if !listMatches(req.AllowedTools, name, release.Oldest()) {
+			by = release.InputAwareDenyList // admitted by the 0.10.0 alias
+		}
 	}
 	if !registered(name, codeMode) {
 		return fmt.Sprintf("Tool '%s' is not available: no registered tool, MCP tool or plugin has that name.", name), "no execution path", by

@@ -116,6 +116,16 @@ func TestInputAwareDenyListPerRelease(t *testing.T) {
 			}
 		}
 	}
+	// The alias admits through the allow list too, from 0.10.0.
+	aliasReq := Request{Tool: "mcp_read_resource", Input: map[string]any{}, Workspace: "/ws"}.WithAllowList([]string{"read_mcp_resource"})
+	for _, v := range releases {
+		r, _ := release.Of(v)
+		reason, _, by := admission(aliasReq, true, false, r)
+		newer := r.Has(release.InputAwareDenyList)
+		if (reason == "") != newer || (by == release.InputAwareDenyList) != newer {
+			t.Errorf("%s: allow [read_mcp_resource], mcp_read_resource: %q %v", v, reason, by)
+		}
+	}
 	// Allowing Bash does not allow task_shell_start.
 	req := Request{Tool: "task_shell_start", Input: map[string]any{"command": "make"}, Workspace: "/ws"}.WithAllowList([]string{"Bash"})
 	for _, v := range releases {
