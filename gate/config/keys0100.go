@@ -96,7 +96,7 @@ func readSince0100(f *File, root *tomldoc.TableValue, source string) SettingsSin
 	if features := table(f, root, "features"); features != nil {
 		s.CodeMode = boolSetting(f, features, source, "code_mode")
 	}
-	table(f, root, "compaction")
+	table(f, root, "compaction") // only its type matters to authorization
 	return s
 }
 

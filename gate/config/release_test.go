@@ -146,6 +146,7 @@ func TestNewConfigKeyTyposAndValues(t *testing.T) {
 		{name: "questions above 10 clamp", src: "[tools]\nuser_input_max_questions = 11\n", want: []wp{{"CW003", "11"}}},
 		{name: "options below 2 clamp", src: "[tools]\nuser_input_max_options = 1\n", want: []wp{{"CW003", "1"}}},
 		{name: "code_mode a string", src: "[features]\ncode_mode = \"on\"\n", want: []wp{{"CW003", `"on"`}}, fatal: true},
+		{name: "compaction not a table", src: "compaction = 1\n", want: []wp{{"CW003", "1"}}, fatal: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
