@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -45,7 +46,7 @@ func TestListGateVectors(t *testing.T) {
 		if !r.noAllow {
 			req = req.WithAllowList(r.allow)
 		}
-		reason, _ := admission(req, true)
+		reason, _, _ := admission(req, true, false, release.Release{})
 		var got string
 		switch {
 		case strings.Contains(reason, "(disallowedTools)"):

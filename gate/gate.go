@@ -128,15 +128,19 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 			return Refuse(req, reason)
 		}
 	}
-	p.s = resolveSession(snap.Policy, req)
-	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace)
+	p.s = resolveSession(snap.Policy, snap.Release, req)
+	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace, sandboxNetwork(snap))
+	p.sessionChanges()
 	if fatal := snap.Fatal(); len(fatal) > 0 {
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
 	}
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))
 
 	// Layer 2: mode and tool admission.
-	reason, detail := admission(req, p.s.shellOn)
+	reason, detail, by := admission(req, p.s.shellOn, snap.Policy.CodeMode.Value, snap.Release)
+	if by != (release.Change{}) {
+		p.changed(by)
+	}
 	if reason != "" {
 		p.trace(LayerAdmission, EffectDeny, detail)
 		return p.finish(Deny, LayerAdmission, reason, nil)
@@ -145,6 +149,9 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 
 	// Layer 3: tool_call_before hooks.
 	if d, done := p.runHooks(ctx, deps); done {
+		return d
+	}
+	if d, done := p.recheckDenyList(); done {
 		return d
 	}
 	p.semantic = tool.Semantic(req.Tool, p.input)
@@ -169,6 +176,10 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if d, done := p.repoLaw(); done {
 		return d
 	}
+	// The read deny-list refuses before anyone could be asked (B.9.2).
+	if d, done := p.readDenied(); done {
+		return d
+	}
 	// The sandbox escalation request is planned last (§9.2), before approval.
 	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
 	if escalates && esc.blocked != "" {
@@ -190,7 +201,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		p.sandbox = *esc.policy
 	}
 	// Layer 9: the sandbox the call runs under.
-	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox))
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, snap.Policy.ReadDenyList))
 	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
 }
 
@@ -206,18 +217,29 @@ func allowReason(l Layer) string {
 	return "No approval required."
 }
 
-func describeSandbox(s Sandbox) string {
+func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
+	net := "off"
+	if s.NetworkAccess != nil && *s.NetworkAccess {
+		net = "on"
+	}
+	var d string
 	switch s.Type {
 	case "workspace-write":
-		net := "off"
-		if s.NetworkAccess != nil && *s.NetworkAccess {
-			net = "on"
-		}
-		return fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
+		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
 	case "external-sandbox":
-		return "external-sandbox, network on"
+		d = "external-sandbox, network " + net
+	default:
+		d = s.Type
 	}
-	return s.Type
+	switch {
+	case len(reads.Rules) == 0:
+	case s.Type == "danger-full-access":
+		// No OS sandbox wraps the shell, so only in-process reads meet it.
+		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
+	default:
+		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
+	}
+	return d
 }
 
 // Refuse is the fail-closed answer to our own errors, and to a request

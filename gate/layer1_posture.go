@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -13,35 +14,70 @@ type session struct {
 	authority
 	shellOn bool
 	notes   []string
+	// yoloAsPosture: the request said yolo and the release has no Yolo
+	// mode, so it became Agent asking for Full Access
+	// (docs/codewhale/releases/0.10.0.md B.0).
+	yoloAsPosture bool
+	// lockRefused: the files' lock refused the request's posture or yolo.
+	lockRefused bool
 }
 
 // resolveSession applies the request's mode and posture over the posture
 // the files resolve (docs/codewhale/pipeline.md §0.2, §1.2, §1.6). A posture the files
 // lock can only be replaced by Never, the strictest, and a locked posture
-// refuses yolo, as Codewhale refuses --yolo and Shift+Tab.
-func resolveSession(p config.Policy, req Request) session {
+// refuses yolo, as Codewhale refuses --yolo and Shift+Tab. From 0.10.0
+// there is no Yolo mode: yolo is Agent with the Full Access posture, so
+// the shell follows allow_shell as in Agent mode.
+func resolveSession(p config.Policy, r release.Release, req Request) session {
 	s := session{authority: authority{mode: req.Mode, posture: p.Posture}}
 	if req.Posture != nil && *req.Posture != p.Posture {
 		if !p.Locked || *req.Posture == tool.Never {
 			s.posture = *req.Posture
 			s.notes = append(s.notes, "posture "+s.posture.String()+" from the request")
 		} else {
+			s.lockRefused = true
 			s.notes = append(s.notes, fmt.Sprintf("requested posture %s ignored: permissions are controlled by %s", req.Posture.String(), p.PostureSource))
 		}
 	}
-	if s.mode == tool.Yolo && p.Locked {
-		s.mode = tool.Agent
-		s.notes = append(s.notes, "yolo mode refused: permissions are controlled by "+p.PostureSource)
+	yolo := s.mode == tool.Yolo
+	if yolo && r.Has(release.ThreeModes) {
+		s.mode, s.yoloAsPosture = tool.Agent, true
+		s.notes = append(s.notes, "yolo is Agent mode with the Full Access posture (Codewhale "+release.ThreeModes.Since+" has no Yolo mode)")
 	}
-	switch s.mode {
-	case tool.Plan:
-		s.posture = tool.Ask
-	case tool.Yolo:
+	if yolo && p.Locked {
+		s.mode, s.lockRefused = tool.Agent, true
+		s.notes = append(s.notes, "yolo mode refused: permissions are controlled by "+p.PostureSource)
+	} else if yolo {
 		s.posture = tool.FullAccess
+	}
+	if s.mode == tool.Plan {
+		s.posture = tool.Ask
 	}
 	s.autoApprove = s.posture == tool.FullAccess || s.mode == tool.Yolo
 	s.shellOn = shellAvailable(p, s, req.Origin)
 	return s
+}
+
+// sessionChanges records the release changes that made the session, its
+// sandbox or the files' refusal to start differ from 0.9.10's.
+func (p *plan) sessionChanges() {
+	policy := p.snap.Policy
+	if len(p.snap.Fatal()) > 0 {
+		for _, c := range policy.FatalChanges {
+			p.changed(c)
+		}
+	}
+	if p.s.yoloAsPosture {
+		p.changed(release.ThreeModes)
+	}
+	if p.s.lockRefused {
+		for _, c := range policy.LockChanges {
+			p.changed(c)
+		}
+	}
+	if p.snap.Release.Has(release.SandboxNetworkOff) && networkChanged(p.sandbox) {
+		p.changed(release.SandboxNetworkOff)
+	}
 }
 
 // loosening says why a request's posture or mode would loosen the posture
@@ -56,7 +92,7 @@ func resolveSession(p config.Policy, req Request) session {
 // tightening that can be proven, and it is refused too.
 func loosening(snap *config.Snapshot, req Request) string {
 	p := snap.Policy
-	chosen := resolveSession(p, Request{Mode: tool.Agent, Origin: req.Origin})
+	chosen := resolveSession(p, snap.Release, Request{Mode: tool.Agent, Origin: req.Origin})
 	chosenBy := "the files leave it unset"
 	if p.PostureSource != "unset" {
 		chosenBy = "set by " + p.PostureSource
@@ -65,12 +101,15 @@ func loosening(snap *config.Snapshot, req Request) string {
 		return fmt.Sprintf("codewhale-ls refuses this call: the request asks for %s, looser than the posture the user chose, %s (%s); only the user can loosen it", what, chosen.posture.String(), chosenBy)
 	}
 	if req.Mode == tool.Yolo {
+		if snap.Release.Has(release.ThreeModes) {
+			return refuse("mode yolo (Agent with the Full Access posture)")
+		}
 		return refuse("mode yolo (Full Access with the shell on)")
 	}
 	if req.Posture != nil && req.Posture.Strictness() < chosen.posture.Strictness() {
 		return refuse("posture " + req.Posture.String())
 	}
-	if got := resolveSession(p, req); got.posture.Strictness() < chosen.posture.Strictness() {
+	if got := resolveSession(p, snap.Release, req); got.posture.Strictness() < chosen.posture.Strictness() {
 		return refuse("mode " + req.Mode.String() + ", which runs under posture " + got.posture.String())
 	}
 	if req.Mode != chosen.mode && snap.Hooks.Enabled && len(snap.Hooks.Hooks) > 0 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
@@ -42,7 +43,8 @@ func init() {
 		list_mcp_resources list_mcp_resource_templates mcp_read_resource read_mcp_resource mcp_get_prompt`) {
 		fixedRequirements[n] = ReqAuto
 	}
-	for _, n := range strings.Fields(`write edit write_file edit_file apply_patch fim_edit pandoc_convert code_execution js_execution`) {
+	for _, n := range strings.Fields(`write edit write_file edit_file apply_patch fim_edit pandoc_convert code_execution js_execution
+		execute_tools`) {
 		fixedRequirements[n] = ReqSuggest
 	}
 	for _, n := range strings.Fields(`task_shell_start task_shell_wait run_tests run_verifiers Run revert_turn agents/message
@@ -67,8 +69,15 @@ var actionTools = map[string][]string{
 // readOnlyAgentRoles may be started without approval.
 var readOnlyAgentRoles = []string{"explore", "explorer", "research", "researcher", "review", "reviewer", "plan", "planner"}
 
+// codeModeTool exists only in Code mode ([features] code_mode, from
+// 0.10.0: docs/codewhale/releases/0.10.0.md B.0, B.4).
+const codeModeTool = "execute_tools"
+
 // registered reports whether a call has an execution path (§2 gate 7).
-func registered(name string) bool {
+func registered(name string, codeMode bool) bool {
+	if name == codeModeTool {
+		return codeMode
+	}
 	if _, ok := fixedRequirements[name]; ok {
 		return true
 	}
@@ -204,8 +213,14 @@ func (p *plan) baseline() (Decision, bool) {
 	p.allowLayer = LayerBaseline
 	detail := name + " (" + p.semantic + ") requires " + p.require.String()
 	effect := EffectNone
+	if name == codeModeTool {
+		p.changed(release.BaselineWithoutYolo)
+		if !p.snap.Policy.CodeMode.Set {
+			p.changed(release.CodeModeDefaultOn)
+		}
+	}
 	if p.require != ReqAuto && !p.s.autoApprove {
-		p.requireApproval("Tool execution requires approval", nil, nb)
+		p.requireApproval(preparedDescription(name, p.input), nil, nb)
 		effect = EffectAsk
 		if nb {
 			detail += "; non-bypassable hold"
@@ -229,6 +244,22 @@ func (p *plan) baseline() (Decision, bool) {
 	}
 	p.trace(LayerBaseline, effect, detail)
 	return Decision{}, false
+}
+
+// preparedDescription is what the approval card says a call does: the
+// code's first non-blank line for execute_tools (B.4), else the generic
+// line.
+func preparedDescription(name string, input map[string]any) string {
+	if name == codeModeTool {
+		code, _ := input["code"].(string)
+		for _, line := range strings.Split(code, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				return codeModeTool + ": " + line
+			}
+		}
+		return codeModeTool + ": "
+	}
+	return "Tool execution requires approval"
 }
 
 // carveOut is the Ask write carve-out of §4.3.

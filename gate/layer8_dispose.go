@@ -36,7 +36,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 		forced = " (forced: session grants and saved rules cannot pass it)"
 	}
 	p.trace(LayerApproval, EffectAsk, fmt.Sprintf("would open an approval card%s: %s", forced, p.desc))
-	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox))
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, p.snap.Policy.ReadDenyList))
 	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }
 

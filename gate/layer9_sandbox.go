@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -19,8 +20,9 @@ func workspaceWrite(ws string, network bool) Sandbox {
 // sandboxPolicy is docs/codewhale/pipeline.md §9.1: a default by posture and mode, which
 // the configured sandbox_mode may only tighten. Codewhale compares the
 // configured value exactly and case-sensitively here, so `Read-Only` passes
-// validation and then does not clamp.
-func sandboxPolicy(a authority, configured string, ws string) Sandbox {
+// validation and then does not clamp. network is whether workspace-write
+// and external sandboxes reach the network (sandboxNetwork).
+func sandboxPolicy(a authority, configured string, ws string, network bool) Sandbox {
 	var def Sandbox
 	switch {
 	case a.mode == tool.Plan:
@@ -28,17 +30,79 @@ func sandboxPolicy(a authority, configured string, ws string) Sandbox {
 	case a.mode == tool.Yolo || a.posture == tool.FullAccess || a.autoApprove:
 		def = Sandbox{Type: "danger-full-access"}
 	default:
-		def = workspaceWrite(ws, true)
+		def = workspaceWrite(ws, network)
 	}
 	switch {
 	case def.Type == "read-only" || configured == "read-only":
 		return readOnly()
 	case def.Type == "danger-full-access" && configured == "workspace-write":
-		return workspaceWrite(ws, true)
+		return workspaceWrite(ws, network)
 	case def.Type == "danger-full-access" && configured == "external-sandbox":
-		return Sandbox{Type: "external-sandbox", NetworkAccess: boolPtr(true)}
+		return Sandbox{Type: "external-sandbox", NetworkAccess: boolPtr(network)}
 	}
 	return def
+}
+
+// sandboxNetwork is whether workspace-write and external sandboxes have
+// the network: always before 0.10.0, only with sandbox_network_access
+// since (docs/codewhale/releases/0.10.0.md B.9.1).
+func sandboxNetwork(snap *config.Snapshot) bool {
+	return !snap.Release.Has(release.SandboxNetworkOff) || snap.Policy.SandboxNetworkAccess.Value
+}
+
+// networkChanged reports a sandbox that 0.9.10 would have given the
+// network and this release does not.
+func networkChanged(s Sandbox) bool {
+	return (s.Type == "workspace-write" || s.Type == "external-sandbox") && s.NetworkAccess != nil && !*s.NetworkAccess
+}
+
+// readToolPaths are the paths an in-process read reads or enumerates, by
+// the call's canonical name (docs/codewhale/releases/0.10.0.md B.9.2);
+// by is the change that put the tool under the deny-list. pandoc_convert
+// and image_ocr (0.10.1) name their file in fields the spec does not
+// give, so every field that may hold it is checked (choices.md, B.9.2).
+func readToolPaths(name, semantic string, input map[string]any, r release.Release) (paths []string, by release.Change) {
+	var fields []string
+	switch {
+	case semantic == "read_file" || semantic == "file_search" || name == "read_media":
+		fields, by = []string{"path"}, release.ReadDenyList
+	case semantic == "list_dir":
+		fields, by = []string{"path"}, release.ReadDenyList
+		paths = []string{"."}
+	case (name == "pandoc_convert" || name == "image_ocr") && r.Has(release.ReadDenyListMoreTools):
+		fields, by = []string{"path", "input", "input_path", "file", "image", "image_path", "source"}, release.ReadDenyListMoreTools
+	default:
+		return nil, by
+	}
+	var named []string
+	for _, f := range fields {
+		if v, _ := input[f].(string); strings.TrimSpace(v) != "" {
+			named = append(named, strings.TrimSpace(v))
+		}
+	}
+	if len(named) > 0 {
+		return named, by
+	}
+	return paths, by
+}
+
+// readDenied is the sandbox's read deny-list for in-process reads: a read
+// of a denied path is refused in every posture, before any approval could
+// be asked for it, with the path as the call spelled it. Shell reads are
+// refused by the OS sandbox, which describeSandbox says.
+func (p *plan) readDenied() (Decision, bool) {
+	list := p.snap.Policy.ReadDenyList
+	if len(list.Rules) == 0 {
+		return Decision{}, false
+	}
+	paths, by := readToolPaths(p.req.Tool, p.semantic, p.input, p.snap.Release)
+	for _, path := range paths {
+		if rule, denied := list.Denies(path, p.snap.Paths.Home, p.req.Workspace); denied {
+			p.changed(by)
+			return p.deny(LayerSandbox, fmt.Sprintf("Read access to '%s' is denied: it is on the sandbox read deny-list (%s).", path, rule.Spelled), nil), true
+		}
+	}
+	return Decision{}, false
 }
 
 // escalation is the model-requested sandbox escalation of §9.2, for shell
@@ -101,8 +165,8 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 // SandboxOf is the sandbox a call in workspace gets in the default mode
 // (agent) and the posture the files resolve: what codewhale/status shows.
 func SandboxOf(snap *config.Snapshot, workspace string) Sandbox {
-	s := resolveSession(snap.Policy, Request{Mode: tool.Agent, Workspace: workspace})
-	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace)
+	s := resolveSession(snap.Policy, snap.Release, Request{Mode: tool.Agent, Workspace: workspace})
+	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace, sandboxNetwork(snap))
 }
 
 // notWider refuses an escalation that would not widen the sandbox.

@@ -39,7 +39,7 @@ func TestSandboxPolicyTable(t *testing.T) {
 		{authority{tool.Agent, tool.Ask, false}, "read-only", readOnly()},
 	}
 	for _, r := range rows {
-		if got := sandboxPolicy(r.a, r.configured, ws); !reflect.DeepEqual(got, r.want) {
+		if got := sandboxPolicy(r.a, r.configured, ws, true); !reflect.DeepEqual(got, r.want) {
 			t.Errorf("%+v %q: %+v, want %+v", r.a, r.configured, got, r.want)
 		}
 	}

@@ -84,3 +84,17 @@ type BoolSetting struct {
 	Set    bool
 	Source string
 }
+
+// IntSetting is one integer value and where it came from.
+type IntSetting struct {
+	Value  int64
+	Set    bool
+	Source string
+}
+
+// ListSetting is one list of strings, as written, and where it came from.
+type ListSetting struct {
+	Value  []string
+	Set    bool
+	Source string
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -25,6 +26,31 @@ type Overlay struct {
 var neverAppliedInProject = []string{"api_key", "base_url", "provider", "mcp_config_path", "mcp_oauth_callback_port", "mcp_oauth_callback_url", "instructions"}
 
 var projectKeys = []string{"model", "reasoning_effort", "notes_path", "approval_policy", "sandbox_mode", "max_subagents", "allow_shell"}
+
+// projectKeysIn is the keys a project config applies under release r:
+// 0.10.1 ignores notes_path (docs/codewhale/releases/0.10.0.md Part D.9).
+func projectKeysIn(r release.Release) []string {
+	if r.Has(release.RemovedConfigKeys0101) {
+		return slices.DeleteFunc(slices.Clone(projectKeys), func(k string) bool { return k == "notes_path" })
+	}
+	return projectKeys
+}
+
+// userOnlyIn reports a key a project config never applies because only
+// the user's config may set it: the credentials and endpoints of every
+// release, the 0.10.0 keys (B.1: "a project overlay cannot set them")
+// and, from 0.10.1, notes_path.
+func userOnlyIn(r release.Release, key string) bool {
+	switch {
+	case slices.Contains(neverAppliedInProject, key):
+		return true
+	case r.Has(release.NewConfigKeys0100) && slices.Contains(topLevelSince0100, key):
+		return true
+	case r.Has(release.RemovedConfigKeys0101) && key == "notes_path":
+		return true
+	}
+	return false
+}
 
 func approvalRank(v string) (int, bool) {
 	switch tool.LowerASCII(strings.TrimSpace(v)) {
@@ -91,7 +117,7 @@ func sandboxTightens(value string, current Setting) bool {
 // that is the home directory, refuses a symlinked primary file without
 // falling back, treats a non-regular file as absent, and silently ignores a
 // file that does not parse.
-func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture string) (*File, Overlay) {
+func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture string, r release.Release) (*File, Overlay) {
 	ov := Overlay{Path: p.Overlay}
 	if p.Overlay == "" {
 		return nil, ov
@@ -132,13 +158,17 @@ func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture str
 		return f, ov
 	}
 	for _, e := range doc.Root.Entries {
-		overlayKey(f, &ov, e, approval, sandbox, savedPosture)
+		overlayKey(f, &ov, e, approval, sandbox, savedPosture, r)
 	}
 	return f, ov
 }
 
-func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Setting, savedPosture string) {
+func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Setting, savedPosture string, r release.Release) {
 	v := e.Value
+	if userOnlyIn(r, e.Key) {
+		f.add("CW101", problem.Warning, e.KeySpan, fmt.Sprintf("project-scope config key %q is ignored — set it in ~/.codewhale/config.toml", e.Key))
+		return
+	}
 	switch e.Key {
 	case "approval_policy":
 		if !overlayValueApplies(f, e) {
@@ -171,11 +201,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 	case "model", "reasoning_effort", "notes_path", "max_subagents":
 		overlayValueApplies(f, e)
 	default:
-		if slices.Contains(neverAppliedInProject, e.Key) {
-			f.add("CW101", problem.Warning, e.KeySpan, fmt.Sprintf("project-scope config key %q is ignored — set it in ~/.codewhale/config.toml", e.Key))
-			return
-		}
-		msg := fmt.Sprintf("Codewhale silently ignores %q in a project config (only %s apply)", e.Key, strings.Join(projectKeys, ", "))
+		msg := fmt.Sprintf("Codewhale silently ignores %q in a project config (only %s apply)", e.Key, strings.Join(projectKeysIn(r), ", "))
 		f.add("CW102", problem.Warning, e.KeySpan, msg)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -24,6 +25,18 @@ type Policy struct {
 	// Fatal lists why Codewhale would refuse to start; any entry makes every
 	// decision a deny.
 	Fatal []string
+	// SettingsSince0100 are the keys of 0.10.0 (unset at 0.9.10), merged
+	// over the user config by the managed config and the environment; a
+	// project overlay cannot set them.
+	SettingsSince0100
+	// ReadDenyList is the sandbox's read deny-list (empty before 0.10.0).
+	ReadDenyList ReadDenyList
+	// FatalChanges are the release changes that made Codewhale refuse to
+	// start where 0.9.10 would not: every decision names them.
+	FatalChanges []release.Change
+	// LockChanges are the release changes without which the posture would
+	// not be locked: a decision whose request the lock refused names them.
+	LockChanges []release.Change
 }
 
 func envFirst(env Env, names ...string) (string, string, bool) {
@@ -40,7 +53,7 @@ func truthy(v string) bool {
 }
 
 // applyEnv is docs/codewhale/pipeline.md §1.1 step 3.
-func applyEnv(c *UserConfig, env Env) (approvalFromEnv bool) {
+func applyEnv(c *UserConfig, env Env, r release.Release) (approvalFromEnv bool) {
 	if v, n, ok := envFirst(env, "CODEWHALE_APPROVAL_POLICY", "DEEPSEEK_APPROVAL_POLICY"); ok {
 		c.ApprovalPolicy = Setting{Value: v, Set: true, Source: n}
 		approvalFromEnv = true
@@ -53,6 +66,9 @@ func applyEnv(c *UserConfig, env Env) (approvalFromEnv bool) {
 	}
 	if v, n, ok := envFirst(env, "CODEWHALE_YOLO", "DEEPSEEK_YOLO"); ok {
 		c.Yolo = BoolSetting{Value: truthy(v), Set: true, Source: n}
+	}
+	if r.Has(release.NewConfigKeys0100) {
+		c.SettingsSince0100.applyEnv(env)
 	}
 	return approvalFromEnv
 }
@@ -78,6 +94,7 @@ func mergeManaged(c *UserConfig, m UserConfig) {
 	if m.AutoReview != nil {
 		c.AutoReview = m.AutoReview
 	}
+	c.SettingsSince0100.mergeManaged(m.SettingsSince0100)
 }
 
 // workspaceShell is §1.1 step 7: [workspace."<abs>"] or [projects."<abs>"]
@@ -117,9 +134,9 @@ func resolvePosture(p *Policy, source string) {
 
 // approvalSource names who controls the approval policy, in Codewhale's
 // priority order.
-func approvalSource(req Requirements, reqUnreadable bool, ov Overlay, managed UserConfig, managedUnreadable, fromEnv bool, user UserConfig) string {
+func approvalSource(req Requirements, reqUnreadable bool, ov Overlay, managed UserConfig, managedUnreadable, fromEnv bool, user UserConfig, rel release.Release) string {
 	switch {
-	case reqUnreadable || (req.Present && len(req.ApprovalPolicies) > 0):
+	case reqUnreadable || (req.Present && req.locksPosture(rel)):
 		return "requirements"
 	case ov.ApprovalPolicy.Set:
 		return "project config " + filepath.Base(filepath.Dir(ov.Path)) + "/config.toml"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -73,17 +74,54 @@ func stringList(f *File, t *tomldoc.TableValue, key string) []string {
 	return out
 }
 
-// check returns why Codewhale refuses to start under these requirements.
-func (r Requirements) check(approval, sandbox Setting) []string {
-	var fatal []string
-	allowed := func(list []string, v string) bool {
+// The values an unset key is checked as from 0.10.1: the Ask posture's
+// policy and the sandbox Agent mode gets under Ask.
+const (
+	defaultApprovalPolicy = "on-request"
+	defaultSandboxMode    = "workspace-write"
+)
+
+// check returns why Codewhale refuses to start under these requirements,
+// and whether a release change made it refuse where 0.9.10 would not.
+// From 0.10.1 (docs/codewhale/releases/0.10.0.md Part D.9) an unset key is
+// checked as its default, and an approval policy is allowed when an entry
+// names the same posture (`suggest` where `on-request` is listed).
+func (r Requirements) check(approval, sandbox Setting, rel release.Release) (fatal []string, changed bool) {
+	stricter := rel.Has(release.RequirementsStricter0101)
+	exact := func(list []string, v string) bool {
 		return slices.ContainsFunc(list, func(a string) bool { return strings.EqualFold(a, v) })
 	}
-	if len(r.ApprovalPolicies) > 0 && approval.Set && !allowed(r.ApprovalPolicies, approval.Value) {
-		fatal = append(fatal, fmt.Sprintf("approval_policy %q is not allowed by requirements (%s)", approval.Value, strings.Join(r.ApprovalPolicies, ", ")))
+	samePosture := func(list []string, v string) bool {
+		want, ok := tool.ParsePosture(v)
+		return ok && slices.ContainsFunc(list, func(a string) bool { p, ok := tool.ParsePosture(a); return ok && p == want })
 	}
-	if len(r.SandboxModes) > 0 && sandbox.Set && !allowed(r.SandboxModes, sandbox.Value) {
-		fatal = append(fatal, fmt.Sprintf("sandbox_mode %q is not allowed by requirements (%s)", sandbox.Value, strings.Join(r.SandboxModes, ", ")))
+	for _, k := range []struct {
+		name, def string
+		value     Setting
+		list      []string
+		aliases   bool
+	}{
+		{"approval_policy", defaultApprovalPolicy, approval, r.ApprovalPolicies, true},
+		{"sandbox_mode", defaultSandboxMode, sandbox, r.SandboxModes, false},
+	} {
+		if len(k.list) == 0 || (!k.value.Set && !stricter) {
+			continue
+		}
+		v, what := k.value.Value, fmt.Sprintf("%s %q", k.name, k.value.Value)
+		if !k.value.Set {
+			v, what = k.def, fmt.Sprintf("%s (unset, so its default %q)", k.name, k.def)
+		}
+		if exact(k.list, v) || (stricter && k.aliases && samePosture(k.list, v)) {
+			continue
+		}
+		fatal = append(fatal, fmt.Sprintf("%s is not allowed by requirements (%s)", what, strings.Join(k.list, ", ")))
+		changed = changed || !k.value.Set
 	}
-	return fatal
+	return fatal, changed
+}
+
+// locksPosture reports whether the requirements control the posture: a
+// non-empty approval list always; from 0.10.1 a sandbox list too (D.9).
+func (r Requirements) locksPosture(rel release.Release) bool {
+	return len(r.ApprovalPolicies) > 0 || (rel.Has(release.RequirementsStricter0101) && len(r.SandboxModes) > 0)
 }

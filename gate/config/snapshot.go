@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/repolaw"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
@@ -96,11 +96,11 @@ func Load(opts Options) *Snapshot {
 	userDoc := userFile.Doc
 	s.Files = append(s.Files, userFile)
 	s.fatalFromFile(userFile, "failed to load config "+quote(paths.Config))
-	user := readUserConfig(userFile, userDoc, "config.toml")
+	user := readUserConfig(userFile, userDoc, "config.toml", opts.Release)
 	s.fatalFromProblems(userFile, "config.toml")
 
 	merged := user
-	approvalFromEnv := applyEnv(&merged, env)
+	approvalFromEnv := applyEnv(&merged, env, opts.Release)
 
 	managedPath := paths.Managed
 	if user.ManagedPath.Set {
@@ -108,7 +108,7 @@ func Load(opts Options) *Snapshot {
 	}
 	managedFile := parseTOML(opts.Buffers, KindManaged, managedPath)
 	managedDoc := managedFile.Doc
-	managed := readUserConfig(managedFile, managedDoc, "managed config")
+	managed := readUserConfig(managedFile, managedDoc, "managed config", opts.Release)
 	managedUnreadable := managedFile.State == Invalid
 	if managedFile.State != Missing {
 		s.Files = append(s.Files, managedFile)
@@ -129,7 +129,11 @@ func Load(opts Options) *Snapshot {
 		// the requirements, so it does not start (fail closed).
 		s.fatalFromProblems(reqFile, "requirements")
 	}
-	s.Policy.Fatal = append(s.Policy.Fatal, reqs.check(merged.ApprovalPolicy, merged.SandboxMode)...)
+	reqFatal, reqChanged := reqs.check(merged.ApprovalPolicy, merged.SandboxMode, opts.Release)
+	s.Policy.Fatal = append(s.Policy.Fatal, reqFatal...)
+	if reqChanged {
+		s.Policy.FatalChanges = append(s.Policy.FatalChanges, release.RequirementsStricter0101)
+	}
 	s.Policy.Fatal = append(s.Policy.Fatal, validate(merged.ApprovalPolicy, merged.SandboxMode)...)
 
 	// The user's [workspace."<abs>"] allow_shell, unless managed settings
@@ -145,7 +149,7 @@ func Load(opts Options) *Snapshot {
 	}
 	saved := savedPosture(settingsFile, settingsDoc)
 
-	overlayFile, overlay := loadOverlay(opts.Buffers, paths, merged.ApprovalPolicy, merged.SandboxMode, saved)
+	overlayFile, overlay := loadOverlay(opts.Buffers, paths, merged.ApprovalPolicy, merged.SandboxMode, saved, opts.Release)
 	if overlayFile != nil {
 		s.Files = append(s.Files, overlayFile)
 	}
@@ -153,6 +157,12 @@ func Load(opts Options) *Snapshot {
 	p.ApprovalPolicy, p.SandboxMode, p.AllowShell = merged.ApprovalPolicy, merged.SandboxMode, merged.AllowShell
 	p.Yolo = merged.Yolo.Value
 	p.SavedPosture, p.Overlay = saved, overlay
+	if opts.Release.Has(release.NewConfigKeys0100) {
+		p.SettingsSince0100 = merged.SettingsSince0100.withDefaults(opts.Release)
+	}
+	if opts.Release.Has(release.ReadDenyList) {
+		p.ReadDenyList = buildReadDenyList(p.SettingsSince0100, paths.Home, paths.Workspace)
+	}
 	if overlay.ApprovalPolicy.Set {
 		p.ApprovalPolicy = overlay.ApprovalPolicy
 	}
@@ -162,7 +172,10 @@ func Load(opts Options) *Snapshot {
 	if overlay.ShellOff {
 		p.AllowShell = BoolSetting{Value: false, Set: true, Source: "project config"}
 	}
-	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user))
+	if reqs.Present && reqFile.State != Invalid && reqs.locksPosture(opts.Release) && !reqs.locksPosture(release.Oldest()) {
+		p.LockChanges = append(p.LockChanges, release.RequirementsStricter0101)
+	}
+	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user, opts.Release))
 
 	s.loadPermissions()
 	s.loadHooks(userFile, merged.Hooks, opts.Workspace, user)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -49,6 +50,7 @@ type UserConfig struct {
 	Projects           *tomldoc.TableValue
 	WorkspaceEntries   *tomldoc.TableValue
 	hasManagedOrReqKey bool
+	SettingsSince0100
 }
 
 // first returns the entry of the first alias present.
@@ -63,7 +65,7 @@ func first(t *tomldoc.TableValue, names ...string) *tomldoc.Entry {
 
 // readUserConfig extracts the settings of a parsed config.toml; fatal
 // problems (the ones that stop Codewhale) are errors in f.
-func readUserConfig(f *File, doc *tomldoc.Doc, source string) UserConfig {
+func readUserConfig(f *File, doc *tomldoc.Doc, source string, r release.Release) UserConfig {
 	var c UserConfig
 	if doc == nil {
 		return c
@@ -87,9 +89,16 @@ func readUserConfig(f *File, doc *tomldoc.Doc, source string) UserConfig {
 			f.add("CW003", problem.Error, e.Value.Span, "Codewhale refuses to start: [approval] default_selection must be a string")
 		}
 	}
+	if r.Has(release.NewConfigKeys0100) {
+		c.SettingsSince0100 = readSince0100(f, root, source)
+	}
+	if r.Has(release.RemovedConfigKeys0101) {
+		removedIn0101(f, root)
+	}
+	known := knownTopLevelIn(r)
 	for _, e := range root.Entries {
-		if !slices.Contains(knownTopLevel, e.Key) {
-			f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s`%s", e.Key, problem.DidYouMean(e.Key, knownTopLevel)))
+		if !slices.Contains(known, e.Key) {
+			f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s`%s", e.Key, problem.DidYouMean(e.Key, known)))
 		}
 	}
 	for _, nest := range []string{"general", "sandbox"} {

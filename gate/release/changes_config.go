@@ -13,6 +13,10 @@ var (
 	// RemovedConfigKeys0101: [context].enabled, seam keys,
 	// tui.terminal_probe_timeout_ms; overlay notes_path ignored.
 	RemovedConfigKeys0101 = Change{ID: "D.9", Since: "0.10.1", Summary: "[context] enabled, the seam keys and tui.terminal_probe_timeout_ms are removed; a project overlay's notes_path is ignored"}
+	// RequirementsStricter0101: requirements.toml checks the defaults of
+	// unset keys, accepts approval aliases and locks the posture when it
+	// constrains sandbox modes.
+	RequirementsStricter0101 = Change{ID: "D.9-requirements", Since: "0.10.1", Summary: "requirements.toml also checks an unset approval_policy or sandbox_mode (as its default), accepts approval-policy aliases, and locks the posture when it lists sandbox modes"}
 	// InputAwareDenyList: disallowed_tools also matches the canonical
 	// action and raw-shell dependencies, and is checked again after hooks.
 	InputAwareDenyList = Change{ID: "B.2", Since: "0.10.0", Summary: "disallowed tools also match a call's canonical action and what it runs (Bash blocks every raw-shell tool), and are checked again after hooks"}
@@ -27,6 +31,9 @@ var (
 	// ReadDenyList: credential paths and .env files cannot be read in any
 	// posture.
 	ReadDenyList = Change{ID: "B.9.2", Since: "0.10.0", Summary: "reads of credential stores (~/.ssh, ~/.aws, …) and .env files are refused in every posture (landed in 0.9.12)"}
+	// CodeModeDefaultOn: [features] code_mode (execute_tools) defaults
+	// to on.
+	CodeModeDefaultOn = Change{ID: "D.12-code-mode", Since: "0.10.1", Summary: "Code mode ([features] code_mode, the execute_tools tool) is on unless turned off"}
 	// ReadDenyListMoreTools: pandoc_convert and image_ocr also honour the
 	// read deny-list.
 	ReadDenyListMoreTools = Change{ID: "B.9.2-0.10.1", Since: "0.10.1", Summary: "the read deny-list also covers pandoc_convert and image_ocr"}
@@ -34,6 +41,6 @@ var (
 
 // configChanges lists the variables above.
 var configChanges = []Change{
-	ThreeModes, NewConfigKeys0100, RemovedConfigKeys0101, InputAwareDenyList, BashBlocksMcpServerStart,
-	BaselineWithoutYolo, SandboxNetworkOff, ReadDenyList, ReadDenyListMoreTools,
+	ThreeModes, NewConfigKeys0100, RemovedConfigKeys0101, RequirementsStricter0101, InputAwareDenyList, BashBlocksMcpServerStart,
+	BaselineWithoutYolo, CodeModeDefaultOn, SandboxNetworkOff, ReadDenyList, ReadDenyListMoreTools,
 }

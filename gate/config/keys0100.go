@@ -1,0 +1,218 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
+)
+
+// SettingsSince0100 are the user config keys Codewhale 0.10.0 reads and
+// 0.9.10 does not (docs/codewhale/releases/0.10.0.md B.1, B.11). Loaded as
+// 0.9.10 every field is unset and zero; loaded as 0.10.x the unset ones
+// hold Codewhale's defaults (Source "default").
+type SettingsSince0100 struct {
+	// SandboxNetworkAccess gives workspace-write and external sandboxes
+	// the network (B.9.1); default false.
+	SandboxNetworkAccess BoolSetting
+	// SandboxReadDenylistDefaults turns the built-in credential read
+	// deny-list on (B.9.2); default true.
+	SandboxReadDenylistDefaults BoolSetting
+	// SandboxDeniedReadPaths are extra denied read paths, as written (`~`
+	// expands when the deny-list is built); they cannot be exempted.
+	SandboxDeniedReadPaths ListSetting
+	// SandboxReadDenylistExempt removes the built-in rules at or below
+	// each path, as written; `.env` exempts the .env rule by file name.
+	SandboxReadDenylistExempt ListSetting
+	// ApprovalTimeoutSeconds is [approval] timeout_seconds: 0 (or unset)
+	// waits forever, anything else is clamped to 24 h; an unanswered
+	// approval then denies.
+	ApprovalTimeoutSeconds IntSetting
+	// UserInputTimeoutSeconds is [tools] user_input_timeout_seconds:
+	// default 300, 0 waits forever, clamped to 24 h.
+	UserInputTimeoutSeconds IntSetting
+	// UserInputMaxQuestions and UserInputMaxOptions bound
+	// request_user_input: 1..=10 (default 6) and 2..=10 (default 4).
+	UserInputMaxQuestions IntSetting
+	UserInputMaxOptions   IntSetting
+	// CodeMode is [features] code_mode, which registers execute_tools:
+	// off by default in 0.10.0, on in 0.10.1 (Part D.12).
+	CodeMode BoolSetting
+	// ProjectInstructionImports only shapes the prompt; read so that its
+	// type is checked as Codewhale checks it.
+	ProjectInstructionImports ListSetting
+}
+
+// topLevelSince0100 are the top-level config.toml keys 0.10.0 added.
+var topLevelSince0100 = []string{
+	"sandbox_network_access", "sandbox_read_denylist_defaults", "sandbox_denied_read_paths",
+	"sandbox_read_denylist_exempt", "project_instruction_imports", "compaction",
+}
+
+// knownTopLevelIn is the top-level keys release r reads.
+func knownTopLevelIn(r release.Release) []string {
+	if r.Has(release.NewConfigKeys0100) {
+		return slices.Concat(knownTopLevel, topLevelSince0100)
+	}
+	return knownTopLevel
+}
+
+// maxWaitSeconds is the 24 h Codewhale clamps its waits to.
+const maxWaitSeconds = 24 * 60 * 60
+
+// intRange is an integer key's accepted range and default.
+type intRange struct {
+	table, key       string
+	min, max, def    int64
+	zeroMeansForever bool
+}
+
+var (
+	approvalTimeout  = intRange{table: "approval", key: "timeout_seconds", min: 0, max: maxWaitSeconds, def: 0, zeroMeansForever: true}
+	userInputTimeout = intRange{table: "tools", key: "user_input_timeout_seconds", min: 0, max: maxWaitSeconds, def: 300, zeroMeansForever: true}
+	userInputMaxQ    = intRange{table: "tools", key: "user_input_max_questions", min: 1, max: 10, def: 6}
+	userInputMaxO    = intRange{table: "tools", key: "user_input_max_options", min: 2, max: 10, def: 4}
+)
+
+// readSince0100 reads the keys of SettingsSince0100 from a parsed config
+// (user or managed). A wrong type is an error, as serde's is (Codewhale
+// refuses to start); a number out of range is clamped with a warning.
+func readSince0100(f *File, root *tomldoc.TableValue, source string) SettingsSince0100 {
+	var s SettingsSince0100
+	s.SandboxNetworkAccess = boolSetting(f, root, source, "sandbox_network_access")
+	s.SandboxReadDenylistDefaults = boolSetting(f, root, source, "sandbox_read_denylist_defaults")
+	s.SandboxDeniedReadPaths = listSetting(f, root, source, "sandbox_denied_read_paths")
+	s.SandboxReadDenylistExempt = listSetting(f, root, source, "sandbox_read_denylist_exempt")
+	s.ProjectInstructionImports = listSetting(f, root, source, "project_instruction_imports")
+	approval, _ := root.Sub("approval") // readUserConfig checks its type
+	tools := table(f, root, "tools")
+	s.ApprovalTimeoutSeconds = intSetting(f, approval, source, approvalTimeout)
+	s.UserInputTimeoutSeconds = intSetting(f, tools, source, userInputTimeout)
+	s.UserInputMaxQuestions = intSetting(f, tools, source, userInputMaxQ)
+	s.UserInputMaxOptions = intSetting(f, tools, source, userInputMaxO)
+	if features := table(f, root, "features"); features != nil {
+		s.CodeMode = boolSetting(f, features, source, "code_mode")
+	}
+	table(f, root, "compaction") // only its type matters to authorization
+	return s
+}
+
+func listSetting(f *File, t *tomldoc.TableValue, source, name string) ListSetting {
+	if t.Get(name) == nil {
+		return ListSetting{}
+	}
+	list := stringList(f, t, name)
+	if list == nil {
+		list = []string{}
+	}
+	return ListSetting{Value: list, Set: true, Source: source}
+}
+
+// intSetting reads [r.table] r.key.
+func intSetting(f *File, t *tomldoc.TableValue, source string, r intRange) IntSetting {
+	e := t.Get(r.key)
+	if e == nil {
+		return IntSetting{}
+	}
+	name := fmt.Sprintf("[%s] %s", r.table, r.key)
+	if e.Value.Kind != tomldoc.Integer || e.Value.Int < 0 {
+		got := e.Value.Kind.String()
+		if e.Value.Kind == tomldoc.Integer {
+			got = e.Value.Raw
+		}
+		f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a non-negative integer, not %s", name, got))
+		return IntSetting{}
+	}
+	v := e.Value.Int
+	switch {
+	case v > r.max:
+		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("%s = %d is above %d: Codewhale uses %d", name, v, r.max, r.max))
+		v = r.max
+	case v < r.min:
+		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("%s = %d is below %d: Codewhale uses %d", name, v, r.min, r.min))
+		v = r.min
+	}
+	return IntSetting{Value: v, Set: true, Source: source}
+}
+
+// mergeManagedSince0100 is mergeManaged for the 0.10.0 keys: a key the
+// managed config sets replaces the user's.
+func (s *SettingsSince0100) mergeManaged(m SettingsSince0100) {
+	pickBool := func(dst *BoolSetting, src BoolSetting) {
+		if src.Set {
+			*dst = src
+		}
+	}
+	pickInt := func(dst *IntSetting, src IntSetting) {
+		if src.Set {
+			*dst = src
+		}
+	}
+	pickList := func(dst *ListSetting, src ListSetting) {
+		if src.Set {
+			*dst = src
+		}
+	}
+	pickBool(&s.SandboxNetworkAccess, m.SandboxNetworkAccess)
+	pickBool(&s.SandboxReadDenylistDefaults, m.SandboxReadDenylistDefaults)
+	pickList(&s.SandboxDeniedReadPaths, m.SandboxDeniedReadPaths)
+	pickList(&s.SandboxReadDenylistExempt, m.SandboxReadDenylistExempt)
+	pickInt(&s.ApprovalTimeoutSeconds, m.ApprovalTimeoutSeconds)
+	pickInt(&s.UserInputTimeoutSeconds, m.UserInputTimeoutSeconds)
+	pickInt(&s.UserInputMaxQuestions, m.UserInputMaxQuestions)
+	pickInt(&s.UserInputMaxOptions, m.UserInputMaxOptions)
+	pickBool(&s.CodeMode, m.CodeMode)
+	pickList(&s.ProjectInstructionImports, m.ProjectInstructionImports)
+}
+
+// applyEnvSince0100 is the environment's word on the 0.10.0 keys.
+func (s *SettingsSince0100) applyEnv(env Env) {
+	if v, n, ok := envFirst(env, "CODEWHALE_SANDBOX_NETWORK_ACCESS"); ok {
+		s.SandboxNetworkAccess = BoolSetting{Value: truthy(v), Set: true, Source: n}
+	}
+}
+
+// withDefaults fills what no file set with Codewhale's defaults for r.
+func (s SettingsSince0100) withDefaults(r release.Release) SettingsSince0100 {
+	if !s.SandboxReadDenylistDefaults.Set {
+		s.SandboxReadDenylistDefaults = BoolSetting{Value: true, Source: "default"}
+	}
+	if !s.CodeMode.Set {
+		s.CodeMode = BoolSetting{Value: r.Has(release.CodeModeDefaultOn), Source: "default"}
+	}
+	for _, d := range []struct {
+		dst *IntSetting
+		r   intRange
+	}{{&s.ApprovalTimeoutSeconds, approvalTimeout}, {&s.UserInputTimeoutSeconds, userInputTimeout}, {&s.UserInputMaxQuestions, userInputMaxQ}, {&s.UserInputMaxOptions, userInputMaxO}} {
+		if !d.dst.Set {
+			*d.dst = IntSetting{Value: d.r.def, Source: "default"}
+		}
+	}
+	return s
+}
+
+// removedIn0101 reports the keys 0.10.1 removed (docs/codewhale/releases/0.10.0.md
+// Part D.9): they are not typos, so the warning names the release that
+// dropped them instead of suggesting another key. "Seam-manager keys" are
+// not named in the changelog; every [context] key starting with `seam` is
+// taken to be one (docs/codewhale/releases/choices.md, D.9).
+func removedIn0101(f *File, root *tomldoc.TableValue) {
+	removed := func(e *tomldoc.Entry, name string) {
+		f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale 0.10.1 removed %s: it is ignored and no longer does anything", name))
+	}
+	if ctx, _ := root.Sub("context"); ctx != nil {
+		for _, e := range ctx.Entries {
+			if e.Key == "enabled" || strings.HasPrefix(e.Key, "seam") {
+				removed(e, "[context] "+e.Key)
+			}
+		}
+	}
+	if tui, _ := root.Sub("tui"); tui != nil {
+		if e := tui.Get("terminal_probe_timeout_ms"); e != nil {
+			removed(e, "[tui] terminal_probe_timeout_ms")
+		}
+	}
+}
