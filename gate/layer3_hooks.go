@@ -28,6 +28,9 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 		Workspace: p.req.Workspace,
 		Model:     "codewhale-ls",
 	})
+	for _, c := range out.Changes {
+		p.changed(c)
+	}
 	ran := describeHookRecords(out.Records)
 	if err := ctx.Err(); err != nil && !out.Denied {
 		// A hook cut short has no verdict, and a cancelled call is denied,
