@@ -54,10 +54,10 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 		return gate.Answered(d, req.Tool, gate.Answer{Choice: gate.ChoiceDismissed, By: "by codewhale-ls", Why: err.Error()})
 	}
 	card := d.Prompt
-	answer := a.Broker.Ask(ctx, prompt)
+	answer := a.Broker.Ask(ctx, prompt, approvalBound(snap))
 	switch answer.Choice {
 	case gate.ChoiceSession:
-		a.Sessions.Approve(req.Tool, card.GroupingKey)
+		a.Sessions.Approve(card.SessionGrants...)
 	case gate.ChoiceDeny:
 		a.Sessions.Deny(card.ExactKey)
 	case gate.ChoiceAlways:
@@ -71,6 +71,16 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 		}
 	}
 	return final
+}
+
+// approvalBound is the deadline the user's release and configuration set
+// for an approval card, if any (docs/codewhale/releases/0.10.0.md B.8.1).
+func approvalBound(snap *config.Snapshot) Bound {
+	within, ok := snap.ApprovalTimeout()
+	if !ok {
+		return Bound{}
+	}
+	return Bound{Within: within, Source: fmt.Sprintf("[approval] timeout_seconds in %s (Codewhale %s)", snap.Paths.Config, snap.Release.Name())}
 }
 
 // persist writes the "always" rules. A failed write still approves the
