@@ -12,11 +12,7 @@ import (
 // as is the fixture's files loaded again as the release named version.
 func (fx fixture) as(t testing.TB, version string) fixture {
 	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	fx.snap = config.Load(config.Options{ConfigFlag: fx.snap.Paths.Config, Workspace: fx.ws, Env: config.MapEnv{"HOME": fx.home}, Release: r})
+	fx.snap = config.Load(config.Options{ConfigFlag: fx.snap.Paths.Config, Workspace: fx.ws, Env: config.MapEnv{"HOME": fx.home}, Release: releaseOf(t, version)})
 	return fx
 }
 
@@ -93,18 +89,22 @@ func TestSessionGrantsPerRelease(t *testing.T) {
 	cases := []struct {
 		name    string
 		session fakeSessions
-		command string
+		call    Request
 		// verdicts per release column, and the change a 0.10.x ask names.
 		verdicts [3]Verdict
 		change   release.Change
 	}{
-		{"tool-name grant", approvedFor("bash", "shell:cargo build"), "cargo test", [3]Verdict{Allow, Ask, Ask}, release.SessionGrantsByFamily},
-		{"family grant", approvedFor("shell:cargo test"), "cargo test --release", [3]Verdict{Allow, Allow, Allow}, release.Change{}},
-		{"family grant, valued option", approvedFor("shell:cargo test"), "cargo test -j4", [3]Verdict{Allow, Allow, Ask}, release.ShellGrantsNarrowed},
+		{"tool-name grant", approvedFor("bash", "shell:cargo build"), shellCall("cargo test"), [3]Verdict{Allow, Ask, Ask}, release.SessionGrantsByFamily},
+		{"family grant", approvedFor("shell:cargo test"), shellCall("cargo test --release"), [3]Verdict{Allow, Allow, Allow}, release.Change{}},
+		{"family grant, valued option", approvedFor("shell:cargo test"), shellCall("cargo test -j4"), [3]Verdict{Allow, Allow, Ask}, release.ShellGrantsNarrowed},
+		{"shared no-files patch grant", approvedFor("patch:no_files"), Request{Tool: "apply_patch", Input: map[string]any{"patch": "not a patch"}},
+			[3]Verdict{Allow, Ask, Ask}, release.PatchGrantsPerFile},
 	}
 	for _, c := range cases {
 		for i, version := range releaseColumns {
-			d := fx.as(t, version).decide(t, fx.call("bash", map[string]any{"command": c.command}), Deps{Sessions: c.session})
+			req := c.call
+			req.Workspace = fx.ws
+			d := fx.as(t, version).decide(t, req, Deps{Sessions: c.session})
 			if d.Decision != c.verdicts[i] || d.Codewhale != version {
 				t.Errorf("%s at %s: %s by %s (%s), want %s", c.name, version, d.Decision, d.Codewhale, d.Reason, c.verdicts[i])
 				continue
@@ -115,12 +115,16 @@ func TestSessionGrantsPerRelease(t *testing.T) {
 			}
 			if d.Decision == Ask {
 				grants := d.Prompt.SessionGrants
-				if want := version == "0.9.10"; slices.Contains(grants, "bash") != want {
+				if want := version == "0.9.10"; slices.Contains(grants, req.Tool) != want {
 					t.Errorf("%s at %s: session grants %q (tool name granted: want %v)", c.name, version, grants, want)
 				}
 			}
 		}
 	}
+}
+
+func shellCall(command string) Request {
+	return Request{Tool: "bash", Input: map[string]any{"command": command}}
 }
 
 // TestHookChangesAreNamed: a hook that fires only since 0.10.1 (the
