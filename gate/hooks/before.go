@@ -74,12 +74,13 @@ func Before(ctx context.Context, runner Runner, bg *Background, cfg Config, call
 		if h.Event != ToolCallBefore {
 			continue
 		}
-		for _, c := range h.Condition.changedBy(match) {
+		matched := h.Condition.Matches(match)
+		for _, c := range h.Condition.changedBy(match, matched) {
 			if !slices.Contains(changes, c) {
 				changes = append(changes, c)
 			}
 		}
-		if !h.Condition.Matches(match) {
+		if !matched {
 			continue
 		}
 		matching = append(matching, h)

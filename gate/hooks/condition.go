@@ -104,13 +104,16 @@ func toolNames(r release.Release, name string) []string {
 	return []string{name}
 }
 
-// changedBy lists the release changes that make the condition's answer for
-// m differ from the oldest release's answer (nil when it is the same), so
-// a decision can say which release changed which hooks run.
-func (c Condition) changedBy(m MatchContext) []release.Change {
+// changedBy lists the release changes that make matched, the condition's
+// answer for m, differ from the oldest release's answer (nil when it is the
+// same), so a decision can say which release changed which hooks run.
+func (c Condition) changedBy(m MatchContext, matched bool) []release.Change {
+	if m.Release.Name() == release.Oldest().Version {
+		return nil
+	}
 	oldest := m
 	oldest.Release = release.Release{}
-	if c.Matches(m) == c.Matches(oldest) {
+	if matched == c.Matches(oldest) {
 		return nil
 	}
 	var changes []release.Change

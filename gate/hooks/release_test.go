@@ -115,7 +115,7 @@ func TestModeConditionsPerRelease(t *testing.T) {
 				t.Errorf("mode %q in a %s session at %s: %v, want %v", c.mode, c.sessionMode, version, got, want)
 			}
 			wantChange := want != c.old
-			if got := slices.Contains(cond.changedBy(m), release.HookModeThree); got != wantChange {
+			if got := slices.Contains(cond.changedBy(m, cond.Matches(m)), release.HookModeThree); got != wantChange {
 				t.Errorf("mode %q in a %s session at %s: changed by B.3-mode %v, want %v", c.mode, c.sessionMode, version, got, wantChange)
 			}
 		}
@@ -162,7 +162,7 @@ func TestShellAliasesPerRelease(t *testing.T) {
 			if got := cond.Matches(m); got != want {
 				t.Errorf("tool_name %q for a %s call at %s: %v, want %v", c.pattern, c.call, version, got, want)
 			}
-			if got := slices.Contains(cond.changedBy(m), release.HookShellAliases); got != (want != c.old) {
+			if got := slices.Contains(cond.changedBy(m, cond.Matches(m)), release.HookShellAliases); got != (want != c.old) {
 				t.Errorf("tool_name %q for a %s call at %s: changed by D.8 %v", c.pattern, c.call, version, got)
 			}
 		}
