@@ -143,3 +143,24 @@ func TestHookChangesAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkApprovalPerRelease decides a call that layer 8 settles from a
+// session grant, at each release: 0.10.x computes the narrowed keys and,
+// unlike 0.9.10, the oldest release's disposition to name a change.
+func BenchmarkApprovalPerRelease(b *testing.B) {
+	fx := load(b, files{git: true}).noFatal(b)
+	req := fx.call("bash", map[string]any{"command": "cargo test --release"})
+	deps := Deps{Sessions: approvedFor("shell:cargo test")}
+	for _, version := range releaseColumns {
+		b.Run(version, func(b *testing.B) {
+			at := fx.as(b, version)
+			if d := at.decide(b, req, deps); d.Decision != Allow || d.Layer != LayerApproval {
+				b.Fatalf("%s at layer %d: %s", d.Decision, d.Layer, d.Reason)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = at.decide(b, req, deps)
+			}
+		})
+	}
+}
