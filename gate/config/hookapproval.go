@@ -53,8 +53,9 @@ const (
 // ProjectHooksStatus is what the load found of the project hooks.toml.
 type ProjectHooksStatus struct {
 	State ProjectHooksState
-	// Digest is the hex SHA-256 of the file's exact bytes ("" when there is
-	// no file), what `/hooks approve` takes.
+	// Digest is the hex SHA-256 of the file's exact bytes, what `/hooks
+	// approve` takes ("" when there is no file, it cannot be read, or the
+	// workspace is untrusted, so no approval is asked for).
 	Digest string
 	// Why explains a state other than loaded, in words for a diagnostic.
 	Why string
@@ -83,6 +84,11 @@ func HookDigest(src []byte) string {
 // not with a CW303 on f. Before release.HookDigestApproval trust alone
 // suffices.
 func (s *Snapshot) projectHooksApproved(f *File) bool {
+	if f.State == Invalid && len(f.Src) == 0 {
+		// Unreadable (a symlink, not a regular file): there are no bytes
+		// to approve, and the caller drops the file and says why.
+		return true
+	}
 	s.ProjectHooksStatus.Digest = HookDigest(f.Src)
 	if !s.Release.Has(release.HookDigestApproval) {
 		return true

@@ -135,3 +135,20 @@ func TestSourcesWatchTheHookApprovals(t *testing.T) {
 	}
 	t.Errorf("Sources() = %q lacks %s", s.Sources(), want)
 }
+
+// TestUnreadableProjectHooksAskNoApproval: a symlinked hooks.toml has no
+// bytes to approve; it is dropped as unreadable, with no digest to approve.
+func TestUnreadableProjectHooksAskNoApproval(t *testing.T) {
+	w := newWorld(t)
+	w.userConfig(trustedWorkspace(w.ws))
+	real := writeFile(t, filepath.Join(w.root, "real-hooks.toml"), "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"x\"\n")
+	mkdir(t, filepath.Join(w.ws, ".codewhale"))
+	if err := os.Symlink(real, filepath.Join(w.ws, ".codewhale", "hooks.toml")); err != nil {
+		t.Skip(err)
+	}
+	s := Load(Options{Workspace: w.ws, Env: w.vars, Release: release.Newest()})
+	st := s.ProjectHooksStatus
+	if s.ProjectHooksLoaded || st.State != ProjectHooksRejected || st.Digest != "" || hasCode(s.File(KindProjectHooks), "CW303") {
+		t.Errorf("status %+v, problems %q", st, codes(s.File(KindProjectHooks)))
+	}
+}

@@ -282,7 +282,7 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 	}
 	s.Files = append(s.Files, f)
 	if !s.Trusted {
-		s.ProjectHooksStatus = ProjectHooksStatus{State: ProjectHooksUntrusted, Digest: HookDigest(f.Src), Why: "the workspace is not trusted"}
+		s.ProjectHooksStatus = ProjectHooksStatus{State: ProjectHooksUntrusted, Why: "the workspace is not trusted"}
 		f.add("CW303", problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
 		return
 	}
