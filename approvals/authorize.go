@@ -73,14 +73,26 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 	return final
 }
 
-// approvalBound is the deadline the user's release and configuration set
-// for an approval card, if any (docs/codewhale/releases/0.10.0.md B.8.1).
+// approvalBound is the soonest deadline the user's release and
+// configuration set for an approval, if any: the card's `[approval]
+// timeout_seconds` and the runtime wait `[tools] user_input_timeout_seconds`
+// (docs/codewhale/releases/0.10.0.md B.8.1, B.8.2). The editor's prompt is
+// both a card and an agent's API call waiting, so whichever is sooner
+// denies first.
 func approvalBound(snap *config.Snapshot) Bound {
-	within, ok := snap.ApprovalTimeout()
-	if !ok {
-		return Bound{}
+	var bound Bound
+	for _, b := range []struct {
+		setting string
+		get     func() (time.Duration, bool)
+	}{
+		{"[approval] timeout_seconds", snap.ApprovalTimeout},
+		{"[tools] user_input_timeout_seconds", snap.RuntimeApprovalTimeout},
+	} {
+		if within, ok := b.get(); ok && (bound.Within == 0 || within < bound.Within) {
+			bound = Bound{Within: within, Source: fmt.Sprintf("%s in %s (Codewhale %s)", b.setting, snap.Paths.Config, snap.Release.Name())}
+		}
 	}
-	return Bound{Within: within, Source: fmt.Sprintf("[approval] timeout_seconds in %s (Codewhale %s)", snap.Paths.Config, snap.Release.Name())}
+	return bound
 }
 
 // persist writes the "always" rules. A failed write still approves the

@@ -118,6 +118,26 @@ func TestApprovalTimeoutPerRelease(t *testing.T) {
 	}
 }
 
+// TestApprovalBoundIsTheSoonest: the card's and the runtime wait's
+// settings both bound the prompt; the sooner decides and is named.
+func TestApprovalBoundIsTheSoonest(t *testing.T) {
+	cases := []struct {
+		config, setting string
+		within          time.Duration
+	}{
+		{"[approval]\ntimeout_seconds = 30\n[tools]\nuser_input_timeout_seconds = 60\n", "[approval] timeout_seconds", 30 * time.Second},
+		{"[approval]\ntimeout_seconds = 90\n[tools]\nuser_input_timeout_seconds = 60\n", "[tools] user_input_timeout_seconds", time.Minute},
+		{"[tools]\nuser_input_timeout_seconds = 0\n", "", 0},
+	}
+	for _, c := range cases {
+		snap, _ := loadedAs(t, "0.10.1", c.config)
+		b := approvalBound(snap)
+		if b.Within != c.within || !strings.HasPrefix(b.Source, c.setting) || (c.setting == "") != (b.Source == "") {
+			t.Errorf("%q: %+v, want %v by %s", c.config, b, c.within, c.setting)
+		}
+	}
+}
+
 // TestBoundOnlyShortens: a bound later than the editor's timeout does not
 // lengthen the wait; the editor's timeout decides and says so.
 func TestBoundOnlyShortens(t *testing.T) {

@@ -44,3 +44,33 @@ func TestApprovalTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeApprovalTimeout is docs/codewhale/releases/0.10.0.md B.8.2:
+// `[tools] user_input_timeout_seconds` bounds a runtime approval from
+// 0.10.0; 0 (wait forever) and the omitted default set no bound of ours.
+func TestRuntimeApprovalTimeout(t *testing.T) {
+	cases := []struct {
+		user string
+		want time.Duration
+	}{
+		{"", 0},
+		{"[tools]\nuser_input_timeout_seconds = 0\n", 0},
+		{"[tools]\nuser_input_timeout_seconds = 60\n", time.Minute},
+		{"[tools]\nuser_input_timeout_seconds = 90000\n", 24 * time.Hour},
+		{"[approval]\nuser_input_timeout_seconds = 60\n", 0},
+	}
+	for _, c := range cases {
+		for _, r := range release.Implemented {
+			w := newWorld(t)
+			w.userConfig(c.user)
+			s := Load(Options{Workspace: w.ws, Env: w.vars, Release: r})
+			want := c.want
+			if !r.Has(release.RuntimeApprovalWait) {
+				want = 0
+			}
+			if got, ok := s.RuntimeApprovalTimeout(); got != want || ok != (want > 0) {
+				t.Errorf("%q at %s: %v %v, want %v", c.user, r.Version, got, ok, want)
+			}
+		}
+	}
+}
