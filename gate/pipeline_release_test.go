@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -162,5 +164,37 @@ func BenchmarkApprovalPerRelease(b *testing.B) {
 				_ = at.decide(b, req, deps)
 			}
 		})
+	}
+}
+
+// TestProjectHookRunsOnlyOnceApproved: a trusted workspace's project hook
+// denies under 0.9.10; from 0.10.0 it runs only once the digest of its
+// bytes is approved (docs/codewhale/releases/0.10.0.md B.3).
+func TestProjectHookRunsOnlyOnceApproved(t *testing.T) {
+	fx := load(t, files{git: true}).noFatal(t)
+	hooksPath := filepath.Join(fx.ws, ".codewhale", "hooks.toml")
+	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"guard\"\n"
+	must(t, os.MkdirAll(filepath.Dir(hooksPath), 0o755))
+	must(t, os.WriteFile(hooksPath, []byte(src), 0o644))
+	cfg, err := os.ReadFile(fx.snap.Paths.Config)
+	must(t, err)
+	must(t, os.WriteFile(fx.snap.Paths.Config, append(cfg, "[projects."+quoteTOML(fx.ws)+"]\ntrust_level = \"trusted\"\n"...), 0o644))
+	runner := &fakeRunner{script: map[string]hooks.Result{"guard": exit(2, "")}}
+	req := fx.call("bash", map[string]any{"command": "ls"})
+	store := filepath.Join(fx.home, ".codewhale", config.HookApprovalsFile)
+	for _, approved := range []bool{false, true} {
+		if approved {
+			must(t, os.WriteFile(store, []byte("[projects."+quoteTOML(hooksPath)+"]\napproved_sha256 = \""+config.HookDigest([]byte(src))+"\"\n"), 0o600))
+		}
+		for _, version := range releaseColumns {
+			d := fx.as(t, version).decide(t, req, Deps{Hooks: runner})
+			runs := approved || version == "0.9.10"
+			if (d.Decision == Deny && d.Layer == LayerHooks) != runs {
+				t.Errorf("approved %v at %s: %s at layer %d: %s", approved, version, d.Decision, d.Layer, d.Reason)
+			}
+			if named := slices.Contains(d.Changes, release.HookDigestApproval.String()); named == runs {
+				t.Errorf("approved %v at %s: changes %q", approved, version, d.Changes)
+			}
+		}
 	}
 }
