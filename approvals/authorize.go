@@ -54,10 +54,10 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 		return gate.Answered(d, req.Tool, gate.Answer{Choice: gate.ChoiceDismissed, By: "by codewhale-ls", Why: err.Error()})
 	}
 	card := d.Prompt
-	answer := a.Broker.Ask(ctx, prompt)
+	answer := a.Broker.Ask(ctx, prompt, approvalBound(snap))
 	switch answer.Choice {
 	case gate.ChoiceSession:
-		a.Sessions.Approve(req.Tool, card.GroupingKey)
+		a.Sessions.Approve(card.SessionGrants...)
 	case gate.ChoiceDeny:
 		a.Sessions.Deny(card.ExactKey)
 	case gate.ChoiceAlways:
@@ -71,6 +71,28 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 		}
 	}
 	return final
+}
+
+// approvalBound is the soonest deadline the user's release and
+// configuration set for an approval, if any: the card's `[approval]
+// timeout_seconds` and the runtime wait `[tools] user_input_timeout_seconds`
+// (docs/codewhale/releases/0.10.0.md B.8.1, B.8.2). The editor's prompt is
+// both a card and an agent's API call waiting, so whichever is sooner
+// denies first.
+func approvalBound(snap *config.Snapshot) Bound {
+	var bound Bound
+	for _, b := range []struct {
+		setting string
+		get     func() (time.Duration, bool)
+	}{
+		{"[approval] timeout_seconds", snap.ApprovalTimeout},
+		{"[tools] user_input_timeout_seconds", snap.RuntimeApprovalTimeout},
+	} {
+		if within, ok := b.get(); ok && (bound.Within == 0 || within < bound.Within) {
+			bound = Bound{Within: within, Source: fmt.Sprintf("%s in %s (Codewhale %s)", b.setting, snap.Paths.Config, snap.Release.Name())}
+		}
+	}
+	return bound
 }
 
 // persist writes the "always" rules. A failed write still approves the

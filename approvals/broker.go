@@ -55,17 +55,32 @@ func (b *Broker) Pending() int {
 	return len(b.pending)
 }
 
+// Bound is a deadline the user's policy sets for a prompt, shorter than the
+// editor's: `[approval] timeout_seconds` since Codewhale 0.10.0
+// (docs/codewhale/releases/0.10.0.md B.8.1). The zero Bound sets none.
+type Bound struct {
+	Within time.Duration
+	// Source names the setting, for the denial's reason.
+	Source string
+}
+
 // Ask shows p and waits for its end: a valid choice, or a denial when the
 // answer is null or not one of p's choices, the Asker fails, the deadline
-// passes, ctx ends, or the broker closes. It sets p.ID, unguessable, and
+// passes, ctx ends, or the broker closes. The deadline is the broker's
+// timeout, or bound when that is sooner; either way its expiry denies and
+// the answer says which decided. It sets p.ID, unguessable, and
 // p.Deadline.
-func (b *Broker) Ask(ctx context.Context, p *Prompt) gate.Answer {
+func (b *Broker) Ask(ctx context.Context, p *Prompt, bound Bound) gate.Answer {
 	id, err := newPromptID()
 	if err != nil {
 		return gate.Answer{Choice: gate.ChoiceDismissed, Why: "no prompt id: " + err.Error()}
 	}
 	p.ID = id
-	due := time.Now().Add(b.timeout)
+	limit := deadline{within: b.timeout, source: "the editor's approval timeout"}
+	if bound.Within > 0 && bound.Within < b.timeout {
+		limit = deadline{within: bound.Within, source: bound.Source}
+	}
+	due := time.Now().Add(limit.within)
 	p.Deadline = due.UTC().Format(time.RFC3339)
 	by := "in the editor (prompt " + id + ")"
 
@@ -74,7 +89,7 @@ func (b *Broker) Ask(ctx context.Context, p *Prompt) gate.Answer {
 	}
 	defer b.unregister(id)
 
-	askCtx, cancel := context.WithTimeout(ctx, b.timeout)
+	askCtx, cancel := context.WithTimeout(ctx, limit.within)
 	defer cancel()
 	type reply struct {
 		choice gate.Choice
@@ -89,21 +104,21 @@ func (b *Broker) Ask(ctx context.Context, p *Prompt) gate.Answer {
 
 	select {
 	case r := <-replies:
-		return b.judge(askCtx, p, r.choice, r.err, by)
+		return b.judge(askCtx, p, r.choice, r.err, by, limit)
 	case <-askCtx.Done():
-		return b.ended(ctx, by)
+		return ended(ctx, by, limit)
 	case <-b.closed:
 		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by, Why: "the server shut down before an answer"}
 	}
 }
 
 // judge turns the Asker's reply into an answer.
-func (b *Broker) judge(askCtx context.Context, p *Prompt, c gate.Choice, err error, by string) gate.Answer {
+func (b *Broker) judge(askCtx context.Context, p *Prompt, c gate.Choice, err error, by string, limit deadline) gate.Answer {
 	switch {
 	case errors.Is(err, ErrGone):
 		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by}
 	case err != nil && askCtx.Err() != nil:
-		return b.ended(askCtx, by)
+		return ended(askCtx, by, limit)
 	case err != nil:
 		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: "the editor answered with an error: " + err.Error()}
 	case c == "":
@@ -114,13 +129,20 @@ func (b *Broker) judge(askCtx context.Context, p *Prompt, c gate.Choice, err err
 	return gate.Answer{Choice: c, By: by}
 }
 
-// ended is the answer of a prompt whose context ended: the deadline, or the
-// authorize request itself was cancelled.
-func (b *Broker) ended(ctx context.Context, by string) gate.Answer {
+// deadline is how long a prompt waits, and what set it.
+type deadline struct {
+	within time.Duration
+	source string
+}
+
+// ended is the answer of a prompt whose context ended: the deadline, which
+// the answer names as what decided, or the authorize request itself was
+// cancelled.
+func ended(ctx context.Context, by string, limit deadline) gate.Answer {
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: "the authorize request was cancelled"}
 	}
-	return gate.Answer{Choice: gate.ChoiceTimeout, By: by, Why: fmt.Sprintf("no answer within %s", b.timeout)}
+	return gate.Answer{Choice: gate.ChoiceTimeout, By: by, Why: fmt.Sprintf("no answer within %s, the bound set by %s", limit.within, limit.source)}
 }
 
 func (b *Broker) register(id string) bool {

@@ -61,7 +61,7 @@ func TestBrokerAnswers(t *testing.T) {
 			b := NewBroker(c.asker, 50*time.Millisecond)
 			defer b.Close()
 			p := card()
-			a := b.Ask(context.Background(), p)
+			a := b.Ask(context.Background(), p, Bound{})
 			if a.Choice != c.want {
 				t.Fatalf("choice %q, want %q (%s)", a.Choice, c.want, a.Why)
 			}
@@ -82,7 +82,7 @@ func TestBrokerPromptIDsAreUnguessable(t *testing.T) {
 	seen := map[string]bool{}
 	for range 100 {
 		p := card()
-		b.Ask(context.Background(), p)
+		b.Ask(context.Background(), p, Bound{})
 		if !regexp.MustCompile(`^cwp_[0-9a-f]{32}$`).MatchString(p.ID) || seen[p.ID] {
 			t.Fatalf("prompt id %q: want 128 fresh random bits", p.ID)
 		}
@@ -100,7 +100,7 @@ func TestBrokerCloseDeniesPending(t *testing.T) {
 	const n = 50
 	answers := make(chan gate.Answer, n)
 	for range n {
-		go func() { answers <- b.Ask(context.Background(), card()) }()
+		go func() { answers <- b.Ask(context.Background(), card(), Bound{}) }()
 	}
 	for b.Pending() < n {
 		time.Sleep(time.Millisecond)
@@ -111,7 +111,7 @@ func TestBrokerCloseDeniesPending(t *testing.T) {
 			t.Fatalf("choice %q, want disconnected", a.Choice)
 		}
 	}
-	if a := b.Ask(context.Background(), card()); a.Choice != gate.ChoiceDisconnected {
+	if a := b.Ask(context.Background(), card(), Bound{}); a.Choice != gate.ChoiceDisconnected {
 		t.Errorf("a prompt after Close: %q, want disconnected", a.Choice)
 	}
 }
@@ -126,7 +126,7 @@ func TestBrokerCancelledRequest(t *testing.T) {
 		}
 		cancel()
 	}()
-	if a := b.Ask(ctx, card()); a.Choice != gate.ChoiceDismissed || a.Why != "the authorize request was cancelled" {
+	if a := b.Ask(ctx, card(), Bound{}); a.Choice != gate.ChoiceDismissed || a.Why != "the authorize request was cancelled" {
 		t.Fatalf("answer %+v, want dismissed because cancelled", a)
 	}
 }

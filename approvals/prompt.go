@@ -2,6 +2,8 @@ package approvals
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -21,6 +23,9 @@ type Prompt struct {
 	Choices   []ChoiceItem `json:"choices"`
 	Default   gate.Choice  `json:"default"`
 	Deadline  string       `json:"deadline"`
+	// Codewhale is the release whose rules decided the card (and what
+	// "approve for session" covers), as hover and explain name it.
+	Codewhale string `json:"codewhale,omitempty"`
 }
 
 // ChoiceItem is one button of the card.
@@ -37,11 +42,26 @@ var choiceTitles = map[gate.Choice]string{
 	gate.ChoiceDeny:   "Deny",
 }
 
-// sessionTitle says what "Approve for session" covers in Codewhale: the
-// tool by name, so every later call of it until the server stops, far
-// more than the call on screen.
-func sessionTitle(toolName string) string {
-	return fmt.Sprintf("Approve for session: every later %q call, whatever its input", problem.Excerpt(toolName))
+// sessionTitle says what "Approve for session" covers in the card's
+// release, until the server stops: in 0.9.10 the tool by name, far more
+// than the call on screen; since 0.10.0 the call's grouping key
+// (docs/codewhale/releases/0.10.0.md B.8.3, 0.10.1.md Part D item 7).
+func sessionTitle(toolName string, card *gate.Prompt) string {
+	if slices.Contains(card.SessionGrants, toolName) {
+		return fmt.Sprintf("Approve for session: every later %q call, whatever its input", problem.Excerpt(toolName))
+	}
+	key := card.GroupingKey
+	switch {
+	case key == card.ExactKey, strings.HasPrefix(key, "shell:exact:"), strings.HasPrefix(key, "patch:unresolved:"):
+		return "Approve for session: this exact call again"
+	case strings.HasPrefix(key, "shell:"):
+		return fmt.Sprintf("Approve for session: every later %q command with any options", problem.Excerpt(strings.TrimPrefix(key, "shell:")))
+	case strings.HasPrefix(key, "patch:"):
+		return "Approve for session: every later patch of exactly these files"
+	case strings.HasPrefix(key, "net:"):
+		return fmt.Sprintf("Approve for session: every later fetch from %s", problem.Excerpt(strings.TrimPrefix(key, "net:")))
+	}
+	return "Approve for session: this exact call again"
 }
 
 // NewPrompt builds the card for an ask decision of layer 8, offering only
@@ -59,6 +79,7 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 		Rule:      d.Rule,
 		Workspace: req.Workspace,
 		Default:   gate.ChoiceDeny,
+		Codewhale: d.Codewhale,
 	}
 	if d.Prompt.Forced {
 		p.Detail += " (a forced hold: session grants and saved rules cannot pass it)"
@@ -69,7 +90,7 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	for _, c := range d.Prompt.Choices {
 		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
 		if item.ID == gate.ChoiceSession {
-			item.Title = sessionTitle(req.Tool)
+			item.Title = sessionTitle(req.Tool, d.Prompt)
 		}
 		if item.Title == "" {
 			return nil, fmt.Errorf("the gate offered an unknown choice %q", c)
@@ -115,6 +136,9 @@ func (p *Prompt) Titles() []string {
 // Message is the card as one paragraph, for clients that show only text.
 func (p *Prompt) Message() string {
 	msg := fmt.Sprintf("Codewhale: allow %s? %s", p.Summary, p.Detail)
+	if p.Codewhale != "" {
+		msg += " (Codewhale " + p.Codewhale + " rules)"
+	}
 	if p.Deadline != "" {
 		msg += " (denied at " + p.Deadline + " without an answer)"
 	}

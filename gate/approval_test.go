@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -50,7 +51,7 @@ func TestDispositionTable(t *testing.T) {
 		if r.denied {
 			s.denied[exact] = true
 		}
-		got := dispose(r.a, s, name, exact, group, r.force, desc)
+		got := dispose(r.a, s, name, exact, sessionGrants(release.Release{}, name, group), r.force, desc)
 		if got.verdict != r.want || !strings.HasPrefix(got.reason, r.reason) {
 			t.Errorf("%s: %s %q, want %s %q", r.label, got.verdict, got.reason, r.want, r.reason)
 		}
@@ -60,11 +61,11 @@ func TestDispositionTable(t *testing.T) {
 	}
 	// A tool-name grant approves any key of that tool.
 	s := approvedFor("edit_file")
-	if got := dispose(ask, s, "edit_file", "file:edit_file:ffff", "file:edit_file:ffff", false, desc); got.verdict != Allow {
+	if got := dispose(ask, s, "edit_file", "file:edit_file:ffff", sessionGrants(release.Release{}, "edit_file", "file:edit_file:ffff"), false, desc); got.verdict != Allow {
 		t.Errorf("tool-name grant: %+v", got)
 	}
 	// The forced Full Access hold names the held description.
-	if got := dispose(full, NoSessions{}, name, exact, group, true, "Sandbox escalation to 'x'"); got.reason !=
+	if got := dispose(full, NoSessions{}, name, exact, []string{group}, true, "Sandbox escalation to 'x'"); got.reason !=
 		"Full Access policy hold: this call requires explicit approval that Full Access cannot give: Sandbox escalation to 'x'" {
 		t.Errorf("hold reason %q", got.reason)
 	}
@@ -136,7 +137,7 @@ func TestKeyFormats(t *testing.T) {
 		if want == "" {
 			want = exact // "else same as exact"
 		}
-		if got := GroupingKey(r.semantic, r.input); got != want {
+		if got := GroupingKey(release.Release{}, r.semantic, r.input); got != want {
 			t.Errorf("GroupingKey(%s, %v) = %q, want %q", r.semantic, r.input, got, want)
 		}
 	}

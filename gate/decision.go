@@ -104,6 +104,9 @@ type Prompt struct {
 	Choices     []string
 	ExactKey    string
 	GroupingKey string
+	// SessionGrants are the keys "approve for session" adds, as the
+	// snapshot's release grants them (the tool name too before 0.10.0).
+	SessionGrants []string
 	// Always are the rules the "always" choice would append.
 	Always []execpolicy.Rule
 	// AlwaysRefused says why "always" is not offered although the call has

@@ -61,8 +61,8 @@ func TestPanickingRunnerDenies(t *testing.T) {
 // panicSessions blows up inside layer 8.
 type panicSessions struct{}
 
-func (panicSessions) Approved(string, string) bool { panic("sessions exploded") }
-func (panicSessions) Denied(string) bool           { panic("sessions exploded") }
+func (panicSessions) Approved(string) bool { panic("sessions exploded") }
+func (panicSessions) Denied(string) bool   { panic("sessions exploded") }
 
 // An internal panic anywhere in the layers is a deny that says so.
 func TestInternalPanicDenies(t *testing.T) {

@@ -107,9 +107,7 @@ type fakeSessions struct {
 	denied   map[string]bool // exact keys
 }
 
-func (s fakeSessions) Approved(toolName, groupingKey string) bool {
-	return s.approved[toolName] || s.approved[groupingKey]
-}
+func (s fakeSessions) Approved(key string) bool    { return s.approved[key] }
 func (s fakeSessions) Denied(exactKey string) bool { return s.denied[exactKey] }
 
 func approvedFor(keys ...string) fakeSessions {

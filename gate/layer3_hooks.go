@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // runHooks is layer 3. A hook's updatedInput replaces the input every later
 // layer sees.
 func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
+	withheld := p.projectHooksWithheld()
 	if deps.Hooks == nil || !p.snap.Hooks.Enabled || len(p.snap.Hooks.Hooks) == 0 {
-		p.trace(LayerHooks, EffectNone, "no tool_call_before hooks")
+		p.trace(LayerHooks, EffectNone, "no tool_call_before hooks"+withheld)
 		return Decision{}, false
 	}
 	callID := ""
@@ -28,7 +31,10 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 		Workspace: p.req.Workspace,
 		Model:     "codewhale-ls",
 	})
-	ran := describeHookRecords(out.Records)
+	for _, c := range out.Changes {
+		p.changed(c)
+	}
+	ran := describeHookRecords(out.Records) + withheld
 	if err := ctx.Err(); err != nil && !out.Denied {
 		// A hook cut short has no verdict, and a cancelled call is denied,
 		// whatever its hooks are configured to do on failure.
@@ -51,6 +57,19 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 		p.trace(LayerHooks, EffectNone, ran)
 	}
 	return Decision{}, false
+}
+
+// projectHooksWithheld says, for the trace, that a trusted workspace's
+// hooks.toml did not load because its bytes are not approved, a release
+// change: 0.9.10 would have run its hooks (docs/codewhale/releases/0.10.0.md
+// B.3).
+func (p *plan) projectHooksWithheld() string {
+	switch st := p.snap.ProjectHooksStatus; st.State {
+	case config.ProjectHooksNotApproved, config.ProjectHooksEdited, config.ProjectHooksStoreUnreadable:
+		p.changed(release.HookDigestApproval)
+		return "; project hooks.toml not loaded: " + st.Why
+	}
+	return ""
 }
 
 func describeHookRecords(records []hooks.Record) string {

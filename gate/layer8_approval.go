@@ -7,28 +7,32 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
-// Sessions is what layer 8 knows of earlier answers in this session.
-// Codewhale keys approvals by tool name or grouping key and denials by the
-// exact approval key (docs/codewhale/pipeline.md §8.2).
+// Sessions is what layer 8 knows of earlier answers in this session:
+// the keys "approve for session" granted, and the exact approval keys the
+// user denied (docs/codewhale/pipeline.md §8.2). Which keys a call's grant
+// adds and looks for depends on the release (sessionGrants).
 type Sessions interface {
-	Approved(toolName, groupingKey string) bool
+	Approved(key string) bool
 	Denied(exactKey string) bool
 }
 
 // NoSessions is a session with no earlier answers (the CLI).
 type NoSessions struct{}
 
-func (NoSessions) Approved(string, string) bool { return false }
-func (NoSessions) Denied(string) bool           { return false }
+func (NoSessions) Approved(string) bool { return false }
+func (NoSessions) Denied(string) bool   { return false }
 
 // fingerprint is the first 8 bytes of SHA-256, in hex, of a canonical JSON
 // rendering with sorted keys (encoding/json sorts map keys). Like
@@ -71,20 +75,43 @@ func ExactKey(semantic string, input map[string]any) string {
 	return "tool:" + semantic + ":" + fingerprint(input)
 }
 
-// GroupingKey is the key "approve for session" grants.
-func GroupingKey(semantic string, input map[string]any) string {
+// shellExactOnly are the shell tools whose session grant covers only the
+// exact call since release.ShellGrantsNarrowed: they act on a running
+// process, which no command family describes.
+var shellExactOnly = []string{"exec_shell_wait", "exec_shell_interact", "exec_wait", "exec_interact"}
+
+// GroupingKey is the key "approve for session" grants, as release r
+// computes it (docs/codewhale/pipeline.md §8.3; docs/codewhale/releases/0.10.0.md
+// B.8.3; docs/codewhale/releases/0.10.1.md Part D item 7).
+func GroupingKey(r release.Release, semantic string, input map[string]any) string {
 	switch {
 	case semantic == "apply_patch":
 		files := patchfiles.Targets(input)
-		if len(files) == 0 {
+		perFile := r.Has(release.PatchGrantsPerFile)
+		switch {
+		case len(files) == 0 && perFile:
+			// A patch whose files cannot be resolved shares no grant.
+			return "patch:unresolved:" + fingerprint(input)
+		case len(files) == 0:
 			return "patch:no_files"
 		}
-		sorted := append([]string(nil), files...)
-		sort.Strings(sorted)
-		return "patch:" + fingerprint(sorted)
+		sorted := slices.Clone(files)
+		if perFile {
+			// The executor's resolver: ./a and a are the same file.
+			for i, f := range sorted {
+				sorted[i] = path.Clean(filepath.ToSlash(f))
+			}
+		}
+		slices.Sort(sorted)
+		return "patch:" + fingerprint(slices.Compact(sorted))
+	case slices.Contains(shellExactOnly, semantic) && r.Has(release.ShellGrantsNarrowed):
+		return ExactKey(semantic, input)
 	case slices.Contains(shellKeyed, semantic):
 		cmd, _ := input["command"].(string)
 		prefix := shell.Classify(cmd) // the arity-aware command prefix
+		if r.Has(release.ShellGrantsNarrowed) && !simpleFamilyCommand(cmd, prefix) {
+			return "shell:exact:" + fingerprint(cmd)
+		}
 		if prefix == "" {
 			prefix = "<empty>"
 		}
@@ -93,6 +120,52 @@ func GroupingKey(semantic string, input map[string]any) string {
 		return "net:" + netHost(input)
 	}
 	return ExactKey(semantic, input)
+}
+
+// simpleFamilyCommand reports whether a 0.10.1 session grant of command may
+// cover its whole family: the command is exactly a family Codewhale knows,
+// spelled literally at its front, followed by nothing but options that
+// carry no value (`cargo test --release`, `git status -s`). Anything else
+// (an argument, `--out=x`, `-j4`, a quote, a variable, a redirection, a
+// chain, a wrapper or assignment in front) is granted as the exact command
+// (docs/codewhale/releases/choices.md, D.7).
+func simpleFamilyCommand(command, family string) bool {
+	if !shell.KnownFamily(family) {
+		return false
+	}
+	words := strings.Fields(command)
+	familyWords := strings.Fields(family)
+	if len(words) < len(familyWords) {
+		return false
+	}
+	for i, w := range familyWords {
+		if words[i] != w {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(words[len(familyWords):], func(w string) bool { return !valueFreeOption.MatchString(w) })
+}
+
+// valueFreeOption is a cluster of short flags or a long flag, with no
+// value attached: `-s`, `-la`, `--release`; not `-j4`, `--out=x`, `-`.
+var valueFreeOption = regexp.MustCompile(`^(-[A-Za-z]+|--[A-Za-z][A-Za-z-]*)$`)
+
+// sessionGrants are the keys "approve for session" adds for a call, which
+// are also the keys an earlier grant must hold for the call to pass
+// without a card: in 0.9.10 the tool name as well as the grouping key, so
+// one grant covered every later call of the tool; since
+// release.SessionGrantsByFamily the grouping key alone
+// (docs/codewhale/releases/0.10.0.md B.8.3).
+func sessionGrants(r release.Release, toolName, groupingKey string) []string {
+	if r.Has(release.SessionGrantsByFamily) {
+		return []string{groupingKey}
+	}
+	return []string{toolName, groupingKey}
+}
+
+// sessionApproved reports whether an earlier grant covers one of keys.
+func sessionApproved(sessions Sessions, keys []string) bool {
+	return slices.ContainsFunc(keys, sessions.Approved)
 }
 
 // authority is what the posture resolver of §4.4 reads.
@@ -138,7 +211,7 @@ type disposition struct {
 	source  string // "session-grant" when a grant decided
 }
 
-func dispose(a authority, sessions Sessions, name, exactKey, groupingKey string, force bool, desc string) disposition {
+func dispose(a authority, sessions Sessions, name, exactKey string, grants []string, force bool, desc string) disposition {
 	if sessions.Denied(exactKey) {
 		return disposition{Deny, fmt.Sprintf("Auto-denied %s: the same call was denied earlier in this session.", name), "session-grant"}
 	}
@@ -152,7 +225,7 @@ func dispose(a authority, sessions Sessions, name, exactKey, groupingKey string,
 	if !force && p == resolveAllow {
 		return disposition{Allow, "approved by the " + postureOrMode(a) + " posture", ""}
 	}
-	if !force && sessions.Approved(name, groupingKey) {
+	if !force && sessionApproved(sessions, grants) {
 		return disposition{Allow, "approved for this session earlier", "session-grant"}
 	}
 	if p == resolveDeny {

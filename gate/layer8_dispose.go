@@ -2,9 +2,11 @@ package gate
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 )
 
@@ -16,8 +18,10 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 		return Decision{}, false
 	}
 	exact := ExactKey(p.semantic, p.input)
-	grouping := GroupingKey(p.semantic, p.input)
-	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grouping, p.force, p.desc)
+	grouping := GroupingKey(p.snap.Release, p.semantic, p.input)
+	grants := sessionGrants(p.snap.Release, p.req.Tool, grouping)
+	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grants, p.force, p.desc)
+	p.grantsChanged(sessions, exact, grants, disp)
 	switch disp.verdict {
 	case Allow:
 		p.trace(LayerApproval, EffectAllow, disp.reason)
@@ -29,7 +33,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	case Deny:
 		return p.deny(LayerApproval, disp.reason, p.descRule), true
 	}
-	prompt := p.prompt(exact, grouping)
+	prompt := p.prompt(exact, grouping, grants)
 	p.d.Prompt = prompt
 	forced := ""
 	if p.force {
@@ -40,10 +44,37 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }
 
+// grantsChanged records the release changes that make the disposition
+// differ from the one the oldest release's session grants give: the
+// tool-name grant is gone (B.8.3), or the grouping key is narrower
+// (B.8.3-patch, D.7).
+func (p *plan) grantsChanged(sessions Sessions, exact string, grants []string, disp disposition) {
+	if p.snap.Release.Name() == release.Oldest().Version {
+		return
+	}
+	oldest := release.Release{}
+	oldGrouping := GroupingKey(oldest, p.semantic, p.input)
+	old := dispose(p.s.authority, sessions, p.req.Tool, exact, sessionGrants(oldest, p.req.Tool, oldGrouping), p.force, p.desc)
+	if old.verdict == disp.verdict {
+		return
+	}
+	if sessions.Approved(p.req.Tool) && !slices.Contains(grants, p.req.Tool) {
+		p.changed(release.SessionGrantsByFamily)
+	}
+	if sessions.Approved(oldGrouping) && !slices.Contains(grants, oldGrouping) {
+		switch {
+		case p.semantic == "apply_patch":
+			p.changed(release.PatchGrantsPerFile)
+		default:
+			p.changed(release.ShellGrantsNarrowed)
+		}
+	}
+}
+
 // prompt builds what the approval card would offer (docs/codewhale/pipeline.md §8.3).
-func (p *plan) prompt(exact, grouping string) *Prompt {
+func (p *plan) prompt(exact, grouping string, grants []string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
-		Choices: []string{"once", "session"}}
+		SessionGrants: grants, Choices: []string{"once", "session"}}
 	switch rules := p.alwaysRules(); {
 	case len(rules) == 0:
 	case p.snap.PermissionsSaveRefused != "":

@@ -178,7 +178,7 @@ func TestAuthorizeOnce(t *testing.T) {
 	for _, c := range p.Choices {
 		ids = append(ids, c.ID+"="+c.Title)
 	}
-	if got := strings.Join(ids, ","); got != "once=Approve once,session=Approve for session: every later \"bash\" call, whatever its input,always=Always allow in this repo,deny=Deny" {
+	if got := strings.Join(ids, ","); got != "once=Approve once,session=Approve for session: every later \"cargo test\" command with any options,always=Always allow in this repo,deny=Deny" {
 		t.Errorf("choices %s", got)
 	}
 	if !strings.Contains(p.Choices[2].Preview, `command = "cargo test"`) || !strings.Contains(p.Choices[2].Preview, "command_exact = true") {
@@ -206,22 +206,32 @@ func TestAuthorizeOnce(t *testing.T) {
 }
 
 func TestAuthorizeSession(t *testing.T) {
-	w := newWorld(t)
-	s := approvalSession(t, w, nil, choose("session"))
-	expect(t, s.authorize(w.call("bash", bash("cargo test"))), "allow", 8, "session/prompt")
-	// Codewhale grants the tool name and the grouping key: the same
-	// command, and any bash call, now run without a card.
-	expect(t, s.authorize(w.call("bash", bash("cargo test"))), "allow", 8, "session/session-grant")
-	expect(t, s.authorize(w.call("bash", bash("cargo build"))), "allow", 8, "session/session-grant")
-	if n := s.promptCount(); n != 1 {
-		t.Fatalf("%d prompts, want 1", n)
+	for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
+		w := newWorld(t)
+		s := approvalSession(t, w, map[string]any{"codewhaleVersion": version}, choose("session"))
+		expect(t, s.authorize(w.call("bash", bash("cargo test"))), "allow", 8, "session/prompt")
+		// 0.9.10 grants the tool name and the grouping key: the same
+		// command, and any bash call, now run without a card; since 0.10.0
+		// the grant is the command family (docs/codewhale/releases/0.10.0.md
+		// B.8.3).
+		expect(t, s.authorize(w.call("bash", bash("cargo test"))), "allow", 8, "session/session-grant")
+		prompts := 1
+		if version == "0.9.10" {
+			expect(t, s.authorize(w.call("bash", bash("cargo build"))), "allow", 8, "session/session-grant")
+		} else {
+			expect(t, s.authorize(w.call("bash", bash("cargo build"))), "allow", 8, "session/prompt")
+			prompts++
+		}
+		if n := s.promptCount(); n != prompts {
+			t.Fatalf("at %s: %d prompts, want %d", version, n, prompts)
+		}
+		// Another tool is not covered.
+		expect(t, s.authorize(w.call("write", map[string]any{"path": ".env", "content": "x"})), "allow", 8, "session/prompt")
+		if n := s.promptCount(); n != prompts+1 {
+			t.Errorf("at %s: %d prompts, want %d", version, n, prompts+1)
+		}
+		s.shutdown()
 	}
-	// Another tool is not covered.
-	expect(t, s.authorize(w.call("write", map[string]any{"path": ".env", "content": "x"})), "allow", 8, "session/prompt")
-	if n := s.promptCount(); n != 2 {
-		t.Errorf("%d prompts, want 2", n)
-	}
-	s.shutdown()
 }
 
 func TestAuthorizeAlways(t *testing.T) {
@@ -327,7 +337,7 @@ func TestAuthorizeShowMessageRequest(t *testing.T) {
 		}
 		s.initializeWith(editor, map[string]any{"decisionLog": false})
 		expect(t, s.authorize(w.call("bash", bash("cargo test"))), c.decision, 8, c.approval)
-		if got := strings.Join(actions, "|"); got != "Approve once|Approve for session: every later \"bash\" call, whatever its input|Always allow in this repo|Deny" {
+		if got := strings.Join(actions, "|"); got != "Approve once|Approve for session: every later \"cargo test\" command with any options|Always allow in this repo|Deny" {
 			t.Errorf("actions %s", got)
 		}
 		s.shutdown()

@@ -86,7 +86,15 @@ func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
 	if !hasConfig {
 		w.write(t, w.configPath(), w.hermeticKeys())
 	}
-	s := newSession(t, w, Options{})
+	// A line `codewhale VERSION` pins the release the fixture is linted as
+	// (else the newest, as with no codewhale on PATH).
+	var opts Options
+	for _, line := range strings.Split(comment, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "codewhale "); ok {
+			opts.CodewhaleVersion = v
+		}
+	}
+	s := newSession(t, w, opts)
 	s.initialize(editor)
 	opened := map[string]int32{}
 	for _, line := range strings.Split(comment, "\n") {

@@ -45,6 +45,8 @@ type Snapshot struct {
 	Trusted                bool
 	// ProjectHooksLoaded says whether the project hooks.toml counted.
 	ProjectHooksLoaded bool
+	// ProjectHooksStatus says why it did not (hookapproval.go).
+	ProjectHooksStatus ProjectHooksStatus
 
 	buffers Buffers
 }
@@ -269,10 +271,10 @@ func saveRefusal(path string) string {
 }
 
 func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspace string, user UserConfig) {
-	global := hooks.Config{Enabled: true}
+	global := hooks.Config{Enabled: true, Release: s.Release}
 	if table != nil {
 		var problems []problem.Problem
-		global, problems = hooks.FromUserConfig(table)
+		global, problems = hooks.FromUserConfig(table, s.Release)
 		for i := range problems {
 			problems[i].File = userFile.Path
 		}
@@ -293,26 +295,33 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 	}
 	s.Files = append(s.Files, f)
 	if !s.Trusted {
+		s.ProjectHooksStatus = ProjectHooksStatus{State: ProjectHooksUntrusted, Why: "the workspace is not trusted"}
 		f.add("CW303", problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
 		return
 	}
+	if !s.projectHooksApproved(f) {
+		return
+	}
 	if doc == nil {
+		s.ProjectHooksStatus.State, s.ProjectHooksStatus.Why = ProjectHooksRejected, "the file cannot be read as TOML"
 		for i := range f.Problems {
 			f.Problems[i].Message += " — Codewhale drops all project hooks"
 		}
 		return
 	}
-	project, problems := hooks.FromProjectFile(doc)
+	project, problems := hooks.FromProjectFile(doc, s.Release)
 	for i := range problems {
 		problems[i].File = f.Path
 	}
 	f.Problems = append(f.Problems, problems...)
 	if project.Rejected {
+		s.ProjectHooksStatus.State, s.ProjectHooksStatus.Why = ProjectHooksRejected, "the file does not parse as a whole"
 		f.State = Invalid
 		return
 	}
 	s.Hooks = hooks.Combine(global, project)
 	s.ProjectHooksLoaded = true
+	s.ProjectHooksStatus.State = ProjectHooksLoaded
 }
 
 func (s *Snapshot) loadLaw(workspace string) {

@@ -14,7 +14,7 @@ import (
 // these paths sees every change that matters.
 func (s *Snapshot) Sources() []string {
 	p := s.Paths
-	out := []string{p.Config, p.Permissions, p.Settings, p.Managed, p.Requirements, p.Overlay, p.LegacyOverlay, p.ProjectHooks}
+	out := []string{p.Config, p.Permissions, p.Settings, p.Managed, p.Requirements, p.Overlay, p.LegacyOverlay, p.ProjectHooks, p.HookApprovals()}
 	if p.CodewhaleDir != "" {
 		out = append(out, filepath.Join(p.CodewhaleDir, "config.toml"), filepath.Join(p.CodewhaleDir, "permissions.toml"))
 	}

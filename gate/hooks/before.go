@@ -3,7 +3,10 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // Effect is what one hook run did, for the caller's trace.
@@ -49,6 +52,9 @@ type Outcome struct {
 	Unavailable  []string       // labels of hooks with no verdict
 	Blocking     []string       // the strict ones among them
 	Records      []Record
+	// Changes are the release changes that made a hook run, or not run,
+	// where the oldest implemented release would have decided otherwise.
+	Changes []release.Change
 }
 
 // Before runs the call's matching tool_call_before hooks in order and
@@ -60,11 +66,21 @@ func Before(ctx context.Context, runner Runner, bg *Background, cfg Config, call
 	if runner == nil || !cfg.Enabled {
 		return Outcome{}
 	}
-	match := call.matchContext()
+	match := call.matchContext(cfg.Release)
 	var matching []Hook
 	var gates []Hook
+	var changes []release.Change
 	for _, h := range cfg.Hooks {
-		if h.Event != ToolCallBefore || !h.Condition.Matches(match) {
+		if h.Event != ToolCallBefore {
+			continue
+		}
+		matched := h.Condition.Matches(match)
+		for _, c := range h.Condition.changedBy(match, matched) {
+			if !slices.Contains(changes, c) {
+				changes = append(changes, c)
+			}
+		}
+		if !matched {
 			continue
 		}
 		matching = append(matching, h)
@@ -73,15 +89,16 @@ func Before(ctx context.Context, runner Runner, bg *Background, cfg Config, call
 		}
 	}
 	if len(matching) == 0 {
-		return Outcome{}
+		return Outcome{Changes: changes}
 	}
 	var runs []run
 	defer func() {
 		if recover() != nil {
 			out = lost(call, gates, runs)
 		}
+		out.Changes = changes
 	}()
-	env, err := call.env()
+	env, err := call.env(cfg.Release)
 	if err != nil {
 		return lost(call, gates, nil)
 	}

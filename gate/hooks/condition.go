@@ -1,10 +1,12 @@
 package hooks
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -39,17 +41,22 @@ type MatchContext struct {
 	Input    map[string]any // the call's input
 	Mode     string         // engine spelling: Agent, Plan, Operate, Yolo, Auto
 	ExitCode *int64         // nil for events before a tool runs
+	// Release is the Codewhale release whose matching applies.
+	Release release.Release
 }
 
-// Matches evaluates the condition (docs/codewhale/pipeline.md §3.3).
+// Matches evaluates the condition (docs/codewhale/pipeline.md §3.3) as
+// m.Release does.
 func (c Condition) Matches(m MatchContext) bool {
 	switch c.Type {
 	case ToolName:
-		return toolNameMatches(c.Arg, m.ToolName)
+		return slices.ContainsFunc(toolNames(m.Release, m.ToolName), func(name string) bool {
+			return toolNameMatches(c.Arg, name)
+		})
 	case ToolCategory:
 		return c.Arg == Category(m.ToolName, m.Input)
 	case ModeIs:
-		return tool.LowerASCII(c.Arg) == tool.LowerASCII(m.Mode)
+		return tool.LowerASCII(c.Arg) == tool.LowerASCII(EngineMode(m.Release, m.Mode))
 	case ExitCodeIs:
 		return m.ExitCode != nil && *m.ExitCode == c.Code
 	case AllOf:
@@ -68,6 +75,60 @@ func (c Condition) Matches(m MatchContext) bool {
 		return false
 	}
 	return true
+}
+
+// EngineMode is the mode a hook sees for a session in the engine mode
+// named mode. Since release.HookModeThree the engine has only Agent, Plan
+// and Operate: a session launched as yolo or auto runs as Agent (the
+// Full Access meaning travels on the posture), so a mode = "yolo" or
+// "auto" condition never matches (docs/codewhale/releases/0.10.0.md B.0,
+// B.3).
+func EngineMode(r release.Release, mode string) string {
+	if r.Has(release.HookModeThree) && (mode == tool.Yolo.EngineSpelling() || mode == "Auto") {
+		return tool.Agent.EngineSpelling()
+	}
+	return mode
+}
+
+// shellAliases are one tool for tool_name conditions since
+// release.HookShellAliases (docs/codewhale/releases/0.10.1.md, Part D
+// item 8).
+var shellAliases = []string{"bash", "Bash", "exec_shell"}
+
+// toolNames are the names a tool_name condition may match for a call named
+// name: the name, and under release.HookShellAliases every shell alias.
+func toolNames(r release.Release, name string) []string {
+	if r.Has(release.HookShellAliases) && slices.Contains(shellAliases, name) {
+		return shellAliases
+	}
+	return []string{name}
+}
+
+// changedBy lists the release changes that make matched, the condition's
+// answer for m, differ from the oldest release's answer (nil when it is the
+// same), so a decision can say which release changed which hooks run.
+func (c Condition) changedBy(m MatchContext, matched bool) []release.Change {
+	if m.Release.Name() == release.Oldest().Version {
+		return nil
+	}
+	oldest := m
+	oldest.Release = release.Release{}
+	if matched == c.Matches(oldest) {
+		return nil
+	}
+	var changes []release.Change
+	if c.uses(ModeIs) && EngineMode(m.Release, m.Mode) != m.Mode {
+		changes = append(changes, release.HookModeThree)
+	}
+	if c.uses(ToolName) && len(toolNames(m.Release, m.ToolName)) > 1 {
+		changes = append(changes, release.HookShellAliases)
+	}
+	return changes
+}
+
+// uses reports whether the condition, or one nested in it, has type t.
+func (c Condition) uses(t ConditionType) bool {
+	return c.Type == t || slices.ContainsFunc(c.Conditions, func(sub Condition) bool { return sub.uses(t) })
 }
 
 // Categories are the only values Category returns.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // Event is a hook event name as written in `event = "..."`.
@@ -21,11 +22,30 @@ const (
 	SubagentSpawn    Event = "subagent_spawn"
 	SubagentComplete Event = "subagent_complete"
 	ShellEnv         Event = "shell_env"
+
+	// The session-state observers of 0.10.0 (docs/codewhale/releases/0.10.0.md B.3).
+	SessionIdle    Event = "session_idle"
+	SessionError   Event = "session_error"
+	WaitingForUser Event = "waiting_for_user"
+	SessionBusy    Event = "session_busy"
 )
 
-// events lists every event Codewhale parses; any other name fails the file.
+// events lists every event Codewhale 0.9.10 parses.
 var events = []Event{SessionStart, SessionEnd, MessageSubmit, ToolCallBefore, ToolCallAfter,
 	ModeChange, OnError, TurnEnd, SubagentSpawn, SubagentComplete, ShellEnv}
+
+// stateEvents are the observers release.FifteenHookEvents adds. None has
+// a tool identity or an exit code, so the load checks reject tool_name,
+// tool_category and exit_code conditions on them as on any such event.
+var stateEvents = []Event{SessionIdle, SessionError, WaitingForUser, SessionBusy}
+
+// Events lists every event release r parses; any other name fails the file.
+func Events(r release.Release) []Event {
+	if r.Has(release.FifteenHookEvents) {
+		return append(events[:len(events):len(events)], stateEvents...)
+	}
+	return events
+}
 
 // hasToolIdentity reports whether the event's context names a tool, which
 // tool_name and tool_category conditions need.
@@ -83,6 +103,9 @@ type Config struct {
 	// for config.toml Codewhale refuses to start; for a project hooks.toml
 	// it loads none of the project hooks. Hooks is then empty.
 	Rejected bool
+	// Release is the Codewhale release the file was loaded as; matching
+	// follows it too (mode conditions, tool name aliases).
+	Release release.Release
 }
 
 // Combine appends project hooks after the global ones, the order in which

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -25,6 +26,7 @@ const (
 // unknown event or condition type fails the whole file: those are causes.
 type loader struct {
 	source   Source
+	release  release.Release
 	problems []problem.Problem
 	causes   []problem.Problem
 }
@@ -66,7 +68,7 @@ func (l *loader) finish(cfg Config) (Config, []problem.Problem) {
 	for _, c := range l.causes {
 		whole.Related = append(whole.Related, problem.Related{Span: c.Span, Message: c.Message})
 	}
-	return Config{Rejected: true, Enabled: cfg.Enabled}, append(l.problems, whole)
+	return Config{Rejected: true, Enabled: cfg.Enabled, Release: cfg.Release}, append(l.problems, whole)
 }
 
 func (l *loader) wrongType(e *tomldoc.Entry, want string) {

@@ -2,8 +2,10 @@ package hooks
 
 import (
 	"fmt"
-	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"slices"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -60,16 +62,21 @@ func (l *loader) decodeHook(item *tomldoc.Value, index int) (Hook, bool) {
 
 // event checks an event name; an unknown one fails the whole file.
 func (l *loader) event(e *tomldoc.Entry, name string) Event {
-	for _, ev := range events {
+	known := Events(l.release)
+	for _, ev := range known {
 		if string(ev) == name {
 			return ev
 		}
 	}
-	names := make([]string, len(events))
-	for i, ev := range events {
+	names := make([]string, len(known))
+	for i, ev := range known {
 		names[i] = string(ev)
 	}
-	l.fail(codeInvalidValue, e.Value.Span, fmt.Sprintf("unknown hook event %q%s", name, problem.DidYouMean(name, names)))
+	hint := problem.DidYouMean(name, names)
+	if slices.Contains(stateEvents, Event(name)) {
+		hint = fmt.Sprintf(" (an event since Codewhale %s; %s does not know it)", release.FifteenHookEvents.Since, l.release.Name())
+	}
+	l.fail(codeInvalidValue, e.Value.Span, fmt.Sprintf("unknown hook event %q%s", name, hint))
 	return ""
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // Call is the tool call a tool_call_before hook is asked about.
@@ -22,13 +24,13 @@ const (
 	argsTruncated = "...[truncated]"
 )
 
-func (c Call) matchContext() MatchContext {
-	return MatchContext{ToolName: c.ToolName, Input: c.Input, Mode: c.Mode}
+func (c Call) matchContext(r release.Release) MatchContext {
+	return MatchContext{ToolName: c.ToolName, Input: c.Input, Mode: c.Mode, Release: r}
 }
 
 // env is the variables a hook process gets on top of the inherited
 // environment (docs/codewhale/pipeline.md §3.4).
-func (c Call) env() ([]string, error) {
+func (c Call) env(r release.Release) ([]string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // serde_json does not escape <, >, &
@@ -41,7 +43,7 @@ func (c Call) env() ([]string, error) {
 		"DEEPSEEK_TOOL_CALL_ID=" + c.CallID,
 		"CODEWHALE_TOOL_CALL_ID=" + c.CallID,
 		"DEEPSEEK_TOOL_ARGS=" + args,
-		"DEEPSEEK_MODE=" + c.Mode,
+		"DEEPSEEK_MODE=" + EngineMode(r, c.Mode),
 		"DEEPSEEK_SESSION_ID=" + c.SessionID,
 		"CODEWHALE_SESSION_ID=" + c.SessionID,
 		"DEEPSEEK_WORKSPACE=" + c.Workspace,

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -21,9 +22,9 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		table, _ := doc.Root.Sub("hooks")
-		user, problems := FromUserConfig(table)
+		user, problems := FromUserConfig(table, release.Release{})
 		checkSpans(t, src, problems)
-		project, problems := FromProjectFile(doc)
+		project, problems := FromProjectFile(doc, release.Release{})
 		checkSpans(t, src, problems)
 		for _, cfg := range []Config{user, project} {
 			if cfg.Rejected && len(cfg.Hooks) > 0 {

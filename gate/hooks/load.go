@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -13,11 +14,11 @@ const MaxProjectFileBytes = 1 << 20
 var settingKeys = []string{"enabled", "default_timeout_secs", "working_dir", "hooks"}
 
 // FromUserConfig loads the [hooks] table of the user's config.toml (nil
-// when the file has none). Config.Rejected means Codewhale refuses to start.
-// Problems carry no File: the caller knows it.
-func FromUserConfig(hooksTable *tomldoc.TableValue) (Config, []problem.Problem) {
-	l := &loader{source: Global}
-	cfg := Config{Enabled: true}
+// when the file has none) as release r reads it. Config.Rejected means
+// Codewhale refuses to start. Problems carry no File: the caller knows it.
+func FromUserConfig(hooksTable *tomldoc.TableValue, r release.Release) (Config, []problem.Problem) {
+	l := &loader{source: Global, release: r}
+	cfg := Config{Enabled: true, Release: r}
 	if hooksTable == nil {
 		return cfg, nil
 	}
@@ -35,17 +36,18 @@ func FromUserConfig(hooksTable *tomldoc.TableValue) (Config, []problem.Problem) 
 	return l.finish(cfg)
 }
 
-// FromProjectFile loads <workspace>/.codewhale/hooks.toml. Config.Rejected
-// means Codewhale drops every project hook (global hooks still run). Only
-// Hooks is meaningful: the file's own settings never apply (see Combine).
-func FromProjectFile(doc *tomldoc.Doc) (Config, []problem.Problem) {
-	l := &loader{source: Project}
-	cfg := Config{Enabled: true}
+// FromProjectFile loads <workspace>/.codewhale/hooks.toml as release r
+// reads it. Config.Rejected means Codewhale drops every project hook
+// (global hooks still run). Only Hooks is meaningful: the file's own
+// settings never apply (see Combine).
+func FromProjectFile(doc *tomldoc.Doc, r release.Release) (Config, []problem.Problem) {
+	l := &loader{source: Project, release: r}
+	cfg := Config{Enabled: true, Release: r}
 	if doc == nil {
 		return cfg, nil
 	}
 	if len(doc.Src) > MaxProjectFileBytes {
-		return Config{Enabled: true, Rejected: true}, []problem.Problem{{
+		return Config{Enabled: true, Rejected: true, Release: r}, []problem.Problem{{
 			Code: codeFileRejected, Severity: problem.Error,
 			Message: fmt.Sprintf("hooks.toml is larger than %d bytes: Codewhale ignores it and loads none of the project hooks", MaxProjectFileBytes),
 		}}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
@@ -22,7 +23,7 @@ func loadUser(t *testing.T, src string) (Config, []problem.Problem) {
 	t.Helper()
 	doc := parse(t, src)
 	table, _ := doc.Root.Sub("hooks")
-	return FromUserConfig(table)
+	return FromUserConfig(table, release.Release{})
 }
 
 // want is one expected problem: its code, severity, the text its span
@@ -96,7 +97,7 @@ condition = { type = "any", conditions = [{ type = "tool_name", name = "bash" },
 }
 
 func TestFromUserConfigAbsentAndDisabled(t *testing.T) {
-	if cfg, problems := FromUserConfig(nil); !cfg.Enabled || cfg.Rejected || problems != nil {
+	if cfg, problems := FromUserConfig(nil, release.Release{}); !cfg.Enabled || cfg.Rejected || problems != nil {
 		t.Errorf("%+v %v", cfg, problems)
 	}
 	cfg, _ := loadUser(t, "[hooks]\nenabled = false\n")
@@ -300,7 +301,7 @@ event = "tool_call_before"
 command = "third"
 continue_on_error = false
 `
-	cfg, problems := FromProjectFile(parse(t, src))
+	cfg, problems := FromProjectFile(parse(t, src), release.Release{})
 	checkProblems(t, src, problems, []want{
 		{"CW002", problem.Warning, "enabled", "Codewhale ignores `enabled` in a project hooks.toml"},
 		{"CW002", problem.Warning, "default_timeout_secs", "ignores `default_timeout_secs`"},
@@ -313,14 +314,14 @@ continue_on_error = false
 	if h := cfg.Hooks[1]; h.Index != 2 || h.Source != Project || h.Command != "third" {
 		t.Errorf("a dropped entry shifted the index of a good one: %+v", h)
 	}
-	if cfg, problems := FromProjectFile(nil); !cfg.Enabled || cfg.Rejected || problems != nil {
+	if cfg, problems := FromProjectFile(nil, release.Release{}); !cfg.Enabled || cfg.Rejected || problems != nil {
 		t.Errorf("no file: %+v %v", cfg, problems)
 	}
 }
 
 func TestFromProjectFileRejections(t *testing.T) {
 	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"x\"\ncontinue_on_error = \"no\"\n"
-	cfg, problems := FromProjectFile(parse(t, src))
+	cfg, problems := FromProjectFile(parse(t, src), release.Release{})
 	checkProblems(t, src, problems, []want{
 		{"CW003", problem.Error, `"no"`, "loads none of the project hooks"},
 		{"CW005", problem.Error, `"no"`, "none of its hooks run (global hooks still do)"},
@@ -329,7 +330,7 @@ func TestFromProjectFileRejections(t *testing.T) {
 		t.Errorf("%+v", cfg)
 	}
 	big := "# " + strings.Repeat("x", MaxProjectFileBytes) + "\n[[hooks]]\nevent = \"session_start\"\ncommand = \"x\"\n"
-	cfg, problems = FromProjectFile(parse(t, big))
+	cfg, problems = FromProjectFile(parse(t, big), release.Release{})
 	if !cfg.Rejected || len(cfg.Hooks) != 0 || len(problems) != 1 || problems[0].Code != "CW005" {
 		t.Errorf("%+v %+v", cfg, problems)
 	}

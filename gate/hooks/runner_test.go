@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 func shellHook(command string) Hook {
@@ -47,7 +49,7 @@ func TestShellRunnerEnvironment(t *testing.T) {
 	t.Setenv("CW_HOOK_TEST_INHERITED", "inherited")
 	call := Call{ToolName: "File", CallID: "call_9", Input: map[string]any{"action": "read", "path": "<a&b>"},
 		Mode: "Plan", SessionID: "sess_12345678", Workspace: "/ws", Model: "deepseek-v4"}
-	env, err := call.env()
+	env, err := call.env(release.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestShellRunnerEnvironment(t *testing.T) {
 func TestToolArgsTruncation(t *testing.T) {
 	call := bashCall
 	call.Input = map[string]any{"command": strings.Repeat("a", 20_000)}
-	env, err := call.env()
+	env, err := call.env(release.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}

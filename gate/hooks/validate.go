@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -67,6 +68,7 @@ func (l *loader) checkCondition(ev Event, c Condition, drop func(problem.Span, s
 		if ev == ShellEnv {
 			drop(c.Span, "a mode condition is not supported on shell_env")
 		}
+		l.lintModeCondition(c)
 	case ExitCodeIs:
 		if !ev.hasExitCode() {
 			drop(c.Span, fmt.Sprintf("an exit_code condition only applies to tool_call_after and on_error, not %s", ev))
@@ -78,6 +80,18 @@ func (l *loader) checkCondition(ev Event, c Condition, drop func(problem.Span, s
 	}
 }
 
+// lintModeCondition warns of a mode the release's engine never reports:
+// since release.HookModeThree a yolo or auto session runs as Agent.
+func (l *loader) lintModeCondition(c Condition) {
+	mode := tool.LowerASCII(c.Arg)
+	if !l.release.Has(release.HookModeThree) || (mode != "yolo" && mode != "auto") {
+		return
+	}
+	l.report(codeNeverMatches, problem.Warning, c.ArgSpan, fmt.Sprintf(
+		"mode %q never matches in Codewhale %s: its modes are agent, plan and operate, and a session started in yolo or auto mode runs as agent (%s)",
+		c.Arg, l.release.Name(), release.HookModeThree))
+}
+
 func (l *loader) lintToolCondition(c Condition) {
 	never := func(msg string) { l.report(codeNeverMatches, problem.Warning, c.ArgSpan, msg) }
 	if c.Type == ToolCategory {
@@ -87,7 +101,7 @@ func (l *loader) lintToolCondition(c Condition) {
 		}
 		return
 	}
-	if instead, retired := retiredToolNames[c.Arg]; retired {
+	if instead, retired := retiredToolNames[c.Arg]; retired && len(toolNames(l.release, c.Arg)) == 1 {
 		never(fmt.Sprintf("tool_name %q is a retired name: live calls are named bash/Bash, write, read, edit or File, so this condition does not fire for them; use %s",
 			c.Arg, instead))
 	}

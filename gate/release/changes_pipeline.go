@@ -18,6 +18,9 @@ var (
 	// ApprovalTimeout: [approval] timeout_seconds bounds an approval card;
 	// expiry denies.
 	ApprovalTimeout = Change{ID: "B.8.1", Since: "0.10.0", Summary: "[approval] timeout_seconds bounds an unanswered approval, which then denies"}
+	// RuntimeApprovalWait: [tools] user_input_timeout_seconds bounds how
+	// long a runtime (API) approval waits; expiry denies.
+	RuntimeApprovalWait = Change{ID: "B.8.2", Since: "0.10.0", Summary: "[tools] user_input_timeout_seconds bounds a runtime approval's wait, which then denies (landed in 0.9.13)"}
 	// SessionGrantsByFamily: "approve for session" grants the command
 	// family (grouping key), not the whole tool.
 	SessionGrantsByFamily = Change{ID: "B.8.3", Since: "0.10.0", Summary: "\"approve for session\" grants the command family, no longer the whole tool (landed in 0.9.12)"}
@@ -32,5 +35,5 @@ var (
 // pipelineChanges lists the variables above.
 var pipelineChanges = []Change{
 	FifteenHookEvents, HookDigestApproval, HookModeThree, HookShellAliases,
-	ApprovalTimeout, SessionGrantsByFamily, PatchGrantsPerFile, ShellGrantsNarrowed,
+	ApprovalTimeout, RuntimeApprovalWait, SessionGrantsByFamily, PatchGrantsPerFile, ShellGrantsNarrowed,
 }

@@ -239,3 +239,14 @@ func TestExactMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestKnownFamily(t *testing.T) {
+	for family, want := range map[string]bool{
+		"git status": true, "cargo test": true, "make": true, "npm run build": true,
+		"git": false, "rm": false, "": false, "frobnicate now": false,
+	} {
+		if got := KnownFamily(family); got != want {
+			t.Errorf("KnownFamily(%q) = %v, want %v", family, got, want)
+		}
+	}
+}
