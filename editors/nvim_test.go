@@ -390,6 +390,7 @@ func TestNeovimPlugin(t *testing.T) {
 					QueueAfter      int    `json:"queue_after"`
 					StatuslineAfter string `json:"statusline_after"`
 					PendingWaiting  int    `json:"pending_while_waiting"`
+					Codewhale       struct{ Behaviour, Source string }
 					Stopped         struct {
 						Decision, Reason string
 						Layer            int
@@ -413,6 +414,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if editor.waits == "coroutine" && (res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout") {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
+				}
+				if res.Codewhale.Behaviour != "0.10.1" || res.Codewhale.Source != "initializationOptions.codewhaleVersion" {
+					t.Errorf("setup{codewhale_version = '0.10.1'}: the server decides as %+v", res.Codewhale)
 				}
 				if res.PendingWaiting != 1 {
 					t.Errorf("codewhale/status while a prompt waited: %d pending", res.PendingWaiting)

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
 // The real-VS Code end-to-end test: code-server (VS Code in a browser) with
@@ -120,11 +123,23 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	ws, codewhaleHome := dirs["ws"], dirs["home/.codewhale"]
 	copyTree(t, "testdata/vscode-e2e/ws", ws)
 	copyTree(t, "testdata/vscode-e2e/home", codewhaleHome)
-	// Trust the workspace, so that its hooks.toml is loaded and linted.
+	// Trust the workspace and approve its hooks.toml's bytes, as
+	// Codewhale 0.10.1 requires (docs/codewhale/releases/0.10.0.md B.3),
+	// so that the file is loaded and linted.
 	appendFile(t, filepath.Join(codewhaleHome, "config.toml"),
 		fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", ws))
+	projectHooks := filepath.Join(ws, ".codewhale", "hooks.toml")
+	hooksSrc, err := os.ReadFile(projectHooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	approval := fmt.Sprintf("[projects.%q]\napproved_sha256 = \"%x\"\n", projectHooks, sha256.Sum256(hooksSrc))
+	if err := os.WriteFile(filepath.Join(codewhaleHome, config.HookApprovalsFile), []byte(approval), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	writeJSON(t, filepath.Join(dirs["user-data"], "User", "settings.json"), map[string]any{
 		"codewhale.approvalTimeoutSeconds":             approvalTimeoutSeconds,
+		"codewhale.codewhaleVersion":                   "0.10.1",
 		"workbench.startupEditor":                      "none",
 		"workbench.tips.enabled":                       false,
 		"workbench.secondarySideBar.defaultVisibility": "hidden",

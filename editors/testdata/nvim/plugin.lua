@@ -174,6 +174,7 @@ local function timeout_case()
   cw.request('codewhale/status', nil, function(err, s) status = err or s end)
   t.must(5000, 'codewhale/status while a prompt waits', function() return status ~= nil end)
   t.note('pending_while_waiting', status.pendingApprovals)
+  t.note('codewhale', status.codewhale)
   t.note('decision', decided(call, 'the timed-out call'))
   t.must(5000, 'the prompt to close', function() return not visible() end)
   t.note('floats_after', float_count())
@@ -351,6 +352,8 @@ t.main(function()
   cw.setup({
     cmd = { t.env.bin, 'serve' },
     approval_timeout = t.env.case == 'main' and 120 or 2,
+    -- Named, so that a codewhale installed on this machine changes nothing.
+    codewhale_version = '0.10.1',
   })
   t.note('features', cw.features().path)
   if t.env.case ~= 'main' then

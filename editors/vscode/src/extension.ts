@@ -133,6 +133,7 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     initializationOptions: initializationOptions({
       approvalTimeoutSeconds: config.get<number>('approvalTimeoutSeconds', 300),
       decisionLog: config.get<string>('decisionLog', ''),
+      codewhaleVersion: config.get<string>('codewhaleVersion', ''),
     }),
     outputChannel: log,
     traceOutputChannel: log,

@@ -5,6 +5,8 @@ export interface Settings {
   approvalTimeoutSeconds: number;
   /** codewhale.decisionLog: a path, "" for the server's default, "off" for none. */
   decisionLog: string;
+  /** codewhale.codewhaleVersion: the Codewhale release to decide as; "" detects it. */
+  codewhaleVersion?: string;
 }
 
 /** initializationOptions (docs/codewhale/contract.md §4). */
@@ -18,6 +20,10 @@ export function initializationOptions(settings: Settings): Record<string, unknow
     options.decisionLog = false;
   } else if (log !== '') {
     options.decisionLog = log;
+  }
+  const version = settings.codewhaleVersion?.trim() ?? '';
+  if (version !== '') {
+    options.codewhaleVersion = version;
   }
   return options;
 }

@@ -15,7 +15,7 @@ import * as P from 'vscode-languageserver-protocol/node';
 import { ApprovalAnswer, ApprovalPrompt } from '../src/approvals';
 import { Decision } from '../src/decision';
 import { documentSelector } from '../src/selector';
-import { initializationOptions } from '../src/settings';
+import { initializationOptions, type Settings } from '../src/settings';
 import { ServerStatus } from '../src/status';
 
 const binary = process.env.CODEWHALE_LS_BIN;
@@ -132,7 +132,9 @@ class Server {
     return this.diagnostics.get(uri)?.diagnostics;
   }
 
-  async initialize(settings = { approvalTimeoutSeconds: 300, decisionLog: '' }): Promise<P.InitializeResult> {
+  // The release is named, so a codewhale on the developer's PATH does not
+  // change what the server decides.
+  async initialize(settings: Settings = { approvalTimeoutSeconds: 300, decisionLog: '', codewhaleVersion: '0.10.1' }): Promise<P.InitializeResult> {
     const folder = pathToFileURL(this.world.ws).href;
     const result = await this.conn.sendRequest(P.InitializeRequest.type, {
       processId: process.pid,
@@ -280,14 +282,19 @@ describe('codewhale-ls as the extension drives it', { skip: binary ? false : 'CO
     assert.match(d.reason, /cancelled/);
   });
 
-  test('session approves the rest of the session without a prompt', async () => {
+  test('session approves the command family for the rest of the session, and only it', async () => {
     server.answer = () => ({ choice: 'session' });
     assert.equal((await server.authorize('npm test')).decision, 'allow');
     const count = server.prompts.length;
-    const again = await server.authorize('npm run lint');
+    const again = await server.authorize('npm test');
     assert.equal(again.decision, 'allow', again.reason);
     assert.equal(again.approval?.source, 'session-grant');
     assert.equal(server.prompts.length, count);
+    // Since Codewhale 0.10.0 (0.9.12) a session grant covers its command
+    // family, no longer the whole tool: another command asks again.
+    const other = await server.authorize('npm run lint');
+    assert.equal(other.approval?.source, 'prompt');
+    assert.equal(server.prompts.length, count + 1);
   });
 });
 
@@ -296,7 +303,7 @@ describe('a prompt nobody answers', { skip: binary ? false : 'CODEWHALE_LS_BIN i
     const world = makeWorld();
     const server = new Server(world);
     try {
-      await server.initialize({ approvalTimeoutSeconds: 1, decisionLog: 'off' });
+      await server.initialize({ approvalTimeoutSeconds: 1, decisionLog: 'off', codewhaleVersion: '0.10.1' });
       server.answer = undefined;
       const d = await server.authorize('cargo test');
       assert.equal(d.decision, 'deny');

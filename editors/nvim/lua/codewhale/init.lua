@@ -18,6 +18,9 @@ M.options = {
   config = nil,
   approval_timeout = nil,
   decision_log = nil,
+  -- The Codewhale release to decide as ("0.10.1"); nil: the codewhale on
+  -- the server's PATH, else the newest release codewhale-ls implements.
+  codewhale_version = nil,
   -- Decisions kept in memory for :CodewhaleLog when no log file exists.
   keep_decisions = 200,
 }
@@ -319,6 +322,7 @@ function M.client_config()
   init.config = M.options.config
   init.approvalTimeoutSeconds = M.options.approval_timeout
   init.decisionLog = M.options.decision_log
+  init.codewhaleVersion = M.options.codewhale_version
   return {
     name = name,
     cmd = M.options.cmd,
