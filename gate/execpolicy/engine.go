@@ -3,8 +3,10 @@ package execpolicy
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // Engine is an immutable, compiled policy: rulesets in ascending layer
@@ -16,11 +18,20 @@ type Engine struct {
 	order    []int     // ruleset positions in evaluation (stable layer) order
 	legacy   legacyPrefixes
 	fold     bool
+	// release is the Codewhale release whose engine this one reproduces;
+	// dialect is how its matchers read rules.
+	release release.Release
+	dialect shell.Dialect
 
 	typed   []compiledRule // every typed rule, in iteration order
 	byTool  map[string]*toolIndex
 	trusted prefixList
 	denied  denyIndex
+
+	// oldest is this engine as the oldest implemented release, compiled
+	// on first use, to tell which outcomes a newer release changed.
+	oldest     *Engine
+	oldestOnce sync.Once
 }
 
 type legacyPrefixes struct{ trusted, denied []string }
@@ -42,14 +53,39 @@ func WithPathCaseFolding(fold bool) Option {
 	return func(e *Engine) { e.fold = fold }
 }
 
+// WithRelease makes the engine decide as Codewhale release r does; without
+// it the engine is the oldest implemented release's (0.9.10).
+func WithRelease(r release.Release) Option {
+	return func(e *Engine) { e.release = r }
+}
+
 // NewEngine compiles rulesets (sorted stably by layer) into an engine.
 func NewEngine(rulesets []Ruleset, opts ...Option) *Engine {
 	e := &Engine{rulesets: slices.Clone(rulesets), fold: HostFoldsCase()}
 	for _, o := range opts {
 		o(e)
 	}
+	e.dialect = shell.DialectOf(e.release)
 	e.compile()
 	return e
+}
+
+// Release is the release the engine decides as.
+func (e *Engine) Release() release.Release { return e.release }
+
+// asOldest is the engine as the oldest implemented release decides.
+func (e *Engine) asOldest() *Engine {
+	if e.release.Name() == release.Oldest().Version {
+		return e
+	}
+	e.oldestOnce.Do(func() { e.oldest = e.with(e.rulesets, release.Oldest()) })
+	return e.oldest
+}
+
+// with is a new engine with e's options, rulesets and release r.
+func (e *Engine) with(rulesets []Ruleset, r release.Release) *Engine {
+	return NewEngine(rulesets, WithLegacyPrefixes(e.legacy.trusted, e.legacy.denied),
+		WithPathCaseFolding(e.fold), WithRelease(r))
 }
 
 // NewEngineFromFile is the production engine: the file's single User
@@ -66,8 +102,7 @@ func NewEngineFromFile(f *File, opts ...Option) *Engine {
 // layer (set_ruleset).
 func (e *Engine) WithRuleset(rs Ruleset) *Engine {
 	kept := slices.DeleteFunc(slices.Clone(e.rulesets), func(r Ruleset) bool { return r.Layer == rs.Layer })
-	return NewEngine(append(kept, rs),
-		WithLegacyPrefixes(e.legacy.trusted, e.legacy.denied), WithPathCaseFolding(e.fold))
+	return e.with(append(kept, rs), e.release)
 }
 
 // Rulesets returns the engine's rulesets in evaluation order.
@@ -87,6 +122,7 @@ func (e *Engine) compile() {
 	slices.SortStableFunc(e.order, func(a, b int) int { return int(e.rulesets[a].Layer) - int(e.rulesets[b].Layer) })
 
 	e.byTool = map[string]*toolIndex{}
+	e.denied.dialect = e.dialect
 	for _, ri := range e.order {
 		rs := e.rulesets[ri]
 		for i, p := range rs.TrustedPrefixes {
@@ -119,6 +155,13 @@ type compiledRule struct {
 	scopeOK     bool
 	path        normPath
 	pathOK      bool
+	// rooted is the rule path as the rooted channel compares it, when the
+	// release has the channel and the path is rooted without `..`
+	// (docs/codewhale/releases/0.10.0.md A.2.2); rootedOnly: a `~/…` path,
+	// which matches through that channel alone.
+	rooted     string
+	rootedOK   bool
+	rootedOnly bool
 }
 
 func (e *Engine) addTyped(r Rule, src Source) {
@@ -128,6 +171,11 @@ func (e *Engine) addTyped(r Rule, src Source) {
 	}
 	if r.Path != nil {
 		c.path, c.pathOK = parsePath(*r.Path, e.fold)
+		if e.release.Has(release.RootedPathRules) {
+			c.rooted = rootedForm(*r.Path, e.fold)
+			c.rootedOK = isRooted(c.rooted) && !hasDotDot(c.rooted)
+			c.rootedOnly = strings.HasPrefix(c.rooted, "~/")
+		}
 	}
 	id := len(e.typed)
 	ti := e.byTool[r.Tool]
@@ -144,6 +192,12 @@ func (e *Engine) addTyped(r Rule, src Source) {
 		ti.exact.add(c.exact, id)
 	default:
 		ti.prefix.add(shell.NewAllowPattern(*r.Command), id)
+		if r.Action == Deny && e.release.Has(release.TypedDenyMatcher) {
+			// 0.10.1.md N3: a typed deny also matches as a deny prefix.
+			ti.denyPrefix.dialect = e.dialect
+			ti.denyPrefix.add(*r.Command, src)
+			ti.denyIDs = append(ti.denyIDs, id)
+		}
 	}
 	e.typed = append(e.typed, c)
 }
