@@ -11,6 +11,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -20,6 +21,7 @@ type files struct {
 	permissions string // permissions.toml; "" = no file
 	law         string // .codewhale/constitution.json; "" = no file
 	git         bool   // create <ws>/.git/HEAD
+	release     release.Release
 }
 
 type fixture struct {
@@ -52,7 +54,7 @@ func load(t testing.TB, f files) fixture {
 		must(t, os.MkdirAll(filepath.Join(ws, ".codewhale"), 0o755))
 		must(t, os.WriteFile(filepath.Join(ws, ".codewhale", "constitution.json"), []byte(f.law), 0o644))
 	}
-	snap := config.Load(config.Options{ConfigFlag: cfgPath, Workspace: ws, Env: config.MapEnv{"HOME": home}})
+	snap := config.Load(config.Options{ConfigFlag: cfgPath, Workspace: ws, Env: config.MapEnv{"HOME": home}, Release: f.release})
 	return fixture{home: home, ws: ws, snap: snap}
 }
 
