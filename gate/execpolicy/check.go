@@ -85,8 +85,10 @@ type call struct {
 	rooted      string
 	dotDot      bool
 	dotDotMeets bool
-	// fired are the release changes whose branches shaped the outcome.
-	fired []release.Change
+	// fired are the release changes whose branches shaped the outcome;
+	// lostTarget: the oldest release had a deny target this one lacks.
+	fired      []release.Change
+	lostTarget bool
 }
 
 // newCall is small enough to inline, which keeps Check's call off the heap.
@@ -108,10 +110,10 @@ func (c *call) prepare(e *Engine, in Input) {
 				c.pathRel, c.pathOK = p.relativeTo(c.cwd)
 			}
 		}
-		if e.release.Has(release.RootedPathRules) {
+		if e.has.rootedPaths {
 			c.rooted = rootedForm(*in.Path, e.fold)
 			c.dotDot = hasDotDot(c.rooted)
-			c.dotDotMeets = e.release.Has(release.DotDotPathsMeetDeny)
+			c.dotDotMeets = e.has.dotDotPaths
 		}
 	}
 }
@@ -235,17 +237,21 @@ func (c *call) fireTyped(m typedMatch) {
 func (e *Engine) Check(in Input) Result {
 	c := e.newCall(in)
 	res := e.check(c, in)
-	if oldest := e.asOldest(); oldest != e && !e.empty() {
+	if oldest := e.asOldest(); oldest != e && c.mayDiffer() {
 		if base := oldest.Check(in); !sameOutcome(res, base) {
-			res.Changes = c.changesAgainst(e.release, base)
+			res.Changes = c.changesAgainst(e.has, base)
 		}
 	}
 	return res
 }
 
-// empty reports an engine without any rule, which every release reads alike.
-func (e *Engine) empty() bool {
-	return len(e.typed) == 0 && len(e.denied.patterns) == 0 && len(e.trusted.patterns) == 0
+// mayDiffer reports a check whose outcome the oldest release may not
+// share: a change's branch took part, the oldest release had a deny target
+// this one lacks, or a `~/…` path rule, which the oldest release also
+// matched relatively, applied to the call's tool. Any other check is
+// decided by the code every release shares.
+func (c *call) mayDiffer() bool {
+	return len(c.fired) > 0 || c.lostTarget || c.toolRules != nil && c.toolRules.hasRootedOnly
 }
 
 // changesAgainst names the changes behind an outcome that differs from
@@ -253,14 +259,14 @@ func (e *Engine) empty() bool {
 // part, what changed is a target the older engine found and the newer
 // one no longer does (heredoc data, quoted text) or a `~/…` rule that no
 // longer matches a relative path.
-func (c *call) changesAgainst(r release.Release, base Result) []release.Change {
+func (c *call) changesAgainst(has behaviour, base Result) []release.Change {
 	if len(c.fired) > 0 {
 		return c.fired
 	}
 	if base.MatchedRule != nil && base.ActionSource != nil && strings.Contains(*base.MatchedRule, "path=~/") {
 		return []release.Change{release.RootedPathRules}
 	}
-	if r.Has(release.ExpanderRewrite) && base.Phase != Forbidden {
+	if has.expanderRewrite && base.Phase != Forbidden {
 		return []release.Change{release.ExpanderRewrite}
 	}
 	return []release.Change{release.DenyTargetsFromExpander}
@@ -279,8 +285,8 @@ func equalPtr[T comparable](a, b *T) bool {
 // chainedAs is whether release r counts command as chained: the naive
 // segmenter before 0.10.1, the expander's control flag from it
 // (docs/codewhale/releases/0.10.1.md N6).
-func chainedAs(r release.Release, command string, x shell.Expansion) bool {
-	if r.Has(release.ControlFlagChain) {
+func chainedAs(has behaviour, command string, x shell.Expansion) bool {
+	if has.controlChain {
 		return x.Control
 	}
 	return shell.Chained(command)
@@ -290,13 +296,13 @@ func chainedAs(r release.Release, command string, x shell.Expansion) bool {
 // 0.9.10's trimmed command, naive segments and expander lines; from 0.10.0
 // the expander's commands only (0.10.0.md A.2.3); from 0.10.1 those and
 // the trimmed command when not among them (0.10.1.md N2).
-func denyTargets(dst []string, r release.Release, command string, x shell.Expansion) []string {
-	if !r.Has(release.DenyTargetsFromExpander) {
+func denyTargets(dst []string, has behaviour, command string, x shell.Expansion) []string {
+	if !has.expanderTargets {
 		return shell.AppendDenyTargets(dst, command)
 	}
 	start := len(dst)
 	dst = append(dst, x.Commands...)
-	if raw := strings.TrimSpace(command); raw != "" && r.Has(release.RawTextDenyTarget) && !slices.Contains(dst[start:], raw) {
+	if raw := strings.TrimSpace(command); raw != "" && has.rawTextTarget && !slices.Contains(dst[start:], raw) {
 		dst = append(dst, raw)
 	}
 	return dst
@@ -304,25 +310,26 @@ func denyTargets(dst []string, r release.Release, command string, x shell.Expans
 
 // check is Check without the comparison with the oldest release.
 func (e *Engine) check(c *call, in Input) Result {
-	r := e.release
+	has := e.has
 	rawTrim := strings.TrimSpace(in.Command)
 	var x shell.Expansion
-	if r.Has(release.DenyTargetsFromExpander) {
-		x = shell.ExpandAs(r, in.Command)
+	if has.expanderTargets {
+		x = shell.ExpandAs(e.release, in.Command)
 	}
 	naiveChained := shell.Chained(in.Command)
-	chained := chainedAs(r, in.Command, x)
-	eligible := !r.Has(release.PrefixGrantEligibility) || x.PrefixGrantEligible
+	chained := chainedAs(has, in.Command, x)
+	eligible := !has.grantEligibility || x.PrefixGrantEligible
 	hasTypedDeny := c.toolRules != nil && c.toolRules.hasDeny
 	var targets []string
 	if len(e.denied.patterns) > 0 || hasTypedDeny {
 		var buf [8]string // a plain command's targets fit, and stay on the stack
-		targets = denyTargets(buf[:0], r, in.Command, x)
+		targets = denyTargets(buf[:0], has, in.Command, x)
+		c.lostTarget = has.expanderTargets && lostTarget(in.Command, targets)
 	}
 
 	// 1. Hard deny: nothing else is consulted.
 	if id, t := e.denied.first(targets); id >= 0 {
-		e.fireDenyHit(c, e.denied.tokens[id], targets[t], in.Command, release.DenyWildcard)
+		e.fireDenyHit(c, e.denied.tokens[id], targets[t], in.Command)
 		p := e.denied.patterns[id]
 		return Result{Phase: Forbidden, MatchedRule: &p, Reason: deniedPrefixReason(p),
 			RuleSource: &e.denied.sources[id]}
@@ -331,7 +338,7 @@ func (e *Engine) check(c *call, in Input) Result {
 	// 2. From 0.10.1, with deny rules in force a command whose words are
 	// known only at run time is refused, or asked where the mode prompts
 	// (0.10.1.md N1).
-	if x.Dynamic && r.Has(release.RunTimeWordsRefused) && (len(e.denied.patterns) > 0 || hasTypedDeny) {
+	if x.Dynamic && has.runTimeWords && (len(e.denied.patterns) > 0 || hasTypedDeny) {
 		c.fire(release.RunTimeWordsRefused)
 		if in.Mode.Kind == UnlessTrusted || in.Mode.Kind == OnRequest {
 			return Result{Phase: NeedsApproval, Allow: true, RequiresApproval: true, Reason: reasonRunTimeWords}
@@ -353,6 +360,9 @@ func (e *Engine) check(c *call, in Input) Result {
 	if !subject.ClassMatches {
 		c.fire(release.PrefixGrantEligibility)
 	}
+	if e.dialect.PythonModule && strings.Contains(subject.Class, " -m") {
+		c.fire(release.PythonModuleClass)
+	}
 
 	// 4. A typed deny winning for any other deny target; from 0.10.1 also
 	// for each target with its command word's directory dropped
@@ -361,11 +371,12 @@ func (e *Engine) check(c *call, in Input) Result {
 		for _, t := range targets {
 			if t != rawTrim {
 				if res, ok := e.segmentDeny(c, t); ok {
+					e.fireNewTarget(c, t, in.Command)
 					return res
 				}
 			}
 		}
-		if r.Has(release.TypedDenyMatcher) {
+		if has.typedDenyMatcher {
 			for _, t := range targets {
 				if folded, ok := shell.FoldCommandWordPath(t); ok && folded != rawTrim {
 					if res, ok := e.segmentDeny(c, folded); ok {
@@ -396,7 +407,7 @@ func (e *Engine) check(c *call, in Input) Result {
 	// 6. The mode; from 0.10.1 an amendment is proposed only for a
 	// command a prefix may cover (0.10.1.md N7).
 	proposes := !chained
-	if r.Has(release.AmendmentEligibility) {
+	if has.amendments {
 		if proposes = eligible; proposes == naiveChained {
 			c.fire(release.AmendmentEligibility)
 		}
@@ -420,8 +431,8 @@ func grantChange(chainTest bool) release.Change {
 // prefix-grant eligible (0.10.1.md N5, N6). An allow that does not apply
 // is asked like an ask rule.
 func (e *Engine) allowApplies(c *call, rule *compiledRule, in Input, x shell.Expansion, eligible, naiveChained bool) bool {
-	if !e.release.Has(release.PrefixGrantEligibility) {
-		return !chainedAs(e.release, in.Command, x)
+	if !e.has.grantEligibility {
+		return !chainedAs(e.has, in.Command, x)
 	}
 	if in.Tool != DefaultTool && rule.rule.Command == nil && in.Command == "" {
 		return true
@@ -444,30 +455,49 @@ func (e *Engine) segmentDeny(c *call, target string) (Result, bool) {
 }
 
 // fireDenyHit records the changes a deny prefix's hit on target needed:
-// the wildcard (wildcard names the change that brought it), options after
-// positionals, and a target the oldest release would not have matched.
-func (e *Engine) fireDenyHit(c *call, rule []string, target, command string, wildcard release.Change) {
-	if !e.release.Has(release.DenyTargetsFromExpander) {
+// the wildcard, options after positionals, and a target the oldest release
+// would not have matched.
+func (e *Engine) fireDenyHit(c *call, rule []string, target, command string) {
+	if !e.has.expanderTargets {
 		return
 	}
 	tokens := shell.DenyTokens(target)
 	without := e.dialect
 	without.Wildcard = false
 	if e.dialect.Wildcard && !without.DenyMatchTokens(rule, tokens) {
-		c.fire(wildcard)
+		c.fire(release.DenyWildcard)
 	}
 	without = e.dialect
 	without.OptionsAnywhere = false
 	if e.dialect.OptionsAnywhere && !without.DenyMatchTokens(rule, tokens) {
 		c.fire(release.DenyOptionsAnywhere)
 	}
-	if !slices.Contains(shell.DenyTargets(command), target) {
-		if e.release.Has(release.ExpanderRewrite) {
-			c.fire(release.ExpanderRewrite)
-		} else {
-			c.fire(release.DenyTargetsFromExpander)
+	e.fireNewTarget(c, target, command)
+}
+
+// fireNewTarget records the expander change behind a deny target the
+// oldest release did not have.
+func (e *Engine) fireNewTarget(c *call, target, command string) {
+	if !e.has.expanderTargets || slices.Contains(shell.DenyTargets(command), target) {
+		return
+	}
+	if e.has.expanderRewrite {
+		c.fire(release.ExpanderRewrite)
+	} else {
+		c.fire(release.DenyTargetsFromExpander)
+	}
+}
+
+// lostTarget reports a deny target of the oldest release's (naive
+// segments, heredoc lines) that is not among targets.
+func lostTarget(command string, targets []string) bool {
+	var buf [8]string
+	for _, t := range shell.AppendDenyTargets(buf[:0], command) {
+		if !slices.Contains(targets, t) {
+			return true
 		}
 	}
+	return false
 }
 
 // resolveTyped is the "W present" column of the mode table (§2.5 step 5).

@@ -167,9 +167,9 @@ func runVector(t *testing.T, v vector) {
 		e := shell.ExpandAs(v.release, command)
 		actual = map[string]any{
 			"naive_segments":        orEmpty(shell.Segments(command)),
-			"chained":               chainedAs(v.release, command, e),
+			"chained":               chainedAs(behaviourOf(v.release), command, e),
 			"expander_output":       orEmpty(e.Commands),
-			"deny_targets":          orEmpty(denyTargets(nil, v.release, command, e)),
+			"deny_targets":          orEmpty(denyTargets(nil, behaviourOf(v.release), command, e)),
 			"dynamic":               e.Dynamic,
 			"nested":                e.Nested,
 			"arguments_dynamic":     e.ArgumentsDynamic,

@@ -21,6 +21,7 @@ type Engine struct {
 	// release is the Codewhale release whose engine this one reproduces;
 	// dialect is how its matchers read rules.
 	release release.Release
+	has     behaviour
 	dialect shell.Dialect
 
 	typed   []compiledRule // every typed rule, in iteration order
@@ -65,9 +66,40 @@ func NewEngine(rulesets []Ruleset, opts ...Option) *Engine {
 	for _, o := range opts {
 		o(e)
 	}
+	e.has = behaviourOf(e.release)
 	e.dialect = shell.DialectOf(e.release)
 	e.compile()
 	return e
+}
+
+// behaviour is which of the engine's changes (gate/release) a release
+// has, worked out once, since Release.Has compares versions.
+type behaviour struct {
+	rootedPaths      bool // 0.10.0.md A.2.2
+	expanderTargets  bool // 0.10.0.md A.2.3
+	runTimeWords     bool // 0.10.1.md N1
+	rawTextTarget    bool // N2
+	typedDenyMatcher bool // N3
+	grantEligibility bool // N5
+	controlChain     bool // N6
+	amendments       bool // N7
+	dotDotPaths      bool // N8
+	expanderRewrite  bool // N9
+}
+
+func behaviourOf(r release.Release) behaviour {
+	return behaviour{
+		rootedPaths:      r.Has(release.RootedPathRules),
+		expanderTargets:  r.Has(release.DenyTargetsFromExpander),
+		runTimeWords:     r.Has(release.RunTimeWordsRefused),
+		rawTextTarget:    r.Has(release.RawTextDenyTarget),
+		typedDenyMatcher: r.Has(release.TypedDenyMatcher),
+		grantEligibility: r.Has(release.PrefixGrantEligibility),
+		controlChain:     r.Has(release.ControlFlagChain),
+		amendments:       r.Has(release.AmendmentEligibility),
+		dotDotPaths:      r.Has(release.DotDotPathsMeetDeny),
+		expanderRewrite:  r.Has(release.ExpanderRewrite),
+	}
 }
 
 // Release is the release the engine decides as.
@@ -171,7 +203,7 @@ func (e *Engine) addTyped(r Rule, src Source) {
 	}
 	if r.Path != nil {
 		c.path, c.pathOK = parsePath(*r.Path, e.fold)
-		if e.release.Has(release.RootedPathRules) {
+		if e.has.rootedPaths {
 			c.rooted = rootedForm(*r.Path, e.fold)
 			c.rootedOK = isRooted(c.rooted) && !hasDotDot(c.rooted)
 			c.rootedOnly = strings.HasPrefix(c.rooted, "~/")
@@ -184,6 +216,7 @@ func (e *Engine) addTyped(r Rule, src Source) {
 		e.byTool[r.Tool] = ti
 	}
 	ti.hasDeny = ti.hasDeny || r.Action == Deny
+	ti.hasRootedOnly = ti.hasRootedOnly || c.rootedOnly
 	switch {
 	case r.Command == nil:
 		ti.anyCommand = append(ti.anyCommand, id)
@@ -192,7 +225,7 @@ func (e *Engine) addTyped(r Rule, src Source) {
 		ti.exact.add(c.exact, id)
 	default:
 		ti.prefix.add(shell.NewAllowPattern(*r.Command), id)
-		if r.Action == Deny && e.release.Has(release.TypedDenyMatcher) {
+		if r.Action == Deny && e.has.typedDenyMatcher {
 			// 0.10.1.md N3: a typed deny also matches as a deny prefix.
 			ti.denyPrefix.dialect = e.dialect
 			ti.denyPrefix.add(*r.Command, src)

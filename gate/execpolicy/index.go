@@ -52,6 +52,9 @@ type toolIndex struct {
 	exact      keyIndex // trimmed command of command_exact rules
 	prefix     allowIndex
 	hasDeny    bool
+	// hasRootedOnly: a rule's path starts with ~/, which only the oldest
+	// release also matches relatively (0.10.0.md A.2.2).
+	hasRootedOnly bool
 	// denyPrefix holds the non-exact deny rules as deny prefixes, from
 	// 0.10.1 (docs/codewhale/releases/0.10.1.md N3); denyIDs maps its
 	// positions to typed rule ids.
