@@ -40,7 +40,7 @@ func (d Dialect) classifyCollapsed(collapsed string) string {
 			end += start
 		}
 		if collapsed[start] != '-' || d.PythonModule && n == 1 && positional[0].start == 0 &&
-			positional[0].end == start-1 && isPython(collapsed[:start-1]) && collapsed[start:end] == "-m" {
+			positional[0].end == start-1 && isPythonName(collapsed[:start-1]) && collapsed[start:end] == "-m" {
 			positional[n] = wordSpan{start, end}
 			n++
 		}
@@ -57,7 +57,7 @@ func (d Dialect) classifyCollapsed(collapsed string) string {
 	return joinSpans(collapsed, positional[:1])
 }
 
-func isPython(word string) bool { return word == "python" || word == "python3" }
+func isPythonName(word string) bool { return word == "python" || word == "python3" }
 
 // wordSpan is a word's byte range in the text it was found in.
 type wordSpan struct{ start, end int }
