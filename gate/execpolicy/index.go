@@ -136,7 +136,7 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 			}
 		}
 		scan(d.anyHead)
-		for _, head := range shell.AppendDenyHeads(headBuf[:0], tokens) {
+		for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
 			scan(d.byHead[head])
 		}
 	}
@@ -158,7 +158,7 @@ func (d *denyIndex) each(target string, fn func(id int)) {
 		}
 	}
 	try(d.anyHead)
-	for _, head := range shell.AppendDenyHeads(headBuf[:0], tokens) {
+	for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
 		try(d.byHead[head])
 	}
 }

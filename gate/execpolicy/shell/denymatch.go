@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"runtime"
 	"strings"
 	"unicode"
 
@@ -23,6 +24,10 @@ type Dialect struct {
 	LiteralLeading bool
 	// PythonModule: the class keeps the -m of python -m.
 	PythonModule bool
+	// WindowsBuild: a Windows build's deny matcher, which skips `/x`
+	// switches like flags and reads `rm.exe` as `rm` (0.10.0.md A.3.4);
+	// Linux and macOS builds keep both literal.
+	WindowsBuild bool
 }
 
 // DialectOf is release r's dialect.
@@ -32,6 +37,7 @@ func DialectOf(r release.Release) Dialect {
 		OptionsAnywhere: r.Has(release.DenyOptionsAnywhere),
 		LiteralLeading:  r.Has(release.PrefixGrantEligibility),
 		PythonModule:    r.Has(release.PythonModuleClass),
+		WindowsBuild:    runtime.GOOS == "windows" && r.Has(release.DenyWildcard),
 	}
 }
 
@@ -158,7 +164,7 @@ func (m *denySearch) from(i, j int) bool {
 	if matched && m.from(i+1, j+1) {
 		return true
 	}
-	if strings.HasPrefix(tok, "-") {
+	if m.dialect.isFlag(tok) {
 		if m.from(i+1, j) {
 			return true
 		}
@@ -187,19 +193,37 @@ func (m *denySearch) tokenMatches(tok string, j int) bool {
 	if j > 0 || strings.ContainsAny(want, `/\`) {
 		return false
 	}
-	base := basename(tok)
+	base := m.dialect.commandName(tok, want)
 	return base != "" && base == want
+}
+
+// isFlag reports a command word the deny matcher may skip: `-x`, and on a
+// Windows build `/x`.
+func (d Dialect) isFlag(tok string) bool {
+	return strings.HasPrefix(tok, "-") ||
+		d.WindowsBuild && len(tok) == 2 && tok[0] == '/' && 'a' <= tok[1] && tok[1] <= 'z'
+}
+
+// commandName is a command word's basename, on a Windows build without a
+// `.exe` the rule word does not have.
+func (d Dialect) commandName(tok, want string) string {
+	base := basename(tok)
+	if d.WindowsBuild && !strings.HasSuffix(want, ".exe") {
+		base = strings.TrimSuffix(base, ".exe")
+	}
+	return base
 }
 
 // DenyHeads lists every spelling the first rule token must have for
 // DenyMatchTokens(rule, target) to hold: the tokens the search can reach
 // before matching anything, and their basenames. It lets a caller index
 // deny rules by their first token.
-func DenyHeads(target []string) []string { return AppendDenyHeads(nil, target) }
+func DenyHeads(target []string) []string { return Dialect{}.AppendDenyHeads(nil, target) }
 
-// AppendDenyHeads appends DenyHeads(target) to dst, so that a caller's small
-// buffer can hold them.
-func AppendDenyHeads(dst []string, target []string) []string {
+// AppendDenyHeads appends DenyHeads(target) to dst, as the dialect reads
+// the target (a rule opening with the wildcard has no head), so that a
+// caller's small buffer can hold them.
+func (d Dialect) AppendDenyHeads(dst []string, target []string) []string {
 	// From a reached flag i the search reaches token i+1 and, when the flag
 	// has no `=`, token i+2; so whether i, i+1 and i+2 are reached rolls
 	// along instead of living in a slice.
@@ -210,7 +234,10 @@ func AppendDenyHeads(dst []string, target []string) []string {
 			if base := basename(tok); base != tok && base != "" {
 				dst = append(dst, base)
 			}
-			if strings.HasPrefix(tok, "-") {
+			if base := d.commandName(tok, ""); base != basename(tok) && base != "" {
+				dst = append(dst, base)
+			}
+			if d.isFlag(tok) {
 				next = true
 				if !strings.Contains(tok, "=") {
 					afterNext = true
