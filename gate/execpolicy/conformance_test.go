@@ -27,11 +27,7 @@ import (
 // expectation) runs and counts once. Codewhale produced them on Linux, so
 // path rules are checked without case folding.
 func TestConformance(t *testing.T) {
-	dirs := []string{filepath.Join("testdata", "conformance")}
-	if extra := os.Getenv("CODEWHALE_CONFORMANCE_DIR"); extra != "" {
-		dirs = append(dirs, extra)
-	}
-	vectors := conformanceVectors(t, dirs)
+	vectors := conformanceVectors(t, conformanceDirs())
 	passed, failed := map[string]int{}, map[string]int{}
 	for _, v := range vectors {
 		name := v.release.Name()
@@ -54,6 +50,39 @@ func TestConformance(t *testing.T) {
 	for _, line := range lines {
 		t.Log(line)
 		reportToParent(line)
+	}
+}
+
+// conformanceDirs are the committed vectors' directory and
+// $CODEWHALE_CONFORMANCE_DIR, when set.
+func conformanceDirs() []string {
+	dirs := []string{filepath.Join("testdata", "conformance")}
+	if extra := os.Getenv("CODEWHALE_CONFORMANCE_DIR"); extra != "" {
+		dirs = append(dirs, extra)
+	}
+	return dirs
+}
+
+// Under a newer release, Result.Changes is set exactly when the outcome
+// differs from the oldest release's, for every decision vector: a
+// difference is never left unexplained, and a shared outcome names no
+// change.
+func TestChangesExplainEveryDifference(t *testing.T) {
+	explained := 0
+	for _, v := range conformanceVectors(t, conformanceDirs()) {
+		if v.Kind != "" || v.release.Name() == release.Oldest().Version {
+			continue
+		}
+		e, in := decisionCase(t, v.release, v.Input)
+		res, base := e.Check(in), e.asOldest().Check(in)
+		if differs := !sameOutcome(res, base); differs != (res.Changes != nil) {
+			t.Errorf("%s %s: differs from %s: %v, changes %v", v.release.Name(), v.ID, release.Oldest().Version, differs, res.Changes)
+		} else if differs {
+			explained++
+		}
+	}
+	if explained == 0 {
+		t.Error("no decision vector differs from the oldest release")
 	}
 }
 
@@ -265,6 +294,31 @@ func serdeWorded(t *testing.T, raw json.RawMessage) bool {
 }
 
 func decisionOutcome(t *testing.T, r release.Release, in map[string]json.RawMessage) map[string]any {
+	e, input := decisionCase(t, r, in)
+	res := e.Check(input)
+	out := map[string]any{
+		"allow":             res.Allow,
+		"requires_approval": res.RequiresApproval,
+		"phase":             res.Phase.String(),
+		"matched_action":    nil,
+		"matched_rule":      nil,
+		"reason":            res.Reason,
+		"proposed_prefixes": nil,
+	}
+	if res.MatchedAction != nil {
+		out["matched_action"] = res.MatchedAction.String()
+	}
+	if res.MatchedRule != nil {
+		out["matched_rule"] = *res.MatchedRule
+	}
+	if res.ProposedPrefixes != nil {
+		out["proposed_prefixes"] = res.ProposedPrefixes
+	}
+	return out
+}
+
+// decisionCase is a decision vector's engine, as release r, and call.
+func decisionCase(t *testing.T, r release.Release, in map[string]json.RawMessage) (*Engine, Input) {
 	var rulesets []Ruleset
 	if raw, ok := in["permissions_toml"]; ok && string(raw) != "null" {
 		f, _ := ParseFile([]byte(inputString(t, in, "permissions_toml", nil)))
@@ -304,26 +358,7 @@ func decisionOutcome(t *testing.T, r release.Release, in map[string]json.RawMess
 		p := inputString(t, in, "path", nil)
 		input.Path = &p
 	}
-	res := NewEngine(rulesets, opts...).Check(input)
-	out := map[string]any{
-		"allow":             res.Allow,
-		"requires_approval": res.RequiresApproval,
-		"phase":             res.Phase.String(),
-		"matched_action":    nil,
-		"matched_rule":      nil,
-		"reason":            res.Reason,
-		"proposed_prefixes": nil,
-	}
-	if res.MatchedAction != nil {
-		out["matched_action"] = res.MatchedAction.String()
-	}
-	if res.MatchedRule != nil {
-		out["matched_rule"] = *res.MatchedRule
-	}
-	if res.ProposedPrefixes != nil {
-		out["proposed_prefixes"] = res.ProposedPrefixes
-	}
-	return out
+	return NewEngine(rulesets, opts...), input
 }
 
 // serdeRuleset and serdeRule are the serde shapes of Codewhale's Ruleset and
