@@ -85,6 +85,7 @@ type behaviour struct {
 	amendments       bool // N7
 	dotDotPaths      bool // N8
 	expanderRewrite  bool // N9
+	taskShellRules   bool // D.6
 }
 
 func behaviourOf(r release.Release) behaviour {
@@ -99,6 +100,7 @@ func behaviourOf(r release.Release) behaviour {
 		amendments:       r.Has(release.AmendmentEligibility),
 		dotDotPaths:      r.Has(release.DotDotPathsMeetDeny),
 		expanderRewrite:  r.Has(release.ExpanderRewrite),
+		taskShellRules:   r.Has(release.TaskShellRules),
 	}
 }
 

@@ -42,6 +42,10 @@ var (
 	// ExpanderRewrite: wrappers by their option grammar, code strings,
 	// reserved words, find -exec payloads.
 	ExpanderRewrite = Change{ID: "N9", Since: "0.10.1", Summary: "the shell expander unwraps wrappers by their options and reads code strings, find -exec payloads and compound commands"}
+	// TaskShellRules: the commands of task_shell_start and task gate runs
+	// meet the shell's deny and ask rules (0.10.1.md Part D′, D.6:
+	// changelog-only).
+	TaskShellRules = Change{ID: "D.6", Since: "0.10.1", Summary: "task_shell_start and task gate commands meet the shell's deny and ask rules"}
 	// LegacyTomlRules: the legacy execpolicy.toml deny patterns
 	// prefix-match and refuse run-time words.
 	LegacyTomlRules = Change{ID: "N10", Since: "0.10.1", Summary: "legacy execpolicy.toml deny patterns also prefix-match, and run-time command words are denied"}
@@ -52,5 +56,5 @@ var engineChanges = []Change{
 	RootedPathRules, DenyTargetsFromExpander, DenyWildcard,
 	RunTimeWordsRefused, RawTextDenyTarget, TypedDenyMatcher, DenyOptionsAnywhere,
 	PrefixGrantEligibility, PythonModuleClass, ControlFlagChain, AmendmentEligibility, DotDotPathsMeetDeny,
-	ExpanderRewrite, LegacyTomlRules,
+	ExpanderRewrite, TaskShellRules, LegacyTomlRules,
 }
