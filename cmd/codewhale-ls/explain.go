@@ -95,8 +95,10 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 		rule = fmt.Sprintf(" [rule: %s]", *d.Rule)
 	}
 	fmt.Fprintf(w, "decision: %s by layer %d (%s)%s: %s\n", d.Decision, d.Layer, d.LayerName, rule, d.Reason)
-	for _, change := range d.Changes { // what makes this release decide unlike 0.9.10
-		fmt.Fprintln(w, change)
+	// What made this release decide otherwise than the oldest one: the
+	// user comparing releases sees which release changed the outcome.
+	for _, c := range d.Changes {
+		fmt.Fprintf(w, "release: %s\n", c)
 	}
 	if d.Decision == gate.Ask && d.Prompt != nil {
 		fmt.Fprintf(w, "approval card choices: %s\n", strings.Join(d.Prompt.Choices, ", "))

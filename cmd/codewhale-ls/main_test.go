@@ -238,7 +238,7 @@ func TestExplainNamesTheReleaseChange(t *testing.T) {
 	if out := explain("0.9.10"); !strings.Contains(out, "decision: allow") || strings.Contains(out, "changed in Codewhale") {
 		t.Errorf("0.9.10:\n%s", out)
 	}
-	if out := explain("0.10.1"); !strings.Contains(out, "decision: deny by layer 5") || !strings.Contains(out, "\n"+change) {
+	if out := explain("0.10.1"); !strings.Contains(out, "decision: deny by layer 5") || !strings.Contains(out, change) {
 		t.Errorf("0.10.1:\n%s", out)
 	}
 }
