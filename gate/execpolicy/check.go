@@ -215,6 +215,9 @@ func (e *Engine) winnerFor(c *call, command string, subject shell.AllowSubject) 
 		consider(id, false)
 	}
 	ti.prefix.each(subject, func(id int) { consider(id, false) })
+	if ti.prefix.classWithheld(subject) {
+		c.fire(release.PrefixGrantEligibility)
+	}
 	if len(ti.denyIDs) > 0 {
 		ti.denyPrefix.each(command, func(pos int) { consider(ti.denyIDs[pos], true) })
 	}
@@ -357,7 +360,7 @@ func (e *Engine) check(c *call, in Input) Result {
 			c.fire(grantChange(chained != naiveChained))
 		}
 	}
-	if !subject.ClassMatches {
+	if e.trusted.index.classWithheld(subject) {
 		c.fire(release.PrefixGrantEligibility)
 	}
 	if e.dialect.PythonModule && strings.Contains(subject.Class, " -m") {

@@ -46,6 +46,12 @@ func (x *allowIndex) each(s shell.AllowSubject, fn func(id int)) {
 	}
 }
 
+// classWithheld reports a subject whose class some pattern equals but may
+// not match by, since 0.10.1 wants it spelled at the front (N5).
+func (x *allowIndex) classWithheld(s shell.AllowSubject) bool {
+	return !s.ClassMatches && len(x.byClass[s.Class]) > 0
+}
+
 // toolIndex holds one tool's typed rules by how their command matches.
 type toolIndex struct {
 	anyCommand []int

@@ -54,7 +54,7 @@ func linearDenied(e *Engine, command string) int {
 }
 
 var (
-	words    = []string{"git", "status", "push", "cargo", "test", "npm", "run", "build", "docker", "compose", "up", "/usr/bin/git", "rm", "FOO=1", "Git", "x", "*", "python", "-m"}
+	words    = []string{"git", "status", "push", "cargo", "test", "npm", "run", "build", "docker", "compose", "up", "/usr/bin/git", "rm", "FOO=1", "Git", "x", "*", "python", "-m", "$v", "\"a;b\"", "`id`", ">out", "|", "(ls)", "/bin/rm", "sudo", "watch", "<<EOF\nrm\nEOF", "2>&1", "../a.txt"}
 	flags    = []string{"-s", "--force", "-C", "--all", "-c", "a=b"}
 	spacings = []string{" ", "  ", "\t", "\u00a0"}
 )
@@ -142,6 +142,13 @@ func indexMatchesLinearScan(t *testing.T, r release.Release) {
 			got, _ = e.denied.first(shell.DenyTargets(command))
 			if want := linearDenied(e, command); got != want {
 				t.Fatalf("round %d: denied(%q) = %d, linear %d", round, command, got, want)
+			}
+			// A newer release names changes exactly when it decides
+			// unlike the oldest.
+			in.Mode = Mode{Kind: ModeKind(rng.IntN(5)), RejectRules: rng.IntN(2) == 0}
+			res, base := e.Check(in), e.asOldest().Check(in)
+			if differs := !sameOutcome(res, base); differs != (res.Changes != nil) {
+				t.Fatalf("round %d: %+v differs from the oldest release: %v, changes %v", round, in, differs, res.Changes)
 			}
 		}
 	}
