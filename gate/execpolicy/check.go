@@ -242,7 +242,7 @@ func (e *Engine) Check(in Input) Result {
 	res := e.check(c, in)
 	if oldest := e.asOldest(); oldest != e && c.mayDiffer() {
 		if base := oldest.Check(in); !sameOutcome(res, base) {
-			res.Changes = c.changesAgainst(e.has, base)
+			res.Changes = e.changesAgainst(c, base)
 		}
 	}
 	return res
@@ -258,18 +258,20 @@ func (c *call) mayDiffer() bool {
 }
 
 // changesAgainst names the changes behind an outcome that differs from
-// base, the oldest release's. When no branch of the newer release took
-// part, what changed is a target the older engine found and the newer
-// one no longer does (heredoc data, quoted text) or a `~/…` rule that no
-// longer matches a relative path.
-func (c *call) changesAgainst(has behaviour, base Result) []release.Change {
+// base, the oldest release's: those whose branches took part, else a `~/…`
+// rule that decided base and no longer matches a relative path (A.2.2),
+// else a deny target the oldest release found and this one lacks (heredoc
+// data, quoted text: A.2.3, or the 0.10.1 rewrite's reading, N9).
+func (e *Engine) changesAgainst(c *call, base Result) []release.Change {
 	if len(c.fired) > 0 {
 		return c.fired
 	}
-	if base.MatchedRule != nil && base.ActionSource != nil && strings.Contains(*base.MatchedRule, "path=~/") {
-		return []release.Change{release.RootedPathRules}
+	if src := base.ActionSource; src != nil && src.Kind == TypedRule {
+		if p := e.rulesets[src.Ruleset].Typed[src.Index].Path; p != nil && strings.HasPrefix(rootedForm(*p, e.fold), "~/") {
+			return []release.Change{release.RootedPathRules}
+		}
 	}
-	if has.expanderRewrite && base.Phase != Forbidden {
+	if e.has.expanderRewrite && !c.lostTarget {
 		return []release.Change{release.ExpanderRewrite}
 	}
 	return []release.Change{release.DenyTargetsFromExpander}
@@ -354,10 +356,12 @@ func (e *Engine) check(c *call, in Input) Result {
 	subject := e.dialect.AllowSubject(in.Command)
 	trusted := -1
 	if !chained && eligible {
-		trusted, _ = e.trusted.first(subject)
-	} else if chained != naiveChained || !eligible {
-		if any, _ := e.trusted.first(subject); any >= 0 {
-			c.fire(grantChange(chained != naiveChained))
+		if trusted, _ = e.trusted.first(subject); trusted >= 0 && naiveChained {
+			c.fire(release.ControlFlagChain) // granted now, withheld by the naive chain test before
+		}
+	} else if !naiveChained {
+		if withheld, _ := e.trusted.first(subject); withheld >= 0 {
+			c.fire(grantChange(chained))
 		}
 	}
 	if e.trusted.index.classWithheld(subject) {
