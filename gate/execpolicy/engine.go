@@ -104,9 +104,6 @@ func behaviourOf(r release.Release) behaviour {
 	}
 }
 
-// Release is the release the engine decides as.
-func (e *Engine) Release() release.Release { return e.release }
-
 // asOldest is the engine as the oldest implemented release decides.
 func (e *Engine) asOldest() *Engine {
 	if e.release.Name() == release.Oldest().Version {
