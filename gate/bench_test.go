@@ -52,7 +52,7 @@ func generatedPermissions(n int) string {
 func benchmarkDecide(b *testing.B, n int) {
 	for _, r := range release.Implemented {
 		b.Run(r.Version, func(b *testing.B) {
-			fx := load(b, files{git: true, permissions: generatedPermissions(n), release: r}).noFatal(b)
+			fx := load(b, files{git: true, permissions: generatedPermissions(n), release: r.Version}).noFatal(b)
 			req := fx.call("bash", map[string]any{"command": "cargo test --workspace"})
 			ctx := context.Background()
 			d := Decide(ctx, fx.snap, req, Deps{})

@@ -21,7 +21,7 @@ type files struct {
 	permissions string // permissions.toml; "" = no file
 	law         string // .codewhale/constitution.json; "" = no file
 	git         bool   // create <ws>/.git/HEAD
-	release     release.Release
+	release     string // the Codewhale release loaded as; "" = 0.9.10
 }
 
 type fixture struct {
@@ -54,7 +54,14 @@ func load(t testing.TB, f files) fixture {
 		must(t, os.MkdirAll(filepath.Join(ws, ".codewhale"), 0o755))
 		must(t, os.WriteFile(filepath.Join(ws, ".codewhale", "constitution.json"), []byte(f.law), 0o644))
 	}
-	snap := config.Load(config.Options{ConfigFlag: cfgPath, Workspace: ws, Env: config.MapEnv{"HOME": home}, Release: f.release})
+	var r release.Release
+	if f.release != "" {
+		var ok bool
+		if r, ok = release.Of(f.release); !ok {
+			t.Fatalf("release %s is not implemented", f.release)
+		}
+	}
+	snap := config.Load(config.Options{ConfigFlag: cfgPath, Workspace: ws, Env: config.MapEnv{"HOME": home}, Release: r})
 	return fixture{home: home, ws: ws, snap: snap}
 }
 

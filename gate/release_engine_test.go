@@ -14,21 +14,17 @@ import (
 // A.3.4: the `*` of a deny prefix).
 func TestDecisionNamesTheEngineChange(t *testing.T) {
 	const permissions = "[[rules]]\ntool = \"exec_shell\"\ncommand = \"dd * of=/dev/sda\"\naction = \"deny\"\n"
-	newest, ok := release.Of("0.10.1")
-	if !ok {
-		t.Fatal("0.10.1 is not implemented")
-	}
-	decide := func(r release.Release) Decision {
-		fx := load(t, files{git: true, permissions: permissions, release: r}).noFatal(t)
+	decide := func(version string) Decision {
+		fx := load(t, files{git: true, permissions: permissions, release: version}).noFatal(t)
 		req := withPosture(fx.call("bash", map[string]any{"command": "dd if=/dev/zero of=/dev/sda"}), tool.FullAccess)
 		return fx.decide(t, req, Deps{})
 	}
 
-	old := decide(release.Oldest())
+	old := decide("0.9.10")
 	if old.Decision == Deny || len(old.Changes) != 0 || old.Codewhale != "0.9.10" {
 		t.Fatalf("0.9.10: %s at layer %d (%s), changes %q", old.Decision, old.Layer, old.Reason, old.Changes)
 	}
-	got := decide(newest)
+	got := decide("0.10.1")
 	if got.Decision != Deny || got.Layer != LayerPermissions || got.Codewhale != "0.10.1" {
 		t.Fatalf("0.10.1: %s at layer %d (%s)", got.Decision, got.Layer, got.Reason)
 	}
