@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // generatedPermissions is a realistic large permissions.toml: mostly shell
@@ -45,17 +47,23 @@ func generatedPermissions(n int) string {
 	return b.String()
 }
 
+// benchmarkDecide measures a nine-layer decision over n generated rules at
+// every implemented release.
 func benchmarkDecide(b *testing.B, n int) {
-	fx := load(b, files{git: true, permissions: generatedPermissions(n)}).noFatal(b)
-	req := fx.call("bash", map[string]any{"command": "cargo test --workspace"})
-	ctx := context.Background()
-	d := Decide(ctx, fx.snap, req, Deps{})
-	if len(d.Trace) != 9 {
-		b.Fatalf("not a nine-layer decision: %s at %d, %d trace entries", d.Decision, d.Layer, len(d.Trace))
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = Decide(ctx, fx.snap, req, Deps{})
+	for _, r := range release.Implemented {
+		b.Run(r.Version, func(b *testing.B) {
+			fx := load(b, files{git: true, permissions: generatedPermissions(n), release: r.Version}).noFatal(b)
+			req := fx.call("bash", map[string]any{"command": "cargo test --workspace"})
+			ctx := context.Background()
+			d := Decide(ctx, fx.snap, req, Deps{})
+			if len(d.Trace) != 9 {
+				b.Fatalf("not a nine-layer decision: %s at %d, %d trace entries", d.Decision, d.Layer, len(d.Trace))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Decide(ctx, fx.snap, req, Deps{})
+			}
+		})
 	}
 }
 

@@ -10,6 +10,11 @@ import (
 // layers may only tighten.
 func (p *plan) permissions() (Decision, bool) {
 	v := execpolicy.Evaluate(p.snap.Engine(), p.semantic, p.input, p.req.Workspace, p.s.posture, p.patchTargets)
+	if v.Result != nil {
+		for _, c := range v.Result.Changes {
+			p.changed(c)
+		}
+	}
 	var rule *string
 	if v.Rule != "" {
 		r := v.Rule

@@ -220,3 +220,25 @@ func TestExplainNamesCodewhaleRelease(t *testing.T) {
 		t.Errorf("explain: first line %q (stderr %s)", first, errOut)
 	}
 }
+
+// The same file and call under 0.9.10 and 0.10.1: explain shows the
+// different decisions and names the release change behind the newer one.
+func TestExplainNamesTheReleaseChange(t *testing.T) {
+	cfg := home(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"dd * of=/dev/sda\"\naction = \"deny\"\n")
+	ws := t.TempDir()
+	explain := func(version string) string {
+		code, out, errOut := runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", version,
+			"--posture", "full-access", "bash", "--command", "dd if=/dev/zero of=/dev/sda")
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %s", version, code, errOut)
+		}
+		return out
+	}
+	const change = "changed in Codewhale 0.10.0 (A.3.4): "
+	if out := explain("0.9.10"); !strings.Contains(out, "decision: allow") || strings.Contains(out, "changed in Codewhale") {
+		t.Errorf("0.9.10:\n%s", out)
+	}
+	if out := explain("0.10.1"); !strings.Contains(out, "decision: deny by layer 5") || !strings.Contains(out, change) {
+		t.Errorf("0.10.1:\n%s", out)
+	}
+}

@@ -56,9 +56,9 @@ type Snapshot struct {
 func (s *Snapshot) Engine() *execpolicy.Engine {
 	s.engineOnce.Do(func() {
 		if s.Permissions != nil && s.Permissions.Accepted {
-			s.engine = execpolicy.NewEngineFromFile(s.Permissions)
+			s.engine = execpolicy.NewEngineFromFile(s.Permissions, execpolicy.WithRelease(s.Release))
 		} else {
-			s.engine = execpolicy.NewEngine(nil)
+			s.engine = execpolicy.NewEngine(nil, execpolicy.WithRelease(s.Release))
 		}
 	})
 	return s.engine

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -68,11 +69,17 @@ func isFileTool(semantic string) bool {
 	return semantic != "exec_shell" && slices.Contains(EvaluatedTools, semantic)
 }
 
+// taskShellTools run a command as the shell would, and from 0.10.1 meet
+// the shell's deny and ask rules (docs/codewhale/releases/0.10.1.md, D.6).
+var taskShellTools = []string{"task_shell_start", "task_gate_run"}
+
 // Evaluate is the TUI's typed-rule gate (layer 5). semantic is the
 // canonical tool name (tool.Semantic); patchFiles are apply_patch's touched
 // files from the caller's patch preflight. Only exec_shell with a string
-// command and the seven file tools are evaluated; the engine runs with
-// Never under posture Never and OnFailure otherwise.
+// command and the seven file tools are evaluated, and from 0.10.1 the
+// command of a task tool, against the shell's deny and ask rules only (a
+// shell allow grants it nothing); the engine runs with Never under posture
+// Never and OnFailure otherwise.
 func Evaluate(engine *Engine, semantic string, input map[string]any, cwd string, posture tool.Posture, patchFiles []string) Verdict {
 	if engine == nil {
 		return Verdict{}
@@ -81,12 +88,17 @@ func Evaluate(engine *Engine, semantic string, input map[string]any, cwd string,
 	if posture == tool.Never {
 		mode = Mode{Kind: Never}
 	}
-	if semantic == "exec_shell" {
+	task := engine.has.taskShellRules && slices.Contains(taskShellTools, semantic)
+	if semantic == DefaultTool || task {
 		command, ok := input["command"].(string)
 		if !ok {
 			return Verdict{}
 		}
-		return verdictOf(engine.Check(Input{Command: command, Cwd: cwd, Tool: semantic, Mode: mode}), nil)
+		v := verdictOf(engine.Check(Input{Command: command, Cwd: cwd, Tool: DefaultTool, Mode: mode}), nil)
+		if task {
+			return taskVerdict(v)
+		}
+		return v
 	}
 	if !isFileTool(semantic) {
 		return Verdict{}
@@ -100,6 +112,19 @@ func Evaluate(engine *Engine, semantic string, input map[string]any, cwd string,
 		verdicts[i] = verdictOf(engine.Check(Input{Cwd: cwd, Tool: semantic, Path: &paths[i], Mode: mode}), &paths[i])
 	}
 	return foldVerdicts(verdicts)
+}
+
+// taskVerdict keeps a shell verdict's block or prompt for a task tool,
+// which 0.9.10 never checked, so the change is named; anything else has no
+// opinion.
+func taskVerdict(v Verdict) Verdict {
+	if v.Kind != BlockCall && v.Kind != PromptCall {
+		return Verdict{}
+	}
+	res := *v.Result
+	res.Changes = append(slices.Clone(res.Changes), release.TaskShellRules)
+	v.Result = &res
+	return v
 }
 
 // filePaths is what each file tool is checked with: input.path trimmed (an

@@ -1,8 +1,10 @@
 package execpolicy
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -131,5 +133,38 @@ func TestEvaluateGates(t *testing.T) {
 	v := Evaluate(e, "apply_patch", map[string]any{}, "/workspace", tool.Ask, []string{"a", "b"})
 	if v.Path == nil || *v.Path != "b" || v.Source() == nil || v.Source().Index != 4 {
 		t.Errorf("block verdict does not say which path and rule: %+v", v)
+	}
+}
+
+// docs/codewhale/releases/0.10.1.md D.6: from 0.10.1 a task tool's command
+// meets the shell's deny and ask rules, and a shell allow grants it
+// nothing.
+func TestTaskCommandsMeetShellRules(t *testing.T) {
+	f, _ := ParseFile([]byte("[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf\"\nworkspace = \"/workspace\"\naction = \"deny\"\n" +
+		"[[rules]]\ntool = \"exec_shell\"\ncommand = \"cargo publish\"\naction = \"ask\"\n" +
+		"[[rules]]\ntool = \"exec_shell\"\ncommand = \"cargo test\"\naction = \"allow\"\n"))
+	cases := []struct {
+		semantic, command string
+		want              [3]VerdictKind // 0.9.10, 0.10.0, 0.10.1
+	}{
+		{"task_shell_start", "rm -rf /", [3]VerdictKind{NoOpinion, NoOpinion, BlockCall}},
+		{"task_gate_run", "rm -rf build", [3]VerdictKind{NoOpinion, NoOpinion, BlockCall}},
+		{"task_shell_start", "cargo publish", [3]VerdictKind{NoOpinion, NoOpinion, PromptCall}},
+		{"task_shell_start", "cargo test", [3]VerdictKind{NoOpinion, NoOpinion, NoOpinion}},
+		{"exec_shell", "cargo test", [3]VerdictKind{AllowCall, AllowCall, AllowCall}},
+		{"exec_shell", "rm -rf /", [3]VerdictKind{BlockCall, BlockCall, BlockCall}},
+	}
+	for i, r := range release.Implemented {
+		e := NewEngineFromFile(f, WithRelease(r))
+		for _, c := range cases {
+			v := Evaluate(e, c.semantic, map[string]any{"command": c.command}, "/workspace", tool.Ask, nil)
+			if v.Kind != c.want[i] {
+				t.Errorf("%s %s %q: %v, want %v", r.Version, c.semantic, c.command, v.Kind, c.want[i])
+			}
+			task := c.semantic != DefaultTool && v.Kind != NoOpinion
+			if task != (v.Result != nil && slices.Contains(v.Result.Changes, release.TaskShellRules)) {
+				t.Errorf("%s %s %q: changes %v", r.Version, c.semantic, c.command, v.Result)
+			}
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // generatedRules is a realistic large permissions.toml: mostly shell rules
@@ -39,12 +41,19 @@ func generatedRules(n int) []Rule {
 	return rules
 }
 
+// benchmarkCheck measures one check against n generated rules at every
+// implemented release.
 func benchmarkCheck(b *testing.B, n int, command string) {
-	e := NewEngine([]Ruleset{CompileRules(generatedRules(n))})
-	in := Input{Command: command, Tool: DefaultTool, Cwd: "/home/dev/repo3", Mode: Mode{Kind: OnFailure}}
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = e.Check(in)
+	for _, r := range release.Implemented {
+		b.Run(r.Version, func(b *testing.B) {
+			e := NewEngine([]Ruleset{CompileRules(generatedRules(n))}, WithRelease(r))
+			in := Input{Command: command, Tool: DefaultTool, Cwd: "/home/dev/repo3", Mode: Mode{Kind: OnFailure}}
+			_ = e.Check(in) // compiles the oldest release's engine, which a newer one compares with
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = e.Check(in)
+			}
+		})
 	}
 }
 

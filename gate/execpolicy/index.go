@@ -34,8 +34,10 @@ func (x *allowIndex) each(s shell.AllowSubject, fn func(id int)) {
 	if len(x.byClass) == 0 {
 		return
 	}
-	for _, id := range x.byClass[s.Class] {
-		fn(id)
+	if s.ClassMatches {
+		for _, id := range x.byClass[s.Class] {
+			fn(id)
+		}
 	}
 	for key := range s.PrefixKeySeq {
 		for _, id := range x.byPrefix[key] {
@@ -44,12 +46,26 @@ func (x *allowIndex) each(s shell.AllowSubject, fn func(id int)) {
 	}
 }
 
+// classWithheld reports a subject whose class some pattern equals but may
+// not match by, since 0.10.1 wants it spelled at the front (N5).
+func (x *allowIndex) classWithheld(s shell.AllowSubject) bool {
+	return !s.ClassMatches && len(x.byClass[s.Class]) > 0
+}
+
 // toolIndex holds one tool's typed rules by how their command matches.
 type toolIndex struct {
 	anyCommand []int
 	exact      keyIndex // trimmed command of command_exact rules
 	prefix     allowIndex
 	hasDeny    bool
+	// hasRootedOnly: a rule's path starts with ~/, which only the oldest
+	// release also matches relatively (0.10.0.md A.2.2).
+	hasRootedOnly bool
+	// denyPrefix holds the non-exact deny rules as deny prefixes, from
+	// 0.10.1 (docs/codewhale/releases/0.10.1.md N3); denyIDs maps its
+	// positions to typed rule ids.
+	denyPrefix denyIndex
+	denyIDs    []int
 }
 
 // prefixList is the merged trusted prefixes; the first listed match wins.
@@ -75,17 +91,25 @@ func (l *prefixList) first(s shell.AllowSubject) (int, bool) {
 	return best, best >= 0
 }
 
-// denyIndex is the merged hard-deny prefixes, indexed by first token.
+// denyIndex is the merged hard-deny prefixes, indexed by first token; a
+// prefix opening with the wildcard, which may match any first word, is
+// tried on every target.
 type denyIndex struct {
+	dialect  shell.Dialect
 	patterns []string
 	sources  []Source
 	tokens   [][]string
 	byHead   keyIndex
+	anyHead  []int
 }
 
 func (d *denyIndex) add(p string, src Source) {
 	toks := shell.DenyTokens(p)
-	if len(toks) > 0 { // an empty rule never matches
+	switch {
+	case len(toks) == 0: // an empty rule never matches
+	case d.dialect.Wildcard && toks[0] == shell.WildcardWord:
+		d.anyHead = append(d.anyHead, len(d.patterns))
+	default:
 		d.byHead.add(toks[0], len(d.patterns))
 	}
 	d.patterns = append(d.patterns, p)
@@ -93,30 +117,54 @@ func (d *denyIndex) add(p string, src Source) {
 	d.tokens = append(d.tokens, toks)
 }
 
-// first is the first listed prefix that matches any of the targets: the
-// least, over the targets, of the first prefix matching each. A prefix can
-// only match a target whose DenyHeads hold its first token, and each head's
-// ids ascend, so a head's scan stops at its first match or at the best id
-// found so far.
-func (d *denyIndex) first(targets []string) (int, bool) {
-	if len(d.byHead) == 0 {
-		return -1, false
+// first is the first listed prefix that matches any of the targets, and
+// the target it matched: the least, over the targets, of the first prefix
+// matching each. A prefix can only match a target whose DenyHeads hold its
+// first token (or open with the wildcard), and each head's ids ascend, so
+// a head's scan stops at its first match or at the best id found so far.
+func (d *denyIndex) first(targets []string) (id, target int) {
+	best, bestTarget := -1, -1
+	if len(d.byHead) == 0 && len(d.anyHead) == 0 {
+		return best, bestTarget
 	}
-	best := -1
 	var tokenBuf, headBuf [16]string // a typical target fits; longer ones spill to the heap
-	for _, t := range targets {
+	for ti, t := range targets {
 		tokens := shell.AppendDenyTokens(tokenBuf[:0], t)
-		for _, head := range shell.AppendDenyHeads(headBuf[:0], tokens) {
-			for _, id := range d.byHead[head] {
+		scan := func(ids []int) {
+			for _, id := range ids {
 				if best >= 0 && id >= best {
 					break
 				}
-				if shell.DenyMatchTokens(d.tokens[id], tokens) {
-					best = id
+				if d.dialect.DenyMatchTokens(d.tokens[id], tokens) {
+					best, bestTarget = id, ti
 					break
 				}
 			}
 		}
+		scan(d.anyHead)
+		for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
+			scan(d.byHead[head])
+		}
 	}
-	return best, best >= 0
+	return best, bestTarget
+}
+
+// each calls fn with the position of every prefix matching target.
+func (d *denyIndex) each(target string, fn func(id int)) {
+	if len(d.byHead) == 0 && len(d.anyHead) == 0 {
+		return
+	}
+	var tokenBuf, headBuf [16]string
+	tokens := shell.AppendDenyTokens(tokenBuf[:0], target)
+	try := func(ids []int) {
+		for _, id := range ids {
+			if d.dialect.DenyMatchTokens(d.tokens[id], tokens) {
+				fn(id)
+			}
+		}
+	}
+	try(d.anyHead)
+	for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
+		try(d.byHead[head])
+	}
 }

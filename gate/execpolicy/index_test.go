@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // The indexes must find exactly what a linear scan over every rule finds,
@@ -14,12 +15,14 @@ func linearWinner(e *Engine, c *call, command string) int {
 	best := -1
 	for id := range e.typed {
 		r := &e.typed[id]
-		if r.rule.Tool != c.tool || !c.admits(r) {
+		if r.rule.Tool != c.tool || c.admits(r) == notAdmitted {
 			continue
 		}
 		if r.rule.Command != nil {
+			typedDeny := r.rule.Action == Deny && e.release.Has(release.TypedDenyMatcher) &&
+				e.dialect.DenyMatch(*r.rule.Command, command)
 			if r.rule.CommandExact && !shell.ExactMatch(*r.rule.Command, command) ||
-				!r.rule.CommandExact && !shell.AllowMatch(*r.rule.Command, command) {
+				!r.rule.CommandExact && !e.dialect.AllowMatch(*r.rule.Command, command) && !typedDeny {
 				continue
 			}
 		}
@@ -32,7 +35,7 @@ func linearWinner(e *Engine, c *call, command string) int {
 
 func linearTrusted(e *Engine, command string) int {
 	for i, p := range e.trusted.patterns {
-		if shell.AllowMatch(p, command) {
+		if e.dialect.AllowMatch(p, command) {
 			return i
 		}
 	}
@@ -42,7 +45,7 @@ func linearTrusted(e *Engine, command string) int {
 func linearDenied(e *Engine, command string) int {
 	for i, p := range e.denied.patterns {
 		for _, target := range shell.DenyTargets(command) {
-			if shell.DenyMatch(p, target) {
+			if e.dialect.DenyMatch(p, target) {
 				return i
 			}
 		}
@@ -51,7 +54,7 @@ func linearDenied(e *Engine, command string) int {
 }
 
 var (
-	words    = []string{"git", "status", "push", "cargo", "test", "npm", "run", "build", "docker", "compose", "up", "/usr/bin/git", "rm", "FOO=1", "Git", "x"}
+	words    = []string{"git", "status", "push", "cargo", "test", "npm", "run", "build", "docker", "compose", "up", "/usr/bin/git", "rm", "FOO=1", "Git", "x", "*", "python", "-m", "$v", "\"a;b\"", "`id`", ">out", "|", "(ls)", "/bin/rm", "sudo", "watch", "<<EOF\nrm\nEOF", "2>&1", "../a.txt"}
 	flags    = []string{"-s", "--force", "-C", "--all", "-c", "a=b"}
 	spacings = []string{" ", "  ", "\t", "\u00a0"}
 )
@@ -92,7 +95,7 @@ func randomRule(rng *rand.Rand) Rule {
 	r := Rule{
 		Tool:         []string{"exec_shell", "read_file", "write_file"}[rng.IntN(3)],
 		CommandExact: rng.IntN(3) == 0,
-		Path:         pick(rng, "a.txt", "/workspace/a.txt", "b.txt", "", "../a.txt", "", "", ""),
+		Path:         pick(rng, "a.txt", "/workspace/a.txt", "b.txt", "", "../a.txt", "~/a.txt", "/etc/a", "", ""),
 		Workspace:    pick(rng, "/workspace", "/other", "rel", "/workspace/", "", "", ""),
 		Action:       Action(rng.IntN(3)),
 	}
@@ -104,6 +107,12 @@ func randomRule(rng *rand.Rand) Rule {
 }
 
 func TestIndexMatchesLinearScan(t *testing.T) {
+	for _, r := range release.Implemented {
+		t.Run(r.Version, func(t *testing.T) { indexMatchesLinearScan(t, r) })
+	}
+}
+
+func indexMatchesLinearScan(t *testing.T, r release.Release) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		var rulesets []Ruleset
@@ -117,22 +126,29 @@ func TestIndexMatchesLinearScan(t *testing.T) {
 			rulesets = append(rulesets, rs)
 		}
 		e := NewEngine(rulesets, WithLegacyPrefixes([]string{randomCommand(rng)}, []string{randomCommand(rng)}),
-			WithPathCaseFolding(false))
+			WithPathCaseFolding(false), WithRelease(r))
 		for range 50 {
 			command := randomCommand(rng)
 			in := Input{Command: command, Tool: []string{"exec_shell", "read_file", "write_file"}[rng.IntN(3)],
-				Cwd: []string{"/workspace", "/other", "rel"}[rng.IntN(3)], Path: pick(rng, "a.txt", "/workspace/a.txt", "")}
+				Cwd: []string{"/workspace", "/other", "rel"}[rng.IntN(3)], Path: pick(rng, "a.txt", "/workspace/a.txt", "", "~/a.txt", "/etc/a", "x/../a.txt")}
 			c := e.newCall(in)
-			if got, want := e.winner(c, command), linearWinner(e, c, command); got != want {
+			if got, want := e.winner(c, command).id, linearWinner(e, c, command); got != want {
 				t.Fatalf("round %d: winner(%q) = %d, linear %d", round, command, got, want)
 			}
-			got, _ := e.trusted.first(shell.NewAllowSubject(command))
+			got, _ := e.trusted.first(e.dialect.AllowSubject(command))
 			if want := linearTrusted(e, command); got != want {
 				t.Fatalf("round %d: trusted(%q) = %d, linear %d", round, command, got, want)
 			}
 			got, _ = e.denied.first(shell.DenyTargets(command))
 			if want := linearDenied(e, command); got != want {
 				t.Fatalf("round %d: denied(%q) = %d, linear %d", round, command, got, want)
+			}
+			// A newer release names changes exactly when it decides
+			// unlike the oldest.
+			in.Mode = Mode{Kind: ModeKind(rng.IntN(5)), RejectRules: rng.IntN(2) == 0}
+			res, base := e.Check(in), e.asOldest().Check(in)
+			if differs := !sameOutcome(res, base); differs != (res.Changes != nil) {
+				t.Fatalf("round %d: %+v differs from the oldest release: %v, changes %v", round, in, differs, res.Changes)
 			}
 		}
 	}

@@ -140,3 +140,31 @@ func WorkspaceScope(value string) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// rootedForm is a path as the rooted channel compares it
+// (docs/codewhale/releases/0.10.0.md A.2.2): trimmed, `\` made `/`, and
+// ASCII-lowercased when fold; nothing else is normalised (`//`, `/./` and
+// a trailing `/` stay, `~` is not expanded).
+func rootedForm(value string, fold bool) string {
+	s := strings.ReplaceAll(strings.TrimSpace(value), `\`, "/")
+	if fold {
+		s = tool.LowerASCII(s)
+	}
+	return s
+}
+
+// isRooted reports a rooted form starting with `/`, `~/` or a drive `L:/`.
+func isRooted(s string) bool {
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") ||
+		hasDriveLetter(s) && len(s) > 2 && s[2] == '/'
+}
+
+// hasDotDot reports a `..` component in a path whose separators are `/`.
+func hasDotDot(s string) bool {
+	for part := range strings.SplitSeq(s, "/") {
+		if part == ".." {
+			return true
+		}
+	}
+	return false
+}

@@ -6,6 +6,8 @@ const (
 	reasonRejectRules = "Policy is configured to reject rule-exceptions."
 	reasonModeRequest = "Approval requested by policy mode."
 	reasonUnmatched   = "Unmatched command prefix requires approval."
+	// reasonRunTimeWords is R-DYN of docs/codewhale/releases/0.10.1.md.
+	reasonRunTimeWords = "Deny rules are in force and this command's words are only known when it runs (a variable, substitution, glob or brace list, escaped quoting, a script read from a pipe, or text that does not parse cleanly), so they cannot be checked against those rules."
 )
 
 // The reasons naming a rule are built by concatenation: they are on the path

@@ -28,6 +28,9 @@ var (
 	// PrefixGrantEligibility: trusted/allow prefixes cover only eligible
 	// commands whose arity class is spelled at the front.
 	PrefixGrantEligibility = Change{ID: "N5", Since: "0.10.1", Summary: "allow and trusted prefixes cover only simple commands (no nested code, run-time words or redirection) spelled literally at the front"}
+	// PythonModuleClass: python -m <module> is classified with its module
+	// (0.10.1.md A.3.5(a): in 0.10.1 at the latest).
+	PythonModuleClass = Change{ID: "A.3.5a", Since: "0.10.1", Summary: "`python -m <module>` is named by its module, as `python -m pytest`, for allow and trusted prefixes"}
 	// ControlFlagChain: "chained" is the expander's control flag.
 	ControlFlagChain = Change{ID: "N6", Since: "0.10.1", Summary: "a command counts as chained by what the shell would run, not by naive splitting"}
 	// AmendmentEligibility: "always" amendments only for prefix-eligible
@@ -39,6 +42,10 @@ var (
 	// ExpanderRewrite: wrappers by their option grammar, code strings,
 	// reserved words, find -exec payloads.
 	ExpanderRewrite = Change{ID: "N9", Since: "0.10.1", Summary: "the shell expander unwraps wrappers by their options and reads code strings, find -exec payloads and compound commands"}
+	// TaskShellRules: the commands of task_shell_start and task gate runs
+	// meet the shell's deny and ask rules (0.10.1.md Part D′, D.6:
+	// changelog-only).
+	TaskShellRules = Change{ID: "D.6", Since: "0.10.1", Summary: "task_shell_start and task gate commands meet the shell's deny and ask rules"}
 	// LegacyTomlRules: the legacy execpolicy.toml deny patterns
 	// prefix-match and refuse run-time words.
 	LegacyTomlRules = Change{ID: "N10", Since: "0.10.1", Summary: "legacy execpolicy.toml deny patterns also prefix-match, and run-time command words are denied"}
@@ -48,6 +55,6 @@ var (
 var engineChanges = []Change{
 	RootedPathRules, DenyTargetsFromExpander, DenyWildcard,
 	RunTimeWordsRefused, RawTextDenyTarget, TypedDenyMatcher, DenyOptionsAnywhere,
-	PrefixGrantEligibility, ControlFlagChain, AmendmentEligibility, DotDotPathsMeetDeny,
-	ExpanderRewrite, LegacyTomlRules,
+	PrefixGrantEligibility, PythonModuleClass, ControlFlagChain, AmendmentEligibility, DotDotPathsMeetDeny,
+	ExpanderRewrite, TaskShellRules, LegacyTomlRules,
 }

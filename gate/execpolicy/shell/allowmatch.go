@@ -13,13 +13,23 @@ const maxArityDepth = 3
 // positional (non-flag) words, ASCII-lowercased, cut to the arity of the
 // longest matching key, else the first positional word; "" when there is
 // none.
-func Classify(command string) string { return classifyCollapsed(collapse(lower(command))) }
+// This is 0.9.10's reading; Dialect.Classify is a release's.
+func Classify(command string) string { return Dialect{}.Classify(command) }
+
+// Classify names a command by its arity-table key as the dialect's release
+// does.
+func (d Dialect) Classify(command string) string {
+	return d.classifyCollapsed(collapse(lower(command)))
+}
 
 // classifyCollapsed is Classify of text already lowered and collapsed, whose
 // words are Classify's tokens, lowered. The key never needs more than the
 // first maxArityDepth positional words (no arity exceeds it), and is a
-// substring of the text unless flags sit between those words.
-func classifyCollapsed(collapsed string) string {
+// substring of the text unless flags sit between those words. With
+// PythonModule the `-m` right after a leading python or python3 counts as
+// a positional word, so the table's `python -m` keys apply
+// (docs/codewhale/releases/0.10.1.md A.2.5).
+func (d Dialect) classifyCollapsed(collapsed string) string {
 	var positional [maxArityDepth]wordSpan
 	n := 0
 	for start := 0; start < len(collapsed) && n < maxArityDepth; {
@@ -29,7 +39,8 @@ func classifyCollapsed(collapsed string) string {
 		} else {
 			end += start
 		}
-		if collapsed[start] != '-' {
+		if collapsed[start] != '-' || d.PythonModule && n == 1 && positional[0].start == 0 &&
+			positional[0].end == start-1 && isPythonName(collapsed[:start-1]) && collapsed[start:end] == "-m" {
 			positional[n] = wordSpan{start, end}
 			n++
 		}
@@ -45,6 +56,8 @@ func classifyCollapsed(collapsed string) string {
 	}
 	return joinSpans(collapsed, positional[:1])
 }
+
+func isPythonName(word string) bool { return word == "python" || word == "python3" }
 
 // wordSpan is a word's byte range in the text it was found in.
 type wordSpan struct{ start, end int }
@@ -85,20 +98,30 @@ func NewAllowPattern(pattern string) AllowPattern {
 
 // AllowSubject is a command prepared for matching many patterns.
 type AllowSubject struct {
-	Class     string // Classify(command)
-	Collapsed string // lowered, whitespace-collapsed command
+	Class string // Classify(command)
+	// ClassMatches says whether a pattern may match by Class: always before
+	// 0.10.1; from it only a non-empty class spelled at the front of the
+	// command (docs/codewhale/releases/0.10.1.md N5).
+	ClassMatches bool
+	Collapsed    string // lowered, whitespace-collapsed command
 }
 
-// NewAllowSubject prepares command.
-func NewAllowSubject(command string) AllowSubject {
+// NewAllowSubject prepares command as 0.9.10 reads it.
+func NewAllowSubject(command string) AllowSubject { return Dialect{}.AllowSubject(command) }
+
+// AllowSubject prepares command as the dialect's release reads it.
+func (d Dialect) AllowSubject(command string) AllowSubject {
 	collapsed := collapse(lower(command))
-	return AllowSubject{Class: classifyCollapsed(collapsed), Collapsed: collapsed}
+	class := d.classifyCollapsed(collapsed)
+	leading := class != "" && strings.HasPrefix(collapsed, class) &&
+		(len(collapsed) == len(class) || collapsed[len(class)] == ' ')
+	return AllowSubject{Class: class, ClassMatches: !d.LiteralLeading || leading, Collapsed: collapsed}
 }
 
 // Matches is allowMatch: the classification equals the pattern, or the
 // collapsed command equals it or continues it after a space.
 func (p AllowPattern) Matches(s AllowSubject) bool {
-	if s.Class == p.Lowered || s.Collapsed == p.Collapsed {
+	if s.ClassMatches && s.Class == p.Lowered || s.Collapsed == p.Collapsed {
 		return true
 	}
 	return strings.HasPrefix(s.Collapsed, p.Collapsed) && len(s.Collapsed) > len(p.Collapsed) &&
@@ -121,9 +144,13 @@ func (s AllowSubject) PrefixKeySeq(yield func(string) bool) {
 }
 
 // AllowMatch is the arity-aware prefix matcher used for trusted prefixes
-// and every non-exact typed command.
-func AllowMatch(pattern, command string) bool {
-	return NewAllowPattern(pattern).Matches(NewAllowSubject(command))
+// and every non-exact typed command, as 0.9.10 reads it.
+func AllowMatch(pattern, command string) bool { return Dialect{}.AllowMatch(pattern, command) }
+
+// AllowMatch is the arity-aware prefix matcher as the dialect's release
+// reads it.
+func (d Dialect) AllowMatch(pattern, command string) bool {
+	return NewAllowPattern(pattern).Matches(d.AllowSubject(command))
 }
 
 // ExactMatch is the command_exact comparison (§3.6): trimmed byte equality,

@@ -1,6 +1,45 @@
 package shell
 
-import "strings"
+import (
+	"runtime"
+	"strings"
+	"unicode"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+)
+
+// Dialect is how a release's matchers read a rule: the deny matcher's
+// wildcard and option placement (docs/codewhale/releases/0.10.0.md A.3.4,
+// docs/codewhale/releases/0.10.1.md N4) and the allow matcher's literal
+// leading words and python -m class (0.10.1.md N5). The zero Dialect is
+// 0.9.10's.
+type Dialect struct {
+	// Wildcard: a rule word `*` matches any number of command words.
+	Wildcard bool
+	// OptionsAnywhere: a rule's option may follow the command's
+	// positionals.
+	OptionsAnywhere bool
+	// LiteralLeading: an allow pattern matches by class only when the
+	// class is spelled at the front of the command, and never when empty.
+	LiteralLeading bool
+	// PythonModule: the class keeps the -m of python -m.
+	PythonModule bool
+	// WindowsBuild: a Windows build's deny matcher, which skips `/x`
+	// switches like flags and reads `rm.exe` as `rm` (0.10.0.md A.3.4);
+	// Linux and macOS builds keep both literal.
+	WindowsBuild bool
+}
+
+// DialectOf is release r's dialect.
+func DialectOf(r release.Release) Dialect {
+	return Dialect{
+		Wildcard:        r.Has(release.DenyWildcard),
+		OptionsAnywhere: r.Has(release.DenyOptionsAnywhere),
+		LiteralLeading:  r.Has(release.PrefixGrantEligibility),
+		PythonModule:    r.Has(release.PythonModuleClass),
+		WindowsBuild:    runtime.GOOS == "windows" && r.Has(release.DenyWildcard),
+	}
+}
 
 // DenyTokens is the hard-deny matcher's view of a text (docs/codewhale/execpolicy.md §3.4):
 // ASCII-lowercased whitespace tokens with leading `$(`, `(`, `{` and
@@ -23,17 +62,32 @@ func AppendDenyTokens(dst []string, text string) []string {
 	return dst
 }
 
+// DenyMatch reports whether the hard-deny prefix rule matches target, as
+// 0.9.10 reads it.
+func DenyMatch(rule, target string) bool { return Dialect{}.DenyMatch(rule, target) }
+
+// DenyMatchTokens is Dialect.DenyMatchTokens as 0.9.10 reads it.
+func DenyMatchTokens(rule, target []string) bool { return Dialect{}.DenyMatchTokens(rule, target) }
+
 // DenyMatch reports whether the hard-deny prefix rule matches target.
-func DenyMatch(rule, target string) bool {
-	return DenyMatchTokens(DenyTokens(rule), DenyTokens(target))
+func (d Dialect) DenyMatch(rule, target string) bool {
+	return d.DenyMatchTokens(DenyTokens(rule), DenyTokens(target))
 }
+
+// WildcardWord is the rule word that matches any number of command words
+// from 0.10.0 (docs/codewhale/releases/0.10.0.md A.3.4).
+const WildcardWord = "*"
 
 // DenyMatchTokens matches token lists from DenyTokens: after the target's
 // leading assignments, the rule's tokens must appear in order, the first one
 // also by basename, with only flags (and one value after a flag without `=`)
-// skipped in between. An empty rule never matches.
-func DenyMatchTokens(rule, target []string) bool {
-	if len(rule) == 0 || !laterTokensPresent(rule, target) {
+// skipped in between. With Wildcard a rule word `*` matches any run of
+// command words, none included, and is never the command word (the word
+// after a leading `*` is compared exactly); with OptionsAnywhere a
+// positional may be skipped while the rule expects an option. An empty
+// rule never matches.
+func (d Dialect) DenyMatchTokens(rule, target []string) bool {
+	if len(rule) == 0 || !d.laterTokensPresent(rule, target) {
 		return false
 	}
 	var small [64]bool
@@ -43,14 +97,17 @@ func DenyMatchTokens(rule, target []string) bool {
 	} else {
 		failed = make([]bool, n)
 	}
-	m := denySearch{rule: rule, target: target, failed: failed}
+	m := denySearch{dialect: d, rule: rule, target: target, failed: failed}
 	return m.from(commandStart(target), 0)
 }
 
 // laterTokensPresent is a cheap necessary condition: rule tokens after the
-// first only ever match equal target tokens.
-func laterTokensPresent(rule, target []string) bool {
+// first only ever match equal target tokens (a wildcard matches any).
+func (d Dialect) laterTokensPresent(rule, target []string) bool {
 	for _, want := range rule[1:] {
+		if d.Wildcard && want == WildcardWord {
+			continue
+		}
 		found := false
 		for _, tok := range target {
 			if tok == want {
@@ -75,32 +132,55 @@ func commandStart(target []string) int {
 }
 
 type denySearch struct {
+	dialect      Dialect
 	rule, target []string
-	failed       []bool // states (i, j) at i*len(rule)+j known not to lead to a match
+	// failed holds the states (i, j) at i*len(rule)+j known not to lead to
+	// a match; states at the end of the target are decided without it.
+	failed []bool
 }
 
 func (m *denySearch) from(i, j int) bool {
 	if j == len(m.rule) {
 		return true
 	}
-	if i >= len(m.target) || m.failed[i*len(m.rule)+j] {
+	// The wildcard comes before the end-of-command test, so a trailing `*`
+	// matches nothing (0.10.0.md A.3.4).
+	wild := m.dialect.Wildcard && m.rule[j] == WildcardWord
+	if i >= len(m.target) {
+		return wild && m.from(i, j+1)
+	}
+	if m.failed[i*len(m.rule)+j] {
+		return false
+	}
+	if wild {
+		if m.from(i, j+1) || m.from(i+1, j) {
+			return true
+		}
+		m.failed[i*len(m.rule)+j] = true
 		return false
 	}
 	tok := m.target[i]
-	if m.tokenMatches(tok, j) && m.from(i+1, j+1) {
+	matched := m.tokenMatches(tok, j)
+	if matched && m.from(i+1, j+1) {
 		return true
 	}
-	if strings.HasPrefix(tok, "-") {
+	if m.dialect.isFlag(tok) {
 		if m.from(i+1, j) {
 			return true
 		}
 		if !strings.Contains(tok, "=") && m.from(i+2, j) {
 			return true
 		}
+	} else if !matched && m.dialect.OptionsAnywhere && j > 0 && isOption(m.rule[j]) && m.from(i+1, j) {
+		// 0.10.1.md N4: the rule's option may come after this positional.
+		return true
 	}
 	m.failed[i*len(m.rule)+j] = true
 	return false
 }
+
+// isOption reports a rule word that is an option: `-x` or `--xx`.
+func isOption(word string) bool { return len(word) > 1 && word[0] == '-' }
 
 // tokenMatches compares exactly, except that the command word (rule token
 // 0, when it names no directory) also matches by basename: `/usr/bin/git`
@@ -113,19 +193,37 @@ func (m *denySearch) tokenMatches(tok string, j int) bool {
 	if j > 0 || strings.ContainsAny(want, `/\`) {
 		return false
 	}
-	base := basename(tok)
+	base := m.dialect.commandName(tok, want)
 	return base != "" && base == want
+}
+
+// isFlag reports a command word the deny matcher may skip: `-x`, and on a
+// Windows build `/x`.
+func (d Dialect) isFlag(tok string) bool {
+	return strings.HasPrefix(tok, "-") ||
+		d.WindowsBuild && len(tok) == 2 && tok[0] == '/' && 'a' <= tok[1] && tok[1] <= 'z'
+}
+
+// commandName is a command word's basename, on a Windows build without a
+// `.exe` the rule word does not have.
+func (d Dialect) commandName(tok, want string) string {
+	base := basename(tok)
+	if d.WindowsBuild && !strings.HasSuffix(want, ".exe") {
+		base = strings.TrimSuffix(base, ".exe")
+	}
+	return base
 }
 
 // DenyHeads lists every spelling the first rule token must have for
 // DenyMatchTokens(rule, target) to hold: the tokens the search can reach
 // before matching anything, and their basenames. It lets a caller index
 // deny rules by their first token.
-func DenyHeads(target []string) []string { return AppendDenyHeads(nil, target) }
+func DenyHeads(target []string) []string { return Dialect{}.AppendDenyHeads(nil, target) }
 
-// AppendDenyHeads appends DenyHeads(target) to dst, so that a caller's small
-// buffer can hold them.
-func AppendDenyHeads(dst []string, target []string) []string {
+// AppendDenyHeads appends DenyHeads(target) to dst, as the dialect reads
+// the target (a rule opening with the wildcard has no head), so that a
+// caller's small buffer can hold them.
+func (d Dialect) AppendDenyHeads(dst []string, target []string) []string {
 	// From a reached flag i the search reaches token i+1 and, when the flag
 	// has no `=`, token i+2; so whether i, i+1 and i+2 are reached rolls
 	// along instead of living in a slice.
@@ -136,7 +234,10 @@ func AppendDenyHeads(dst []string, target []string) []string {
 			if base := basename(tok); base != tok && base != "" {
 				dst = append(dst, base)
 			}
-			if strings.HasPrefix(tok, "-") {
+			if base := d.commandName(tok, ""); base != basename(tok) && base != "" {
+				dst = append(dst, base)
+			}
+			if d.isFlag(tok) {
 				next = true
 				if !strings.Contains(tok, "=") {
 					afterNext = true
@@ -146,4 +247,23 @@ func AppendDenyHeads(dst []string, target []string) []string {
 		reached, next, afterNext = next, afterNext, false
 	}
 	return dst
+}
+
+// FoldCommandWordPath is target with a command word that names a
+// directory cut to its basename (`/bin/rm x` is `rm x`, with `/` or `\`
+// separators), as 0.10.1's typed deny rules also read a target
+// (docs/codewhale/releases/0.10.1.md N3); ok is false when the first word
+// names no directory.
+func FoldCommandWordPath(target string) (string, bool) {
+	trimmed := strings.TrimSpace(target)
+	end := strings.IndexFunc(trimmed, unicode.IsSpace)
+	if end < 0 {
+		end = len(trimmed)
+	}
+	word := trimmed[:end]
+	base := basename(word)
+	if base == word || base == "" {
+		return "", false
+	}
+	return base + trimmed[end:], true
 }
