@@ -13,16 +13,11 @@ import (
 // runHooks is layer 3. A hook's updatedInput replaces the input every later
 // layer sees.
 func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
-	withheld := p.projectHooksWithheld()
-	if deps.Hooks == nil || !p.snap.Hooks.Enabled || len(p.snap.Hooks.Hooks) == 0 {
-		p.trace(LayerHooks, EffectNone, "no tool_call_before hooks"+withheld)
-		return Decision{}, false
-	}
 	callID := ""
 	if p.req.CallID != nil {
 		callID = *p.req.CallID
 	}
-	out := hooks.Before(ctx, deps.Hooks, deps.Background, p.snap.Hooks, hooks.Call{
+	call := hooks.Call{
 		ToolName:  p.req.Tool,
 		CallID:    callID,
 		Input:     p.input,
@@ -30,7 +25,13 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 		SessionID: deps.SessionID,
 		Workspace: p.req.Workspace,
 		Model:     "codewhale-ls",
-	})
+	}
+	withheld := p.projectHooksWithheld(call)
+	if deps.Hooks == nil || !p.snap.Hooks.Enabled || len(p.snap.Hooks.Hooks) == 0 {
+		p.trace(LayerHooks, EffectNone, "no tool_call_before hooks"+withheld)
+		return Decision{}, false
+	}
+	out := hooks.Before(ctx, deps.Hooks, deps.Background, p.snap.Hooks, call)
 	for _, c := range out.Changes {
 		p.changed(c)
 	}
@@ -60,13 +61,15 @@ func (p *plan) runHooks(ctx context.Context, deps Deps) (Decision, bool) {
 }
 
 // projectHooksWithheld says, for the trace, that a trusted workspace's
-// hooks.toml did not load because its bytes are not approved, a release
-// change: 0.9.10 would have run its hooks (docs/codewhale/releases/0.10.0.md
-// B.3).
-func (p *plan) projectHooksWithheld() string {
+// hooks.toml did not load because its bytes are not approved, and names
+// the release change when 0.9.10 would have run one of its hooks for call
+// (docs/codewhale/releases/0.10.0.md B.3).
+func (p *plan) projectHooksWithheld(call hooks.Call) string {
 	switch st := p.snap.ProjectHooksStatus; st.State {
 	case config.ProjectHooksNotApproved, config.ProjectHooksEdited, config.ProjectHooksStoreUnreadable:
-		p.changed(release.HookDigestApproval)
+		if hooks.WouldRun(st.Withheld, call) {
+			p.changed(release.HookDigestApproval)
+		}
 		return "; project hooks.toml not loaded: " + st.Why
 	}
 	return ""

@@ -198,3 +198,30 @@ func TestProjectHookRunsOnlyOnceApproved(t *testing.T) {
 		}
 	}
 }
+
+// A withheld project hooks.toml changed the decision only for calls one of
+// its hooks would have run for: the Decision names the digest change then
+// and not for other calls (which 0.9.10 decided the same way).
+func TestWithheldHooksNamedOnlyWhereTheyWouldRun(t *testing.T) {
+	fx := load(t, files{git: true}).noFatal(t)
+	hooksPath := filepath.Join(fx.ws, ".codewhale", "hooks.toml")
+	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"guard\"\ncondition = { type = \"tool_name\", name = \"bash\" }\n"
+	must(t, os.MkdirAll(filepath.Dir(hooksPath), 0o755))
+	must(t, os.WriteFile(hooksPath, []byte(src), 0o644))
+	cfg, err := os.ReadFile(fx.snap.Paths.Config)
+	must(t, err)
+	must(t, os.WriteFile(fx.snap.Paths.Config, append(cfg, "[projects."+quoteTOML(fx.ws)+"]\ntrust_level = \"trusted\"\n"...), 0o644))
+	runner := &fakeRunner{script: map[string]hooks.Result{"guard": exit(2, "")}}
+	for _, tc := range []struct {
+		req   Request
+		named bool
+	}{
+		{fx.call("bash", map[string]any{"command": "ls"}), true},
+		{fx.call("read_file", map[string]any{"path": "README.md"}), false},
+	} {
+		d := fx.as(t, "0.10.1").decide(t, tc.req, Deps{Hooks: runner})
+		if named := slices.Contains(d.Changes, release.HookDigestApproval.String()); named != tc.named {
+			t.Errorf("%s: changes %q, want the digest change named: %v", tc.req.Tool, d.Changes, tc.named)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"path/filepath"
 	"strings"
 
@@ -59,6 +60,11 @@ type ProjectHooksStatus struct {
 	Digest string
 	// Why explains a state other than loaded, in words for a diagnostic.
 	Why string
+	// Withheld are the hooks of a trusted workspace's file that did not
+	// load only for want of an approved digest, read as 0.9.10 (which ran
+	// them) reads them: a decision names the digest change only when one
+	// of them would have run for its call.
+	Withheld hooks.Config
 }
 
 // HookApprovals is where the approved digests of project hooks files are

@@ -300,6 +300,9 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 		return
 	}
 	if !s.projectHooksApproved(f) {
+		if doc != nil {
+			s.ProjectHooksStatus.Withheld, _ = hooks.FromProjectFile(doc, release.Oldest())
+		}
 		return
 	}
 	if doc == nil {

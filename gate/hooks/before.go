@@ -62,6 +62,17 @@ type Outcome struct {
 // background hooks are dropped. Before never panics: a panicking runner or
 // a cancelled ctx is a lost executor, which denies when a strict gate
 // matched.
+// WouldRun reports whether a tool_call_before hook of cfg matches call.
+func WouldRun(cfg Config, call Call) bool {
+	if !cfg.Enabled || cfg.Rejected {
+		return false
+	}
+	match := call.matchContext(cfg.Release)
+	return slices.ContainsFunc(cfg.Hooks, func(h Hook) bool {
+		return h.Event == ToolCallBefore && h.Condition.Matches(match)
+	})
+}
+
 func Before(ctx context.Context, runner Runner, bg *Background, cfg Config, call Call) (out Outcome) {
 	if runner == nil || !cfg.Enabled {
 		return Outcome{}
