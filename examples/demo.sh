@@ -5,10 +5,23 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 go build -o /tmp/codewhale-ls-demo ./cmd/codewhale-ls || exit 1
-cw() { /tmp/codewhale-ls-demo explain --config examples/home/config.toml --workspace examples/repo "$@"; echo; }
+
+# The tour decides as Codewhale 0.10.1, the newest release codewhale-ls
+# implements. From 0.10.0 a trusted project's hooks.toml runs only once
+# its exact bytes are approved (what `/hooks approve <digest>` records), so
+# the demo approves the bundled one in a copy of the demo home.
+home=$(mktemp -d) || exit 1
+trap 'rm -rf "$home"' EXIT
+cp examples/home/config.toml examples/home/permissions.toml "$home"/
+hooks="$PWD/examples/repo/.codewhale/hooks.toml"
+digest=$( (sha256sum "$hooks" 2>/dev/null || shasum -a 256 "$hooks") | cut -d' ' -f1)
+printf '[projects."%s"]\napproved_sha256 = "%s"\n' "$hooks" "$digest" > "$home/hooks_approvals.toml"
+# Approvals are read from the Codewhale home, $CODEWHALE_HOME.
+export CODEWHALE_HOME="$home"
+cw() { /tmp/codewhale-ls-demo explain --codewhale-version 0.10.1 --config "$home/config.toml" --workspace examples/repo "$@"; echo; }
 
 echo "== layer 1 (posture): a config Codewhale refuses to start with"
-/tmp/codewhale-ls-demo explain --config examples/broken-home/config.toml --workspace examples/repo read --path README.md; echo
+/tmp/codewhale-ls-demo explain --codewhale-version 0.10.1 --config examples/broken-home/config.toml --workspace examples/repo read --path README.md; echo
 echo "== layer 2 (admission): Plan mode blocks the shell"
 cw --mode plan bash --command "cargo test"
 echo "== layer 3 (hooks): the project's tool_call_before hook denies"
@@ -29,3 +42,9 @@ echo "== layer 8 (approval): Ask opens a card"
 cw bash --command "cargo test"
 echo "== layer 9 (sandbox): an escalation the posture cannot approve"
 cw --posture never bash --input '{"command":"cargo test","sandbox_permissions":"danger-full-access","justification":"the tests bind ports"}'
+
+echo "== releases: the same call and files, as Codewhale 0.9.10 and as 0.10.1"
+echo "-- 0.9.10: \`*\` in the deny prefix 'cat * ~/.ssh/id_rsa' is a literal word"
+/tmp/codewhale-ls-demo explain --codewhale-version 0.9.10 --config "$home/config.toml" --workspace examples/repo bash --command "cat -n notes.txt ~/.ssh/id_rsa"; echo
+echo "-- 0.10.1: \`*\` matches any words (changed in 0.10.0)"
+cw bash --command "cat -n notes.txt ~/.ssh/id_rsa"
