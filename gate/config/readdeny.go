@@ -115,6 +115,16 @@ func absolute(p, home, workspace string) string {
 	return ""
 }
 
+// unclean is absolute's path before cleaning: `..` must be walked after
+// the links before it are resolved, which a lexical clean does not do.
+func unclean(p, home, workspace string) string {
+	p = expandTilde(strings.TrimSpace(p), home)
+	if filepath.IsAbs(p) || workspace == "" {
+		return p
+	}
+	return workspace + string(filepath.Separator) + p
+}
+
 // caseFolds: the usual macOS and Windows file systems ignore case, so
 // there ~/.SSH/id_rsa is the file ~/.ssh/id_rsa.
 var caseFolds = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
@@ -151,7 +161,10 @@ func (l ReadDenyList) Denies(path, home, workspace string) (ReadDenyRule, bool) 
 	}
 	candidates := []string{spelled}
 	if filepath.IsAbs(spelled) {
-		if real, err := filepath.EvalSymlinks(spelled); err == nil && real != spelled {
+		// Resolved as the kernel walks it: links first, then `..` (the
+		// text as spelled, not cleaned, so `up/..` with `up` a link to
+		// the parent climbs from where the link points).
+		if real, err := filepath.EvalSymlinks(unclean(path, home, workspace)); err == nil && real != spelled {
 			candidates = append(candidates, real)
 		}
 	}

@@ -328,6 +328,15 @@ func TestReadDenyListResolvesLinks(t *testing.T) {
 	if _, ok := s.Policy.ReadDenyList.Denies(filepath.Join(linkedHome, ".ssh", "id_rsa"), w.home, w.ws); !ok {
 		t.Error("path through a linked home not denied")
 	}
+	// `up` points into the home: `up/..` is the home as the kernel walks
+	// it, though the text cleans to the workspace.
+	if err := os.MkdirAll(filepath.Join(w.home, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, filepath.Join(w.home, "sub"), filepath.Join(w.ws, "up"))
+	if _, ok := s.Policy.ReadDenyList.Denies("up/../.ssh/id_rsa", w.home, w.ws); !ok {
+		t.Error("a link followed by .. into ~/.ssh not denied")
+	}
 }
 
 func symlink(t *testing.T, target, link string) {
