@@ -41,11 +41,15 @@ type plan struct {
 	require  Requirement
 
 	need, force, hookAsk bool
-	desc                 string
-	descRule             *string
-	allowLayer           Layer
-	allowRule            *string
-	sandbox              Sandbox
+	// withheldHook: a tool_call_before hook of an unapproved project
+	// hooks.toml matches the call (layer 3); layer 4 holds the call for a
+	// human instead of running repository code nobody approved.
+	withheldHook bool
+	desc         string
+	descRule     *string
+	allowLayer   Layer
+	allowRule    *string
+	sandbox      Sandbox
 	// call is the call as auto-review sees it, its shell command parsed
 	// once for every layer that classifies it (4, 6, 8).
 	call autoreview.Call

@@ -69,10 +69,20 @@ func (p *plan) projectHooksWithheld(call hooks.Call) string {
 	case config.ProjectHooksNotApproved, config.ProjectHooksEdited, config.ProjectHooksStoreUnreadable:
 		if hooks.WouldRun(st.Withheld, call) {
 			p.changed(release.HookDigestApproval)
+			p.withheldHook = true
+			return "; project hooks.toml not loaded: " + st.Why + "; one of its hooks matches this call, so a human decides"
 		}
 		return "; project hooks.toml not loaded: " + st.Why
 	}
 	return ""
+}
+
+// withheldHookHold is the approval card's text for a call an unapproved
+// project hook matches.
+func withheldHookHold(snap *config.Snapshot) string {
+	st := snap.ProjectHooksStatus
+	return fmt.Sprintf("A tool_call_before hook in the project's hooks.toml matches this call, but the file is not loaded (%s). Codewhale %s runs it once its bytes are approved (/hooks approve %s); codewhale-ls cannot see Codewhale's approvals and does not run unapproved repository code, so you decide. Recording the approval in %s lets codewhale-ls run the hook instead.",
+		st.Why, snap.Release.Name(), st.Digest, snap.Paths.HookApprovals())
 }
 
 func describeHookRecords(records []hooks.Record) string {

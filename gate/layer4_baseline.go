@@ -238,6 +238,15 @@ func (p *plan) baseline() (Decision, bool) {
 			return p.finish(Deny, LayerBaseline, reason, nil), true
 		}
 	}
+	if p.withheldHook {
+		// Codewhale runs the hook once the user approves the file's bytes
+		// there, and codewhale-ls cannot see that approval
+		// (docs/codewhale/releases/choices.md, B.3-digest): allowing could
+		// be looser than Codewhale, running the hook would run repository
+		// code nobody approved, so a human decides, whatever the posture.
+		p.requireApproval(withheldHookHold(p.snap), nil, true)
+		effect, detail = EffectAsk, detail+"; an unapproved project hook matches: held for a human"
+	}
 	if p.hookAsk && !p.s.autoApprove {
 		p.requireApproval("A ToolCallBefore hook requires explicit approval for this call.", nil, false)
 		effect, detail = EffectAsk, detail+"; a hook asked for approval"

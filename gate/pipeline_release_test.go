@@ -9,6 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // as is the fixture's files loaded again as the release named version.
@@ -223,5 +224,18 @@ func TestWithheldHooksNamedOnlyWhereTheyWouldRun(t *testing.T) {
 		if named := slices.Contains(d.Changes, release.HookDigestApproval.String()); named != tc.named {
 			t.Errorf("%s: changes %q, want the digest change named: %v", tc.req.Tool, d.Changes, tc.named)
 		}
+		// A matching hook nobody approved holds the call for a human (Ask
+		// prompts; Full Access, which cannot prompt, denies): Codewhale
+		// may run the hook (approved there) and deny.
+		if held := d.Decision == Ask && d.Layer == LayerApproval; held != tc.named {
+			t.Errorf("%s: %s at layer %d (%s), want held for a human: %v", tc.req.Tool, d.Decision, d.Layer, d.Reason, tc.named)
+		}
+		d = fx.as(t, "0.10.1").decide(t, withPosture(tc.req, tool.FullAccess), Deps{Hooks: runner})
+		if held := d.Decision == Deny && d.Layer == LayerApproval; held != tc.named {
+			t.Errorf("%s under Full Access: %s at layer %d (%s), want denied as a hold: %v", tc.req.Tool, d.Decision, d.Layer, d.Reason, tc.named)
+		}
+	}
+	if len(runner.calls) != 0 {
+		t.Errorf("an unapproved project hook ran: %v", runner.calls)
 	}
 }
