@@ -216,3 +216,37 @@ func removedIn0101(f *File, root *tomldoc.TableValue) {
 		}
 	}
 }
+
+// nestedSince0100 are the keys 0.10.0 reads inside tables that also hold
+// keys codewhale-ls does not model ([tools], [features]): only those keys
+// are checked there, so other keys of those tables raise nothing.
+var nestedSince0100 = []intRange{approvalTimeout, userInputTimeout, userInputMaxQ, userInputMaxO, {table: "features", key: "code_mode"}}
+
+// nestedKeysSince0100 reports, in [approval], [tools] and [features], a
+// key 0.10.0 added when the release does not read it, and, when it does, a
+// key a typo away from one of them: `[approval] timeout_secnds = 30`
+// would leave approvals unbounded without a word.
+func nestedKeysSince0100(f *File, root *tomldoc.TableValue, r release.Release) {
+	for _, table := range []string{"approval", "tools", "features"} {
+		t, _ := root.Sub(table)
+		if t == nil {
+			continue
+		}
+		var known []string
+		for _, k := range nestedSince0100 {
+			if k.table == table {
+				known = append(known, k.key)
+			}
+		}
+		for _, e := range t.Entries {
+			switch {
+			case slices.Contains(known, e.Key) && !r.Has(release.NewConfigKeys0100):
+				f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale %s does not read [%s] %s: it was added in Codewhale 0.10.0", r.Name(), table, e.Key))
+			case !slices.Contains(known, e.Key) && r.Has(release.NewConfigKeys0100):
+				if hint := problem.DidYouMean(e.Key, known); hint != "" {
+					f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s` in [%s]%s", e.Key, table, hint))
+				}
+			}
+		}
+	}
+}

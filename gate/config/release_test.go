@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +56,9 @@ code_mode = true
 		version string
 		cw002   []string
 	}{
-		{"0.9.10", []string{"sandbox_network_access", "sandbox_read_denylist_defaults", "sandbox_denied_read_paths", "sandbox_read_denylist_exempt", "project_instruction_imports", "compaction"}},
+		// 0.9.10 reads none of them, in the tables too.
+		{"0.9.10", []string{"timeout_seconds", "user_input_timeout_seconds", "user_input_max_questions", "user_input_max_options", "code_mode",
+			"sandbox_network_access", "sandbox_read_denylist_defaults", "sandbox_denied_read_paths", "sandbox_read_denylist_exempt", "project_instruction_imports", "compaction"}},
 		{"0.10.0", nil},
 		{"0.10.1", nil},
 	} {
@@ -391,5 +394,42 @@ func TestRequirementsPerRelease(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// In [approval], [tools] and [features] the keys 0.10.0 added are checked
+// by name: a typo of one is CW002 with the key meant (0.10.x), the key
+// itself is CW002 at 0.9.10, which does not read it, and other keys of
+// those tables raise nothing.
+func TestNestedKeysSince0100(t *testing.T) {
+	src := "[approval]\ntimeout_secnds = 30\n[tools]\nuser_input_timeout_secs = 60\nsomething_else = 1\n[features]\ncode_mdoe = true\n"
+	for _, version := range []string{"0.10.0", "0.10.1"} {
+		w := newWorld(t)
+		w.userConfig(src)
+		s := w.loadAs(at(t, version))
+		var got []string
+		for _, p := range s.File(KindUserConfig).Problems {
+			if p.Code == "CW002" {
+				got = append(got, p.Message)
+			}
+		}
+		want := []string{
+			"Codewhale silently ignores the unknown key `timeout_secnds` in [approval]; did you mean `timeout_seconds`?",
+			"Codewhale silently ignores the unknown key `user_input_timeout_secs` in [tools]; did you mean `user_input_timeout_seconds`?",
+			"Codewhale silently ignores the unknown key `code_mdoe` in [features]; did you mean `code_mode`?",
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: CW002 %q", version, got)
+		}
+	}
+	w := newWorld(t)
+	w.userConfig("[approval]\ntimeout_seconds = 30\n")
+	s := w.loadAs(at(t, "0.9.10"))
+	var got []string
+	for _, p := range s.File(KindUserConfig).Problems {
+		got = append(got, p.Code+" "+p.Message)
+	}
+	if !slices.Contains(got, "CW002 Codewhale 0.9.10 does not read [approval] timeout_seconds: it was added in Codewhale 0.10.0") {
+		t.Errorf("0.9.10: %q", got)
 	}
 }

@@ -92,6 +92,7 @@ func readUserConfig(f *File, doc *tomldoc.Doc, source string, r release.Release)
 	if r.Has(release.NewConfigKeys0100) {
 		c.SettingsSince0100 = readSince0100(f, root, source)
 	}
+	nestedKeysSince0100(f, root, r)
 	if r.Has(release.RemovedConfigKeys0101) {
 		removedIn0101(f, root)
 	}
