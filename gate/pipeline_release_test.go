@@ -14,20 +14,11 @@ import (
 // as is the fixture's files loaded again as the release named version.
 func (fx fixture) as(t testing.TB, version string) fixture {
 	t.Helper()
-	fx.snap = config.Load(config.Options{ConfigFlag: fx.snap.Paths.Config, Workspace: fx.ws, Env: config.MapEnv{"HOME": fx.home}, Release: releaseOf(t, version)})
+	fx.snap = config.Load(config.Options{ConfigFlag: fx.snap.Paths.Config, Workspace: fx.ws, Env: config.MapEnv{"HOME": fx.home}, Release: release.MustOf(version)})
 	return fx
 }
 
 var releaseColumns = []string{"0.9.10", "0.10.0", "0.10.1"}
-
-func releaseOf(t testing.TB, version string) release.Release {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r
-}
 
 // TestGroupingKeyPerRelease is docs/codewhale/releases/0.10.0.md B.8.3 and
 // 0.10.1.md Part D item 7: the grouping key of each column's release ("="
@@ -76,7 +67,7 @@ func TestGroupingKeyPerRelease(t *testing.T) {
 				want = ExactKey(row.semantic, row.input)
 			}
 			prev = want
-			if got := GroupingKey(releaseOf(t, version), row.semantic, row.input); got != want {
+			if got := GroupingKey(release.MustOf(version), row.semantic, row.input); got != want {
 				t.Errorf("GroupingKey(%s, %s, %v) = %q, want %q", version, row.semantic, row.input, got, want)
 			}
 		}

@@ -44,11 +44,7 @@ func TestHoverPerRelease(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, ok := release.Of(c.version)
-			if !ok {
-				t.Fatal(c.version)
-			}
-			md, _, ok := Hover(c.kind, c.src, at(t, c.src, c.needle), nil, r)
+			md, _, ok := Hover(c.kind, c.src, at(t, c.src, c.needle), nil, release.MustOf(c.version))
 			if !ok {
 				t.Fatal("no hover")
 			}
@@ -61,7 +57,7 @@ func TestHoverPerRelease(t *testing.T) {
 func TestCompletePerRelease(t *testing.T) {
 	src := []byte("sandbox_net")
 	offered := func(version string) bool {
-		r, _ := release.Of(version)
+		r := release.MustOf(version)
 		for _, it := range Complete(config.KindUserConfig, src, len(src), r) {
 			if it.Label == "sandbox_network_access" {
 				return true

@@ -103,7 +103,7 @@ func TestRootedPathRules(t *testing.T) {
 	if r := NewEngineFromFile(f, WithPathCaseFolding(false)).Check(in); r.MatchedAction != nil {
 		t.Errorf("0.9.10 matched %v", *r.MatchedAction)
 	}
-	r010, _ := release.Of("0.10.0")
+	r010 := release.MustOf("0.10.0")
 	if r := NewEngineFromFile(f, WithRelease(r010), WithPathCaseFolding(false)).Check(in); r.MatchedAction == nil || *r.MatchedAction != Allow ||
 		!slices.Contains(r.Changes, release.RootedPathRules) {
 		t.Errorf("0.10.0: %+v", r)
@@ -256,7 +256,7 @@ func TestChangesNameTheRelease(t *testing.T) {
 	if old.Phase != Allowed || old.Changes != nil {
 		t.Fatalf("0.9.10: %+v", old)
 	}
-	r, _ := release.Of("0.10.1")
+	r := release.MustOf("0.10.1")
 	got := NewEngineFromFile(f, WithRelease(r)).Check(in)
 	if got.Phase != Forbidden || !slices.Equal(got.Changes, []release.Change{release.DenyWildcard}) {
 		t.Fatalf("0.10.1: %s %v", got.Phase, got.Changes)

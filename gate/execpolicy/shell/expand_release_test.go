@@ -9,15 +9,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
-func releaseNamed(t *testing.T, version string) release.Release {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r
-}
-
 // denied reports whether a deny prefix matches one of the release's deny
 // targets of command.
 func denied(r release.Release, rule, command string) bool {
@@ -35,9 +26,9 @@ func checkDenyTable(t *testing.T, rule string, rows []struct {
 	t.Helper()
 	for _, row := range rows {
 		for version, want := range row.want {
-			if got := denied(releaseNamed(t, version), rule, row.command); got != want {
+			if got := denied(release.MustOf(version), rule, row.command); got != want {
 				t.Errorf("Codewhale %s, deny %q, %q: denied = %v, want %v (targets %q)",
-					version, rule, row.command, got, want, DenyTargetsAs(releaseNamed(t, version), row.command))
+					version, rule, row.command, got, want, DenyTargetsAs(release.MustOf(version), row.command))
 			}
 		}
 	}
@@ -178,13 +169,13 @@ func TestExpansionFlags(t *testing.T) {
 		{`ls \; ls`, flags{eligible: true}},
 		{"cargo test && cargo test", flags{control: true}},
 	} {
-		e := ExpandAs(releaseNamed(t, "0.10.1"), row.command)
+		e := ExpandAs(release.MustOf("0.10.1"), row.command)
 		got := flags{e.Dynamic, e.ArgumentsDynamic, e.Control, e.PrefixGrantEligible}
 		if got != row.want {
 			t.Errorf("%q: dynamic, arguments dynamic, control, eligible = %+v, want %+v", row.command, got, row.want)
 		}
 		for _, version := range []string{"0.9.10", "0.10.0"} {
-			old := ExpandAs(releaseNamed(t, version), row.command)
+			old := ExpandAs(release.MustOf(version), row.command)
 			if old.Dynamic || old.ArgumentsDynamic || old.Nested || old.Redirects || !old.PrefixGrantEligible || old.Control != Chained(row.command) {
 				t.Errorf("Codewhale %s, %q: 0.10.1 flags leaked into %+v", version, row.command, old)
 			}
@@ -199,7 +190,7 @@ func TestExpandAsBeforeTheRewrite(t *testing.T) {
 		"git status && git push", "sudo -u root bash -c 'rm -rf /'", "echo `date` $(whoami)",
 		"cat <<EOF\nrm -rf /\nEOF", `echo "a;b" $'x\'y' \`, "",
 	} {
-		for _, r := range []release.Release{{}, releaseNamed(t, "0.9.10")} {
+		for _, r := range []release.Release{{}, release.MustOf("0.9.10")} {
 			if got := ExpandAs(r, command).Commands; !slices.Equal(got, Expand(command)) {
 				t.Errorf("Codewhale %s, %q: %q, want Expand's %q", r.Name(), command, got, Expand(command))
 			}
@@ -208,7 +199,7 @@ func TestExpandAsBeforeTheRewrite(t *testing.T) {
 			}
 		}
 	}
-	ten := releaseNamed(t, "0.10.0")
+	ten := release.MustOf("0.10.0")
 	for _, command := range []string{"git status && git push", "sudo -u root bash -c 'rm -rf /'", "echo `date` $(whoami)"} {
 		if got := ExpandAs(ten, command).Commands; !slices.Equal(got, Expand(command)) {
 			t.Errorf("Codewhale 0.10.0, %q: %q, want Expand's %q", command, got, Expand(command))
@@ -224,14 +215,14 @@ func TestExpandAsBeforeTheRewrite(t *testing.T) {
 // TestRawTextDenyTarget: 0.10.1 adds the trimmed raw command to the
 // expander's output when absent (0.10.1.md A.2.3, N2).
 func TestRawTextDenyTarget(t *testing.T) {
-	r := releaseNamed(t, "0.10.1")
+	r := release.MustOf("0.10.1")
 	if !denied(r, `echo a\;b`, ` echo a\;b `) {
 		t.Errorf("deny `echo a\\;b` misses the raw text: targets %q", DenyTargetsAs(r, ` echo a\;b `))
 	}
 	// 0.10.0's expander is 0.9.10's, whose first line is the trimmed input
 	// (0.10.0.md A.2.3: the raw text is a target only if the expander
 	// emits it).
-	if got := DenyTargetsAs(releaseNamed(t, "0.10.0"), ` echo a\;b `); len(got) == 0 || got[0] != `echo a\;b` {
+	if got := DenyTargetsAs(release.MustOf("0.10.0"), ` echo a\;b `); len(got) == 0 || got[0] != `echo a\;b` {
 		t.Errorf("0.10.0 targets %q do not open with the trimmed input", got)
 	}
 	if got := DenyTargetsAs(r, "ls"); !slices.Equal(got, []string{"ls"}) {
@@ -251,10 +242,10 @@ func TestClassifyPerRelease(t *testing.T) {
 		{"git status -s", "git status", "git status"},
 		{"python manage.py", "python", "python"},
 	} {
-		if got := ClassifyAs(releaseNamed(t, "0.10.0"), row.command); got != row.old {
+		if got := ClassifyAs(release.MustOf("0.10.0"), row.command); got != row.old {
 			t.Errorf("0.10.0 %q: %q, want %q", row.command, got, row.old)
 		}
-		if got := NewAllowSubjectAs(releaseNamed(t, "0.10.1"), row.command).Class; got != row.new {
+		if got := NewAllowSubjectAs(release.MustOf("0.10.1"), row.command).Class; got != row.new {
 			t.Errorf("0.10.1 %q: %q, want %q", row.command, got, row.new)
 		}
 	}
@@ -281,7 +272,7 @@ func TestClassifyPerRelease(t *testing.T) {
 // wrapper-walk states), and code it did not examine makes the command
 // dynamic (0.10.1.md A.2.2).
 func TestRewriteCaps(t *testing.T) {
-	r := releaseNamed(t, "0.10.1")
+	r := release.MustOf("0.10.1")
 	var many []string
 	for i := range maxLines + 10 {
 		many = append(many, "cmd"+strconv.Itoa(i))
