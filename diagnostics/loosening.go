@@ -244,8 +244,8 @@ func rootedToRelative(b, n execpolicy.Rule, rel release.Release) bool {
 	if b.Path == nil || n.Path == nil || !rel.Has(release.RootedPathRules) {
 		return false
 	}
-	_, wasRooted := RootedPath(*b.Path)
-	_, isRooted := RootedPath(*n.Path)
+	_, wasRooted := execpolicy.RootedPath(*b.Path, false)
+	_, isRooted := execpolicy.RootedPath(*n.Path, false)
 	return wasRooted && !isRooted
 }
 

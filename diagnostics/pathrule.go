@@ -36,7 +36,7 @@ func (l *permLint) deadWorkspace(i int) {
 		msg += "; a deny with a workspace is not promoted to a hard-deny prefix either, so it blocks nothing"
 	}
 	if fr.Rule.Path != nil && l.rel.Has(release.RootedPathRules) {
-		if _, rooted := RootedPath(*fr.Rule.Path); rooted {
+		if _, rooted := execpolicy.RootedPath(*fr.Rule.Path, false); rooted {
 			// releases/0.10.0.md A.2.2: the rooted channel needs no session
 			// workspace, but the rule's own workspace clause still applies.
 			msg += fmt.Sprintf(" (in Codewhale %s its rooted path would match in every session without the workspace key)", l.rel.Name())
@@ -68,16 +68,6 @@ type pathFinding struct {
 	respelled string
 }
 
-// RootedPath folds a rule path as Codewhale's rooted channel does (trim,
-// `\` → `/`) and says whether it is rooted: `/…`, `~/…` or a drive `L:/…`
-// (docs/codewhale/releases/0.10.0.md A.2.2). `~` alone and `~user/…` are
-// relative.
-func RootedPath(p string) (folded string, rooted bool) {
-	folded = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
-	drive := len(folded) >= 3 && ('a' <= folded[0]|0x20 && folded[0]|0x20 <= 'z') && folded[1] == ':' && folded[2] == '/'
-	return folded, strings.HasPrefix(folded, "/") || strings.HasPrefix(folded, "~/") || drive
-}
-
 // hasDotDot reports a `..` component under either separator.
 func hasDotDot(p string) bool {
 	return slices.Contains(strings.FieldsFunc(p, func(c rune) bool { return c == '/' || c == '\\' }), "..")
@@ -107,7 +97,7 @@ func pathTrouble(r execpolicy.Rule, rel release.Release) pathFinding {
 	}
 	p := *r.Path
 	trimmed := strings.TrimSpace(p)
-	folded, rooted := RootedPath(p)
+	folded, rooted := execpolicy.RootedPath(p, false)
 	rootedMatches := rooted && rel.Has(release.RootedPathRules)
 	switch {
 	case trimmed == "":

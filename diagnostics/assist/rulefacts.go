@@ -115,7 +115,7 @@ func matchInWords(r execpolicy.Rule, rel release.Release) []string {
 	}
 	if r.Path != nil {
 		words := code(*r.Path) + " only (workspace-relative after normalisation; no globs, one file)"
-		_, rooted := diagnostics.RootedPath(*r.Path)
+		_, rooted := execpolicy.RootedPath(*r.Path, false)
 		switch {
 		case rooted && rel.Has(release.RootedPathRules):
 			words = code(*r.Path) + " exactly as written, inside or outside the workspace (a rooted path is compared byte for byte: `~` is not expanded, `//` and a trailing `/` are not collapsed; no globs, one file)"

@@ -267,3 +267,27 @@ func TestChangesNameTheRelease(t *testing.T) {
 		t.Fatalf("literal: %s %v", same.Phase, same.Changes)
 	}
 }
+
+// RootedPath is the rooted channel's reading of a rule path, shared by the
+// engine and the lints (docs/codewhale/releases/0.10.0.md A.2.2).
+func TestRootedPath(t *testing.T) {
+	for _, c := range []struct {
+		value  string
+		fold   bool
+		form   string
+		rooted bool
+	}{
+		{" /etc//Passwd/ ", false, "/etc//Passwd/", true},
+		{"/etc/Passwd", true, "/etc/passwd", true},
+		{`C:\Users\x`, false, "C:/Users/x", true},
+		{`~\.ssh\id`, false, "~/.ssh/id", true},
+		{"~", false, "~", false},
+		{"~user/x", false, "~user/x", false},
+		{"C:x", false, "C:x", false},
+		{"src/./a", false, "src/./a", false},
+	} {
+		if form, rooted := RootedPath(c.value, c.fold); form != c.form || rooted != c.rooted {
+			t.Errorf("RootedPath(%q, %v) = %q, %v; want %q, %v", c.value, c.fold, form, rooted, c.form, c.rooted)
+		}
+	}
+}
