@@ -50,6 +50,9 @@ func TestGroupingKeyPerRelease(t *testing.T) {
 		{"exec_shell", map[string]any{"command": "cargo test && rm -rf ~"}, [3]string{"shell:cargo test", "=", "shell:exact:" + fingerprint("cargo test && rm -rf ~")}},
 		{"exec_shell", map[string]any{"command": "cargo test > out"}, [3]string{"shell:cargo test", "=", "shell:exact:" + fingerprint("cargo test > out")}},
 		{"exec_shell", map[string]any{"command": "FOO=1 cargo test"}, [3]string{"shell:foo=1", "=", "shell:exact:" + fingerprint("FOO=1 cargo test")}},
+		// 0.10.1's classifier keeps python's -m (0.10.1.md A.2.5), in the
+		// grouping key as in the allow matcher.
+		{"exec_shell", map[string]any{"command": "python -m pytest -x"}, [3]string{"shell:python", "=", "shell:python -m pytest"}},
 		{"exec_shell", map[string]any{"command": "ls -la"}, [3]string{"shell:ls", "=", "shell:exact:" + fingerprint("ls -la")}},
 		{"task_shell_start", map[string]any{"command": "make"}, [3]string{"shell:make", "=", "="}},
 		{"exec_shell_wait", map[string]any{"task_id": "t1"}, [3]string{"shell:<empty>", "=", "exact"}},
