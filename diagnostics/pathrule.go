@@ -68,11 +68,6 @@ type pathFinding struct {
 	respelled string
 }
 
-// hasDotDot reports a `..` component under either separator.
-func hasDotDot(p string) bool {
-	return slices.Contains(strings.FieldsFunc(p, func(c rune) bool { return c == '/' || c == '\\' }), "..")
-}
-
 // plainRooted is a folded rooted path without empty or `.` components and
 // without a trailing `/`: the spelling a tool's call path has.
 func plainRooted(folded string) string {
@@ -102,7 +97,7 @@ func pathTrouble(r execpolicy.Rule, rel release.Release) pathFinding {
 	switch {
 	case trimmed == "":
 		return pathFinding{msg: "an empty path never matches: Codewhale cannot normalise it, so this rule applies to no call", dead: true}
-	case hasDotDot(trimmed):
+	case execpolicy.HasDotDot(folded):
 		if rel.Has(release.DotDotPathsMeetDeny) && r.Action != execpolicy.Allow {
 			// releases/0.10.1.md N8: a call path with `..` meets every deny
 			// and ask path rule, whatever the rule's own path.

@@ -112,7 +112,7 @@ func (c *call) prepare(e *Engine, in Input) {
 		}
 		if e.has.rootedPaths {
 			c.rooted, _ = RootedPath(*in.Path, e.fold)
-			c.dotDot = hasDotDot(c.rooted)
+			c.dotDot = HasDotDot(c.rooted)
 			c.dotDotMeets = e.has.dotDotPaths
 		}
 	}

@@ -205,7 +205,7 @@ func (e *Engine) addTyped(r Rule, src Source) {
 		if e.has.rootedPaths {
 			var rooted bool
 			c.rooted, rooted = RootedPath(*r.Path, e.fold)
-			c.rootedOK = rooted && !hasDotDot(c.rooted)
+			c.rootedOK = rooted && !HasDotDot(c.rooted)
 			c.rootedOnly = strings.HasPrefix(c.rooted, "~/")
 		}
 	}

@@ -157,8 +157,9 @@ func RootedPath(value string, fold bool) (form string, rooted bool) {
 	return form, rooted
 }
 
-// hasDotDot reports a `..` component in a path whose separators are `/`.
-func hasDotDot(s string) bool {
+// HasDotDot reports a `..` component in a path whose separators are `/`,
+// such as RootedPath's form: a path Codewhale does not resolve.
+func HasDotDot(s string) bool {
 	for part := range strings.SplitSeq(s, "/") {
 		if part == ".." {
 			return true

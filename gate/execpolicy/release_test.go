@@ -291,3 +291,11 @@ func TestRootedPath(t *testing.T) {
 		}
 	}
 }
+
+func TestHasDotDot(t *testing.T) {
+	for path, want := range map[string]bool{"../x": true, "a/../b": true, "a/..": true, "..": true, "a/..b": false, "a/b..": false, "a\\..\\b": false, "": false} {
+		if got := HasDotDot(path); got != want {
+			t.Errorf("HasDotDot(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
