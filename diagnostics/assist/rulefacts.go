@@ -93,7 +93,11 @@ func matchInWords(r execpolicy.Rule, rel release.Release) []string {
 			words = "no word that is not a flag (file tools always pass an empty command: for them, every call)"
 		default:
 			words = "starts with the words " + code(trimmed) + " (case-insensitive, spaces collapsed; a longer word does not match)"
-			if p := strings.Fields(trimmed); len(p) > 1 && shell.Classify(trimmed) == tool.LowerASCII(trimmed) {
+			// Flags between the words keep the command's class, which an
+			// allow or ask matches by; from 0.10.1 it must also be spelled
+			// at the front (N5), while a deny skips flags at every release.
+			dialect := shell.DialectOf(rel)
+			if p := strings.Fields(trimmed); len(p) > 1 && (!dialect.LiteralLeading || r.Action == execpolicy.Deny) && dialect.Classify(trimmed) == tool.LowerASCII(trimmed) {
 				words += "; flags between the words match too (" + code(p[0]+" --flag "+strings.Join(p[1:], " ")) + ")"
 			}
 			switch {
