@@ -17,7 +17,7 @@ func denyTargetsOf(r release.Release, command string) []string {
 // denied reports whether a deny prefix matches one of the release's deny
 // targets of command.
 func denied(r release.Release, rule, command string) bool {
-	return slices.ContainsFunc(denyTargetsOf(r, command), func(target string) bool { return shell.DenyMatch(rule, target) })
+	return slices.ContainsFunc(denyTargetsOf(r, command), func(target string) bool { return shell.Dialect{}.DenyMatch(rule, target) })
 }
 
 // answer is a table cell: whether the deny prefix meets a deny target, per
