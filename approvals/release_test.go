@@ -14,12 +14,8 @@ import (
 // loadedAs is loaded, read as release version.
 func loadedAs(t *testing.T, version, extra string) (*config.Snapshot, gate.Request) {
 	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
 	snap, req := loaded(t, extra)
-	return config.Load(config.Options{ConfigFlag: snap.Paths.Config, Workspace: req.Workspace, Env: config.MapEnv{"HOME": snap.Paths.Home}, Release: r}), req
+	return config.Load(config.Options{ConfigFlag: snap.Paths.Config, Workspace: req.Workspace, Env: config.MapEnv{"HOME": snap.Paths.Home}, Release: release.MustOf(version)}), req
 }
 
 // TestSessionGrantPerRelease is docs/codewhale/releases/0.10.0.md B.8.3 and

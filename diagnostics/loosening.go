@@ -203,6 +203,7 @@ func (d *looseness) rules() {
 		}
 	}
 	rel := d.now.Release
+	dialect := shell.DialectOf(rel)
 	for _, p := range pairs {
 		b, n := p[0], p[1]
 		switch {
@@ -211,7 +212,7 @@ func (d *looseness) rules() {
 		case n.Rule.Action == b.Rule.Action && n.Rule.Action != execpolicy.Allow && rootedToRelative(b.Rule, n.Rule, rel):
 			d.report(path, valueSpan(n, "path"), "this %s's path was the rooted %q, now the relative %q: Codewhale %s matched the rooted path inside or outside the workspace, the relative one only inside it", n.Rule.Action, *b.Rule.Path, *n.Rule.Path, rel.Name())
 		case n.Rule.Action != b.Rule.Action || n.Rule.Action == execpolicy.Ask:
-		case n.Rule.Action == execpolicy.Allow && !covers(b.Rule, n.Rule):
+		case n.Rule.Action == execpolicy.Allow && !covers(b.Rule, n.Rule, dialect):
 			span, what := ruleChange(b, n)
 			d.report(path, span, "this allow's %s (it now matches calls the baseline rule did not)", what)
 		case n.Rule.Action == execpolicy.Deny && StarIsWildcard(b.Rule, rel) && hasStarWord(*b.Rule.Command) && (n.Rule.Command == nil || !hasStarWord(*n.Rule.Command)) && !denyStillCovers(b.Rule, n.Rule, rel):
@@ -228,14 +229,15 @@ func (d *looseness) rules() {
 // (`git push --force` → `git push`), or widened by a wildcard the release
 // reads (`rm -rf /` → `rm * /`), still catches the old one's calls.
 func denyStillCovers(b, n execpolicy.Rule, rel release.Release) bool {
+	dialect := shell.DialectOf(rel)
 	if n.Command != nil && b.Command != nil && !n.CommandExact && !b.CommandExact {
-		prefix := shell.AllowMatch(*n.Command, *b.Command) && shell.DenyMatch(*n.Command, *b.Command)
-		wildcard := StarIsWildcard(n, rel) && b.Promoted() == n.Promoted() && starWordsCover(*n.Command, *b.Command)
+		prefix := dialect.AllowMatch(*n.Command, *b.Command) && dialect.DenyMatch(*n.Command, *b.Command)
+		wildcard := StarIsWildcard(n, rel) && b.Promoted() == n.Promoted() && dialect.DenyMatch(*n.Command, *b.Command)
 		if prefix || wildcard {
 			n.Command = b.Command
 		}
 	}
-	return covers(n, b)
+	return covers(n, b, dialect)
 }
 
 // rootedToRelative: a path rule the release matched anywhere (rooted,
@@ -244,8 +246,8 @@ func rootedToRelative(b, n execpolicy.Rule, rel release.Release) bool {
 	if b.Path == nil || n.Path == nil || !rel.Has(release.RootedPathRules) {
 		return false
 	}
-	_, wasRooted := RootedPath(*b.Path)
-	_, isRooted := RootedPath(*n.Path)
+	_, wasRooted := execpolicy.RootedPath(*b.Path, false)
+	_, isRooted := execpolicy.RootedPath(*n.Path, false)
 	return wasRooted && !isRooted
 }
 

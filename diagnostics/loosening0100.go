@@ -90,30 +90,3 @@ func describeInt(e *tomldoc.Entry) string {
 	}
 	return e.Value.Raw
 }
-
-// starWordsCover reports that the deny pattern, whose `*` words match any
-// run of command words (docs/codewhale/releases/0.10.0.md A.3.4), matches
-// the start of every command cmd's words match literally: each other word
-// equal ignoring ASCII case. A `*` of cmd is compared as a word, so only a
-// `*` of pattern covers it.
-func starWordsCover(pattern, cmd string) bool {
-	p, c := strings.Fields(pattern), strings.Fields(cmd)
-	var from func(i, j int) bool
-	from = func(i, j int) bool {
-		switch {
-		case i == len(p):
-			return true // a deny prefix: later words are free
-		case p[i] == "*":
-			for k := j; k <= len(c); k++ {
-				if from(i+1, k) {
-					return true
-				}
-			}
-			return false
-		case j == len(c):
-			return false
-		}
-		return equalFoldASCII(p[i], c[j]) && from(i+1, j+1)
-	}
-	return from(0, 0)
-}

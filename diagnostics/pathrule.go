@@ -36,7 +36,7 @@ func (l *permLint) deadWorkspace(i int) {
 		msg += "; a deny with a workspace is not promoted to a hard-deny prefix either, so it blocks nothing"
 	}
 	if fr.Rule.Path != nil && l.rel.Has(release.RootedPathRules) {
-		if _, rooted := RootedPath(*fr.Rule.Path); rooted {
+		if _, rooted := execpolicy.RootedPath(*fr.Rule.Path, false); rooted {
 			// releases/0.10.0.md A.2.2: the rooted channel needs no session
 			// workspace, but the rule's own workspace clause still applies.
 			msg += fmt.Sprintf(" (in Codewhale %s its rooted path would match in every session without the workspace key)", l.rel.Name())
@@ -68,21 +68,6 @@ type pathFinding struct {
 	respelled string
 }
 
-// RootedPath folds a rule path as Codewhale's rooted channel does (trim,
-// `\` → `/`) and says whether it is rooted: `/…`, `~/…` or a drive `L:/…`
-// (docs/codewhale/releases/0.10.0.md A.2.2). `~` alone and `~user/…` are
-// relative.
-func RootedPath(p string) (folded string, rooted bool) {
-	folded = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
-	drive := len(folded) >= 3 && ('a' <= folded[0]|0x20 && folded[0]|0x20 <= 'z') && folded[1] == ':' && folded[2] == '/'
-	return folded, strings.HasPrefix(folded, "/") || strings.HasPrefix(folded, "~/") || drive
-}
-
-// hasDotDot reports a `..` component under either separator.
-func hasDotDot(p string) bool {
-	return slices.Contains(strings.FieldsFunc(p, func(c rune) bool { return c == '/' || c == '\\' }), "..")
-}
-
 // plainRooted is a folded rooted path without empty or `.` components and
 // without a trailing `/`: the spelling a tool's call path has.
 func plainRooted(folded string) string {
@@ -107,12 +92,12 @@ func pathTrouble(r execpolicy.Rule, rel release.Release) pathFinding {
 	}
 	p := *r.Path
 	trimmed := strings.TrimSpace(p)
-	folded, rooted := RootedPath(p)
+	folded, rooted := execpolicy.RootedPath(p, false)
 	rootedMatches := rooted && rel.Has(release.RootedPathRules)
 	switch {
 	case trimmed == "":
 		return pathFinding{msg: "an empty path never matches: Codewhale cannot normalise it, so this rule applies to no call", dead: true}
-	case hasDotDot(trimmed):
+	case execpolicy.HasDotDot(folded):
 		if rel.Has(release.DotDotPathsMeetDeny) && r.Action != execpolicy.Allow {
 			// releases/0.10.1.md N8: a call path with `..` meets every deny
 			// and ask path rule, whatever the rule's own path.

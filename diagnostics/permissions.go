@@ -28,7 +28,7 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 	if f == nil || pf == nil || !pf.Accepted || len(pf.Rules) == 0 {
 		return
 	}
-	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules)}
+	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules, shell.DialectOf(snap.Release))}
 	for i, fr := range pf.Rules {
 		if fr.Rule.Promoted() && fr.Rule.Action == execpolicy.Deny && StarIsWildcard(fr.Rule, snap.Release) && hasStarWord(*fr.Rule.Command) {
 			l.starDenies = append(l.starDenies, i)
@@ -113,7 +113,7 @@ func (l *permLint) shadowed(i int) {
 	}
 	for _, j := range l.index.coverCandidates(r.Rule) {
 		w := l.rules[j]
-		if j == i || w.Rule.Action <= r.Rule.Action || !covers(w.Rule, r.Rule) {
+		if j == i || w.Rule.Action <= r.Rule.Action || !covers(w.Rule, r.Rule, l.index.dialect) {
 			continue
 		}
 		l.add("CW200", problem.Warning, r.Span,
@@ -139,7 +139,7 @@ func (l *permLint) blockedByStar(i int) bool {
 	for _, j := range l.starDenies {
 		w := l.rules[j]
 		deny := strings.TrimSpace(*w.Rule.Command)
-		if !onlyStars(deny) && (r.Command == nil || !starWordsCover(deny, *r.Command)) {
+		if !onlyStars(deny) && (r.Command == nil || !l.index.dialect.DenyMatch(deny, *r.Command)) {
 			continue
 		}
 		l.add("CW200", problem.Warning, l.rules[i].Span,
@@ -150,10 +150,11 @@ func (l *permLint) blockedByStar(i int) bool {
 	return false
 }
 
-// covers reports that w provably matches every call r matches.
-func covers(w, r execpolicy.Rule) bool {
+// covers reports that w provably matches every call r matches, as the
+// release of dialect matches commands.
+func covers(w, r execpolicy.Rule, dialect shell.Dialect) bool {
 	// Cheapest tests first: a file's rules mostly differ in tool or command.
-	if w.Tool != r.Tool || !coversCommand(w, r) || !coversPath(w, r) {
+	if w.Tool != r.Tool || !coversCommand(w, r, dialect) || !coversPath(w, r) {
 		return false
 	}
 	if w.Workspace != nil {
@@ -193,7 +194,7 @@ func coversPath(w, r execpolicy.Rule) bool {
 	return okW && okR && wp == rp
 }
 
-func coversCommand(w, r execpolicy.Rule) bool {
+func coversCommand(w, r execpolicy.Rule, dialect shell.Dialect) bool {
 	switch {
 	case w.Command == nil:
 		return true
@@ -204,7 +205,7 @@ func coversCommand(w, r execpolicy.Rule) bool {
 	case w.CommandExact && r.CommandExact:
 		return strings.TrimSpace(*w.Command) == strings.TrimSpace(*r.Command)
 	case !w.CommandExact:
-		return shell.AllowMatch(*w.Command, *r.Command)
+		return dialect.AllowMatch(*w.Command, *r.Command)
 	}
 	return false
 }
@@ -380,7 +381,7 @@ func reorderedFlags(cmd string, rel release.Release) (string, bool) {
 		out = append(slices.Delete(out, i, i+1), flag)
 	}
 	slip := strings.Join(out, " ")
-	if shell.DenyMatch(cmd, slip) || shell.AllowMatch(cmd, slip) {
+	if dialect := shell.DialectOf(rel); dialect.DenyMatch(cmd, slip) || dialect.AllowMatch(cmd, slip) {
 		return "", false
 	}
 	return slip, true

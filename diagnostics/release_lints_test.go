@@ -186,6 +186,26 @@ func TestPermissionLintsPerRelease(t *testing.T) {
 			message: map[string]string{"0.10.1": "the deny at line 2 is the hard-deny prefix `git * push`"},
 		},
 		{
+			name: "a wildcard deny shadows an allow of the command it names by path",
+			permissions: rules(`{ tool = "exec_shell", command = "rm * /", action = "deny" }`,
+				`{ tool = "exec_shell", command = "/bin/rm -rf /", action = "allow" }`),
+			code: "CW200",
+			want: map[string][]string{
+				"0.9.10": nil,
+				"0.10.0": {`{ tool = "exec_shell", command = "/bin/rm -rf /", action = "allow" }`}, // the deny matcher reads /bin/rm as rm
+			},
+		},
+		{
+			name: "from 0.10.1 an ask covers only commands that spell its words at the front",
+			permissions: rules(`{ tool = "exec_shell", command = "git status", action = "ask" }`,
+				`{ tool = "exec_shell", command = "git --no-pager status", command_exact = true, action = "allow" }`),
+			code: "CW200",
+			want: map[string][]string{
+				"0.10.0": {`{ tool = "exec_shell", command = "git --no-pager status", command_exact = true, action = "allow" }`},
+				"0.10.1": nil,
+			},
+		},
+		{
 			name:        "a dead workspace keeps a rooted path from matching anywhere",
 			permissions: rules(`{ tool = "read_file", path = "/etc/shadow", workspace = "repo", action = "deny" }`),
 			code:        "CW206",

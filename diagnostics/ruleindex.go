@@ -14,6 +14,9 @@ import (
 type ruleIndex struct {
 	records map[record]int // record → first rule with it
 	byTool  map[string]*toolRules
+	// dialect classifies an exact rule's command as the release does, so
+	// the candidates hold every non-exact rule covers may find.
+	dialect shell.Dialect
 }
 
 type toolRules struct {
@@ -22,8 +25,8 @@ type toolRules struct {
 	exact     map[string][]int // trim(command)
 }
 
-func newRuleIndex(rules []execpolicy.FileRule) *ruleIndex {
-	x := &ruleIndex{records: make(map[record]int, len(rules)), byTool: map[string]*toolRules{}}
+func newRuleIndex(rules []execpolicy.FileRule, dialect shell.Dialect) *ruleIndex {
+	x := &ruleIndex{records: make(map[record]int, len(rules)), byTool: map[string]*toolRules{}, dialect: dialect}
 	for i, fr := range rules {
 		r := fr.Rule
 		if _, seen := x.records[recordOf(r)]; !seen {
@@ -98,7 +101,7 @@ func (x *ruleIndex) coverCandidates(r execpolicy.Rule) []int {
 			for n := 1; n <= len(words); n++ {
 				out = append(out, t.nonExact[strings.Join(words[:n], " ")]...)
 			}
-			out = append(out, t.nonExact[shell.Classify(trimmed)]...)
+			out = append(out, t.nonExact[x.dialect.Classify(trimmed)]...)
 		} else {
 			out = append(out, t.nonExact[tool.LowerASCII(trimmed)]...)
 		}

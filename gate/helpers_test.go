@@ -56,10 +56,7 @@ func load(t testing.TB, f files) fixture {
 	}
 	var r release.Release
 	if f.release != "" {
-		var ok bool
-		if r, ok = release.Of(f.release); !ok {
-			t.Fatalf("release %s is not implemented", f.release)
-		}
+		r = release.MustOf(f.release)
 	}
 	snap := config.Load(config.Options{ConfigFlag: cfgPath, Workspace: ws, Env: config.MapEnv{"HOME": home}, Release: r})
 	return fixture{home: home, ws: ws, snap: snap}

@@ -108,7 +108,7 @@ func GroupingKey(r release.Release, semantic string, input map[string]any) strin
 		return ExactKey(semantic, input)
 	case slices.Contains(shellKeyed, semantic):
 		cmd, _ := input["command"].(string)
-		prefix := shell.Classify(cmd) // the arity-aware command prefix
+		prefix := shell.DialectOf(r).Classify(cmd) // the arity-aware command prefix, as the release classifies
 		if r.Has(release.ShellGrantsNarrowed) && !simpleFamilyCommand(cmd, prefix) {
 			return "shell:exact:" + fingerprint(cmd)
 		}

@@ -15,20 +15,11 @@ import (
 // as is the fixture's files loaded again as the release named version.
 func (fx fixture) as(t testing.TB, version string) fixture {
 	t.Helper()
-	fx.snap = config.Load(config.Options{ConfigFlag: fx.snap.Paths.Config, Workspace: fx.ws, Env: config.MapEnv{"HOME": fx.home}, Release: releaseOf(t, version)})
+	fx.snap = config.Load(config.Options{ConfigFlag: fx.snap.Paths.Config, Workspace: fx.ws, Env: config.MapEnv{"HOME": fx.home}, Release: release.MustOf(version)})
 	return fx
 }
 
 var releaseColumns = []string{"0.9.10", "0.10.0", "0.10.1"}
-
-func releaseOf(t testing.TB, version string) release.Release {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r
-}
 
 // TestGroupingKeyPerRelease is docs/codewhale/releases/0.10.0.md B.8.3 and
 // 0.10.1.md Part D item 7: the grouping key of each column's release ("="
@@ -60,6 +51,9 @@ func TestGroupingKeyPerRelease(t *testing.T) {
 		{"exec_shell", map[string]any{"command": "cargo test && rm -rf ~"}, [3]string{"shell:cargo test", "=", "shell:exact:" + fingerprint("cargo test && rm -rf ~")}},
 		{"exec_shell", map[string]any{"command": "cargo test > out"}, [3]string{"shell:cargo test", "=", "shell:exact:" + fingerprint("cargo test > out")}},
 		{"exec_shell", map[string]any{"command": "FOO=1 cargo test"}, [3]string{"shell:foo=1", "=", "shell:exact:" + fingerprint("FOO=1 cargo test")}},
+		// 0.10.1's classifier keeps python's -m (0.10.1.md A.2.5), in the
+		// grouping key as in the allow matcher.
+		{"exec_shell", map[string]any{"command": "python -m pytest -x"}, [3]string{"shell:python", "=", "shell:python -m pytest"}},
 		{"exec_shell", map[string]any{"command": "ls -la"}, [3]string{"shell:ls", "=", "shell:exact:" + fingerprint("ls -la")}},
 		{"task_shell_start", map[string]any{"command": "make"}, [3]string{"shell:make", "=", "="}},
 		{"exec_shell_wait", map[string]any{"task_id": "t1"}, [3]string{"shell:<empty>", "=", "exact"}},
@@ -77,7 +71,7 @@ func TestGroupingKeyPerRelease(t *testing.T) {
 				want = ExactKey(row.semantic, row.input)
 			}
 			prev = want
-			if got := GroupingKey(releaseOf(t, version), row.semantic, row.input); got != want {
+			if got := GroupingKey(release.MustOf(version), row.semantic, row.input); got != want {
 				t.Errorf("GroupingKey(%s, %s, %v) = %q, want %q", version, row.semantic, row.input, got, want)
 			}
 		}

@@ -12,16 +12,6 @@ import (
 
 var releases = []string{"0.9.10", "0.10.0", "0.10.1"}
 
-// newer reports whether version has change c.
-func has(t *testing.T, version string, c release.Change) bool {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r.Has(c)
-}
-
 func changedBy(d Decision, c release.Change) bool {
 	return slices.Contains(d.Changes, c.String())
 }
@@ -32,7 +22,7 @@ func changedBy(d Decision, c release.Change) bool {
 func TestYoloModePerRelease(t *testing.T) {
 	for _, v := range releases {
 		t.Run(v, func(t *testing.T) {
-			newer := has(t, v, release.ThreeModes)
+			newer := release.MustOf(v).Has(release.ThreeModes)
 			off := load(t, files{config: "allow_shell = false\n", release: v}).noFatal(t)
 			req := off.call("bash", map[string]any{"command": "ls"})
 			req.Mode = tool.Yolo
@@ -102,7 +92,7 @@ func TestInputAwareDenyListPerRelease(t *testing.T) {
 		{nil, "read_file", map[string]any{"path": "a"}, want{"", "", ""}},
 	}
 	for _, v := range releases {
-		r, _ := release.Of(v)
+		r := release.MustOf(v)
 		for _, row := range rows {
 			req := Request{Tool: row.tool, Input: row.input, Workspace: "/ws", DisallowedTools: row.deny}
 			reason, _, by := admission(req, true, false, r)
@@ -119,7 +109,7 @@ func TestInputAwareDenyListPerRelease(t *testing.T) {
 	// The alias admits through the allow list too, from 0.10.0.
 	aliasReq := Request{Tool: "mcp_read_resource", Input: map[string]any{}, Workspace: "/ws"}.WithAllowList([]string{"read_mcp_resource"})
 	for _, v := range releases {
-		r, _ := release.Of(v)
+		r := release.MustOf(v)
 		reason, _, by := admission(aliasReq, true, false, r)
 		newer := r.Has(release.InputAwareDenyList)
 		if (reason == "") != newer || (by == release.InputAwareDenyList) != newer {
@@ -129,7 +119,7 @@ func TestInputAwareDenyListPerRelease(t *testing.T) {
 	// Allowing Bash does not allow task_shell_start.
 	req := Request{Tool: "task_shell_start", Input: map[string]any{"command": "make"}, Workspace: "/ws"}.WithAllowList([]string{"Bash"})
 	for _, v := range releases {
-		r, _ := release.Of(v)
+		r := release.MustOf(v)
 		if reason, _, _ := admission(req, true, false, r); !strings.Contains(reason, "(allowedTools)") {
 			t.Errorf("%s: allow [Bash] admitted task_shell_start: %q", v, reason)
 		}
@@ -147,7 +137,7 @@ func TestDenyListRecheckedAfterHooks(t *testing.T) {
 			req.DisallowedTools = []string{"exec_shell_wait"}
 			d := fx.decide(t, req, Deps{Hooks: runner})
 			checkTrace(t, d)
-			newer := has(t, v, release.InputAwareDenyList)
+			newer := release.MustOf(v).Has(release.InputAwareDenyList)
 			refused := d.Decision == Deny && d.Layer == LayerHooks && d.Reason == "Tool 'bash' or its execution dependency is in the disallowed-tools list"
 			if refused != newer || changedBy(d, release.InputAwareDenyList) != newer {
 				t.Errorf("%s layer %d %q changes %v", d.Decision, d.Layer, d.Reason, d.Changes)
@@ -225,7 +215,7 @@ func TestSandboxNetworkPerRelease(t *testing.T) {
 		{"yolo", tool.Yolo, nil, "", want{"danger-full-access", nil, nil}},
 	}
 	for _, v := range releases {
-		newer := has(t, v, release.SandboxNetworkOff)
+		newer := release.MustOf(v).Has(release.SandboxNetworkOff)
 		for _, row := range rows {
 			fx := load(t, files{config: row.config, release: v}).noFatal(t)
 			req := fx.call("read_file", map[string]any{"path": "a"})
@@ -295,7 +285,7 @@ func TestReadDenyListPerRelease(t *testing.T) {
 			req.Mode = row.mode
 			d := fx.decide(t, req, Deps{})
 			checkTrace(t, d)
-			want := row.since != (release.Change{}) && has(t, v, row.since)
+			want := row.since != (release.Change{}) && release.MustOf(v).Has(row.since)
 			refused := d.Decision == Deny && d.Layer == LayerSandbox && strings.Contains(d.Reason, "read deny-list")
 			if refused != want || changedBy(d, row.since) != want {
 				t.Errorf("%s %s %v (%s): %s layer %d %q changes %v", v, row.tool, row.input, row.posture, d.Decision, d.Layer, d.Reason, d.Changes)

@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
@@ -44,11 +45,7 @@ func TestHoverPerRelease(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, ok := release.Of(c.version)
-			if !ok {
-				t.Fatal(c.version)
-			}
-			md, _, ok := Hover(c.kind, c.src, at(t, c.src, c.needle), nil, r)
+			md, _, ok := Hover(c.kind, c.src, at(t, c.src, c.needle), nil, release.MustOf(c.version))
 			if !ok {
 				t.Fatal("no hover")
 			}
@@ -61,7 +58,7 @@ func TestHoverPerRelease(t *testing.T) {
 func TestCompletePerRelease(t *testing.T) {
 	src := []byte("sandbox_net")
 	offered := func(version string) bool {
-		r, _ := release.Of(version)
+		r := release.MustOf(version)
 		for _, it := range Complete(config.KindUserConfig, src, len(src), r) {
 			if it.Label == "sandbox_network_access" {
 				return true
@@ -71,5 +68,28 @@ func TestCompletePerRelease(t *testing.T) {
 	}
 	if offered("0.9.10") || !offered("0.10.1") {
 		t.Errorf("sandbox_network_access offered: 0.9.10 %v, 0.10.1 %v", offered("0.9.10"), offered("0.10.1"))
+	}
+}
+
+// From 0.10.1 an allow's words must lead the command (0.10.1.md N5), so
+// the hover no longer says that flags between them match; a deny's still
+// do.
+func TestRuleFactsFlagsBetweenWordsPerRelease(t *testing.T) {
+	for _, c := range []struct {
+		action, version string
+		flags           bool
+	}{
+		{"allow", "0.10.0", true},
+		{"allow", "0.10.1", false},
+		{"deny", "0.10.1", true},
+	} {
+		src := []byte("[[rules]]\ntool = \"exec_shell\"\ncommand = \"git status\"\naction = \"" + c.action + "\"\n")
+		md, _, ok := Hover(config.KindPermissions, src, at(t, src, `command = "git sta|tus"`), nil, release.MustOf(c.version))
+		if !ok {
+			t.Fatalf("%s at %s: no hover", c.action, c.version)
+		}
+		if got := strings.Contains(md, "`git --flag status`"); got != c.flags {
+			t.Errorf("%s at %s: flags between the words = %v, want %v:\n%s", c.action, c.version, got, c.flags, md)
+		}
 	}
 }

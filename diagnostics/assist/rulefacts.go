@@ -93,7 +93,11 @@ func matchInWords(r execpolicy.Rule, rel release.Release) []string {
 			words = "no word that is not a flag (file tools always pass an empty command: for them, every call)"
 		default:
 			words = "starts with the words " + code(trimmed) + " (case-insensitive, spaces collapsed; a longer word does not match)"
-			if p := strings.Fields(trimmed); len(p) > 1 && shell.Classify(trimmed) == tool.LowerASCII(trimmed) {
+			// Flags between the words keep the command's class, which an
+			// allow or ask matches by; from 0.10.1 it must also be spelled
+			// at the front (N5), while a deny skips flags at every release.
+			dialect := shell.DialectOf(rel)
+			if p := strings.Fields(trimmed); len(p) > 1 && (!dialect.LiteralLeading || r.Action == execpolicy.Deny) && dialect.Classify(trimmed) == tool.LowerASCII(trimmed) {
 				words += "; flags between the words match too (" + code(p[0]+" --flag "+strings.Join(p[1:], " ")) + ")"
 			}
 			switch {
@@ -115,7 +119,7 @@ func matchInWords(r execpolicy.Rule, rel release.Release) []string {
 	}
 	if r.Path != nil {
 		words := code(*r.Path) + " only (workspace-relative after normalisation; no globs, one file)"
-		_, rooted := diagnostics.RootedPath(*r.Path)
+		_, rooted := execpolicy.RootedPath(*r.Path, false)
 		switch {
 		case rooted && rel.Has(release.RootedPathRules):
 			words = code(*r.Path) + " exactly as written, inside or outside the workspace (a rooted path is compared byte for byte: `~` is not expanded, `//` and a trailing `/` are not collapsed; no globs, one file)"

@@ -73,7 +73,7 @@ func TestSchemasPerRelease(t *testing.T) {
 	}
 	for _, k := range keys {
 		for i, v := range releases {
-			r, _ := release.Of(v)
+			r := release.MustOf(v)
 			if got := present(decodeAt(t, k.schema, r), k.path...); got != k.in[i] {
 				t.Errorf("%s %s %v: present = %v, want %v", v, k.schema, k.path, got, k.in[i])
 			}
@@ -84,7 +84,7 @@ func TestSchemasPerRelease(t *testing.T) {
 		string(hooks.TurnEnd), string(hooks.SubagentSpawn), string(hooks.SubagentComplete), string(hooks.ShellEnv)}
 	fifteen := append(slices.Clone(events), "session_idle", "session_error", "waiting_for_user", "session_busy")
 	for i, v := range releases {
-		r, _ := release.Of(v)
+		r := release.MustOf(v)
 		want := fifteen
 		if i == 0 {
 			want = events

@@ -11,15 +11,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
-func at(t *testing.T, version string) release.Release {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r
-}
-
 func (w *world) loadAs(r release.Release) *Snapshot {
 	w.t.Helper()
 	return Load(Options{ConfigFlag: w.flag, Workspace: w.ws, Env: w.vars, Release: r})
@@ -65,7 +56,7 @@ code_mode = true
 		t.Run(tc.version, func(t *testing.T) {
 			w := newWorld(t)
 			w.userConfig(src)
-			s := w.loadAs(at(t, tc.version))
+			s := w.loadAs(release.MustOf(tc.version))
 			f := s.File(KindUserConfig)
 			var got []string
 			for _, p := range f.Problems {
@@ -117,7 +108,7 @@ func TestNewConfigKeyDefaults(t *testing.T) {
 	}{{"0.10.0", false}, {"0.10.1", true}} {
 		w := newWorld(t)
 		w.userConfig("")
-		p := w.loadAs(at(t, tc.version)).Policy
+		p := w.loadAs(release.MustOf(tc.version)).Policy
 		got := []any{p.SandboxNetworkAccess.Value, p.SandboxReadDenylistDefaults.Value, p.ApprovalTimeoutSeconds.Value,
 			p.UserInputTimeoutSeconds.Value, p.UserInputMaxQuestions.Value, p.UserInputMaxOptions.Value, p.CodeMode.Value}
 		want := []any{false, true, int64(0), int64(300), int64(6), int64(4), tc.codeMode}
@@ -155,7 +146,7 @@ func TestNewConfigKeyTyposAndValues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)
 			w.userConfig(tc.src)
-			s := w.loadAs(at(t, "0.10.0"))
+			s := w.loadAs(release.MustOf("0.10.0"))
 			f := s.File(KindUserConfig)
 			checkProblems(t, f, tc.want)
 			if (len(s.Fatal()) > 0) != tc.fatal {
@@ -168,7 +159,7 @@ func TestNewConfigKeyTyposAndValues(t *testing.T) {
 	}
 	w := newWorld(t)
 	w.userConfig("[approval]\ntimeout_seconds = 90000\n[tools]\nuser_input_max_options = 1\n")
-	p := w.loadAs(at(t, "0.10.0")).Policy
+	p := w.loadAs(release.MustOf("0.10.0")).Policy
 	if p.ApprovalTimeoutSeconds.Value != 86400 || p.UserInputMaxOptions.Value != 2 {
 		t.Errorf("clamped to %d and %d", p.ApprovalTimeoutSeconds.Value, p.UserInputMaxOptions.Value)
 	}
@@ -180,15 +171,15 @@ func TestSandboxNetworkAccessSources(t *testing.T) {
 	w := newWorld(t)
 	managed := writeFile(t, w.path("etc/managed.toml"), "sandbox_network_access = false\n")
 	w.userConfig("managed_config_path = " + tomlString(managed) + "\nrequirements_path = " + tomlString(w.path("etc/req.toml")) + "\nsandbox_network_access = true\n")
-	if p := w.loadAs(at(t, "0.10.0")).Policy; p.SandboxNetworkAccess != (BoolSetting{Value: false, Set: true, Source: "managed config"}) {
+	if p := w.loadAs(release.MustOf("0.10.0")).Policy; p.SandboxNetworkAccess != (BoolSetting{Value: false, Set: true, Source: "managed config"}) {
 		t.Errorf("managed: %+v", p.SandboxNetworkAccess)
 	}
 	w.vars["CODEWHALE_SANDBOX_NETWORK_ACCESS"] = "1"
 	writeFile(t, managed, "")
-	if p := w.loadAs(at(t, "0.10.0")).Policy; p.SandboxNetworkAccess != (BoolSetting{Value: true, Set: true, Source: "CODEWHALE_SANDBOX_NETWORK_ACCESS"}) {
+	if p := w.loadAs(release.MustOf("0.10.0")).Policy; p.SandboxNetworkAccess != (BoolSetting{Value: true, Set: true, Source: "CODEWHALE_SANDBOX_NETWORK_ACCESS"}) {
 		t.Errorf("env: %+v", p.SandboxNetworkAccess)
 	}
-	if p := w.loadAs(at(t, "0.9.10")).Policy; p.SandboxNetworkAccess.Set {
+	if p := w.loadAs(release.MustOf("0.9.10")).Policy; p.SandboxNetworkAccess.Set {
 		t.Errorf("0.9.10 read the environment's network access: %+v", p.SandboxNetworkAccess)
 	}
 }
@@ -209,7 +200,7 @@ func TestOverlayUserOnlyKeysPerRelease(t *testing.T) {
 			w := newWorld(t)
 			w.userConfig("")
 			w.overlay(src)
-			s := w.loadAs(at(t, tc.version))
+			s := w.loadAs(release.MustOf(tc.version))
 			checkProblems(t, s.File(KindOverlay), tc.want)
 			if s.Policy.SandboxNetworkAccess.Value {
 				t.Error("the overlay turned the network on")
@@ -234,7 +225,7 @@ func TestRemovedConfigKeys0101(t *testing.T) {
 		t.Run(tc.version, func(t *testing.T) {
 			w := newWorld(t)
 			w.userConfig(src)
-			f := w.loadAs(at(t, tc.version)).File(KindUserConfig)
+			f := w.loadAs(release.MustOf(tc.version)).File(KindUserConfig)
 			checkProblems(t, f, tc.want)
 			for _, p := range f.Problems {
 				if !strings.Contains(p.Message, "Codewhale 0.10.1 removed") || strings.Contains(p.Message, "did you mean") {
@@ -322,7 +313,7 @@ func TestReadDenyListResolvesLinks(t *testing.T) {
 	writeFile(t, filepath.Join(w.home, ".ssh", "id_rsa"), "key")
 	symlink(t, filepath.Join(w.home, ".ssh", "id_rsa"), filepath.Join(w.ws, "innocent.txt"))
 	w.userConfig("")
-	s := w.loadAs(at(t, "0.10.0"))
+	s := w.loadAs(release.MustOf("0.10.0"))
 	if r, ok := s.Policy.ReadDenyList.Denies("innocent.txt", w.home, w.ws); !ok || r.Spelled != "~/.ssh" {
 		t.Errorf("link to a key: %+v %v", r, ok)
 	}
@@ -373,8 +364,8 @@ func TestRequirementsPerRelease(t *testing.T) {
 				w := newWorld(t)
 				reqPath := writeFile(t, w.path("etc/requirements.toml"), tc.req)
 				w.userConfig("requirements_path = " + tomlString(reqPath) + "\n" + tc.user + "\n")
-				s := w.loadAs(at(t, v))
-				newer := at(t, v).Has(release.RequirementsStricter0101)
+				s := w.loadAs(release.MustOf(v))
+				newer := release.MustOf(v).Has(release.RequirementsStricter0101)
 				wantFatal, wantLock := tc.fatal0910, tc.locked0910
 				if newer {
 					wantFatal, wantLock = tc.fatal, tc.lock

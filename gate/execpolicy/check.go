@@ -111,8 +111,8 @@ func (c *call) prepare(e *Engine, in Input) {
 			}
 		}
 		if e.has.rootedPaths {
-			c.rooted = rootedForm(*in.Path, e.fold)
-			c.dotDot = hasDotDot(c.rooted)
+			c.rooted, _ = RootedPath(*in.Path, e.fold)
+			c.dotDot = HasDotDot(c.rooted)
 			c.dotDotMeets = e.has.dotDotPaths
 		}
 	}
@@ -267,8 +267,10 @@ func (e *Engine) changesAgainst(c *call, base Result) []release.Change {
 		return c.fired
 	}
 	if src := base.ActionSource; src != nil && src.Kind == TypedRule {
-		if p := e.rulesets[src.Ruleset].Typed[src.Index].Path; p != nil && strings.HasPrefix(rootedForm(*p, e.fold), "~/") {
-			return []release.Change{release.RootedPathRules}
+		if p := e.rulesets[src.Ruleset].Typed[src.Index].Path; p != nil {
+			if form, _ := RootedPath(*p, e.fold); strings.HasPrefix(form, "~/") {
+				return []release.Change{release.RootedPathRules}
+			}
 		}
 	}
 	if e.has.expanderRewrite && !c.lostTarget {

@@ -203,8 +203,9 @@ func (e *Engine) addTyped(r Rule, src Source) {
 	if r.Path != nil {
 		c.path, c.pathOK = parsePath(*r.Path, e.fold)
 		if e.has.rootedPaths {
-			c.rooted = rootedForm(*r.Path, e.fold)
-			c.rootedOK = isRooted(c.rooted) && !hasDotDot(c.rooted)
+			var rooted bool
+			c.rooted, rooted = RootedPath(*r.Path, e.fold)
+			c.rootedOK = rooted && !HasDotDot(c.rooted)
 			c.rootedOnly = strings.HasPrefix(c.rooted, "~/")
 		}
 	}

@@ -119,7 +119,7 @@ func (d *denyIndex) add(p string, src Source) {
 
 // first is the first listed prefix that matches any of the targets, and
 // the target it matched: the least, over the targets, of the first prefix
-// matching each. A prefix can only match a target whose DenyHeads hold its
+// matching each. A prefix can only match a target whose deny heads (Dialect.AppendDenyHeads) hold its
 // first token (or open with the wildcard), and each head's ids ascend, so
 // a head's scan stops at its first match or at the best id found so far.
 func (d *denyIndex) first(targets []string) (id, target int) {

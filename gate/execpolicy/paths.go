@@ -141,26 +141,25 @@ func WorkspaceScope(value string) (string, bool) {
 	return b.String(), true
 }
 
-// rootedForm is a path as the rooted channel compares it
+// RootedPath is a path as the rooted channel compares it
 // (docs/codewhale/releases/0.10.0.md A.2.2): trimmed, `\` made `/`, and
 // ASCII-lowercased when fold; nothing else is normalised (`//`, `/./` and
-// a trailing `/` stay, `~` is not expanded).
-func rootedForm(value string, fold bool) string {
-	s := strings.ReplaceAll(strings.TrimSpace(value), `\`, "/")
+// a trailing `/` stay, `~` is not expanded). rooted says whether that form
+// starts with `/`, `~/` or a drive `L:/`; `~` alone and `~user/…` are
+// relative. The engine and the lints read rule paths through it.
+func RootedPath(value string, fold bool) (form string, rooted bool) {
+	form = strings.ReplaceAll(strings.TrimSpace(value), `\`, "/")
 	if fold {
-		s = tool.LowerASCII(s)
+		form = tool.LowerASCII(form)
 	}
-	return s
+	rooted = strings.HasPrefix(form, "/") || strings.HasPrefix(form, "~/") ||
+		hasDriveLetter(form) && len(form) > 2 && form[2] == '/'
+	return form, rooted
 }
 
-// isRooted reports a rooted form starting with `/`, `~/` or a drive `L:/`.
-func isRooted(s string) bool {
-	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") ||
-		hasDriveLetter(s) && len(s) > 2 && s[2] == '/'
-}
-
-// hasDotDot reports a `..` component in a path whose separators are `/`.
-func hasDotDot(s string) bool {
+// HasDotDot reports a `..` component in a path whose separators are `/`,
+// such as RootedPath's form: a path Codewhale does not resolve.
+func HasDotDot(s string) bool {
 	for part := range strings.SplitSeq(s, "/") {
 		if part == ".." {
 			return true

@@ -103,7 +103,7 @@ func TestRootedPathRules(t *testing.T) {
 	if r := NewEngineFromFile(f, WithPathCaseFolding(false)).Check(in); r.MatchedAction != nil {
 		t.Errorf("0.9.10 matched %v", *r.MatchedAction)
 	}
-	r010, _ := release.Of("0.10.0")
+	r010 := release.MustOf("0.10.0")
 	if r := NewEngineFromFile(f, WithRelease(r010), WithPathCaseFolding(false)).Check(in); r.MatchedAction == nil || *r.MatchedAction != Allow ||
 		!slices.Contains(r.Changes, release.RootedPathRules) {
 		t.Errorf("0.10.0: %+v", r)
@@ -256,7 +256,7 @@ func TestChangesNameTheRelease(t *testing.T) {
 	if old.Phase != Allowed || old.Changes != nil {
 		t.Fatalf("0.9.10: %+v", old)
 	}
-	r, _ := release.Of("0.10.1")
+	r := release.MustOf("0.10.1")
 	got := NewEngineFromFile(f, WithRelease(r)).Check(in)
 	if got.Phase != Forbidden || !slices.Equal(got.Changes, []release.Change{release.DenyWildcard}) {
 		t.Fatalf("0.10.1: %s %v", got.Phase, got.Changes)
@@ -265,5 +265,37 @@ func TestChangesNameTheRelease(t *testing.T) {
 	in.Command = "dd * of=/dev/sda"
 	if same := NewEngineFromFile(f, WithRelease(r)).Check(in); same.Phase != Forbidden || same.Changes != nil {
 		t.Fatalf("literal: %s %v", same.Phase, same.Changes)
+	}
+}
+
+// RootedPath is the rooted channel's reading of a rule path, shared by the
+// engine and the lints (docs/codewhale/releases/0.10.0.md A.2.2).
+func TestRootedPath(t *testing.T) {
+	for _, c := range []struct {
+		value  string
+		fold   bool
+		form   string
+		rooted bool
+	}{
+		{" /etc//Passwd/ ", false, "/etc//Passwd/", true},
+		{"/etc/Passwd", true, "/etc/passwd", true},
+		{`C:\Users\x`, false, "C:/Users/x", true},
+		{`~\.ssh\id`, false, "~/.ssh/id", true},
+		{"~", false, "~", false},
+		{"~user/x", false, "~user/x", false},
+		{"C:x", false, "C:x", false},
+		{"src/./a", false, "src/./a", false},
+	} {
+		if form, rooted := RootedPath(c.value, c.fold); form != c.form || rooted != c.rooted {
+			t.Errorf("RootedPath(%q, %v) = %q, %v; want %q, %v", c.value, c.fold, form, rooted, c.form, c.rooted)
+		}
+	}
+}
+
+func TestHasDotDot(t *testing.T) {
+	for path, want := range map[string]bool{"../x": true, "a/../b": true, "a/..": true, "..": true, "a/..b": false, "a/b..": false, "a\\..\\b": false, "": false} {
+		if got := HasDotDot(path); got != want {
+			t.Errorf("HasDotDot(%q) = %v, want %v", path, got, want)
+		}
 	}
 }

@@ -11,15 +11,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
-func releaseNamed(t *testing.T, version string) release.Release {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r
-}
-
 // TestFifteenEvents is docs/codewhale/releases/0.10.0.md B.3: the four
 // session-state observers parse from 0.10.0; at 0.9.10 they are unknown
 // and fail the whole file, as any unknown event does at every release.
@@ -27,7 +18,7 @@ func TestFifteenEvents(t *testing.T) {
 	for _, ev := range []string{"session_idle", "session_error", "waiting_for_user", "session_busy", "no_such_event"} {
 		src := "[[hooks]]\nevent = \"" + ev + "\"\ncommand = \"true\"\n"
 		for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
-			r := releaseNamed(t, version)
+			r := release.MustOf(version)
 			cfg, problems := FromProjectFile(parse(t, src), r)
 			known := ev != "no_such_event" && r.Has(release.FifteenHookEvents)
 			if cfg.Rejected == known || (known && len(cfg.Hooks) != 1) {
@@ -40,7 +31,7 @@ func TestFifteenEvents(t *testing.T) {
 			}
 		}
 	}
-	if n := len(Events(releaseNamed(t, "0.10.0"))); n != 15 {
+	if n := len(Events(release.MustOf("0.10.0"))); n != 15 {
 		t.Errorf("0.10.0 has %d events, want 15", n)
 	}
 	if n := len(Events(release.Release{})); n != 11 {
@@ -53,7 +44,7 @@ func TestFifteenEvents(t *testing.T) {
 // for every event without a tool identity or an exit code); a mode
 // condition is kept.
 func TestStateEventConditions(t *testing.T) {
-	r := releaseNamed(t, "0.10.0")
+	r := release.MustOf("0.10.0")
 	cases := []struct {
 		condition string
 		kept      bool
@@ -105,7 +96,7 @@ func TestModeConditionsPerRelease(t *testing.T) {
 	for _, c := range cases {
 		cond := Condition{Type: ModeIs, Arg: c.mode}
 		for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
-			r := releaseNamed(t, version)
+			r := release.MustOf(version)
 			want := c.old
 			if r.Has(release.HookModeThree) {
 				want = c.new
@@ -122,7 +113,7 @@ func TestModeConditionsPerRelease(t *testing.T) {
 	}
 	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"x\"\ncontinue_on_error = false\ncondition = { type = \"mode\", mode = \"yolo\" }\n"
 	for _, version := range []string{"0.9.10", "0.10.0"} {
-		_, problems := FromProjectFile(parse(t, src), releaseNamed(t, version))
+		_, problems := FromProjectFile(parse(t, src), release.MustOf(version))
 		lint := slices.ContainsFunc(problems, func(p problem.Problem) bool {
 			return p.Code == codeNeverMatches && strings.Contains(p.Message, "never matches in Codewhale "+version)
 		})
@@ -153,7 +144,7 @@ func TestShellAliasesPerRelease(t *testing.T) {
 	for _, c := range cases {
 		cond := Condition{Type: AllOf, Conditions: []Condition{{Type: ToolName, Arg: c.pattern}}}
 		for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
-			r := releaseNamed(t, version)
+			r := release.MustOf(version)
 			want := c.old
 			if r.Has(release.HookShellAliases) {
 				want = c.new
@@ -169,7 +160,7 @@ func TestShellAliasesPerRelease(t *testing.T) {
 	}
 	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"x\"\ncontinue_on_error = false\ncondition = { type = \"tool_name\", name = \"exec_shell\" }\n"
 	for _, version := range []string{"0.10.0", "0.10.1"} {
-		_, problems := FromProjectFile(parse(t, src), releaseNamed(t, version))
+		_, problems := FromProjectFile(parse(t, src), release.MustOf(version))
 		retired := slices.ContainsFunc(problems, func(p problem.Problem) bool { return strings.Contains(p.Message, "retired name") })
 		if retired != (version == "0.10.0") {
 			t.Errorf("at %s: retired-name lint %v", version, retired)
@@ -184,7 +175,7 @@ func TestBeforeSaysWhichReleaseChangedTheHooks(t *testing.T) {
 	hook := Hook{Event: ToolCallBefore, Command: "gate", TimeoutSecs: 1, Condition: Condition{Type: ToolName, Arg: "exec_shell"}}
 	modeHook := Hook{Event: ToolCallBefore, Command: "mode", TimeoutSecs: 1, Condition: Condition{Type: ModeIs, Arg: "yolo"}}
 	for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
-		r := releaseNamed(t, version)
+		r := release.MustOf(version)
 		runner := &recordingRunner{}
 		cfg := Config{Enabled: true, Hooks: []Hook{hook, modeHook}, Release: r}
 		out := Before(context.Background(), runner, nil, cfg, Call{ToolName: "bash", Mode: "Yolo"})

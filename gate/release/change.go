@@ -38,6 +38,18 @@ func Of(version string) (Release, bool) {
 	return Release{}, false
 }
 
+// MustOf returns the implemented release named version and panics for any
+// other string. It is for tables and tests, which name releases as
+// literals: naming one that is not implemented is a programming error.
+// Input from users or files goes through Of.
+func MustOf(version string) Release {
+	r, ok := Of(version)
+	if !ok {
+		panic(fmt.Sprintf("release: %q is not an implemented release", version))
+	}
+	return r
+}
+
 // Oldest is the oldest implemented release: what a zero Release means.
 func Oldest() Release { return Implemented[0] }
 

@@ -27,9 +27,9 @@ func TestChangesAreKeyedToImplementedReleases(t *testing.T) {
 }
 
 func TestHas(t *testing.T) {
-	old, _ := release.Of("0.9.10")
-	mid, _ := release.Of("0.10.0")
-	newest, _ := release.Of("0.10.1")
+	old := release.MustOf("0.9.10")
+	mid := release.MustOf("0.10.0")
+	newest := release.MustOf("0.10.1")
 	for _, tc := range []struct {
 		r    release.Release
 		c    release.Change
@@ -46,4 +46,20 @@ func TestHas(t *testing.T) {
 			t.Errorf("%q.Has(%s) = %v", tc.r.Version, tc.c.ID, got)
 		}
 	}
+}
+
+// MustOf names the same release Of does and refuses, by panicking, a
+// version that is not implemented, so a table naming one fails loudly.
+func TestMustOf(t *testing.T) {
+	for _, r := range release.Implemented {
+		if got := release.MustOf(r.Version); got != r {
+			t.Errorf("MustOf(%q) = %v", r.Version, got)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("MustOf(\"0.9.9\") did not panic")
+		}
+	}()
+	release.MustOf("0.9.9")
 }

@@ -9,15 +9,10 @@ import (
 // than two words, but Codewhale tries three).
 const maxArityDepth = 3
 
-// Classify names a command by its arity-table key (docs/codewhale/execpolicy.md §3.5):
-// positional (non-flag) words, ASCII-lowercased, cut to the arity of the
-// longest matching key, else the first positional word; "" when there is
-// none.
-// This is 0.9.10's reading; Dialect.Classify is a release's.
-func Classify(command string) string { return Dialect{}.Classify(command) }
-
 // Classify names a command by its arity-table key as the dialect's release
-// does.
+// does (docs/codewhale/execpolicy.md §3.5): positional (non-flag) words,
+// ASCII-lowercased, cut to the arity of the longest matching key, else the
+// first positional word; "" when there is none.
 func (d Dialect) Classify(command string) string {
 	return d.classifyCollapsed(collapse(lower(command)))
 }
@@ -106,9 +101,6 @@ type AllowSubject struct {
 	Collapsed    string // lowered, whitespace-collapsed command
 }
 
-// NewAllowSubject prepares command as 0.9.10 reads it.
-func NewAllowSubject(command string) AllowSubject { return Dialect{}.AllowSubject(command) }
-
 // AllowSubject prepares command as the dialect's release reads it.
 func (d Dialect) AllowSubject(command string) AllowSubject {
 	collapsed := collapse(lower(command))
@@ -144,11 +136,7 @@ func (s AllowSubject) PrefixKeySeq(yield func(string) bool) {
 }
 
 // AllowMatch is the arity-aware prefix matcher used for trusted prefixes
-// and every non-exact typed command, as 0.9.10 reads it.
-func AllowMatch(pattern, command string) bool { return Dialect{}.AllowMatch(pattern, command) }
-
-// AllowMatch is the arity-aware prefix matcher as the dialect's release
-// reads it.
+// and every non-exact typed command, as the dialect's release reads it.
 func (d Dialect) AllowMatch(pattern, command string) bool {
 	return NewAllowPattern(pattern).Matches(d.AllowSubject(command))
 }

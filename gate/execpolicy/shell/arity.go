@@ -1,16 +1,9 @@
 package shell
 
-import (
-	"slices"
-	"strings"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
-)
-
 // arity maps a command (and subcommand) to how many positional words name
 // it, command included (docs/codewhale/execpolicy.md §3.7, 215 entries). The two `-m` keys
-// are unreachable because classify drops flags first; they are kept so the
-// table stays the one Codewhale ships.
+// are reached only from 0.10.1, whose classifier keeps the `-m` after
+// python (Dialect.PythonModule); before it classify drops flags first.
 var arity = map[string]int{
 	"git add": 2, "git am": 2, "git apply": 2, "git bisect": 2, "git blame": 2,
 	"git branch": 2, "git cat-file": 2, "git checkout": 2, "git cherry-pick": 2,
@@ -86,69 +79,4 @@ var arity = map[string]int{
 
 	"helm install": 2, "helm upgrade": 2, "helm uninstall": 2, "helm list": 2,
 	"helm repo": 3, "helm status": 2, "helm template": 2,
-}
-
-// ClassifyAs is Classify as release r's arity classifier reads command:
-// from 0.10.1 the `-m` right after `python`/`python3` is kept, so `python
-// -m pytest -q` is `python -m pytest` (0.9.10: `python`). The 0.10.0
-// classifier was never published; the change is keyed to 0.10.1, where it
-// is certain (docs/codewhale/releases/0.10.1.md A.2.5, 0.10.0.md A.3.5(a)).
-func ClassifyAs(r release.Release, command string) string {
-	if r.Has(release.PrefixGrantEligibility) {
-		if class, ok := classifyPythonModule(command); ok {
-			return class
-		}
-	}
-	return Classify(command)
-}
-
-// NewAllowSubjectAs is NewAllowSubject with release r's classification.
-func NewAllowSubjectAs(r release.Release, command string) AllowSubject {
-	s := NewAllowSubject(command)
-	s.Class = ClassifyAs(r, command)
-	return s
-}
-
-// classifyPythonModule classifies `python -m MODULE …` (the table's
-// `python -m` key, arity 3); ok is false for any other command.
-func classifyPythonModule(command string) (string, bool) {
-	words := strings.Fields(command)
-	if len(words) < 2 || words[1] != "-m" || !isPython(words[0]) {
-		return "", false
-	}
-	class := lower(words[0]) + " -m"
-	for _, w := range words[2:] {
-		if !strings.HasPrefix(w, "-") {
-			return class + " " + lower(w), true
-		}
-	}
-	return class, true
-}
-
-func isPython(word string) bool {
-	name := lower(word)
-	return name == "python" || name == "python3"
-}
-
-// LiteralFront reports whether command opens with the words of canonical
-// (an arity class), compared ASCII case-insensitively: 0.10.1's N5 test
-// that a prefix grant names the command as written, so `git status` covers
-// `git status -s` but not `git --no-pager status`
-// (docs/codewhale/releases/0.10.1.md A.2.5). The `-m` of `python -m` may
-// sit inside a class that leaves it out; an empty class never matches.
-func LiteralFront(command, canonical string) bool {
-	words := strings.Fields(canonical)
-	tokens := strings.Fields(command)
-	if len(tokens) >= 2 && tokens[1] == "-m" && isPython(tokens[0]) && !(len(words) > 1 && words[1] == "-m") {
-		tokens = slices.Delete(slices.Clone(tokens), 1, 2)
-	}
-	if len(words) == 0 || len(words) > len(tokens) {
-		return false
-	}
-	for k, w := range words {
-		if lower(tokens[k]) != lower(w) {
-			return false
-		}
-	}
-	return true
 }

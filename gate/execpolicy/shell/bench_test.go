@@ -21,11 +21,6 @@ func BenchmarkExpandAs(b *testing.B) {
 	benchEachRelease(b, func(r release.Release, command string) { ExpandAs(r, command) })
 }
 
-// BenchmarkDenyTargetsAs measures each release's deny targets.
-func BenchmarkDenyTargetsAs(b *testing.B) {
-	benchEachRelease(b, func(r release.Release, command string) { DenyTargetsAs(r, command) })
-}
-
 // benchEachRelease runs one sub-benchmark of run per release and shape.
 func benchEachRelease(b *testing.B, run func(r release.Release, command string)) {
 	for _, r := range release.Implemented {

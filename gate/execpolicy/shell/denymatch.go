@@ -62,13 +62,6 @@ func AppendDenyTokens(dst []string, text string) []string {
 	return dst
 }
 
-// DenyMatch reports whether the hard-deny prefix rule matches target, as
-// 0.9.10 reads it.
-func DenyMatch(rule, target string) bool { return Dialect{}.DenyMatch(rule, target) }
-
-// DenyMatchTokens is Dialect.DenyMatchTokens as 0.9.10 reads it.
-func DenyMatchTokens(rule, target []string) bool { return Dialect{}.DenyMatchTokens(rule, target) }
-
 // DenyMatch reports whether the hard-deny prefix rule matches target.
 func (d Dialect) DenyMatch(rule, target string) bool {
 	return d.DenyMatchTokens(DenyTokens(rule), DenyTokens(target))
@@ -214,15 +207,12 @@ func (d Dialect) commandName(tok, want string) string {
 	return base
 }
 
-// DenyHeads lists every spelling the first rule token must have for
-// DenyMatchTokens(rule, target) to hold: the tokens the search can reach
-// before matching anything, and their basenames. It lets a caller index
-// deny rules by their first token.
-func DenyHeads(target []string) []string { return Dialect{}.AppendDenyHeads(nil, target) }
-
-// AppendDenyHeads appends DenyHeads(target) to dst, as the dialect reads
-// the target (a rule opening with the wildcard has no head), so that a
-// caller's small buffer can hold them.
+// AppendDenyHeads appends every spelling the first rule token must have
+// for DenyMatchTokens(rule, target) to hold, as the dialect reads the
+// target: the tokens the search can reach before matching anything, and
+// their basenames (a rule opening with the wildcard has no head). It lets a
+// caller index deny rules by their first token, in a small buffer of its
+// own.
 func (d Dialect) AppendDenyHeads(dst []string, target []string) []string {
 	// From a reached flag i the search reaches token i+1 and, when the flag
 	// has no `=`, token i+2; so whether i, i+1 and i+2 are reached rolls

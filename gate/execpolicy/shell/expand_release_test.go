@@ -9,111 +9,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
-func releaseNamed(t *testing.T, version string) release.Release {
-	t.Helper()
-	r, ok := release.Of(version)
-	if !ok {
-		t.Fatalf("release %s is not implemented", version)
-	}
-	return r
-}
-
-// denied reports whether a deny prefix matches one of the release's deny
-// targets of command.
-func denied(r release.Release, rule, command string) bool {
-	return slices.ContainsFunc(DenyTargetsAs(r, command), func(target string) bool { return DenyMatch(rule, target) })
-}
-
-// answer is a table cell: whether the deny prefix meets a deny target, per
-// release; a release left out is not stated by the table.
-type answer map[string]bool
-
-func checkDenyTable(t *testing.T, rule string, rows []struct {
-	command string
-	want    answer
-}) {
-	t.Helper()
-	for _, row := range rows {
-		for version, want := range row.want {
-			if got := denied(releaseNamed(t, version), rule, row.command); got != want {
-				t.Errorf("Codewhale %s, deny %q, %q: denied = %v, want %v (targets %q)",
-					version, rule, row.command, got, want, DenyTargetsAs(releaseNamed(t, version), row.command))
-			}
-		}
-	}
-}
-
-// TestHeredocDataPerRelease is the table of docs/codewhale/releases/0.10.0.md
-// A.3.2 (deny prefix `git switch -f`): heredoc data stops being a deny
-// target in 0.10.0; substitutions of unquoted bodies, bodies a shell reads
-// and the forms that fail safe still are.
-func TestHeredocDataPerRelease(t *testing.T) {
-	all := func(v bool) answer { return answer{"0.10.0": v, "0.10.1": v} }
-	checkDenyTable(t, "git switch -f", []struct {
-		command string
-		want    answer
-	}{
-		{"cat <<'EOF'\ngit switch -f\nEOF", answer{"0.9.10": true, "0.10.0": false, "0.10.1": false}},
-		{"cat <<EOF\ngit switch -f\nEOF", answer{"0.9.10": true, "0.10.0": false, "0.10.1": false}},
-		{"cat <<-E'OF'\n\tgit switch -f\n\tEOF", all(false)},
-		{"cat <<\"EOF\"\n$(git switch -f)\nEOF", all(false)},
-		{"cat <<'A' <<'B'\ngit switch -f\nA\ngit switch -f\nB", all(false)},
-		{"cat <<EOF\n$(git switch -f)\nEOF", all(true)},
-		{"cat <<EOF\n`git switch -f`\nEOF", all(true)},
-		{"cat <<'EOF'\nexample\nEOF\ngit switch -f", all(true)},
-		{"cat <<'EOF' | bash\ngit switch -f\nEOF", all(true)},
-		{"bash <<'EOF'\ngit switch -f\nEOF", all(true)},
-		{"# cat <<EOF\ngit switch -f", all(true)},
-		{"cat <<EOF\nE\\\nOF\ngit switch -f", all(true)},
-		{"cat <<$'EOF'\ngit switch -f\nEOF", all(true)},
-		{"cat <<'EOF'\r\ngit switch -f\r\nEOF\r\n", all(true)},
-		// 0.10.0 reads code strings as 0.9.10 did (fails safe); 0.10.1
-		// reads the heredoc inside the -c string, where it is data.
-		{"bash -c \"cat <<'EOF'\ngit switch -f\nEOF\"", answer{"0.9.10": true, "0.10.0": true, "0.10.1": false}},
-		// Unterminated: 0.10.0 keeps every line (fail closed, see
-		// choices.md); 0.10.1 drops the data and marks the command dynamic.
-		{"cat <<EOF\ngit switch -f", answer{"0.9.10": true, "0.10.0": true}},
-	})
-}
-
-// TestExpanderRewriteDenyTable is the N9 table of
-// docs/codewhale/releases/0.10.1.md A.3.2 (deny prefix `rm`).
-func TestExpanderRewriteDenyTable(t *testing.T) {
-	newly := answer{"0.9.10": false, "0.10.0": false, "0.10.1": true}
-	same := func(v bool) answer { return answer{"0.9.10": v, "0.10.0": v, "0.10.1": v} }
-	rows := []struct {
-		command string
-		want    answer
-	}{
-		{"chroot /newroot rm -rf /", newly},
-		{"sudo --user root bash -c 'rm -rf /'", newly},
-		{"timeout -s KILL 5 rm x", newly},
-		{"watch rm -rf /", newly},
-		{"trap 'rm -rf /' EXIT", newly},
-		{"su -c 'rm -rf /' root", newly},
-		{"flock /tmp/lock -c 'rm x'", newly},
-		{"script -qc 'rm x' /dev/null", newly},
-		{"find . -exec rm {} +", newly},
-		{"if true; then rm x; fi", newly},
-		{"function f { rm x; }", newly},
-		{"! rm x", newly},
-		{"cmd /c rm x", newly},
-		{"pwsh -NoProfile -Command rm x", newly},
-		{"caffeinate -i rm x", newly},
-		{"nsenter -t 1 -m rm x", newly},
-		{"taskset 0x3 rm x", newly},
-		{"command -v rm", answer{"0.9.10": true, "0.10.0": true, "0.10.1": false}},
-		{"cat <<'EOF'\nrm x\nEOF", answer{"0.9.10": true, "0.10.0": false, "0.10.1": false}},
-		{"bash <<'EOF'\nrm x\nEOF", same(true)},
-		{"((x = 1 << 2))\nrm x", same(true)},
-		{"xargs rm", same(true)},
-		{"echo bash -c \"rm x\"", same(false)},
-		{"sudo -u root ls", same(false)},
-		{"nice -5 ls", same(false)},
-	}
-	checkDenyTable(t, "rm", rows)
-}
-
 // TestExpansionFlags checks the 0.10.1 flags on the examples of
 // docs/codewhale/releases/0.10.1.md A.2.2 (dynamic), A.2.5 and A.2.7
 // (eligibility) and A.2.6 (control), and that releases before 0.10.1 set
@@ -178,13 +73,13 @@ func TestExpansionFlags(t *testing.T) {
 		{`ls \; ls`, flags{eligible: true}},
 		{"cargo test && cargo test", flags{control: true}},
 	} {
-		e := ExpandAs(releaseNamed(t, "0.10.1"), row.command)
+		e := ExpandAs(release.MustOf("0.10.1"), row.command)
 		got := flags{e.Dynamic, e.ArgumentsDynamic, e.Control, e.PrefixGrantEligible}
 		if got != row.want {
 			t.Errorf("%q: dynamic, arguments dynamic, control, eligible = %+v, want %+v", row.command, got, row.want)
 		}
 		for _, version := range []string{"0.9.10", "0.10.0"} {
-			old := ExpandAs(releaseNamed(t, version), row.command)
+			old := ExpandAs(release.MustOf(version), row.command)
 			if old.Dynamic || old.ArgumentsDynamic || old.Nested || old.Redirects || !old.PrefixGrantEligible || old.Control != Chained(row.command) {
 				t.Errorf("Codewhale %s, %q: 0.10.1 flags leaked into %+v", version, row.command, old)
 			}
@@ -199,80 +94,55 @@ func TestExpandAsBeforeTheRewrite(t *testing.T) {
 		"git status && git push", "sudo -u root bash -c 'rm -rf /'", "echo `date` $(whoami)",
 		"cat <<EOF\nrm -rf /\nEOF", `echo "a;b" $'x\'y' \`, "",
 	} {
-		for _, r := range []release.Release{{}, releaseNamed(t, "0.9.10")} {
+		for _, r := range []release.Release{{}, release.MustOf("0.9.10")} {
 			if got := ExpandAs(r, command).Commands; !slices.Equal(got, Expand(command)) {
 				t.Errorf("Codewhale %s, %q: %q, want Expand's %q", r.Name(), command, got, Expand(command))
 			}
-			if got := DenyTargetsAs(r, command); !slices.Equal(got, DenyTargets(command)) {
-				t.Errorf("Codewhale %s, %q: deny targets %q, want %q", r.Name(), command, got, DenyTargets(command))
-			}
 		}
 	}
-	ten := releaseNamed(t, "0.10.0")
+	ten := release.MustOf("0.10.0")
 	for _, command := range []string{"git status && git push", "sudo -u root bash -c 'rm -rf /'", "echo `date` $(whoami)"} {
 		if got := ExpandAs(ten, command).Commands; !slices.Equal(got, Expand(command)) {
 			t.Errorf("Codewhale 0.10.0, %q: %q, want Expand's %q", command, got, Expand(command))
 		}
-	}
-	// 0.10.0's deny targets are the expander's output only: naive
-	// segments of quoted text are not (0.10.0.md A.2.3).
-	if got := DenyTargetsAs(ten, `echo "x; rm -rf / "`); slices.Contains(got, `rm -rf / "`) {
-		t.Errorf("Codewhale 0.10.0: naive segment among deny targets %q", got)
-	}
-}
-
-// TestRawTextDenyTarget: 0.10.1 adds the trimmed raw command to the
-// expander's output when absent (0.10.1.md A.2.3, N2).
-func TestRawTextDenyTarget(t *testing.T) {
-	r := releaseNamed(t, "0.10.1")
-	if !denied(r, `echo a\;b`, ` echo a\;b `) {
-		t.Errorf("deny `echo a\\;b` misses the raw text: targets %q", DenyTargetsAs(r, ` echo a\;b `))
-	}
-	// 0.10.0's expander is 0.9.10's, whose first line is the trimmed input
-	// (0.10.0.md A.2.3: the raw text is a target only if the expander
-	// emits it).
-	if got := DenyTargetsAs(releaseNamed(t, "0.10.0"), ` echo a\;b `); len(got) == 0 || got[0] != `echo a\;b` {
-		t.Errorf("0.10.0 targets %q do not open with the trimmed input", got)
-	}
-	if got := DenyTargetsAs(r, "ls"); !slices.Equal(got, []string{"ls"}) {
-		t.Errorf("targets of ls = %q, want the one line", got)
 	}
 }
 
 // TestClassifyPerRelease: 0.10.1 keeps `python -m` in the class
 // (0.10.1.md A.2.5), and a prefix grant needs its words at the front.
 func TestClassifyPerRelease(t *testing.T) {
+	older, newest := DialectOf(release.MustOf("0.10.0")), DialectOf(release.MustOf("0.10.1"))
 	for _, row := range []struct{ command, old, new string }{
 		{"python -m pytest -q", "python", "python -m pytest"},
 		{"python3 -m pip install x", "python3", "python3 -m pip"},
 		{"python -m", "python", "python -m"},
 		{"Python -m http.server", "python", "python -m http.server"},
-		{"python -M pytest", "python", "python"},
 		{"git status -s", "git status", "git status"},
 		{"python manage.py", "python", "python"},
 	} {
-		if got := ClassifyAs(releaseNamed(t, "0.10.0"), row.command); got != row.old {
+		if got := older.Classify(row.command); got != row.old {
 			t.Errorf("0.10.0 %q: %q, want %q", row.command, got, row.old)
 		}
-		if got := NewAllowSubjectAs(releaseNamed(t, "0.10.1"), row.command).Class; got != row.new {
+		if got := newest.AllowSubject(row.command).Class; got != row.new {
 			t.Errorf("0.10.1 %q: %q, want %q", row.command, got, row.new)
 		}
 	}
 	for _, row := range []struct {
-		command, class string
-		want           bool
+		command string
+		leading bool
 	}{
-		{"git status -s", "git status", true},
-		{"GIT Status", "git status", true},
-		{"git --no-pager status", "git status", false},
-		{"cargo --locked test", "cargo test", false},
-		{"python -m pytest -x", "python -m pytest", true},
-		{"python -m http.server", "python http.server", true},
-		{"--version", "", false},
-		{"git", "git status", false},
+		{"git status -s", true},
+		{"GIT Status", true},
+		{"git --no-pager status", false},
+		{"cargo --locked test", false},
+		{"python -m pytest -x", true},
+		{"--version", false},
 	} {
-		if got := LiteralFront(row.command, row.class); got != row.want {
-			t.Errorf("LiteralFront(%q, %q) = %v, want %v", row.command, row.class, got, row.want)
+		if got := newest.AllowSubject(row.command).ClassMatches; got != row.leading {
+			t.Errorf("0.10.1 %q: class matches = %v, want %v", row.command, got, row.leading)
+		}
+		if got := older.AllowSubject(row.command).ClassMatches; !got {
+			t.Errorf("0.10.0 %q: the class does not match", row.command)
 		}
 	}
 }
@@ -281,7 +151,7 @@ func TestClassifyPerRelease(t *testing.T) {
 // wrapper-walk states), and code it did not examine makes the command
 // dynamic (0.10.1.md A.2.2).
 func TestRewriteCaps(t *testing.T) {
-	r := releaseNamed(t, "0.10.1")
+	r := release.MustOf("0.10.1")
 	var many []string
 	for i := range maxLines + 10 {
 		many = append(many, "cmd"+strconv.Itoa(i))

@@ -53,16 +53,16 @@ func FuzzShell(f *testing.F) {
 		ruleTokens := DenyTokens(rule)
 		for _, target := range targets {
 			tt := DenyTokens(target)
-			if DenyMatchTokens(ruleTokens, tt) && !slices.Contains(DenyHeads(tt), ruleTokens[0]) {
+			if dialect0910.DenyMatchTokens(ruleTokens, tt) && !slices.Contains(dialect0910.AppendDenyHeads(nil, tt), ruleTokens[0]) {
 				t.Fatalf("DenyHeads(%q) misses %q", target, ruleTokens[0])
 			}
 		}
-		subject := NewAllowSubject(command)
+		subject := dialect0910.AllowSubject(command)
 		pattern := NewAllowPattern(rule)
 		if pattern.Matches(subject) && pattern.Lowered != subject.Class && !slices.Contains(subject.PrefixKeys(), pattern.Collapsed) {
 			t.Fatalf("PrefixKeys of %q miss pattern %q", command, rule)
 		}
-		_ = Classify(command)
+		_ = dialect0910.Classify(command)
 		_ = ExactMatch(rule, command)
 	})
 }
@@ -94,10 +94,6 @@ func FuzzExpandAs(f *testing.F) {
 			}
 			if r.Has(release.PrefixGrantEligibility) && e.PrefixGrantEligible && (e.Dynamic || e.Nested || e.ArgumentsDynamic || e.Control || e.Redirects) {
 				t.Fatalf("%s: eligible with flags %+v", r.Version, e)
-			}
-			targets := e.DenyTargets(r, command)
-			if trimmed := strings.TrimSpace(command); r.Has(release.RawTextDenyTarget) && trimmed != "" && !slices.Contains(targets, trimmed) {
-				t.Fatalf("%s: deny targets %q miss the raw text", r.Version, targets)
 			}
 		}
 		if got := ExpandAs(release.Release{}, command).Commands; !slices.Equal(got, Expand(command)) {

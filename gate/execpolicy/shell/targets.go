@@ -3,8 +3,6 @@ package shell
 import (
 	"slices"
 	"strings"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // DenyTargets is every text a deny rule is matched against (docs/codewhale/execpolicy.md
@@ -102,31 +100,4 @@ func isPlainByte(c byte) bool {
 		return false
 	}
 	return c == '\n' || ' ' <= c && c <= '~'
-}
-
-// DenyTargetsAs is every text release r matches deny rules against:
-// 0.9.10's DenyTargets; from 0.10.0 the expander's output only
-// (docs/codewhale/releases/0.10.0.md A.2.3); from 0.10.1 also the trimmed
-// raw command when the expander did not emit it (0.10.1.md A.2.3, N2).
-func DenyTargetsAs(r release.Release, command string) []string {
-	if !r.Has(release.DenyTargetsFromExpander) {
-		return DenyTargets(command)
-	}
-	return ExpandAs(r, command).DenyTargets(r, command)
-}
-
-// DenyTargets is DenyTargetsAs for an expansion already made by release
-// r's expander from command. The result may share e.Commands: neither is
-// to be modified.
-func (e Expansion) DenyTargets(r release.Release, command string) []string {
-	if !r.Has(release.DenyTargetsFromExpander) {
-		return DenyTargets(command)
-	}
-	trimmed := strings.TrimSpace(command)
-	if !r.Has(release.RawTextDenyTarget) || trimmed == "" || slices.Contains(e.Commands, trimmed) {
-		return e.Commands
-	}
-	// A fresh slice: appending to e.Commands could write into the array
-	// of another caller's expansion.
-	return append(slices.Clip(e.Commands), trimmed)
 }
