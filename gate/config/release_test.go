@@ -397,7 +397,7 @@ func TestNestedKeysSince0100(t *testing.T) {
 	for _, version := range []string{"0.10.0", "0.10.1"} {
 		w := newWorld(t)
 		w.userConfig(src)
-		s := w.loadAs(at(t, version))
+		s := w.loadAs(release.MustOf(version))
 		var got []string
 		for _, p := range s.File(KindUserConfig).Problems {
 			if p.Code == "CW002" {
@@ -415,7 +415,7 @@ func TestNestedKeysSince0100(t *testing.T) {
 	}
 	w := newWorld(t)
 	w.userConfig("[approval]\ntimeout_seconds = 30\n")
-	s := w.loadAs(at(t, "0.9.10"))
+	s := w.loadAs(release.MustOf("0.9.10"))
 	var got []string
 	for _, p := range s.File(KindUserConfig).Problems {
 		got = append(got, p.Code+" "+p.Message)
