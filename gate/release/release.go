@@ -142,7 +142,11 @@ func isParenthesised(s string) bool {
 
 // Notes a Choice may carry.
 const (
-	NoteNewer    = "unsupported newer release"
+	NoteNewer = "unsupported newer release"
+	// NoteBetween: a release between two implemented ones (0.9.11–0.9.13)
+	// behaves as the older; the changes it brought are implemented from the
+	// newer one on.
+	NoteBetween  = "release between implemented ones, whose own changes are not reproduced"
 	NoteOlder    = "release older than every implemented one"
 	NoteNotFound = "no Codewhale found"
 )
@@ -186,6 +190,9 @@ func Choose(v Version, source string) Choice {
 			// two implemented ones (whose changes are not implemented) or one
 			// newer than all.
 			c.Note = NoteNewer
+			if chosen < len(Implemented)-1 {
+				c.Note = NoteBetween
+			}
 		}
 	}
 	return c

@@ -95,11 +95,11 @@ func TestChoose(t *testing.T) {
 		note      string
 	}{
 		{"0.9.10", "0.9.10", ""},
-		{"0.9.11", "0.9.10", release.NoteNewer},
-		{"0.9.13", "0.9.10", release.NoteNewer},
+		{"0.9.11", "0.9.10", release.NoteBetween},
+		{"0.9.13", "0.9.10", release.NoteBetween},
 		{"0.10.0", "0.10.0", ""},
 		// A pre-release of 0.10.0 precedes it: 0.9.10's behaviour.
-		{"0.10.0-rc.1", "0.9.10", release.NoteNewer},
+		{"0.10.0-rc.1", "0.9.10", release.NoteBetween},
 		{"0.10.1", "0.10.1", ""},
 		{"0.10.2", newest, release.NoteNewer},
 		{"0.11.0", newest, release.NoteNewer},
@@ -145,7 +145,7 @@ func TestRequested(t *testing.T) {
 	if c, err := release.Requested("0.10.1", "flag"); err != nil || c.Behaviour != "0.10.1" || c.Note != "" || c.Source != "flag" {
 		t.Errorf("Requested(0.10.1) = %+v, %v", c, err)
 	}
-	if c, err := release.Requested("0.9.12", "flag"); err != nil || c.Behaviour != "0.9.10" || c.Note != release.NoteNewer {
+	if c, err := release.Requested("0.9.12", "flag"); err != nil || c.Behaviour != "0.9.10" || c.Note != release.NoteBetween {
 		t.Errorf("Requested(0.9.12) = %+v, %v", c, err)
 	}
 	if _, err := release.Requested("latest", "initializationOptions.codewhaleVersion"); err == nil || err.Error() != `initializationOptions.codewhaleVersion: "latest" is not a Codewhale release such as 0.10.1` {
