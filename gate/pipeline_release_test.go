@@ -162,18 +162,26 @@ func BenchmarkApprovalPerRelease(b *testing.B) {
 	}
 }
 
-// TestProjectHookRunsOnlyOnceApproved: a trusted workspace's project hook
-// denies under 0.9.10; from 0.10.0 it runs only once the digest of its
-// bytes is approved (docs/codewhale/releases/0.10.0.md B.3).
-func TestProjectHookRunsOnlyOnceApproved(t *testing.T) {
+// trustedWithProjectHooks is a git workspace the user config trusts, whose
+// .codewhale/hooks.toml holds src (not approved).
+func trustedWithProjectHooks(t *testing.T, src string) (fixture, string) {
+	t.Helper()
 	fx := load(t, files{git: true}).noFatal(t)
 	hooksPath := filepath.Join(fx.ws, ".codewhale", "hooks.toml")
-	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"guard\"\n"
 	must(t, os.MkdirAll(filepath.Dir(hooksPath), 0o755))
 	must(t, os.WriteFile(hooksPath, []byte(src), 0o644))
 	cfg, err := os.ReadFile(fx.snap.Paths.Config)
 	must(t, err)
 	must(t, os.WriteFile(fx.snap.Paths.Config, append(cfg, "[projects."+quoteTOML(fx.ws)+"]\ntrust_level = \"trusted\"\n"...), 0o644))
+	return fx, hooksPath
+}
+
+// TestProjectHookRunsOnlyOnceApproved: a trusted workspace's project hook
+// denies under 0.9.10; from 0.10.0 it runs only once the digest of its
+// bytes is approved (docs/codewhale/releases/0.10.0.md B.3).
+func TestProjectHookRunsOnlyOnceApproved(t *testing.T) {
+	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"guard\"\n"
+	fx, hooksPath := trustedWithProjectHooks(t, src)
 	runner := &fakeRunner{script: map[string]hooks.Result{"guard": exit(2, "")}}
 	req := fx.call("bash", map[string]any{"command": "ls"})
 	store := filepath.Join(fx.home, ".codewhale", config.HookApprovalsFile)
@@ -198,14 +206,7 @@ func TestProjectHookRunsOnlyOnceApproved(t *testing.T) {
 // its hooks would have run for: the Decision names the digest change then
 // and not for other calls (which 0.9.10 decided the same way).
 func TestWithheldHooksNamedOnlyWhereTheyWouldRun(t *testing.T) {
-	fx := load(t, files{git: true}).noFatal(t)
-	hooksPath := filepath.Join(fx.ws, ".codewhale", "hooks.toml")
-	src := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"guard\"\ncondition = { type = \"tool_name\", name = \"bash\" }\n"
-	must(t, os.MkdirAll(filepath.Dir(hooksPath), 0o755))
-	must(t, os.WriteFile(hooksPath, []byte(src), 0o644))
-	cfg, err := os.ReadFile(fx.snap.Paths.Config)
-	must(t, err)
-	must(t, os.WriteFile(fx.snap.Paths.Config, append(cfg, "[projects."+quoteTOML(fx.ws)+"]\ntrust_level = \"trusted\"\n"...), 0o644))
+	fx, _ := trustedWithProjectHooks(t, "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"guard\"\ncondition = { type = \"tool_name\", name = \"bash\" }\n")
 	runner := &fakeRunner{script: map[string]hooks.Result{"guard": exit(2, "")}}
 	for _, tc := range []struct {
 		req   Request
