@@ -398,6 +398,7 @@ func TestNeovimPlugin(t *testing.T) {
 					FloatsAfterStop int `json:"floats_after_stop"`
 					Notified        []string
 					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
+					UserFloatKept   bool                              `json:"user_float_kept"`
 				}
 				w.run(t, "plugin.lua", kind, &res)
 				if res.Features != start {
@@ -414,6 +415,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if editor.waits == "coroutine" && (res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout") {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
+				}
+				if editor.waits == "coroutine" && !res.UserFloatKept {
+					t.Error("withdrawing a picker plugin's prompt closed a float the user opened meanwhile")
 				}
 				if res.Codewhale.Behaviour != "0.10.1" || res.Codewhale.Source != "initializationOptions.codewhaleVersion" {
 					t.Errorf("setup{codewhale_version = '0.10.1'}: the server decides as %+v", res.Codewhale)

@@ -192,8 +192,13 @@ local function timeout_case()
     end
     call = authorize('cargo run')
     t.must(10000, "the picker plugin's window", function() return picker_win ~= nil end)
+    -- A float the user opens meanwhile (a hover, say) is not the picker's.
+    vim.wait(100)
+    local hover = api.nvim_open_win(api.nvim_create_buf(false, true), false, { relative = 'editor', row = 6, col = 1, width = 20, height = 2 })
     t.note('plugin_picker', decided(call, "the picker plugin's call"))
     t.must(5000, "the picker plugin's window to close", function() return not api.nvim_win_is_valid(picker_win) end)
+    t.note('user_float_kept', api.nvim_win_is_valid(hover))
+    pcall(api.nvim_win_close, hover, true)
     vim.ui.select = builtin
   end
 

@@ -164,15 +164,23 @@ function show_next()
   else
     local items = prompt.choices(entry.prompt)
     local text = table.concat(prompt.lines(entry.prompt, waiting()), '\n')
-    -- The picker's own windows are the floats it opens: those are closed
-    -- if the prompt is withdrawn.
-    local before = {}
+    -- The picker's own windows are the floats it opens while it starts
+    -- (in vim.ui.select or on the next tick): those are closed if the
+    -- prompt is withdrawn, and no float the user opened later.
+    local before, owned = {}, {}
     for _, w in ipairs(api.nvim_list_wins()) do
       before[w] = true
     end
-    entry.close_picker = function()
+    local function claim()
       for _, w in ipairs(api.nvim_list_wins()) do
         if not before[w] and api.nvim_win_get_config(w).relative ~= '' then
+          owned[w] = true
+        end
+      end
+    end
+    entry.close_picker = function()
+      for w in pairs(owned) do
+        if api.nvim_win_is_valid(w) then
           pcall(api.nvim_win_close, w, true)
         end
       end
@@ -185,6 +193,8 @@ function show_next()
       -- A late answer to a withdrawn prompt is ignored by finish.
       finish(entry, answer_of(choice))
     end)
+    claim()
+    vim.schedule(claim)
   end
   pcall(vim.cmd, 'redraw')
 end
