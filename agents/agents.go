@@ -111,16 +111,22 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 	return call, nil
 }
 
-// Answer renders r in the agent's form. An ask the agent cannot put to
-// its own user is denied, saying so.
-func (a *Agent) Answer(r Reply) Output {
+// Final is the verdict the agent is given for r: an ask the agent cannot
+// put to its own user is a deny that says so, and anything but allow or
+// ask is a deny.
+func (a *Agent) Final(r Reply) Reply {
 	if r.Verdict == gate.Ask && !a.CanAsk {
-		r = Reply{Verdict: gate.Deny, Reason: fmt.Sprintf("Codewhale's policy needs a human's approval (%s), no editor is serving approvals, and %s cannot ask its user from a hook", r.Reason, a.Name)}
+		return Reply{Verdict: gate.Deny, Reason: fmt.Sprintf("Codewhale's policy needs a human's approval (%s), no editor is serving approvals, and %s cannot ask its user from a hook", r.Reason, a.Name)}
 	}
 	if r.Verdict != gate.Allow && r.Verdict != gate.Ask {
 		r.Verdict = gate.Deny
 	}
-	return a.render(r)
+	return r
+}
+
+// Answer renders Final(r) in the agent's form.
+func (a *Agent) Answer(r Reply) Output {
+	return a.render(a.Final(r))
 }
 
 // Deny is the answer for anything that went wrong before a decision.
