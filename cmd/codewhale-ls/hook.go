@@ -36,14 +36,18 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook: unknown agent %q (known: %s)\n", args[0], strings.Join(agents.Names(), ", "))
 		return 2
 	}
-	out := answerHook(agent, args[1:], stdin, time.Now())
+	out := answerHook(agent, args[1:], stdin, time.Now(), remote.Ask)
 	_, _ = io.WriteString(stdout, out.Stdout)
 	_, _ = io.WriteString(stderr, out.Stderr)
 	return out.Exit
 }
 
+// editorAsker puts an ask to the editor serving the workspace
+// (remote.Ask; tests stand in for the editor).
+type editorAsker func(context.Context, remote.Request) (gate.Decision, error)
+
 // answerHook decides the event; every error of ours is a deny naming it.
-func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started time.Time) (out agents.Output) {
+func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started time.Time, askEditor editorAsker) (out agents.Output) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = agent.Deny(fmt.Sprintf("codewhale-ls hook failed (%v); denied", p))
@@ -84,7 +88,7 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if d.Decision == gate.Ask {
 		deadline := started.Add(agent.HookTimeout - promptMargin)
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
-		answered, err := remote.Ask(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})
+		answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})
 		cancel()
 		switch {
 		case err == nil:

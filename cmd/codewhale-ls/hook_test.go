@@ -2,15 +2,20 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
+	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files of testdata/hooks")
@@ -163,5 +168,54 @@ func TestHookBadFlagDenies(t *testing.T) {
 	code, out, _ := runCLI(t, "{}", "hook", "copilot-cli", "--posture", "full-access")
 	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "--posture") {
 		t.Errorf("exit %d, stdout %s", code, out)
+	}
+}
+
+// TestHookAskGoesToTheEditor: an ask is put to the editor with a deadline
+// that ends before the agent's hook timeout; the editor's answer is the
+// agent's, an editor failing mid-prompt is a deny, and only "no editor"
+// falls back to the agent's own ask.
+func TestHookAskGoesToTheEditor(t *testing.T) {
+	w := newHookWorld(t)
+	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"cwd":"` + w.ws + `"}`
+	agent, _ := agents.Lookup("claude-code")
+	started := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name   string
+		answer gate.Decision
+		err    error
+		want   string
+		logs   bool
+	}{
+		{"approved once", gate.Decision{Decision: gate.Allow, Reason: "Approved once in the editor"}, nil, `"permissionDecision":"allow","permissionDecisionReason":"Approved once in the editor"`, false},
+		{"denied", gate.Decision{Decision: gate.Deny, Reason: "Denied in the editor"}, nil, `"permissionDecision":"deny","permissionDecisionReason":"Denied in the editor"`, false},
+		{"editor gone mid-prompt", gate.Decision{}, errors.New("connection reset"), `"permissionDecision":"deny","permissionDecisionReason":"asking the editor for approval failed: connection reset"`, false},
+		{"no editor", gate.Decision{}, remote.ErrNoEditor, `"permissionDecision":"ask"`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			logPath := filepath.Join(w.codewhaleHome, "codewhale-ls", "decisions.jsonl")
+			_ = os.Remove(logPath)
+			var asked remote.Request
+			out := answerHook(agent, []string{"--codewhale-version", "0.9.10"}, strings.NewReader(event), started,
+				func(ctx context.Context, req remote.Request) (gate.Decision, error) {
+					asked = req
+					if d, ok := ctx.Deadline(); !ok || !d.Equal(req.Deadline) {
+						t.Errorf("the context's deadline %v is not the request's %v", d, req.Deadline)
+					}
+					return c.answer, c.err
+				})
+			if out.Exit != 0 || !strings.Contains(out.Stdout, c.want) {
+				t.Errorf("got %+v, want stdout holding %s", out, c.want)
+			}
+			if asked.Agent != "claude-code" || asked.Workspace != w.ws || asked.Call.Tool != "exec_shell" {
+				t.Errorf("asked %+v", asked)
+			}
+			if limit := started.Add(agent.HookTimeout); !asked.Deadline.Before(limit) || !asked.Deadline.After(started) {
+				t.Errorf("deadline %v must fall before the agent's timeout at %v", asked.Deadline, limit)
+			}
+			if _, err := os.Stat(logPath); (err == nil) != c.logs {
+				t.Errorf("logged locally: %v, want %v (the editor's server logs what it decides)", err == nil, c.logs)
+			}
+		})
 	}
 }
