@@ -32,12 +32,18 @@ var claudeCode = &Agent{
 	CanAsk:      true,
 	parse:       parsePreToolUse("PreToolUse", claudeTools),
 	render: func(r Reply) Output {
-		return Output{Stdout: encode(map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName":            "PreToolUse",
-			"permissionDecision":       r.Verdict,
-			"permissionDecisionReason": r.Reason,
-		}})}
+		return Output{Stdout: preToolUseAnswer(r)}
 	},
+}
+
+// preToolUseAnswer is the hookSpecificOutput answer Claude Code and Codex
+// read.
+func preToolUseAnswer(r Reply) string {
+	return encode(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName":            "PreToolUse",
+		"permissionDecision":       r.Verdict,
+		"permissionDecisionReason": r.Reason,
+	}})
 }
 
 // parsePreToolUse reads the event shape Claude Code, Codex and Gemini CLI

@@ -1,6 +1,10 @@
 package agents
 
-import "time"
+import (
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
 
 var codexTools = map[string]counterpart{
 	"Bash":         shell("command", "cmd"),
@@ -20,17 +24,9 @@ var codex = &Agent{
 	CanAsk:      false,
 	parse:       parsePreToolUse("PreToolUse", codexTools),
 	render: func(r Reply) Output {
-		if r.Verdict == "allow" {
+		if r.Verdict == gate.Allow {
 			return Output{}
 		}
-		return Output{
-			Stdout: encode(map[string]any{"hookSpecificOutput": map[string]any{
-				"hookEventName":            "PreToolUse",
-				"permissionDecision":       "deny",
-				"permissionDecisionReason": r.Reason,
-			}}),
-			Stderr: r.Reason + "\n",
-			Exit:   2,
-		}
+		return Output{Stdout: preToolUseAnswer(r), Stderr: r.Reason + "\n", Exit: 2}
 	},
 }

@@ -1,6 +1,10 @@
 package agents
 
-import "time"
+import (
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
 
 var geminiTools = map[string]counterpart{
 	"run_shell_command":   shell("command"),
@@ -26,7 +30,7 @@ var geminiCLI = &Agent{
 	CanAsk:      false,
 	parse:       parsePreToolUse("BeforeTool", geminiTools),
 	render: func(r Reply) Output {
-		if r.Verdict == "allow" {
+		if r.Verdict == gate.Allow {
 			return Output{Stdout: encode(map[string]any{"decision": "allow"})}
 		}
 		return Output{Stdout: encode(map[string]any{"decision": "deny", "reason": r.Reason}), Stderr: r.Reason + "\n", Exit: 2}
