@@ -219,3 +219,19 @@ func TestHookAskGoesToTheEditor(t *testing.T) {
 		})
 	}
 }
+
+// TestHookRefusesUnreadableEvents: an event over the size limit is denied
+// unread, and a relative cwd (no workspace can be named from it) is denied.
+func TestHookRefusesUnreadableEvents(t *testing.T) {
+	newHookWorld(t)
+	huge := `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", agents.MaxEventBytes) + `"}}`
+	for _, c := range []struct{ name, stdin, want string }{
+		{"oversized", huge, "larger than"},
+		{"relative cwd", `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"src"}`, "not an absolute path"},
+	} {
+		code, out, _ := runCLI(t, c.stdin, "hook", "claude-code", "--codewhale-version", "0.9.10")
+		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %d, stdout %.300s", c.name, code, out)
+		}
+	}
+}
