@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
@@ -90,7 +91,7 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 	var event map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&event); err != nil {
-		return Call{}, fmt.Errorf("the hook event is not a JSON object: %v", err)
+		return Call{}, fmt.Errorf("the hook event is not a JSON object: %v", jsonError(err, len(data)))
 	}
 	if event == nil {
 		return Call{}, errors.New("the hook event is not a JSON object")
@@ -132,6 +133,18 @@ func (a *Agent) Answer(r Reply) Output {
 // Deny is the answer for anything that went wrong before a decision.
 func (a *Agent) Deny(reason string) Output {
 	return a.Answer(Reply{Verdict: gate.Deny, Reason: reason})
+}
+
+// jsonError says where in the event's size bytes decoding failed.
+func jsonError(err error, size int) string {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("%v at byte %d", err, syntax.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("it ends early, at byte %d", size)
+	}
+	return err.Error()
 }
 
 // field decodes event[name] into v when present; a wrong type is an error

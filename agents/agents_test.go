@@ -75,7 +75,8 @@ func TestParseErrorsNameTheProblem(t *testing.T) {
 	for _, c := range []struct{ agent, event, want string }{
 		{"claude-code", ``, "empty"},
 		{"claude-code", "  \n", "empty"},
-		{"claude-code", `{"tool_name":`, "not a JSON object"},
+		{"claude-code", `{"tool_name":`, "ends early, at byte 13"},
+		{"claude-code", `{"tool_name" 5}`, "at byte 14"},
 		{"claude-code", `[1]`, "not a JSON object"},
 		{"claude-code", `null`, "not a JSON object"},
 		{"claude-code", `{"tool_name":"Bash"} {}`, "trailing data"},
