@@ -84,12 +84,17 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if call.CallID != "" {
 		req.CallID = &call.CallID
 	}
-	d := decide(opts, req)
+	// Everything must be answered before the agent stops waiting: most
+	// agents run the tool when a hook times out.
+	deadline := started.Add(agent.HookTimeout - promptMargin)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	d := decide(ctx, opts, req)
+	if ctx.Err() != nil {
+		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, agent.HookTimeout, d.Reason))
+	}
 	if d.Decision == gate.Ask {
-		deadline := started.Add(agent.HookTimeout - promptMargin)
-		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})
-		cancel()
 		switch {
 		case err == nil:
 			// The editor's server decided with its own snapshot and

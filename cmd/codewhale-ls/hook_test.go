@@ -179,7 +179,7 @@ func TestHookAskGoesToTheEditor(t *testing.T) {
 	w := newHookWorld(t)
 	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"cwd":"` + w.ws + `"}`
 	agent, _ := agents.Lookup("claude-code")
-	started := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	started := time.Now()
 	for _, c := range []struct {
 		name   string
 		answer gate.Decision
@@ -233,5 +233,24 @@ func TestHookRefusesUnreadableEvents(t *testing.T) {
 		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, c.want) {
 			t.Errorf("%s: exit %d, stdout %.300s", c.name, code, out)
 		}
+	}
+}
+
+// TestHookAnswersBeforeTheAgentGivesUp: a Codewhale hook still running
+// when the agent's hook timeout nears is cut short and the call denied,
+// since most agents run the tool when their hook times out.
+func TestHookAnswersBeforeTheAgentGivesUp(t *testing.T) {
+	w := newHookWorld(t)
+	writeFile(t, filepath.Join(w.codewhaleHome, "config.toml"), "[[hooks.hooks]]\nevent = \"tool_call_before\"\ncommand = \"sleep 60\"\ntimeout_secs = 120\n")
+	claude, _ := agents.Lookup("claude-code")
+	impatient := *claude
+	impatient.HookTimeout = promptMargin + 200*time.Millisecond
+	event := `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + w.ws + `"}`
+	out := answerHook(&impatient, []string{"--codewhale-version", "0.9.10"}, strings.NewReader(event), time.Now(),
+		func(context.Context, remote.Request) (gate.Decision, error) {
+			return gate.Decision{}, remote.ErrNoEditor
+		})
+	if out.Exit != 0 || !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "hook timeout") {
+		t.Errorf("got %+v", out)
 	}
 }
