@@ -15,7 +15,8 @@ import (
 
 // DecisionLog appends one JSON line per final decision (docs/codewhale/contract.md §4): time
 // (RFC 3339 with nanoseconds, UTC), callId, tool, decision, layer,
-// layerName, rule, reason, approval. Never the call's input or any file's
+// layerName, rule, reason, approval, and agent for a call another agent
+// made through `codewhale-ls hook`. Never the call's input or any file's
 // contents: LogEntry has no field that could hold them.
 type DecisionLog struct {
 	file *os.File
@@ -32,6 +33,9 @@ type LogEntry struct {
 	Rule      *string        `json:"rule"`
 	Reason    string         `json:"reason"`
 	Approval  *gate.Approval `json:"approval"`
+	// Agent names the agent whose hook asked (docs/agents.md); absent for
+	// Codewhale's own calls.
+	Agent string `json:"agent,omitempty"`
 }
 
 // EntryFor builds the entry of a final decision for tool.

@@ -85,13 +85,14 @@ func schema(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// decide loads the snapshot and runs the gate with real hooks. Background
-// hooks are given their queue and drained before the command exits.
-func decide(opts config.Options, req gate.Request) gate.Decision {
+// decide loads the snapshot and runs the gate with real hooks; ctx ending
+// cuts the hooks short and denies the call. Background hooks are given
+// their queue and drained before the command exits.
+func decide(ctx context.Context, opts config.Options, req gate.Request) gate.Decision {
 	snap := config.Load(opts)
 	bg := hooks.NewBackground(hooks.ShellRunner{})
 	defer bg.Close()
-	return gate.Decide(context.Background(), snap, req, gate.Deps{Hooks: hooks.ShellRunner{}, Background: bg, SessionID: gate.NewSessionID()})
+	return gate.Decide(ctx, snap, req, gate.Deps{Hooks: hooks.ShellRunner{}, Background: bg, SessionID: gate.NewSessionID()})
 }
 
 func writeJSON(w io.Writer, v any) {
@@ -132,6 +133,6 @@ func authorize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(err.Error())
 	}
 	opts.Workspace = req.Workspace
-	writeJSON(stdout, decide(opts, req))
+	writeJSON(stdout, decide(context.Background(), opts, req))
 	return 0
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,7 +41,7 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	req.Tool, req.Input = fs.args[0], input
-	d := decide(opts, req)
+	d := decide(context.Background(), opts, req)
 	if fs.bools["json"] {
 		writeJSON(stdout, d)
 		return 0

@@ -17,6 +17,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls check [flags] [FILE...]
        codewhale-ls authorize [flags] < request.json
        codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
+       codewhale-ls hook claude-code|codex|gemini-cli|copilot-cli|cursor < event.json
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls version
 
@@ -38,6 +39,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return authorize(rest, stdin, stdout, stderr)
 	case "explain":
 		return explain(rest, stdout, stderr)
+	case "hook":
+		return hook(rest, stdin, stdout, stderr)
 	case "schema":
 		return schema(rest, stdout, stderr)
 	case "version", "--version", "-v":

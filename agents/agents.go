@@ -1,0 +1,188 @@
+// Package agents reads other coding agents' pre-tool hook events as
+// Codewhale calls and writes Codewhale's verdict back in each agent's own
+// answer form (docs/agents.md). It decides nothing: the gate does.
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// MaxEventBytes bounds a hook event read from stdin: a tool input larger
+// than this is refused (denied), never read whole.
+const MaxEventBytes = 8 << 20
+
+// Call is one agent tool call translated to Codewhale's vocabulary.
+type Call struct {
+	// Tool and Input are Codewhale's tool name and input (docs/agents.md,
+	// "Mapping"); a tool without a counterpart keeps the agent's name.
+	Tool  string
+	Input map[string]any
+	// AgentTool is the agent's own tool name, for messages.
+	AgentTool string
+	// Cwd is the agent's working directory (absolute), from which the
+	// workspace is found.
+	Cwd    string
+	CallID string
+}
+
+// Reply is the verdict to give the agent.
+type Reply struct {
+	Verdict gate.Verdict
+	Reason  string
+}
+
+// Output is what the hook process writes and how it exits.
+type Output struct {
+	Stdout string
+	Stderr string
+	Exit   int
+}
+
+// Agent is one agent's hook protocol.
+type Agent struct {
+	Name string
+	// HookTimeout is how long the agent waits for a hook by default; an
+	// editor's prompt must end before it.
+	HookTimeout time.Duration
+	// CanAsk: the agent honours an "ask" answer by asking its own user.
+	CanAsk bool
+	parse  func(event map[string]json.RawMessage) (Call, error)
+	render func(Reply) Output
+}
+
+var all = map[string]*Agent{
+	claudeCode.Name: claudeCode,
+	codex.Name:      codex,
+	geminiCLI.Name:  geminiCLI,
+	copilotCLI.Name: copilotCLI,
+	cursor.Name:     cursor,
+}
+
+// Lookup returns the agent called name.
+func Lookup(name string) (*Agent, bool) {
+	a, ok := all[name]
+	return a, ok
+}
+
+// Names lists the agents, sorted.
+func Names() []string {
+	names := make([]string, 0, len(all))
+	for n := range all {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Parse reads one hook event (exactly one JSON object) as a Call. An
+// empty or malformed event is an error naming what is wrong.
+func (a *Agent) Parse(data []byte) (Call, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return Call{}, errors.New("the hook event is empty: stdin held no JSON")
+	}
+	var event map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&event); err != nil {
+		return Call{}, fmt.Errorf("the hook event is not a JSON object: %v", jsonError(err, len(data)))
+	}
+	if event == nil {
+		return Call{}, errors.New("the hook event is not a JSON object")
+	}
+	if dec.More() {
+		return Call{}, fmt.Errorf("trailing data after the hook event at byte %d", dec.InputOffset())
+	}
+	call, err := a.parse(event)
+	if err != nil {
+		return Call{}, err
+	}
+	if call.Tool == "" {
+		return Call{}, errors.New("the hook event names no tool")
+	}
+	if call.Input == nil {
+		call.Input = map[string]any{}
+	}
+	return call, nil
+}
+
+// Final is the verdict the agent is given for r: an ask the agent cannot
+// put to its own user is a deny that says so, and anything but allow or
+// ask is a deny.
+func (a *Agent) Final(r Reply) Reply {
+	if r.Verdict == gate.Ask && !a.CanAsk {
+		return Reply{Verdict: gate.Deny, Reason: fmt.Sprintf("Codewhale's policy needs a human's approval (%s), no editor is serving approvals, and %s cannot ask its user from a hook", r.Reason, a.Name)}
+	}
+	if r.Verdict != gate.Allow && r.Verdict != gate.Ask {
+		r.Verdict = gate.Deny
+	}
+	return r
+}
+
+// Answer renders Final(r) in the agent's form.
+func (a *Agent) Answer(r Reply) Output {
+	return a.render(a.Final(r))
+}
+
+// Deny is the answer for anything that went wrong before a decision.
+func (a *Agent) Deny(reason string) Output {
+	return a.Answer(Reply{Verdict: gate.Deny, Reason: reason})
+}
+
+// jsonError says where in the event's size bytes decoding failed.
+func jsonError(err error, size int) string {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("%v at byte %d", err, syntax.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("it ends early, at byte %d", size)
+	}
+	return err.Error()
+}
+
+// field decodes event[name] into v when present; a wrong type is an error
+// naming the field.
+func field(event map[string]json.RawMessage, name string, v any) (bool, error) {
+	raw, ok := event[name]
+	if !ok || string(raw) == "null" {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, fmt.Errorf("field %q of the hook event: %v", name, err)
+	}
+	return true, nil
+}
+
+// common reads the fields most agents share: tool name, tool input
+// object, cwd and a call id.
+func common(event map[string]json.RawMessage, toolField, inputField, idField string) (name string, input map[string]any, cwd, id string, err error) {
+	if _, err = field(event, toolField, &name); err != nil {
+		return
+	}
+	if _, err = field(event, inputField, &input); err != nil {
+		return
+	}
+	if _, err = field(event, "cwd", &cwd); err != nil {
+		return
+	}
+	if idField != "" {
+		_, err = field(event, idField, &id)
+	}
+	return
+}
+
+// encode renders v as one JSON line, `<`, `>` and `&` kept readable.
+func encode(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return b.String()
+}

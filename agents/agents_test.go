@@ -1,0 +1,129 @@
+package agents
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// TestMapping: each agent's event becomes the Codewhale tool with the
+// fields its layers read (command, path, content, patch, url).
+func TestMapping(t *testing.T) {
+	for _, c := range []struct {
+		agent, event, tool string
+		want               map[string]any // fields that must be present
+	}{
+		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/w","tool_use_id":"t1"}`, "exec_shell", map[string]any{"command": "ls"}},
+		{"claude-code", `{"tool_name":"Read","tool_input":{"file_path":"/w/a"}}`, "read_file", map[string]any{"path": "/w/a"}},
+		{"claude-code", `{"tool_name":"Write","tool_input":{"file_path":"/w/a","content":"x"}}`, "write_file", map[string]any{"path": "/w/a", "content": "x"}},
+		{"claude-code", `{"tool_name":"Edit","tool_input":{"file_path":"/w/a"}}`, "edit_file", map[string]any{"path": "/w/a"}},
+		{"claude-code", `{"tool_name":"Grep","tool_input":{"pattern":"p","path":"/w"}}`, "grep_files", map[string]any{"pattern": "p", "path": "/w"}},
+		{"claude-code", `{"tool_name":"WebFetch","tool_input":{"url":"https://x"}}`, "fetch_url", map[string]any{"url": "https://x"}},
+		{"claude-code", `{"tool_name":"mcp__github__create_issue","tool_input":{"title":"t"}}`, "mcp_github_create_issue", map[string]any{"title": "t"}},
+		{"claude-code", `{"tool_name":"Frobnicate","tool_input":{}}`, "Frobnicate", map[string]any{}},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "exec_shell", map[string]any{"command": "ls"}},
+		{"codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}}`, "apply_patch", map[string]any{"patch": "*** Begin Patch"}},
+		{"codex", `{"tool_name":"mcp__s__t","tool_input":{}}`, "mcp_s_t", map[string]any{}},
+		{"gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, "exec_shell", map[string]any{"command": "ls"}},
+		{"gemini-cli", `{"tool_name":"read_file","tool_input":{"file_path":"a"}}`, "read_file", map[string]any{"path": "a"}},
+		{"gemini-cli", `{"tool_name":"write_file","tool_input":{"file_path":"a","content":"x"}}`, "write_file", map[string]any{"path": "a", "content": "x"}},
+		{"gemini-cli", `{"tool_name":"replace","tool_input":{"file_path":"a"}}`, "edit_file", map[string]any{"path": "a"}},
+		{"gemini-cli", `{"tool_name":"list_directory","tool_input":{"dir_path":"d"}}`, "list_dir", map[string]any{"path": "d"}},
+		{"copilot-cli", `{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}","cwd":"/w"}`, "exec_shell", map[string]any{"command": "ls"}},
+		{"copilot-cli", `{"toolName":"view","toolArgs":{"path":"a"}}`, "read_file", map[string]any{"path": "a"}},
+		{"copilot-cli", `{"toolName":"create","toolArgs":"{\"path\":\"a\",\"file_text\":\"x\"}"}`, "write_file", map[string]any{"path": "a", "content": "x"}},
+		{"copilot-cli", `{"toolName":"edit","toolArgs":"{\"path\":\"a\"}"}`, "edit_file", map[string]any{"path": "a"}},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w"}`, "exec_shell", map[string]any{"command": "ls"}},
+		{"cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/a","workspace_roots":["/w"]}`, "read_file", map[string]any{"path": "/w/a"}},
+		{"cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"mcp__s__t","tool_input":"{\"a\":1}"}`, "mcp_s_t", map[string]any{"a": float64(1)}},
+		{"cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, "write_file", map[string]any{"path": "a", "content": "x"}},
+	} {
+		a, _ := Lookup(c.agent)
+		call, err := a.Parse([]byte(c.event))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.agent, c.event, err)
+			continue
+		}
+		if call.Tool != c.tool {
+			t.Errorf("%s %s: tool %q, want %q", c.agent, c.event, call.Tool, c.tool)
+		}
+		for k, v := range c.want {
+			if !reflect.DeepEqual(call.Input[k], v) {
+				t.Errorf("%s %s: input[%s] = %v, want %v", c.agent, c.event, k, call.Input[k], v)
+			}
+		}
+	}
+}
+
+// TestMappingKeepsTheAgentsInput: Codewhale's names are added, the agent's
+// own fields stay (Codewhale's hooks see the whole input).
+func TestMappingKeepsTheAgentsInput(t *testing.T) {
+	a, _ := Lookup("claude-code")
+	call, err := a.Parse([]byte(`{"tool_name":"Read","tool_input":{"file_path":"x","offset":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"file_path": "x", "offset": float64(3), "path": "x"}
+	if !reflect.DeepEqual(call.Input, want) {
+		t.Errorf("input = %v, want %v", call.Input, want)
+	}
+}
+
+func TestParseErrorsNameTheProblem(t *testing.T) {
+	for _, c := range []struct{ agent, event, want string }{
+		{"claude-code", ``, "empty"},
+		{"claude-code", "  \n", "empty"},
+		{"claude-code", `{"tool_name":`, "ends early, at byte 13"},
+		{"claude-code", `{"tool_name" 5}`, "at byte 14"},
+		{"claude-code", `[1]`, "not a JSON object"},
+		{"claude-code", `null`, "not a JSON object"},
+		{"claude-code", `{"tool_name":"Bash"} {}`, "trailing data"},
+		{"claude-code", `{"tool_name":5}`, `"tool_name"`},
+		{"claude-code", `{"tool_input":{}}`, "names no tool"},
+		{"claude-code", `{"hook_event_name":"PostToolUse","tool_name":"Bash"}`, `"hook_event_name"`},
+		{"gemini-cli", `{"hook_event_name":"AfterTool","tool_name":"x"}`, `"hook_event_name"`},
+		{"copilot-cli", `{"toolName":"bash","toolArgs":"not json"}`, `"toolArgs"`},
+		{"cursor", `{"hook_event_name":"afterFileEdit"}`, `"hook_event_name"`},
+	} {
+		a, _ := Lookup(c.agent)
+		if _, err := a.Parse([]byte(c.event)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %q: error %v, want one naming %s", c.agent, c.event, err, c.want)
+		}
+	}
+}
+
+// TestAskWithoutAnAgentAsk: an agent that cannot ask its user gets a deny
+// that says a human's approval was needed; one that can gets its ask.
+func TestAskWithoutAnAgentAsk(t *testing.T) {
+	for _, name := range Names() {
+		a, _ := Lookup(name)
+		out := a.Answer(Reply{Verdict: gate.Ask, Reason: "approval required"})
+		asked := strings.Contains(out.Stdout, `"ask"`)
+		if asked != a.CanAsk {
+			t.Errorf("%s: ask answered %+v; CanAsk %v", name, out, a.CanAsk)
+		}
+		if !a.CanAsk && (!strings.Contains(out.Stdout+out.Stderr, "needs a human's approval") || out.Exit != 2) {
+			t.Errorf("%s: an ask it cannot put must be a deny saying why, exit 2: %+v", name, out)
+		}
+	}
+}
+
+// TestDenyIsNeverAFailOpenExit: every agent's deny exits 0 (with a deny
+// it reads) or 2; any other code is a failed hook, which the agents run
+// the tool after.
+func TestDenyIsNeverAFailOpenExit(t *testing.T) {
+	for _, name := range Names() {
+		a, _ := Lookup(name)
+		for _, v := range []gate.Verdict{gate.Deny, "", "bogus"} {
+			out := a.Answer(Reply{Verdict: v, Reason: "r"})
+			if out.Exit != 0 && out.Exit != 2 {
+				t.Errorf("%s %q: exit %d", name, v, out.Exit)
+			}
+			if !strings.Contains(out.Stdout, "deny") {
+				t.Errorf("%s %q: stdout %q holds no deny", name, v, out.Stdout)
+			}
+		}
+	}
+}

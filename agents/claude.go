@@ -1,0 +1,67 @@
+package agents
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// claudeTools maps Claude Code's tools (also VS Code's agent hooks, which
+// share its format).
+var claudeTools = map[string]counterpart{
+	"Bash":         shell("command"),
+	"Read":         read("file_path"),
+	"Write":        write(names("file_path"), names("content")),
+	"Edit":         edit("file_path"),
+	"MultiEdit":    edit("file_path"),
+	"NotebookEdit": edit("notebook_path"),
+	"LS":           listDir("path"),
+	"Glob":         search("file_search", names("pattern"), names("path")),
+	"Grep":         search("grep_files", names("pattern"), names("path")),
+	"WebFetch":     fetch("url"),
+	"WebSearch":    webSearch("query"),
+}
+
+// claudeCode: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. Every
+// verdict is answered as hookSpecificOutput JSON with exit 0: Claude
+// treats exit codes other than 0 and 2 as a failed hook and runs the tool,
+// so the hook never uses one.
+var claudeCode = &Agent{
+	Name:        "claude-code",
+	HookTimeout: 600 * time.Second,
+	CanAsk:      true,
+	parse:       parsePreToolUse("PreToolUse", claudeTools),
+	render: func(r Reply) Output {
+		return Output{Stdout: preToolUseAnswer(r)}
+	},
+}
+
+// preToolUseAnswer is the hookSpecificOutput answer Claude Code and Codex
+// read.
+func preToolUseAnswer(r Reply) string {
+	return encode(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName":            "PreToolUse",
+		"permissionDecision":       r.Verdict,
+		"permissionDecisionReason": r.Reason,
+	}})
+}
+
+// parsePreToolUse reads the event shape Claude Code, Codex and Gemini CLI
+// share: {hook_event_name, tool_name, tool_input, tool_use_id, cwd}.
+func parsePreToolUse(eventName string, table map[string]counterpart) func(map[string]json.RawMessage) (Call, error) {
+	return func(event map[string]json.RawMessage) (Call, error) {
+		var got string
+		if _, err := field(event, "hook_event_name", &got); err != nil {
+			return Call{}, err
+		}
+		if got != "" && got != eventName {
+			return Call{}, fmt.Errorf("field \"hook_event_name\": the hook answers %s events, got %q", eventName, got)
+		}
+		name, input, cwd, id, err := common(event, "tool_name", "tool_input", "tool_use_id")
+		if err != nil {
+			return Call{}, err
+		}
+		tool, in := translate(table, name, input)
+		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd, CallID: id}, nil
+	}
+}

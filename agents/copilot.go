@@ -1,0 +1,62 @@
+package agents
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+var copilotTools = map[string]counterpart{
+	"bash":        shell("command"),
+	"view":        read("path"),
+	"create":      write(names("path"), names("file_text", "content")),
+	"edit":        edit("path"),
+	"str_replace": edit("path"),
+	"glob":        search("file_search", names("pattern"), names("path")),
+	"grep":        search("grep_files", names("pattern"), names("path")),
+	"web_fetch":   fetch("url"),
+}
+
+// copilotCLI: preToolUse {toolName, toolArgs (a JSON string), cwd};
+// answer {permissionDecision, permissionDecisionReason}.
+var copilotCLI = &Agent{
+	Name:        "copilot-cli",
+	HookTimeout: 30 * time.Second,
+	CanAsk:      true,
+	parse: func(event map[string]json.RawMessage) (Call, error) {
+		var name, cwd string
+		if _, err := field(event, "toolName", &name); err != nil {
+			return Call{}, err
+		}
+		if _, err := field(event, "cwd", &cwd); err != nil {
+			return Call{}, err
+		}
+		input, err := objectOrJSONString(event["toolArgs"])
+		if err != nil {
+			return Call{}, fmt.Errorf("field \"toolArgs\": %v", err)
+		}
+		tool, in := translate(copilotTools, name, input)
+		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
+	},
+	render: func(r Reply) Output {
+		return Output{Stdout: encode(map[string]any{"permissionDecision": r.Verdict, "permissionDecisionReason": r.Reason})}
+	},
+}
+
+// objectOrJSONString reads a tool's arguments sent either as an object or
+// as a JSON string holding one (Copilot CLI's toolArgs; Cursor's MCP
+// tool_input).
+func objectOrJSONString(raw json.RawMessage) (map[string]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		raw = json.RawMessage(text)
+	}
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, fmt.Errorf("the tool arguments must be a JSON object or a string holding one: %v", err)
+	}
+	return args, nil
+}

@@ -1,0 +1,86 @@
+package agents
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+var cursorTools = map[string]counterpart{
+	"Shell":      shell("command"),
+	"Read":       read("path", "file_path", "target_file"),
+	"Write":      write(names("path", "file_path"), names("contents", "content")),
+	"Edit":       edit("path", "file_path"),
+	"StrReplace": edit("path", "file_path"),
+	"MultiEdit":  edit("path", "file_path"),
+	"LS":         listDir("path", "target_directory"),
+	"Glob":       search("file_search", names("glob_pattern", "pattern"), names("target_directory", "path")),
+	"Grep":       search("grep_files", names("pattern"), names("path")),
+	"WebFetch":   fetch("url"),
+	"WebSearch":  webSearch("search_term", "query"),
+}
+
+// cursor: one hook command serves several events, told apart by
+// hook_event_name: beforeShellExecution {command, cwd}, beforeReadFile
+// {file_path}, beforeMCPExecution and preToolUse {tool_name, tool_input}.
+// The working directory is cwd, else the first of workspace_roots.
+// Answer {permission, user_message, agent_message}.
+var cursor = &Agent{
+	Name:        "cursor",
+	HookTimeout: 30 * time.Second,
+	CanAsk:      true,
+	parse: func(event map[string]json.RawMessage) (Call, error) {
+		var kind, cwd string
+		if _, err := field(event, "hook_event_name", &kind); err != nil {
+			return Call{}, err
+		}
+		if _, err := field(event, "cwd", &cwd); err != nil {
+			return Call{}, err
+		}
+		if cwd == "" {
+			var roots []string
+			if _, err := field(event, "workspace_roots", &roots); err != nil {
+				return Call{}, err
+			}
+			if len(roots) > 0 {
+				cwd = roots[0]
+			}
+		}
+		input := map[string]any{}
+		var name string
+		switch kind {
+		case "beforeShellExecution":
+			name = "Shell"
+			var command string
+			if _, err := field(event, "command", &command); err != nil {
+				return Call{}, err
+			}
+			input["command"] = command
+		case "beforeReadFile":
+			name = "Read"
+			var path string
+			if _, err := field(event, "file_path", &path); err != nil {
+				return Call{}, err
+			}
+			input["path"] = path
+		case "beforeMCPExecution", "preToolUse":
+			if _, err := field(event, "tool_name", &name); err != nil {
+				return Call{}, err
+			}
+			args, err := objectOrJSONString(event["tool_input"])
+			if err != nil {
+				return Call{}, fmt.Errorf("field \"tool_input\": %v", err)
+			}
+			if args != nil {
+				input = args
+			}
+		default:
+			return Call{}, fmt.Errorf("field \"hook_event_name\": the hook answers beforeShellExecution, beforeReadFile, beforeMCPExecution and preToolUse, got %q", kind)
+		}
+		tool, in := translate(cursorTools, name, input)
+		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
+	},
+	render: func(r Reply) Output {
+		return Output{Stdout: encode(map[string]any{"permission": r.Verdict, "user_message": r.Reason, "agent_message": r.Reason})}
+	},
+}

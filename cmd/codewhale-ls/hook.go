@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/agents"
+	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
+)
+
+// promptMargin is how long before the agent's hook timeout the editor's
+// prompt must have ended, so the answer reaches the agent before it gives
+// up on the hook (and, for most agents, runs the tool).
+const promptMargin = 5 * time.Second
+
+// hook answers one pre-tool hook event of another agent on stdin with
+// Codewhale's decision in that agent's form (docs/agents.md). Whatever
+// goes wrong, the agent gets a deny it honours: never an exit code other
+// than 0 or 2, which the agents treat as a failed hook and run the tool.
+func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "codewhale-ls hook: name the agent: %s\n", strings.Join(agents.Names(), ", "))
+		return 2
+	}
+	agent, ok := agents.Lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "codewhale-ls hook: unknown agent %q (known: %s)\n", args[0], strings.Join(agents.Names(), ", "))
+		return 2
+	}
+	out := answerHook(agent, args[1:], stdin, time.Now(), remote.Ask)
+	_, _ = io.WriteString(stdout, out.Stdout)
+	_, _ = io.WriteString(stderr, out.Stderr)
+	return out.Exit
+}
+
+// editorAsker puts an ask to the editor serving the workspace
+// (remote.Ask; tests stand in for the editor).
+type editorAsker func(context.Context, remote.Request) (gate.Decision, error)
+
+// answerHook decides the event; every error of ours is a deny naming it.
+func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started time.Time, askEditor editorAsker) (out agents.Output) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = agent.Deny(fmt.Sprintf("codewhale-ls hook failed (%v); denied", p))
+		}
+	}()
+	fs, err := parseFlags(args, []string{"config", "codewhale-version"}, nil)
+	if err == nil && len(fs.args) > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.args[0])
+	}
+	if err != nil {
+		return agent.Deny("codewhale-ls hook " + agent.Name + ": " + err.Error())
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, agents.MaxEventBytes+1))
+	if err != nil {
+		return agent.Deny("reading the hook event: " + err.Error())
+	}
+	if len(data) > agents.MaxEventBytes {
+		return agent.Deny(fmt.Sprintf("the hook event is larger than %d bytes; denied unread", agents.MaxEventBytes))
+	}
+	call, err := agent.Parse(data)
+	if err != nil {
+		return agent.Deny(err.Error())
+	}
+	workspace, err := hookWorkspace(call.Cwd)
+	if err != nil {
+		return agent.Deny(err.Error())
+	}
+	against, err := fs.codewhale()
+	if err != nil {
+		return agent.Deny(err.Error())
+	}
+	opts := config.Options{ConfigFlag: fs.values["config"], Workspace: workspace, Env: config.OSEnv{}, Release: against.Implementation()}
+	req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: workspace}
+	if call.CallID != "" {
+		req.CallID = &call.CallID
+	}
+	// Everything must be answered before the agent stops waiting: most
+	// agents run the tool when a hook times out.
+	deadline := started.Add(agent.HookTimeout - promptMargin)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	d := decide(ctx, opts, req)
+	if ctx.Err() != nil {
+		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, agent.HookTimeout, d.Reason))
+	}
+	if d.Decision == gate.Ask {
+		answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})
+		switch {
+		case err == nil:
+			// The editor's server decided with its own snapshot and
+			// logged the decision itself.
+			return agent.Answer(agents.Reply{Verdict: answered.Decision, Reason: answered.Reason})
+		case !errors.Is(err, remote.ErrNoEditor):
+			return agent.Deny("asking the editor for approval failed: " + err.Error())
+		}
+	}
+	final := agent.Final(agents.Reply{Verdict: d.Decision, Reason: d.Reason})
+	if err := logHookDecision(opts, agent.Name, call.Tool, d, final); err != nil {
+		return agent.Deny(err.Error() + "; a decision that cannot be logged does not run")
+	}
+	return agent.Answer(final)
+}
+
+// hookWorkspace is the git root of the agent's working directory, else
+// that directory (as the CLI finds its workspace, docs/codewhale/contract.md §2).
+// An event without one is judged in the hook's own working directory,
+// where every agent starts its hooks.
+func hookWorkspace(cwd string) (string, error) {
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("the hook event has no cwd and the hook's own is unknown: %v", err)
+		}
+		cwd = wd
+	}
+	if !filepath.IsAbs(cwd) {
+		return "", fmt.Errorf("the hook event's cwd %q is not an absolute path", cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	if root := config.GitRoot(cwd); root != "" {
+		return root, nil
+	}
+	return cwd, nil
+}
+
+// logHookDecision appends the verdict the agent is given to the decision
+// log, with the agent's name.
+func logHookDecision(opts config.Options, agentName, toolName string, d gate.Decision, final agents.Reply) error {
+	paths, err := config.ResolvePaths(opts)
+	if err != nil {
+		return err
+	}
+	if paths.CodewhaleDir == "" {
+		return errors.New("the decision log has no path: no Codewhale home was found")
+	}
+	log, err := approvals.OpenDecisionLog(approvals.DefaultDecisionLogPath(paths.CodewhaleDir))
+	if err != nil {
+		return err
+	}
+	entry := approvals.EntryFor(time.Now(), toolName, d)
+	entry.Decision, entry.Reason, entry.Agent = final.Verdict, final.Reason, agentName
+	appendErr := log.Append(entry)
+	closeErr := log.Close()
+	return errors.Join(appendErr, closeErr)
+}
