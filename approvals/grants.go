@@ -181,7 +181,6 @@ func grantError(path, what string, err error) error {
 	return fmt.Errorf("cannot save rules to %s: %s: %w", path, what, err)
 }
 
-
 // lockExclusive takes the writers' lock. Each call opens the lock file
 // itself so the flock also serialises goroutines of one process.
 func lockExclusive(lockPath string) (unlock func(), err error) {
