@@ -41,6 +41,10 @@ type Agent struct {
 	// lets it run on any other failure, so the command ends in
 	// `|| exit 2` and a hook that cannot start (moved binary) blocks.
 	exit2Blocks bool
+	// configured is a glob (relative to the workspace) of the files that
+	// configure the agent's hooks in a workspace, where that is more than
+	// the project file.
+	configured string
 }
 
 // claudeEntry is the matcher group Claude Code, Gemini CLI and Codex share:
@@ -77,7 +81,7 @@ var Agents = map[string]Agent{
 	"copilot-cli": {
 		// Copilot reads every .github/hooks/*.json: ours is a file of its
 		// own, so no user's file is touched. It has no user-level file.
-		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json",
+		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: ".github/hooks/*.json",
 		events: [][]string{{"hooks", "preToolUse"}},
 		entry: func(command string) any {
 			return map[string]any{"type": "command", "bash": command, "powershell": command, "timeoutSec": 30}

@@ -111,3 +111,20 @@ func TestHookInstallRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckWarnsAboutUnhookedAgent(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	ws := t.TempDir()
+	writeClaudeSettings(t, ws)
+	cfg := home(t, "", "")
+	code, out, errOut := runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--fail-level", "warning")
+	if code != 2 || !strings.Contains(out, "CW700") || !strings.Contains(out, "settings.json") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "hook", "install", "claude-code", "--workspace", ws, "--yes"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, _ := runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--fail-level", "warning"); strings.Contains(out, "CW700") {
+		t.Fatalf("still warned after install (exit %d):\n%s", code, out)
+	}
+}
