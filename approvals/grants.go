@@ -342,7 +342,7 @@ func insertInline(src []byte, array *tomldoc.Value, fresh []execpolicy.Rule) ([]
 	if lineBreak, ok := lineBreakBefore(src, array.Span.Start, closeAt); ok {
 		indent := "  "
 		if len(items) > 0 {
-			indent = indentOf(src, items[len(items)-1].Span.Start)
+			indent = problem.NewLines(src).Indent(items[len(items)-1].Span.Start)
 		}
 		edits = append(edits, insertion{lineBreak, "\n" + indent + strings.Join(tables, ",\n"+indent) + commaIf(trailingComma)})
 	} else {
@@ -395,16 +395,6 @@ func lineBreakBefore(src []byte, openAt, closeAt int) (int, bool) {
 		i--
 	}
 	return i, true
-}
-
-// indentOf is the leading blanks of the line holding offset.
-func indentOf(src []byte, offset int) string {
-	start := bytes.LastIndexByte(src[:offset], '\n') + 1
-	end := start
-	for end < offset && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
 }
 
 // applyInsertions applies edits given in ascending offset order.

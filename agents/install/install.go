@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // Scope is which settings file of an agent is edited.
@@ -315,7 +317,7 @@ func insertItem(src []byte, c *node, text string) []byte {
 		last := items[len(items)-1]
 		at = last.end
 		if bytes.ContainsAny(src[c.start:items[0].start], "\n") {
-			insert = "," + lineEnding(src) + indentOf(src, last.start) + text
+			insert = "," + lineEnding(src) + problem.NewLines(src).Indent(last.start) + text
 		} else {
 			insert = ", " + text
 		}
@@ -393,18 +395,8 @@ func lineEnding(src []byte) string {
 	return "\n"
 }
 
-// indentOf is the blank run at the start of the line holding offset.
-func indentOf(src []byte, offset int) string {
-	lineStart := bytes.LastIndexByte(src[:offset], '\n') + 1
-	end := lineStart
-	for end < offset && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[lineStart:end])
-}
-
 // positionOf names the line and byte of offset.
 func positionOf(src []byte, offset int) string {
-	line := bytes.Count(src[:offset], []byte("\n")) + 1
+	line := problem.NewLines(src).LineOf(offset) + 1
 	return fmt.Sprintf("line %d (byte %d):", line, offset)
 }

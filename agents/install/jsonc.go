@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // node is one JSON value of a settings file with its byte span, so that
@@ -91,15 +93,8 @@ type parser struct {
 }
 
 func (p *parser) fail(msg string) error {
-	line, col := 1, 1
-	for _, c := range p.src[:p.pos] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return &SyntaxError{Line: line, Column: col, Byte: p.pos, Msg: msg}
+	line, col := problem.NewLines(p.src).Bytes(p.pos)
+	return &SyntaxError{Line: line + 1, Column: col + 1, Byte: p.pos, Msg: msg}
 }
 
 // skip passes whitespace and comments.
