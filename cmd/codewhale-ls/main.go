@@ -45,6 +45,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(rest) > 0 && (rest[0] == "install" || rest[0] == "uninstall") {
 			return hookInstall(rest[0], rest[1:], stdin, stdout, stderr)
 		}
+		fmt.Fprintf(stderr, "codewhale-ls hook: expected install or uninstall\n%s", usage)
+		return 1
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":
