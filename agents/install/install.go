@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -138,9 +139,15 @@ func (a Agent) Command(binary string) string {
 // failClosed turns a hook that cannot run into a block.
 const failClosed = " || exit 2"
 
-// runsOurHook reports whether s is a command Command made, for any binary.
+// runsOurHook reports whether s is a command Command made, for any
+// codewhale-ls binary (another program's `hook NAME` is not ours).
 func (a Agent) runsOurHook(s string) bool {
-	return strings.HasSuffix(strings.TrimSuffix(s, failClosed), " hook "+a.Name)
+	binary, ok := strings.CutSuffix(strings.TrimSuffix(s, failClosed), " hook "+a.Name)
+	if !ok {
+		return false
+	}
+	base := path.Base(strings.ReplaceAll(strings.Trim(binary, "'"), `\`, "/"))
+	return base == "codewhale-ls" || base == "codewhale-ls.exe"
 }
 
 // shellQuote quotes s for sh where it holds anything but safe characters.

@@ -141,6 +141,17 @@ func TestUninstallKeepsEntriesThatAreNotOurs(t *testing.T) {
 	}
 }
 
+func TestAnotherProgramsHookIsNotOurs(t *testing.T) {
+	agent := Agents["claude-code"]
+	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/usr/bin/auditor hook claude-code || exit 2"}]}]}}`
+	if ok, _ := agent.Installed([]byte(src)); ok {
+		t.Fatal("another program's hook counted as ours")
+	}
+	if got, _ := agent.Uninstall([]byte(src), agent.Command("codewhale-ls")); string(got) != src {
+		t.Fatalf("uninstall removed another program's hook:\n%s", got)
+	}
+}
+
 func TestMalformedSettingsNameLineAndByte(t *testing.T) {
 	agent := Agents["claude-code"]
 	for _, tc := range []struct{ src, want string }{
