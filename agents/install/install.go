@@ -50,10 +50,32 @@ type Agent struct {
 	configured string
 }
 
+// Entries are structs, not maps, so that their keys are written in the
+// order the agents' documentation shows them.
+type (
+	matcherGroup struct {
+		Matcher string        `json:"matcher"`
+		Hooks   []commandHook `json:"hooks"`
+	}
+	commandHook struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	cursorHook struct {
+		Command string `json:"command"`
+	}
+	copilotHook struct {
+		Type       string `json:"type"`
+		Bash       string `json:"bash"`
+		PowerShell string `json:"powershell"`
+		TimeoutSec int    `json:"timeoutSec"`
+	}
+)
+
 // claudeEntry is the matcher group Claude Code, Gemini CLI and Codex share:
 // every tool, one command hook.
 func claudeEntry(command string) any {
-	return map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": command}}}
+	return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: command}}}
 }
 
 // Agents are the agents `hook install` knows, by the name `hook` takes.
@@ -78,7 +100,7 @@ var Agents = map[string]Agent{
 			{"hooks", "beforeReadFile"},
 			{"hooks", "preToolUse"},
 		},
-		entry:    func(command string) any { return map[string]any{"command": command} },
+		entry:    func(command string) any { return cursorHook{Command: command} },
 		skeleton: "{\n  \"version\": 1\n}\n",
 	},
 	"copilot-cli": {
@@ -87,7 +109,7 @@ var Agents = map[string]Agent{
 		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: ".github/hooks/*.json",
 		events: [][]string{{"hooks", "preToolUse"}},
 		entry: func(command string) any {
-			return map[string]any{"type": "command", "bash": command, "powershell": command, "timeoutSec": 30}
+			return copilotHook{Type: "command", Bash: command, PowerShell: command, TimeoutSec: 30}
 		},
 		skeleton: "{\n  \"version\": 1\n}\n",
 	},
@@ -140,14 +162,15 @@ func (a Agent) Command(binary string) string {
 const failClosed = " || exit 2"
 
 // runsOurHook reports whether s is a command Command made, for any
-// codewhale-ls binary (another program's `hook NAME` is not ours).
+// codewhale-ls binary (its name starts so: codewhale-ls.exe, a
+// codewhale-ls-dev build); another program's `hook NAME` is not ours.
 func (a Agent) runsOurHook(s string) bool {
 	binary, ok := strings.CutSuffix(strings.TrimSuffix(s, failClosed), " hook "+a.Name)
 	if !ok {
 		return false
 	}
 	base := path.Base(strings.ReplaceAll(strings.Trim(binary, "'"), `\`, "/"))
-	return base == "codewhale-ls" || base == "codewhale-ls.exe"
+	return strings.HasPrefix(base, "codewhale-ls")
 }
 
 // shellQuote quotes s for sh where it holds anything but safe characters.

@@ -86,7 +86,7 @@ func TestInstallClaudeIntoExistingFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []},\n" +
-		"      {\"hooks\":[{\"command\":\"/usr/bin/codewhale-ls hook claude-code || exit 2\",\"type\":\"command\"}],\"matcher\":\"*\"}\n    ]\n  }\n}\n"
+		"      {\"matcher\":\"*\",\"hooks\":[{\"type\":\"command\",\"command\":\"/usr/bin/codewhale-ls hook claude-code || exit 2\"}]}\n    ]\n  }\n}\n"
 	if string(got) != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
