@@ -64,27 +64,72 @@ func (w grantWriter) appendRules(path string, rules []execpolicy.Rule) (int, err
 	// Editors save without our lock, by rename or in place: a save that
 	// lands between our read and our rename is seen before the rename,
 	// and the rules are appended to it instead.
+	var added int
+	_, err = w.rewrite(path, rewriteSpec{mode: 0o600, fail: grantError}, func(old []byte, _ bool) ([]byte, error) {
+		content, n, err := appendedContent(old, rules)
+		if err != nil {
+			return nil, fmt.Errorf("cannot save rules to %s: %w", path, err)
+		}
+		added = n
+		if n == 0 {
+			return old, nil
+		}
+		return content, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return added, nil
+}
+
+// RewriteFile replaces the regular file at path (not a symlink: resolve
+// it first) with what edit makes of its content, as AppendRules does
+// without the lock file: temp file in the same directory, fsync, rename
+// or exchange, a save landing meanwhile re-read and edited again. The
+// file keeps its mode; a new one gets newMode. edit sees nil and false
+// for a missing file; when it returns the content unchanged (or nil for a
+// missing file) nothing is written. changed reports a write.
+func RewriteFile(path string, newMode fs.FileMode, edit func(old []byte, exists bool) ([]byte, error)) (changed bool, err error) {
+	spec := rewriteSpec{mode: newMode, keepMode: true, fail: func(path, what string, err error) error {
+		return fmt.Errorf("cannot write %s: %s: %w", path, what, err)
+	}}
+	return grantWriter{install: installFile}.rewrite(path, spec, edit)
+}
+
+// rewriteSpec is how a rewrite sets the mode and words its errors.
+type rewriteSpec struct {
+	mode     fs.FileMode // of a new file, and of every file unless keepMode
+	keepMode bool        // an existing file keeps its own mode
+	fail     func(path, what string, err error) error
+}
+
+// rewrite is RewriteFile with the writer's hooks.
+func (w grantWriter) rewrite(path string, spec rewriteSpec, edit func(old []byte, exists bool) ([]byte, error)) (bool, error) {
 	for range maxGrantAttempts {
 		old, err := readTarget(path)
 		if err != nil {
-			return 0, grantError(path, "cannot read it", err)
+			return false, spec.fail(path, "cannot read it", err)
 		}
-		content, added, err := appendedContent(old.content, rules)
+		content, err := edit(old.content, old.exists)
 		if err != nil {
-			return 0, fmt.Errorf("cannot save rules to %s: %w", path, err)
+			return false, err
 		}
-		if added == 0 {
-			return 0, nil
+		if (!old.exists && content == nil) || (old.exists && bytes.Equal(content, old.content)) {
+			return false, nil
 		}
-		replaced, err := w.replace(path, content, old)
+		mode := spec.mode
+		if old.exists && spec.keepMode {
+			mode = old.mode
+		}
+		replaced, err := w.replace(path, content, old, mode)
 		if err != nil {
-			return 0, grantError(path, "cannot replace it", err)
+			return false, spec.fail(path, "cannot replace it", err)
 		}
 		if replaced {
-			return added, nil
+			return true, nil
 		}
 	}
-	return 0, grantError(path, "it kept changing while the rules were saved", errors.New("nothing was written"))
+	return false, spec.fail(path, "it kept changing while it was written", errors.New("nothing was written"))
 }
 
 // maxGrantAttempts bounds how often a grant starts over because the file
@@ -99,6 +144,7 @@ type target struct {
 	dev     uint64
 	size    int64
 	mtime   int64
+	mode    fs.FileMode
 }
 
 // same reports whether t and u are the same file with the same content.
@@ -126,7 +172,7 @@ func readTarget(path string) (target, error) {
 	if err != nil {
 		return target{}, err
 	}
-	t := target{content: content, exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	t := target{content: content, exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: fi.Mode().Perm()}
 	t.ino, t.dev = fileIdentity(fi)
 	return t, nil
 }
@@ -296,7 +342,7 @@ func insertInline(src []byte, array *tomldoc.Value, fresh []execpolicy.Rule) ([]
 	if lineBreak, ok := lineBreakBefore(src, array.Span.Start, closeAt); ok {
 		indent := "  "
 		if len(items) > 0 {
-			indent = indentOf(src, items[len(items)-1].Span.Start)
+			indent = problem.NewLines(src).Indent(items[len(items)-1].Span.Start)
 		}
 		edits = append(edits, insertion{lineBreak, "\n" + indent + strings.Join(tables, ",\n"+indent) + commaIf(trailingComma)})
 	} else {
@@ -351,16 +397,6 @@ func lineBreakBefore(src []byte, openAt, closeAt int) (int, bool) {
 	return i, true
 }
 
-// indentOf is the leading blanks of the line holding offset.
-func indentOf(src []byte, offset int) string {
-	start := bytes.LastIndexByte(src[:offset], '\n') + 1
-	end := start
-	for end < offset && (src[end] == ' ' || src[end] == '\t') {
-		end++
-	}
-	return string(src[start:end])
-}
-
 // applyInsertions applies edits given in ascending offset order.
 func applyInsertions(src []byte, edits []insertion) []byte {
 	var b bytes.Buffer
@@ -374,11 +410,11 @@ func applyInsertions(src []byte, edits []insertion) []byte {
 	return b.Bytes()
 }
 
-// replace writes content to path atomically with mode 0600, unless path
+// replace writes content to path atomically with mode, unless path
 // is no longer what was read (then it reports false and leaves path as the
 // editor saved it). The temp file is removed on any failure before the
 // install.
-func (w grantWriter) replace(path string, content []byte, read target) (bool, error) {
+func (w grantWriter) replace(path string, content []byte, read target, mode fs.FileMode) (bool, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -394,7 +430,7 @@ func (w grantWriter) replace(path string, content []byte, read target) (bool, er
 	if _, err := tmp.Write(content); err != nil {
 		return false, fmt.Errorf("cannot write %s: %w", tmp.Name(), err)
 	}
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		return false, fmt.Errorf("cannot set the mode of %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Sync(); err != nil {

@@ -19,6 +19,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
        codewhale-ls hook claude-code|codex|gemini-cli|copilot-cli|cursor < event.json
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
+       codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
        codewhale-ls version
 
 common flags: --config PATH  --workspace DIR  --mode plan|agent|operate|yolo
@@ -43,6 +44,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return hook(rest, stdin, stdout, stderr)
 	case "schema":
 		return schema(rest, stdout, stderr)
+	case "hook":
+		if len(rest) > 0 && (rest[0] == "install" || rest[0] == "uninstall") {
+			return hookInstall(rest[0], rest[1:], stdin, stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "codewhale-ls hook: expected install or uninstall\n%s", usage)
+		return 1
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":

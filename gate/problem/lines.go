@@ -87,3 +87,15 @@ func (l *Lines) Offset(line, col int) int {
 	}
 	return i
 }
+
+// Indent returns the spaces and tabs that start the line holding off, up
+// to off: what a line inserted beside it should be indented with.
+func (l *Lines) Indent(off int) string {
+	off = l.clamp(off)
+	start := l.starts[l.LineOf(off)]
+	end := start
+	for end < off && (l.text[end] == ' ' || l.text[end] == '\t') {
+		end++
+	}
+	return string(l.text[start:end])
+}

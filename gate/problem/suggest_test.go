@@ -22,3 +22,15 @@ func TestLinesUTF16(t *testing.T) {
 		t.Errorf("Offset = %d want %d", got, off)
 	}
 }
+
+func TestLinesIndent(t *testing.T) {
+	l := NewLines([]byte("a\n\t  b c\n  \n"))
+	for _, tc := range []struct {
+		off  int
+		want string
+	}{{0, ""}, {5, "\t  "}, {7, "\t  "}, {3, "\t"}, {11, "  "}, {99, ""}} {
+		if got := l.Indent(tc.off); got != tc.want {
+			t.Errorf("Indent(%d) = %q, want %q", tc.off, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,432 @@
+// Package install adds codewhale-ls's pre-tool hook to another coding
+// agent's settings file and takes it out again, editing the file's text
+// by byte ranges so that every other byte (comments, formatting, line
+// ends, key order) stays as the user wrote it.
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// Scope is which settings file of an agent is edited.
+type Scope int
+
+const (
+	Project Scope = iota // the workspace's file, shared with the repository
+	User                 // the user's own file under the home directory
+)
+
+// Agent is where one agent reads its pre-tool hooks and what our entry
+// there looks like.
+type Agent struct {
+	Name string
+	// project and user are the settings file's path relative to the
+	// workspace and to the home directory ("" where the agent has none).
+	project, user string
+	// events are the key paths of the arrays our entry goes into, in
+	// order (Cursor announces shell, MCP and read events separately).
+	events [][]string
+	// entry is our element of each array, for the hook command given.
+	entry func(command string) any
+	// skeleton is the text of a settings file the agent would accept
+	// with no hooks, written when the file does not exist.
+	skeleton string
+	// exit2Blocks: the agent blocks the call when the hook exits 2 and
+	// lets it run on any other failure, so the command ends in
+	// `|| exit 2` and a hook that cannot start (moved binary) blocks.
+	exit2Blocks bool
+	// configured is a glob (relative to the workspace) of the files that
+	// configure the agent's hooks in a workspace, where that is more than
+	// the project file.
+	configured string
+}
+
+// Entries are structs, not maps, so that their keys are written in the
+// order the agents' documentation shows them.
+type (
+	matcherGroup struct {
+		Matcher string        `json:"matcher"`
+		Hooks   []commandHook `json:"hooks"`
+	}
+	commandHook struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	cursorHook struct {
+		Command string `json:"command"`
+	}
+	copilotHook struct {
+		Type       string `json:"type"`
+		Bash       string `json:"bash"`
+		PowerShell string `json:"powershell"`
+		TimeoutSec int    `json:"timeoutSec"`
+	}
+)
+
+// claudeEntry is the matcher group Claude Code, Gemini CLI and Codex share:
+// every tool, one command hook.
+func claudeEntry(command string) any {
+	return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: command}}}
+}
+
+// Agents are the agents `hook install` knows, by the name `hook` takes.
+var Agents = map[string]Agent{
+	"claude-code": {
+		Name: "claude-code", project: ".claude/settings.json", user: ".claude/settings.json",
+		events: [][]string{{"hooks", "PreToolUse"}}, entry: claudeEntry, skeleton: "{}\n", exit2Blocks: true,
+	},
+	"gemini-cli": {
+		Name: "gemini-cli", project: ".gemini/settings.json", user: ".gemini/settings.json",
+		events: [][]string{{"hooks", "BeforeTool"}}, entry: claudeEntry, skeleton: "{}\n", exit2Blocks: true,
+	},
+	"codex": {
+		Name: "codex", project: ".codex/hooks.json", user: ".codex/hooks.json",
+		events: [][]string{{"hooks", "PreToolUse"}}, entry: claudeEntry, skeleton: "{}\n", exit2Blocks: true,
+	},
+	"cursor": {
+		Name: "cursor", project: ".cursor/hooks.json", user: ".cursor/hooks.json",
+		events: [][]string{
+			{"hooks", "beforeShellExecution"},
+			{"hooks", "beforeMCPExecution"},
+			{"hooks", "beforeReadFile"},
+			{"hooks", "preToolUse"},
+		},
+		entry:    func(command string) any { return cursorHook{Command: command} },
+		skeleton: "{\n  \"version\": 1\n}\n",
+	},
+	"copilot-cli": {
+		// Copilot reads every .github/hooks/*.json: ours is a file of its
+		// own, so no user's file is touched. It has no user-level file.
+		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: ".github/hooks/*.json",
+		events: [][]string{{"hooks", "preToolUse"}},
+		entry: func(command string) any {
+			return copilotHook{Type: "command", Bash: command, PowerShell: command, TimeoutSec: 30}
+		},
+		skeleton: "{\n  \"version\": 1\n}\n",
+	},
+}
+
+// Names are the known agents, sorted.
+func Names() []string {
+	var names []string
+	for n := range Agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the agent called name, or an error listing the known ones.
+func Lookup(name string) (Agent, error) {
+	a, ok := Agents[name]
+	if !ok {
+		return Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return a, nil
+}
+
+// SettingsPath is the file the agent reads for scope: under workspace for
+// Project, under home for User.
+func (a Agent) SettingsPath(scope Scope, workspace, home string) (string, error) {
+	if scope == User {
+		if a.user == "" {
+			return "", fmt.Errorf("%s has no user-level hooks file; install it per project", a.Name)
+		}
+		return filepath.Join(home, filepath.FromSlash(a.user)), nil
+	}
+	return filepath.Join(workspace, filepath.FromSlash(a.project)), nil
+}
+
+// Command is the hook command for the agent: binary (the caller passes
+// the running binary's absolute path, so the agent finds it whatever its
+// PATH) and `hook NAME`, then `|| exit 2` where exit 2 is the agent's
+// block.
+func (a Agent) Command(binary string) string {
+	cmd := shellQuote(binary) + " hook " + a.Name
+	if a.exit2Blocks {
+		cmd += failClosed
+	}
+	return cmd
+}
+
+// failClosed turns a hook that cannot run into a block.
+const failClosed = " || exit 2"
+
+// runsOurHook reports whether s is a command Command made, for any
+// codewhale-ls binary (its name starts so: codewhale-ls.exe, a
+// codewhale-ls-dev build); another program's `hook NAME` is not ours.
+func (a Agent) runsOurHook(s string) bool {
+	binary, ok := strings.CutSuffix(strings.TrimSuffix(s, failClosed), " hook "+a.Name)
+	if !ok {
+		return false
+	}
+	base := path.Base(strings.ReplaceAll(strings.Trim(binary, "'"), `\`, "/"))
+	return strings.HasPrefix(base, "codewhale-ls")
+}
+
+// shellQuote quotes s for sh where it holds anything but safe characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:+@%=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Install returns src with our entry for command added to each event array
+// that lacks it (src unchanged when all have it). A missing file (exists
+// false) starts from the agent's skeleton. A file that is not JSON (with
+// comments and trailing commas) is refused with the line and byte.
+func (a Agent) Install(src []byte, exists bool, command string) ([]byte, error) {
+	if !exists {
+		src = []byte(a.skeleton)
+	}
+	for _, path := range a.events {
+		root, err := parseJSONC(src)
+		if err != nil {
+			return nil, err
+		}
+		if arr := lookup(root, path); arr != nil && arr.kind == '[' && a.ours(src, arr) >= 0 {
+			continue
+		}
+		if src, err = insertEntry(src, root, path, a.entry(command)); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
+// Uninstall returns src without our entry for command, in the reverse of
+// Install's order, so that install then uninstall gives back the very
+// bytes that were there. Only an entry equal to ours (whatever its
+// formatting) is removed; a container Install created is removed with it
+// when its text is still exactly what Install wrote.
+func (a Agent) Uninstall(src []byte, command string) ([]byte, error) {
+	for i := len(a.events) - 1; i >= 0; i-- {
+		var err error
+		if src, err = a.removeEntry(src, a.events[i], a.entry(command)); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
+// Installed reports whether every event array of src holds our entry for
+// some command running `hook NAME` (any binary path).
+func (a Agent) Installed(src []byte) (bool, error) {
+	root, err := parseJSONC(src)
+	if err != nil {
+		return false, err
+	}
+	for _, path := range a.events {
+		arr := lookup(root, path)
+		if arr == nil || arr.kind != '[' {
+			return false, nil
+		}
+		if a.ours(src, arr) < 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// ours is the index of the first element of arr that is our entry (however
+// formatted) for a command that runs `hook NAME`, whatever binary it
+// names; -1 if none is.
+func (a Agent) ours(src []byte, arr *node) int {
+	for i, e := range arr.elems {
+		v := e.plain(src)
+		for _, s := range stringsIn(v) {
+			if a.runsOurHook(s) && reflect.DeepEqual(normalise(a.entry(s)), v) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// stringsIn lists every string inside a decoded JSON value.
+func stringsIn(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case map[string]any:
+		var out []string
+		for _, e := range v {
+			out = append(out, stringsIn(e)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for _, e := range v {
+			out = append(out, stringsIn(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// lookup follows keys from root; nil where one is missing or not an object.
+func lookup(root *node, keys []string) *node {
+	n := root
+	for _, k := range keys {
+		if n.kind != '{' {
+			return nil
+		}
+		m, ok := n.member(k)
+		if !ok {
+			return nil
+		}
+		n = m.value
+	}
+	return n
+}
+
+// insertEntry adds entry to the array at path. Missing objects and the
+// array are created at the deepest existing level, as one fragment:
+// removeEntry recognises that fragment.
+func insertEntry(src []byte, root *node, path []string, entry any) ([]byte, error) {
+	if root.kind != '{' {
+		return nil, &SyntaxError{Line: 1, Column: 1, Byte: root.start, Msg: "the settings file must hold one JSON object"}
+	}
+	parent, depth := root, 0
+	for ; depth < len(path); depth++ {
+		m, ok := parent.member(path[depth])
+		if !ok {
+			break
+		}
+		want := byte('{')
+		if depth == len(path)-1 {
+			want = '['
+		}
+		if m.value.kind != want {
+			return nil, fmt.Errorf("%s %q is not the %s the agent expects", positionOf(src, m.value.start), strings.Join(path[:depth+1], "."), map[byte]string{'{': "object", '[': "array"}[want])
+		}
+		parent = m.value
+	}
+	return insertItem(src, parent, fragment(path[depth:], entry)), nil
+}
+
+// fragment is the text Install puts in the deepest existing container:
+// the entry itself, or the members that lead to it.
+func fragment(keys []string, entry any) string {
+	data, _ := json.Marshal(entry)
+	text := string(data)
+	if len(keys) == 0 {
+		return text
+	}
+	text = "[" + text + "]"
+	for i := len(keys) - 1; i >= 0; i-- {
+		k, _ := json.Marshal(keys[i])
+		text = string(k) + ": " + text
+		if i > 0 {
+			text = "{" + text + "}"
+		}
+	}
+	return text
+}
+
+// insertItem inserts text as the last item of container c: after the last
+// item (comma, then the line break and indentation of that item's line),
+// or, in an empty container, after the opening bracket and one space. The
+// space tells an entry put into an array the user had from an array
+// created for it (`"k": [ {...}]` against `"k": [{...}]`), so that
+// uninstall removes exactly what install added.
+func insertItem(src []byte, c *node, text string) []byte {
+	items := c.items()
+	at, insert := c.start+1, " "+text
+	if len(items) > 0 {
+		last := items[len(items)-1]
+		at = last.end
+		if bytes.ContainsAny(src[c.start:items[0].start], "\n") {
+			insert = "," + lineEnding(src) + problem.NewLines(src).Indent(last.start) + text
+		} else {
+			insert = ", " + text
+		}
+	}
+	out := make([]byte, 0, len(src)+len(insert))
+	out = append(out, src[:at]...)
+	out = append(out, insert...)
+	return append(out, src[at:]...)
+}
+
+// removeEntry undoes insertEntry: from the root down, the first container
+// holding, as an item, exactly the fragment insertEntry would have put
+// there loses it; failing that, the first element of the array that is
+// ours (however formatted, for any binary) is removed. Nothing of ours:
+// src unchanged.
+func (a Agent) removeEntry(src []byte, path []string, entry any) ([]byte, error) {
+	root, err := parseJSONC(src)
+	if err != nil {
+		return nil, err
+	}
+	n := root
+	for depth := 0; n != nil && depth <= len(path); depth++ {
+		frag := fragment(path[depth:], entry)
+		for i, it := range n.items() {
+			if string(src[it.start:it.end]) == frag {
+				return removeItem(src, n, i), nil
+			}
+		}
+		if depth < len(path) {
+			n = lookup(n, path[depth:depth+1])
+		}
+	}
+	arr := lookup(root, path)
+	if arr == nil || arr.kind != '[' {
+		return src, nil
+	}
+	if i := a.ours(src, arr); i >= 0 {
+		return removeItem(src, arr, i), nil
+	}
+	return src, nil
+}
+
+// removeItem cuts item i of c: from the end of the item before it; for
+// the first item, up to the next item, or, for the only one, with the
+// space insertItem put before it.
+func removeItem(src []byte, c *node, i int) []byte {
+	items := c.items()
+	from, to := items[i].start, items[i].end
+	switch {
+	case i > 0:
+		from = items[i-1].end
+	case len(items) > 1:
+		to = items[1].start
+	case src[from-1] == ' ':
+		from--
+	}
+	out := make([]byte, 0, len(src))
+	out = append(out, src[:from]...)
+	return append(out, src[to:]...)
+}
+
+// normalise makes a value comparable with a decoded one.
+func normalise(v any) any {
+	data, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+// lineEnding is the file's own: CRLF where it uses one.
+func lineEnding(src []byte) string {
+	if bytes.Contains(src, []byte("\r\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// positionOf names the line and byte of offset.
+func positionOf(src []byte, offset int) string {
+	line := problem.NewLines(src).LineOf(offset) + 1
+	return fmt.Sprintf("line %d (byte %d):", line, offset)
+}

@@ -1,0 +1,211 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const testBinary = "/opt/codewhale ls/bin/codewhale-ls"
+
+// settingsInputs are files as users write them: every one must survive
+// install then uninstall byte for byte.
+var settingsInputs = map[string]string{
+	"empty object":    "{}\n",
+	"one key":         "{\n  \"model\": \"opus\"\n}\n",
+	"crlf and tabs":   "{\r\n\t\"hooks\": {\r\n\t\t\"PostToolUse\": []\r\n\t}\r\n}\r\n",
+	"no final eol":    `{"hooks":{"PreToolUse":[],"BeforeTool":[]}}`,
+	"bom":             "\xef\xbb\xbf{ \"a\": 1 }\n",
+	"empty with note": "{ // nothing yet\n}\n",
+	"comments and trailing commas": `// team settings
+{
+  /* keep me */ "permissions": {"allow": ["Bash(ls)",],}, // after
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}, // theirs
+    ],
+    "BeforeTool": [ /* none */ ],
+    "preToolUse": [
+      {"command": "./other"}
+    ],
+  },
+}
+`,
+	"cursor events": "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [\n      {\"command\": \"./audit.sh\"}\n    ],\n    \"beforeReadFile\": []\n  }\n}\n",
+}
+
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	for _, name := range Names() {
+		agent := Agents[name]
+		command := agent.Command(testBinary)
+		for label, input := range settingsInputs {
+			t.Run(name+"/"+label, func(t *testing.T) {
+				installed, err := agent.Install([]byte(input), true, command)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(installed) == input {
+					t.Fatal("install changed nothing")
+				}
+				if ok, err := agent.Installed(installed); err != nil || !ok {
+					t.Fatalf("Installed = %v, %v after install:\n%s", ok, err, installed)
+				}
+				if !strings.Contains(input, "//") && !strings.Contains(input, ",]") && !strings.Contains(input, ",}") && !strings.Contains(input, "/*") {
+					if !json.Valid([]byte(strings.TrimPrefix(string(installed), "\xef\xbb\xbf"))) {
+						t.Fatalf("install made invalid JSON:\n%s", installed)
+					}
+				}
+				if strings.Contains(input, "\r\n") && strings.Count(string(installed), "\n") != strings.Count(string(installed), "\r\n") {
+					t.Fatalf("install mixed line endings into a CRLF file:\n%q", installed)
+				}
+				again, err := agent.Install(installed, true, command)
+				if err != nil || string(again) != string(installed) {
+					t.Fatalf("second install changed the file (err %v):\n%s", err, again)
+				}
+				removed, err := agent.Uninstall(installed, command)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(removed) != input {
+					t.Fatalf("round trip is not byte-identical:\nwant %q\ngot  %q", input, removed)
+				}
+				if ok, _ := agent.Installed([]byte(input)); ok {
+					t.Fatal("Installed true before install")
+				}
+			})
+		}
+	}
+}
+
+func TestInstallClaudeIntoExistingFile(t *testing.T) {
+	agent := Agents["claude-code"]
+	src := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
+	got, err := agent.Install([]byte(src), true, agent.Command("/usr/bin/codewhale-ls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []},\n" +
+		"      {\"matcher\":\"*\",\"hooks\":[{\"type\":\"command\",\"command\":\"/usr/bin/codewhale-ls hook claude-code || exit 2\"}]}\n    ]\n  }\n}\n"
+	if string(got) != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestInstallMissingFileStartsFromSkeleton(t *testing.T) {
+	agent := Agents["copilot-cli"]
+	got, err := agent.Install(nil, false, agent.Command("codewhale-ls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Version int `json:"version"`
+		Hooks   struct {
+			PreToolUse []struct {
+				Type, Bash, Powershell string
+				TimeoutSec             int
+			} `json:"preToolUse"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(got, &v); err != nil {
+		t.Fatalf("%v:\n%s", err, got)
+	}
+	if v.Version != 1 || len(v.Hooks.PreToolUse) != 1 || v.Hooks.PreToolUse[0].Bash != "codewhale-ls hook copilot-cli" || v.Hooks.PreToolUse[0].Type != "command" {
+		t.Fatalf("unexpected file:\n%s", got)
+	}
+}
+
+func TestUninstallFindsOurEntryReformatted(t *testing.T) {
+	agent := Agents["claude-code"]
+	src := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/elsewhere/codewhale-ls hook claude-code || exit 2\"}\n        ]\n      },\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
+	if ok, err := agent.Installed([]byte(src)); err != nil || !ok {
+		t.Fatalf("Installed = %v, %v for an entry of another binary", ok, err)
+	}
+	got, err := agent.Uninstall([]byte(src), agent.Command(testBinary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
+	if string(got) != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestUninstallKeepsEntriesThatAreNotOurs(t *testing.T) {
+	agent := Agents["claude-code"]
+	// The same command with an extra field is the user's own entry.
+	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "codewhale-ls hook claude-code", "timeout": 5}]}]}}`
+	got, err := agent.Uninstall([]byte(src), agent.Command("codewhale-ls"))
+	if err != nil || string(got) != src {
+		t.Fatalf("uninstall touched a user's entry (err %v):\n%s", err, got)
+	}
+}
+
+func TestAnotherProgramsHookIsNotOurs(t *testing.T) {
+	agent := Agents["claude-code"]
+	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/usr/bin/auditor hook claude-code || exit 2"}]}]}}`
+	if ok, _ := agent.Installed([]byte(src)); ok {
+		t.Fatal("another program's hook counted as ours")
+	}
+	if got, _ := agent.Uninstall([]byte(src), agent.Command("codewhale-ls")); string(got) != src {
+		t.Fatalf("uninstall removed another program's hook:\n%s", got)
+	}
+}
+
+func TestMalformedSettingsNameLineAndByte(t *testing.T) {
+	agent := Agents["claude-code"]
+	for _, tc := range []struct{ src, want string }{
+		{"{\n  \"a\": 1\n  \"b\": 2\n}\n", "line 3, column 3 (byte 13): ',' or '}' expected"},
+		{"{\n  \"a\": tru\n}", "line 2, column 8 (byte 9): a value was expected"},
+		{"", "line 1, column 1 (byte 0): unexpected end of file"},
+		{"{} {}", "line 1, column 4 (byte 3): unexpected text after the JSON value"},
+		{"{\"a\": \"x\n\"}", "line 1, column 7 (byte 6): unterminated string"},
+		{"{ /* open", "unterminated /* comment"},
+	} {
+		_, err := agent.Install([]byte(tc.src), true, "x hook claude-code")
+		var syntax *SyntaxError
+		if !errors.As(err, &syntax) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestInstallRefusesWrongShapes(t *testing.T) {
+	agent := Agents["claude-code"]
+	for _, src := range []string{`[]`, `{"hooks": []}`, `{"hooks": {"PreToolUse": {}}}`} {
+		if _, err := agent.Install([]byte(src), true, "x"); err == nil {
+			t.Errorf("%s: installed into a file of the wrong shape", src)
+		}
+	}
+}
+
+func TestDeepNestingIsRefusedNotOverflowed(t *testing.T) {
+	src := `{"a":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "}"
+	if _, err := parseJSONC([]byte(src)); err == nil || !strings.Contains(err.Error(), "nested deeper") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCommandQuotesTheBinary(t *testing.T) {
+	if got := Agents["cursor"].Command("/opt/it's here/codewhale-ls"); got != `'/opt/it'\''s here/codewhale-ls' hook cursor` {
+		t.Fatalf("got %s", got)
+	}
+	if got := Agents["gemini-cli"].Command("/usr/bin/codewhale-ls"); got != "/usr/bin/codewhale-ls hook gemini-cli || exit 2" {
+		t.Fatalf("got %s", got)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\ng\nh\n"
+	updated := "a\nb\nc\nd\ne\nX\nf\ng\nh\n"
+	want := "--- f.json\n+++ f.json\n@@ -3,6 +3,7 @@\n c\n d\n e\n+X\n f\n g\n h\n"
+	if got := Diff("f.json", []byte(old), []byte(updated)); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := Diff("new.json", nil, []byte("{}\n")); got != "--- new.json\n+++ new.json\n@@ -0,0 +1,1 @@\n+{}\n" {
+		t.Fatalf("got\n%s", got)
+	}
+	if Diff("x", []byte("same"), []byte("same")) != "" {
+		t.Fatal("diff of equal texts")
+	}
+}

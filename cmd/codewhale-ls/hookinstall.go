@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/agents/install"
+)
+
+// hookInstall runs `hook install|uninstall AGENT [--project|--user]
+// [--yes] [--workspace DIR]`: the change is shown as a diff first and
+// made only when confirmed on a terminal or by --yes.
+func hookInstall(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runHookInstall(verb, args, isTerminal(stdin), stdin, stdout, stderr)
+}
+
+func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, stdout, stderr io.Writer) int {
+	fail := func(msg string) int {
+		fmt.Fprintf(stderr, "codewhale-ls hook %s: %s\n", verb, msg)
+		fmt.Fprintf(stderr, "usage: codewhale-ls hook %s %s [--project|--user] [--yes] [--workspace DIR]\n", verb, strings.Join(install.Names(), "|"))
+		return 1
+	}
+	fs, err := parseFlags(args, []string{"workspace"}, []string{"project", "user", "yes"})
+	if err != nil {
+		return fail(err.Error())
+	}
+	if len(fs.args) != 1 {
+		return fail("name one agent")
+	}
+	agent, err := install.Lookup(fs.args[0])
+	if err != nil {
+		return fail(err.Error())
+	}
+	if fs.bools["project"] && fs.bools["user"] {
+		return fail("--project and --user exclude each other")
+	}
+	scope := install.Project
+	if fs.bools["user"] {
+		scope = install.User
+	}
+	workspace, err := fs.workspace()
+	if err != nil {
+		return fail(err.Error())
+	}
+	home, err := os.UserHomeDir()
+	if err != nil && scope == install.User {
+		return fail("cannot find the home directory: " + err.Error())
+	}
+	path, err := agent.SettingsPath(scope, workspace, home)
+	if err != nil {
+		return fail(err.Error())
+	}
+	binary, err := os.Executable()
+	if err != nil {
+		return fail("cannot find this program's path for the hook command: " + err.Error())
+	}
+	command := agent.Command(binary)
+	change, err := install.Plan(path, func(old []byte, exists bool) ([]byte, error) {
+		if verb == "install" {
+			return agent.Install(old, exists, command)
+		}
+		if !exists {
+			return nil, nil
+		}
+		return agent.Uninstall(old, command)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "codewhale-ls hook %s: %v (nothing was changed)\n", verb, err)
+		return 1
+	}
+	if change.Empty() {
+		if verb == "install" {
+			fmt.Fprintf(stderr, "the %s hook is already installed in %s\n", agent.Name, path)
+		} else {
+			fmt.Fprintf(stderr, "no %s hook of codewhale-ls in %s\n", agent.Name, path)
+		}
+		return 0
+	}
+	fmt.Fprint(stdout, change.Diff())
+	if !fs.bools["yes"] {
+		if !terminal {
+			fmt.Fprintln(stderr, "nothing was changed: confirm on a terminal, or run again with --yes")
+			return 1
+		}
+		fmt.Fprintf(stderr, "%s %s? [y/N] ", map[string]string{"install": "Write this to", "uninstall": "Remove it from"}[verb], path)
+		answer, _ := bufio.NewReader(io.LimitReader(stdin, 256)).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(stderr, "nothing was changed")
+			return 1
+		}
+	}
+	if err := change.Apply(); err != nil {
+		fmt.Fprintf(stderr, "codewhale-ls hook %s: %v\n", verb, err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "%s: %s\n", map[string]string{"install": "installed in", "uninstall": "removed from"}[verb], filepath.Clean(path))
+	return 0
+}
+
+// isTerminal reports whether r is a character device (a terminal), where
+// a human can be asked to confirm.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
