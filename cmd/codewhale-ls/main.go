@@ -40,16 +40,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return authorize(rest, stdin, stdout, stderr)
 	case "explain":
 		return explain(rest, stdout, stderr)
-	case "hook":
-		return hook(rest, stdin, stdout, stderr)
 	case "schema":
 		return schema(rest, stdout, stderr)
 	case "hook":
 		if len(rest) > 0 && (rest[0] == "install" || rest[0] == "uninstall") {
 			return hookInstall(rest[0], rest[1:], stdin, stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "codewhale-ls hook: expected install or uninstall\n%s", usage)
-		return 1
+		// An agent's pre-tool hook: always answers as that agent honours.
+		return hook(rest, stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":
