@@ -33,26 +33,30 @@ type Authorizer struct {
 	Record func(LogEntry) error
 }
 
-// Authorize decides req on snap.
-func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req gate.Request) gate.Decision {
+// Authorize decides req on snap for agent: "" for the editor's own agent,
+// else the other agent whose pre-tool hook asked (its prompt and its log
+// entry name it). A deadline of ctx sooner than the prompt's own ends the
+// prompt, so the answer reaches a caller that stops waiting then.
+func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req gate.Request, agent string) gate.Decision {
 	deps := a.Deps
 	deps.Sessions = a.Sessions
 	d := gate.Decide(ctx, snap, req, deps)
 	if d.Decision == gate.Ask {
-		d = a.ask(ctx, snap, req, d)
+		d = a.ask(ctx, snap, req, agent, d)
 	}
 	if err := ctx.Err(); err != nil && d.Decision != gate.Deny {
 		d = blocked(d, "The authorize request was cancelled ("+err.Error()+"); a cancelled call is denied.")
 	}
-	return a.Final(req, d)
+	return a.Final(req, agent, d)
 }
 
 // ask settles an ask decision through the broker.
-func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Request, d gate.Decision) gate.Decision {
+func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Request, agent string, d gate.Decision) gate.Decision {
 	prompt, err := NewPrompt(req, d)
 	if err != nil {
 		return gate.Answered(d, req.Tool, gate.Answer{Choice: gate.ChoiceDismissed, By: "by codewhale-ls", Why: err.Error()})
 	}
+	prompt.Agent = agent
 	card := d.Prompt
 	answer := a.Broker.Ask(ctx, prompt, approvalBound(snap))
 	switch answer.Choice {
@@ -112,12 +116,12 @@ func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) str
 	return fmt.Sprintf("; saved %d rule(s) to %s", added, path)
 }
 
-// Final logs a final decision, also one made without the gate (a refused
-// request). Like Codewhale's approval receipts, evidence
+// Final logs a final decision made for agent, also one made without the
+// gate (a refused request). Like Codewhale's approval receipts, evidence
 // that cannot be written blocks the call.
-func (a *Authorizer) Final(req gate.Request, d gate.Decision) gate.Decision {
+func (a *Authorizer) Final(req gate.Request, agent string, d gate.Decision) gate.Decision {
 	if a.Record != nil {
-		if err := a.Record(EntryFor(time.Now(), req.Tool, d)); err != nil && d.Decision == gate.Allow {
+		if err := a.Record(EntryFor(time.Now(), req.Tool, agent, d)); err != nil && d.Decision == gate.Allow {
 			d = blocked(d, "Decision evidence could not be committed; tool execution was blocked: "+err.Error())
 		}
 	}

@@ -57,7 +57,7 @@ func TestAlwaysWriteFails(t *testing.T) {
 		Granted:  func() { granted = true },
 	}
 	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req)
+	d := a.Authorize(context.Background(), snap, req, "")
 	if d.Decision != gate.Allow || d.Approval == nil || d.Approval.Choice != "always" {
 		t.Fatalf("%s (%+v): %s", d.Decision, d.Approval, d.Reason)
 	}
@@ -79,7 +79,7 @@ func TestUnrecordableDecisionDoesNotRun(t *testing.T) {
 		Record:   func(LogEntry) error { return errors.New("read-only file system") },
 	}
 	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req)
+	d := a.Authorize(context.Background(), snap, req, "")
 	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Decision evidence could not be committed") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
@@ -99,12 +99,12 @@ func TestPostureChangedWhileWaiting(t *testing.T) {
 		Current:  func(string) *config.Snapshot { return tighter },
 	}
 	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req)
+	d := a.Authorize(context.Background(), snap, req, "")
 	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Runtime permission posture changed") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
 	a.Current = func(string) *config.Snapshot { return snap }
-	if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow {
+	if d := a.Authorize(context.Background(), snap, req, ""); d.Decision != gate.Allow {
 		t.Fatalf("unchanged posture: %s: %s", d.Decision, d.Reason)
 	}
 }
@@ -116,12 +116,12 @@ func TestCancelledCallIsDenied(t *testing.T) {
 	req.Tool, req.Input = "read_file", map[string]any{"path": "README.md"}
 	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceOnce}, 0), Sessions: NewSessions()}
 	defer a.Broker.Close()
-	if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow {
+	if d := a.Authorize(context.Background(), snap, req, ""); d.Decision != gate.Allow {
 		t.Fatalf("the call itself is not allowed: %s", d.Reason)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if d := a.Authorize(ctx, snap, req); d.Decision != gate.Deny || !strings.Contains(d.Reason, "cancelled") {
+	if d := a.Authorize(ctx, snap, req, ""); d.Decision != gate.Deny || !strings.Contains(d.Reason, "cancelled") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,7 +37,7 @@ type Broker struct {
 	askers    sync.WaitGroup // one per prompt in flight at the Asker
 
 	mu      sync.Mutex
-	pending map[string]bool
+	pending map[string]string // prompt id → the asking agent ("" for the editor's own)
 }
 
 // NewBroker returns a broker asking through asker, with timeout per prompt
@@ -45,7 +46,7 @@ func NewBroker(asker Asker, timeout time.Duration) *Broker {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Broker{asker: asker, timeout: timeout, closed: make(chan struct{}), pending: map[string]bool{}}
+	return &Broker{asker: asker, timeout: timeout, closed: make(chan struct{}), pending: map[string]string{}}
 }
 
 // Pending is the number of prompts waiting for an answer.
@@ -53,6 +54,21 @@ func (b *Broker) Pending() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.pending)
+}
+
+// PendingAgents are the other agents (pre-tool hooks) whose prompts wait
+// for an answer, sorted, each once.
+func (b *Broker) PendingAgents() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	agents := []string{}
+	for _, agent := range b.pending {
+		if agent != "" && !slices.Contains(agents, agent) {
+			agents = append(agents, agent)
+		}
+	}
+	slices.Sort(agents)
+	return agents
 }
 
 // Bound is a deadline the user's policy sets for a prompt, shorter than the
@@ -77,14 +93,17 @@ func (b *Broker) Ask(ctx context.Context, p *Prompt, bound Bound) gate.Answer {
 	}
 	p.ID = id
 	limit := deadline{within: b.timeout, source: "the editor's approval timeout"}
-	if bound.Within > 0 && bound.Within < b.timeout {
+	if bound.Within > 0 && bound.Within < limit.within {
 		limit = deadline{within: bound.Within, source: bound.Source}
+	}
+	if due, ok := ctx.Deadline(); ok && time.Until(due) < limit.within {
+		limit = deadline{within: time.Until(due), source: "the deadline of the caller (an agent's hook timeout)"}
 	}
 	due := time.Now().Add(limit.within)
 	p.Deadline = due.UTC().Format(time.RFC3339)
 	by := "in the editor (prompt " + id + ")"
 
-	if !b.register(id) {
+	if !b.register(id, p.Agent) {
 		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by, Why: "the server is shutting down"}
 	}
 	defer b.unregister(id)
@@ -145,7 +164,7 @@ func ended(ctx context.Context, by string, limit deadline) gate.Answer {
 	return gate.Answer{Choice: gate.ChoiceTimeout, By: by, Why: fmt.Sprintf("no answer within %s, the bound set by %s", limit.within, limit.source)}
 }
 
-func (b *Broker) register(id string) bool {
+func (b *Broker) register(id, agent string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	select {
@@ -153,7 +172,7 @@ func (b *Broker) register(id string) bool {
 		return false
 	default:
 	}
-	b.pending[id] = true
+	b.pending[id] = agent
 	// Counted under mu, so that Close, which closes b.closed under mu,
 	// waits for every Asker call that registered before it.
 	b.askers.Add(1)

@@ -130,3 +130,50 @@ func TestBrokerCancelledRequest(t *testing.T) {
 		t.Fatalf("answer %+v, want dismissed because cancelled", a)
 	}
 }
+
+func TestBrokerPromptEndsAtTheCallersDeadline(t *testing.T) {
+	b := NewBroker(&scripted{block: true}, time.Hour)
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	p := card()
+	a := b.Ask(ctx, p, Bound{})
+	if a.Choice != gate.ChoiceTimeout || !strings.Contains(a.Why, "an agent's hook timeout") {
+		t.Fatalf("answer = %+v, want a timeout naming the caller's deadline", a)
+	}
+	due, err := time.Parse(time.RFC3339, p.Deadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if due.After(time.Now().Add(time.Minute)) {
+		t.Fatalf("the card shows %s, the editor's hour, not the caller's deadline", p.Deadline)
+	}
+}
+
+func TestBrokerPendingAgents(t *testing.T) {
+	asker := &scripted{block: true}
+	b := NewBroker(asker, time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, agent := range []string{"cursor", "", "claude-code", "cursor"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := card()
+			p.Agent = agent
+			b.Ask(ctx, p, Bound{})
+		}()
+	}
+	for b.Pending() < 4 {
+		time.Sleep(time.Millisecond)
+	}
+	if got := strings.Join(b.PendingAgents(), ","); got != "claude-code,cursor" {
+		t.Errorf("PendingAgents = %q", got)
+	}
+	cancel()
+	wg.Wait()
+	b.Close()
+	if got := b.PendingAgents(); len(got) != 0 {
+		t.Errorf("after the prompts ended: %q", got)
+	}
+}

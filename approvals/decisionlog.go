@@ -38,9 +38,11 @@ type LogEntry struct {
 	Agent string `json:"agent,omitempty"`
 }
 
-// EntryFor builds the entry of a final decision for tool.
-func EntryFor(now time.Time, toolName string, d gate.Decision) LogEntry {
+// EntryFor builds the entry of a final decision for tool, made for agent
+// ("" for the editor's own).
+func EntryFor(now time.Time, toolName, agent string, d gate.Decision) LogEntry {
 	return LogEntry{
+		Agent:     agent,
 		Time:      now.UTC(),
 		CallID:    d.CallID,
 		Tool:      toolName,

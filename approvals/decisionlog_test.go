@@ -41,25 +41,31 @@ func TestDecisionLogRoundTrip(t *testing.T) {
 	at := time.Date(2025, 3, 4, 5, 6, 7, 890123456, time.FixedZone("CET", 3600))
 	tests := []struct {
 		name     string
+		agent    string
 		decision gate.Decision
 		wantLine string
 	}{
 		{
-			"prompted allow",
+			"prompted allow", "",
 			gate.Decision{Decision: gate.Allow, Layer: gate.LayerApproval, LayerName: "approval", Reason: "approved <once> & logged",
 				Rule: strPtr("tool=exec_shell command=cargo test"), CallID: strPtr("call_17"), Approval: &gate.Approval{Choice: "once", Source: "prompt"}},
 			`{"time":"2025-03-04T04:06:07.890123456Z","callId":"call_17","tool":"bash","decision":"allow","layer":8,"layerName":"approval","rule":"tool=exec_shell command=cargo test","reason":"approved <once> & logged","approval":{"choice":"once","source":"prompt"}}`,
 		},
 		{
-			"no call id, rule or approval",
+			"no call id, rule or approval", "",
 			gate.Decision{Decision: gate.Deny, Layer: gate.LayerAdmission, LayerName: "admission", Reason: "line\nbreak"},
 			`{"time":"2025-03-04T04:06:07.890123456Z","callId":null,"tool":"bash","decision":"deny","layer":2,"layerName":"admission","rule":null,"reason":"line\nbreak","approval":null}`,
+		},
+		{
+			"made for another agent", "claude-code",
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPermissions, LayerName: "permissions", Reason: "typed deny"},
+			`{"time":"2025-03-04T04:06:07.890123456Z","callId":null,"tool":"bash","decision":"deny","layer":5,"layerName":"permissions","rule":null,"reason":"typed deny","approval":null,"agent":"claude-code"}`,
 		},
 	}
 	l, path := openTestLog(t)
 	var want []LogEntry
 	for _, tt := range tests {
-		e := EntryFor(at, "bash", tt.decision)
+		e := EntryFor(at, "bash", tt.agent, tt.decision)
 		if err := l.Append(e); err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +102,7 @@ func TestDecisionLogOmitsInput(t *testing.T) {
 		Trace: []gate.TraceEntry{{Layer: gate.LayerHooks, Name: "hooks", Effect: gate.EffectRewrite, Detail: secret}},
 	}
 	l, path := openTestLog(t)
-	if err := l.Append(EntryFor(time.Now(), "bash", d)); err != nil {
+	if err := l.Append(EntryFor(time.Now(), "bash", "", d)); err != nil {
 		t.Fatal(err)
 	}
 	line := readFile(t, path)
@@ -130,7 +136,7 @@ func TestDecisionLogModes(t *testing.T) {
 // Reopening appends; it never truncates earlier evidence.
 func TestDecisionLogReopenAppends(t *testing.T) {
 	l, path := openTestLog(t)
-	entry := EntryFor(time.Now(), "read", gate.Decision{Decision: gate.Allow, Layer: gate.LayerBaseline, LayerName: "baseline"})
+	entry := EntryFor(time.Now(), "read", "", gate.Decision{Decision: gate.Allow, Layer: gate.LayerBaseline, LayerName: "baseline"})
 	if err := l.Append(entry); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +165,7 @@ func TestDecisionLogConcurrentAppends(t *testing.T) {
 			for i := range each {
 				id := fmt.Sprintf("call_%d_%d", w, i)
 				d := gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: reason, CallID: &id}
-				if err := l.Append(EntryFor(time.Now(), "bash", d)); err != nil {
+				if err := l.Append(EntryFor(time.Now(), "bash", "", d)); err != nil {
 					t.Error(err)
 				}
 			}

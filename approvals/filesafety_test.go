@@ -248,7 +248,7 @@ func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 	}
 	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceAlways}, 0), Sessions: NewSessions(), Grant: AppendRules}
 	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req)
+	d := a.Authorize(context.Background(), snap, req, "")
 	if d.Decision != gate.Allow || !strings.Contains(d.Reason, "NOT saved") || !strings.Contains(d.Reason, "symlink") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}

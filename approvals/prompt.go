@@ -26,6 +26,9 @@ type Prompt struct {
 	// Codewhale is the release whose rules decided the card (and what
 	// "approve for session" covers), as hover and explain name it.
 	Codewhale string `json:"codewhale,omitempty"`
+	// Agent names the other agent whose call this is, when it came from
+	// a pre-tool hook (codewhale-ls hook AGENT); "" for the editor's own.
+	Agent string `json:"agent,omitempty"`
 }
 
 // ChoiceItem is one button of the card.

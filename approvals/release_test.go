@@ -40,7 +40,7 @@ func TestSessionGrantPerRelease(t *testing.T) {
 			asker := &scripted{reply: gate.ChoiceSession}
 			a := &Authorizer{Broker: NewBroker(asker, time.Minute), Sessions: NewSessions()}
 			req.Input = map[string]any{"command": c.first}
-			if d := a.Authorize(context.Background(), snap, req); d.Decision != gate.Allow || d.Codewhale != version {
+			if d := a.Authorize(context.Background(), snap, req, ""); d.Decision != gate.Allow || d.Codewhale != version {
 				t.Fatalf("%s at %s: %s by %s: %s", c.first, version, d.Decision, d.Codewhale, d.Reason)
 			}
 			if p := asker.seen[0]; p.Codewhale != version || !strings.Contains(p.Message(), "Codewhale "+version+" rules") {
@@ -48,7 +48,7 @@ func TestSessionGrantPerRelease(t *testing.T) {
 			}
 			asker.reply = gate.ChoiceDeny
 			req.Input = map[string]any{"command": c.later}
-			d := a.Authorize(context.Background(), snap, req)
+			d := a.Authorize(context.Background(), snap, req, "")
 			covered := strings.Contains(" "+strings.Join(c.covered, " ")+" ", " "+version+" ")
 			if got := d.Approval != nil && d.Approval.Source == "session-grant"; got != covered || (d.Decision == gate.Allow) != covered {
 				t.Errorf("grant of %q covers %q at %s: %v (%s, %+v), want %v", c.first, c.later, version, got, d.Decision, d.Approval, covered)
@@ -102,7 +102,7 @@ func TestApprovalTimeoutPerRelease(t *testing.T) {
 		if bound.Within != time.Second || !strings.Contains(bound.Source, "[approval] timeout_seconds") {
 			t.Fatalf("at %s: bound %+v", version, bound)
 		}
-		d := a.Authorize(context.Background(), snap, req)
+		d := a.Authorize(context.Background(), snap, req, "")
 		if d.Decision != gate.Deny || d.Approval == nil || d.Approval.Choice != string(gate.ChoiceTimeout) ||
 			!strings.Contains(d.Reason, "[approval] timeout_seconds") {
 			t.Errorf("at %s: %s %+v %q", version, d.Decision, d.Approval, d.Reason)

@@ -44,7 +44,7 @@ func TestNeovimScreenshots(t *testing.T) {
 	defer cancel()
 	tmuxCmd := func(args ...string) *exec.Cmd {
 		c := exec.CommandContext(ctx, tmux, append([]string{"-S", socket, "-f", "/dev/null"}, args...)...)
-		c.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + w.dir}
+		c.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + w.dir, "XDG_RUNTIME_DIR=" + w.dir}
 		c.WaitDelay = 5 * time.Second
 		return c
 	}

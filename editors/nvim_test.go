@@ -175,7 +175,7 @@ func (w *nvimWorld) run(t *testing.T, script, kind string, out any) {
 func (w *nvimWorld) env(kind string) []string {
 	g := w.guest
 	home := filepath.Join(w.dir, "home")
-	return []string{"HOME=" + g(home), "CODEWHALE_HOME=" + g(filepath.Join(home, ".codewhale")),
+	return []string{"HOME=" + g(home), "XDG_RUNTIME_DIR=" + g(home), "CODEWHALE_HOME=" + g(filepath.Join(home, ".codewhale")),
 		"XDG_CACHE_HOME=" + g(filepath.Join(w.dir, "cache")), "XDG_CONFIG_HOME=" + g(filepath.Join(w.dir, "config")),
 		"XDG_DATA_HOME=" + g(filepath.Join(w.dir, "data")), "XDG_STATE_HOME=" + g(filepath.Join(w.dir, "state")),
 		"CWLS_BIN=" + g(filepath.Join(w.dir, "bin", "codewhale-ls")), "CWLS_PLUGIN=" + g(filepath.Join(w.dir, "plugin")),

@@ -152,6 +152,8 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	env := []string{
 		"PATH=" + filepath.Dir(tools.node) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + dirs["home"],
+		// The approval socket lives here, not in the machine's runtime directory.
+		"XDG_RUNTIME_DIR=" + dirs["home"],
 		"XDG_CONFIG_HOME=" + dirs["config"],
 		"XDG_DATA_HOME=" + dirs["data"],
 		"XDG_CACHE_HOME=" + dirs["cache"],

@@ -62,6 +62,7 @@ func hermeticEnv(t *testing.T, dir string, extra ...string) []string {
 	}
 	env := []string{
 		"HOME=" + filepath.Join(dir, "home"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "home"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg-config"),
 		"XDG_DATA_HOME=" + filepath.Join(dir, "xdg-data"),
 		"XDG_CACHE_HOME=" + filepath.Join(dir, "xdg-cache"),

@@ -28,19 +28,31 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
+	d, decided := s.authorizeFor(ctx, req, "")
+	if !decided {
+		return d, nil
+	}
+	return s.announce(d, "")
+}
+
+// authorizeFor is codewhale/authorize after parsing, for the editor's own
+// agent ("") or another agent whose pre-tool hook asked over the approval
+// socket (rpc/remote.go). A call refused because the server is shutting
+// down is not decided: it is neither logged nor announced.
+func (s *Server) authorizeFor(ctx context.Context, req gate.Request, agent string) (d gate.Decision, decided bool) {
 	if !s.beginAuthorize() {
-		return gate.Refuse(req, "codewhale-ls is shutting down"), nil
+		return gate.Refuse(req, "codewhale-ls is shutting down"), false
 	}
 	defer s.authorizing.Done()
 	ctx, stop := s.decisionContext(ctx)
 	defer stop()
 	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
-		return s.announce(s.authz.Final(req, gate.Refuse(req, reason)))
+		return s.authz.Final(req, agent, gate.Refuse(req, reason)), true
 	}
 	if _, ok := s.codewhale.wait(ctx); !ok {
-		return s.announce(s.authz.Final(req, gate.Refuse(req, releaseUnknown)))
+		return s.authz.Final(req, agent, gate.Refuse(req, releaseUnknown)), true
 	}
-	return s.announce(s.authz.Authorize(ctx, s.policyFor(req.Workspace), req))
+	return s.authz.Authorize(ctx, s.policyFor(req.Workspace), req, agent), true
 }
 
 // releaseUnknown is the deny of a call whose request ended before the
@@ -48,10 +60,18 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 // user may not run.
 const releaseUnknown = "The call ended before codewhale-ls knew which Codewhale release to decide as (codewhale --version was still running); a call not decided is denied."
 
-// announce sends a final decision as codewhale/decision and returns it as
-// the call's result, encoding it once for both.
-func (s *Server) announce(d gate.Decision) (any, error) {
-	raw, err := json.Marshal(d)
+// announcedDecision is a codewhale/decision: the Decision, and the other
+// agent it was made for, if any.
+type announcedDecision struct {
+	gate.Decision
+	Agent string `json:"agent,omitempty"`
+}
+
+// announce sends a final decision, made for agent ("" for the editor's
+// own), as codewhale/decision and returns it as the call's result,
+// encoding it once for both.
+func (s *Server) announce(d gate.Decision, agent string) (any, error) {
+	raw, err := json.Marshal(announcedDecision{Decision: d, Agent: agent})
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "encoding the decision: "+err.Error())
 	}

@@ -21,7 +21,17 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain gives the servers a runtime directory of their own for the
+// approval sockets (rpc/remote.go), never the user's; its name is short, as
+// a socket's path must fit in 104 bytes.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cwrpc")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_RUNTIME_DIR", dir)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
+}
 
 // world is a hermetic Codewhale home and workspace in a temp dir.
 type world struct {

@@ -134,16 +134,22 @@ func (s *Server) startWatching() {
 	}
 }
 
-// stopDeciding denies every pending prompt at once and ends the watcher,
+// stopDeciding stops serving the approval socket, denies every pending
+// prompt at once and ends the watcher,
 // the background hooks and the decision log. It is safe to call twice.
 // The prompts are closed before the lifetime ends, so that a call waiting
 // on its prompt is recorded as "disconnected" rather than as cancelled;
 // ending the lifetime then stops the hooks still running.
 func (s *Server) stopDeciding() {
 	s.mu.Lock()
-	authz, w, bg, l := s.authz, s.watcher, s.background, s.decisions
-	s.watcher, s.background, s.decisions = nil, nil, nil
+	authz, w, bg, l, rs := s.authz, s.watcher, s.background, s.decisions, s.remote
+	s.watcher, s.background, s.decisions, s.remote = nil, nil, nil, nil
 	s.mu.Unlock()
+	if rs != nil {
+		// First, so that a hook waiting on a prompt sees the server go
+		// (and denies) rather than the prompt's cut-short answer.
+		_ = rs.Close()
+	}
 	if authz != nil {
 		authz.Broker.Close()
 	}

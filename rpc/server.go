@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
@@ -68,6 +69,9 @@ type Server struct {
 	background *hooks.Background
 	decisions  *approvals.DecisionLog // nil when disabled or unopenable
 	watcher    *watch.Watcher
+	// remote serves other agents' hooks on the workspace's approval
+	// socket (rpc/remote.go); nil when not serving.
+	remote *remote.Server
 	// lifetime ends when deciding stops (shutdown, exit, the client gone):
 	// every decision's context ends with it, so no hook outlives the
 	// session and every pending call is denied at once.

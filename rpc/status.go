@@ -23,8 +23,11 @@ type Status struct {
 	Posture         string       `json:"posture"`
 	Sandbox         gate.Sandbox `json:"sandbox"`
 	// PendingApprovals is how many prompts wait for the user.
-	PendingApprovals int          `json:"pendingApprovals"`
-	Files            []FileStatus `json:"files"`
+	PendingApprovals int `json:"pendingApprovals"`
+	// PendingAgents are the other agents (pre-tool hooks) whose calls
+	// wait for the user, sorted.
+	PendingAgents []string     `json:"pendingAgents"`
+	Files         []FileStatus `json:"files"`
 	// Codewhale is the release whose behaviour decides, and why.
 	Codewhale release.Choice `json:"codewhale"`
 }
@@ -59,6 +62,7 @@ func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) 
 		Posture:          snap.Policy.Posture.String(),
 		Sandbox:          gate.SandboxOf(snap, root),
 		PendingApprovals: s.authz.Broker.Pending(),
+		PendingAgents:    s.authz.Broker.PendingAgents(),
 		Files:            []FileStatus{},
 		Codewhale:        s.codewhale.current(),
 	}

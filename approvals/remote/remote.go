@@ -1,14 +1,13 @@
-// Package remote carries an agent's call from `codewhale-ls hook` to the
-// codewhale-ls server of the same workspace running in an editor, so a
-// human there answers where Codewhale would ask.
-//
-// This file holds only the interface agreed between the hook adapters and
-// the socket work of issue 11: until the socket lands, no editor is ever
-// found and Ask returns ErrNoEditor.
+// Package remote carries an approval question from another agent's
+// pre-tool hook (codewhale-ls hook AGENT) to the codewhale-ls server running
+// in the user's editor for the same workspace, over a local socket only the
+// same user may use. The server decides with its own policy snapshot and
+// asks the human where Codewhale would; the hook only relays the answer.
 package remote
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -17,6 +16,10 @@ import (
 
 // ErrNoEditor: no codewhale-ls server for this workspace is listening (or it refused us).
 var ErrNoEditor = errors.New("no editor is serving approvals for this workspace")
+
+// ErrServerGone is the end of a connection before the server answered (the
+// editor closed mid-prompt): the caller denies.
+var ErrServerGone = errors.New("the editor's codewhale-ls closed the connection before answering")
 
 // Request is one call the agent asks about; Deadline is when the agent stops waiting
 // (the editor's prompt must end before it).
@@ -27,8 +30,74 @@ type Request struct {
 	Deadline  time.Time
 }
 
-// Ask sends the call to the editor's server for workspace and returns the final Decision
-// (decided by the server with its snapshot, prompting the user where Codewhale would ask).
-func Ask(ctx context.Context, req Request) (gate.Decision, error) {
-	return gate.Decision{}, ErrNoEditor
+// Handler decides a Request on the server's side. Its context ends before
+// the request's Deadline (less ServerMargin) or when the server closes.
+type Handler func(ctx context.Context, req Request) gate.Decision
+
+// ClientMargin is how long before the agent's deadline Ask gives up, so the
+// hook still has time to print its answer before the agent kills it.
+const ClientMargin = 500 * time.Millisecond
+
+// ServerMargin is how long before the agent's deadline the server's
+// decision (and the editor's prompt) must end, so the reply reaches the
+// hook before the hook gives up (ClientMargin).
+const ServerMargin = 2 * time.Second
+
+// maxMessage bounds one request or reply on the socket.
+const maxMessage = 1 << 20
+
+// readTimeout bounds how long the server waits for a connected client to
+// send its request.
+const readTimeout = 5 * time.Second
+
+// wireRequest is a Request on the socket. Call is an AuthorizeRequest
+// (docs/codewhale/contract.md §3), so the server validates it exactly as it
+// validates codewhale/authorize.
+type wireRequest struct {
+	Agent     string          `json:"agent"`
+	Workspace string          `json:"workspace"`
+	Deadline  time.Time       `json:"deadline"`
+	Call      json.RawMessage `json:"call"`
+}
+
+// wireReply is the server's one answer: a Decision, or why there is none.
+// Refused means the server will not decide for this client at all (the
+// client reports ErrNoEditor); Error is a request it could not read.
+type wireReply struct {
+	Decision *gate.Decision `json:"decision,omitempty"`
+	Refused  string         `json:"refused,omitempty"`
+	Error    string         `json:"error,omitempty"`
+}
+
+// encodeCall writes a gate.Request as the AuthorizeRequest gate.ParseRequest reads.
+func encodeCall(call gate.Request) ([]byte, error) {
+	obj := map[string]any{
+		"tool":   call.Tool,
+		"input":  call.Input,
+		"mode":   call.Mode.String(),
+		"origin": call.Origin.String(),
+	}
+	if call.Workspace != "" {
+		obj["workspace"] = call.Workspace
+	}
+	if call.Posture != nil {
+		obj["posture"] = call.Posture.String()
+	}
+	if call.CallID != nil {
+		obj["callId"] = *call.CallID
+	}
+	if call.HasAllowList() {
+		obj["allowedTools"] = nonNil(call.AllowedTools)
+	}
+	if call.DisallowedTools != nil {
+		obj["disallowedTools"] = call.DisallowedTools
+	}
+	return json.Marshal(obj)
+}
+
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }

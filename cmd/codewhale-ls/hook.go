@@ -147,8 +147,8 @@ func logHookDecision(opts config.Options, agentName, toolName string, d gate.Dec
 	if err != nil {
 		return err
 	}
-	entry := approvals.EntryFor(time.Now(), toolName, d)
-	entry.Decision, entry.Reason, entry.Agent = final.Verdict, final.Reason, agentName
+	entry := approvals.EntryFor(time.Now(), toolName, agentName, d)
+	entry.Decision, entry.Reason = final.Verdict, final.Reason
 	appendErr := log.Append(entry)
 	closeErr := log.Close()
 	return errors.Join(appendErr, closeErr)

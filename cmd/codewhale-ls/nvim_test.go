@@ -90,7 +90,7 @@ func (w *nvimWorld) env() []string {
 	self, _ := os.Executable()
 	lib, _ := filepath.Abs(filepath.Join("testdata", "nvim", "lib.lua"))
 	return []string{asServer + "=1", "PATH=" + os.Getenv("PATH"),
-		"HOME=" + w.home, "CODEWHALE_HOME=" + w.codewhale,
+		"HOME=" + w.home, "CODEWHALE_HOME=" + w.codewhale, "XDG_RUNTIME_DIR=" + w.home,
 		"XDG_CACHE_HOME=" + filepath.Join(w.dir, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(w.dir, "config"),
 		"XDG_DATA_HOME=" + filepath.Join(w.dir, "data"), "XDG_STATE_HOME=" + filepath.Join(w.dir, "state"),
 		"CWLS_BIN=" + self, "CWLS_LIB=" + lib, "CWLS_RESULTS=" + w.results, "CWLS_DIR=" + w.dir, "CWLS_OUT=" + filepath.Join(w.dir, "results.json")}

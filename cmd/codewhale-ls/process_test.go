@@ -25,11 +25,19 @@ import (
 // as an editor does.
 const asServer = "CODEWHALE_LS_TEST_AS_MAIN"
 
+// TestMain also gives servers run in this process (serve through runCLI)
+// a runtime directory of their own for the approval sockets, never the
+// user's; the child processes get theirs in serverCommand.
 func TestMain(m *testing.M) {
 	if os.Getenv(asServer) == "1" {
 		main()
 	}
-	goleak.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "cwcmd")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_RUNTIME_DIR", dir)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
 }
 
 // serverCommand is codewhale-ls with args, in an environment of temporary
@@ -43,7 +51,7 @@ func serverCommand(t *testing.T, args ...string) (*exec.Cmd, string) {
 	}
 	home := t.TempDir()
 	cmd := exec.Command(self, args...)
-	cmd.Env = []string{asServer + "=1", "HOME=" + home, "CODEWHALE_HOME=" + filepath.Join(home, ".codewhale"),
+	cmd.Env = []string{asServer + "=1", "HOME=" + home, "CODEWHALE_HOME=" + filepath.Join(home, ".codewhale"), "XDG_RUNTIME_DIR=" + home,
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "PATH=" + os.Getenv("PATH")}
 	return cmd, home
 }

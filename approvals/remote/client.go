@@ -1,0 +1,120 @@
+package remote
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// Ask sends the call to the editor's server for workspace and returns the final Decision
+// (decided by the server with its snapshot, prompting the user where Codewhale would ask).
+//
+// It returns ErrNoEditor when no server listens there, when the runtime
+// directory is not one only we can use, or when the server refused us, and
+// another error (ErrServerGone, a deadline) when a server took the call
+// but gave no decision: the caller denies.
+func Ask(ctx context.Context, req Request) (gate.Decision, error) {
+	if req.Agent == "" {
+		return gate.Decision{}, errors.New("remote.Ask: Agent is required")
+	}
+	if req.Deadline.IsZero() {
+		return gate.Decision{}, errors.New("remote.Ask: Deadline is required")
+	}
+	if time.Until(req.Deadline) <= ServerMargin {
+		return gate.Decision{}, fmt.Errorf("the agent's deadline (%s) leaves no time to ask the editor", req.Deadline.Format(time.RFC3339))
+	}
+	ctx, cancel := context.WithDeadline(ctx, req.Deadline.Add(-ClientMargin))
+	defer cancel()
+	line, err := encodeRequest(req)
+	if err != nil {
+		return gate.Decision{}, err
+	}
+	conn, err := dial(ctx, req.Workspace)
+	if err != nil {
+		return gate.Decision{}, err
+	}
+	defer conn.Close()
+	// A cancelled ctx unblocks the read below by closing the connection.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	if _, err := conn.Write(line); err != nil {
+		return gate.Decision{}, fmt.Errorf("%w: %v", ErrServerGone, err)
+	}
+	return readReply(ctx, conn)
+}
+
+func encodeRequest(req Request) ([]byte, error) {
+	call, err := encodeCall(req.Call)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the call: %w", err)
+	}
+	raw, err := json.Marshal(wireRequest{Agent: req.Agent, Workspace: req.Workspace, Deadline: req.Deadline, Call: call})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	if len(raw) >= maxMessage {
+		return nil, fmt.Errorf("the call is larger than the %d bytes the socket carries", maxMessage)
+	}
+	return append(raw, '\n'), nil
+}
+
+// dial connects to workspace's server and checks it runs as us: an answer
+// from another user's process must not allow anything.
+func dial(ctx context.Context, workspace string) (*net.UnixConn, error) {
+	path, err := SocketPath(workspace)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
+	}
+	if err := checkSafeDir(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, ErrNoEditor
+		}
+		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
+	}
+	conn := c.(*net.UnixConn)
+	if err := checkPeer(conn); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
+	}
+	return conn, nil
+}
+
+func readReply(ctx context.Context, conn net.Conn) (gate.Decision, error) {
+	line, err := bufio.NewReader(io.LimitReader(conn, maxMessage+1)).ReadBytes('\n')
+	if err != nil {
+		if ctx.Err() != nil {
+			return gate.Decision{}, fmt.Errorf("the editor did not answer before the agent's deadline: %w", ctx.Err())
+		}
+		return gate.Decision{}, fmt.Errorf("%w: %v", ErrServerGone, err)
+	}
+	var r wireReply
+	if err := json.Unmarshal(line, &r); err != nil {
+		return gate.Decision{}, fmt.Errorf("the editor's reply is not valid JSON: %w", err)
+	}
+	switch {
+	case r.Refused != "":
+		return gate.Decision{}, fmt.Errorf("%w: %s", ErrNoEditor, r.Refused)
+	case r.Error != "":
+		return gate.Decision{}, fmt.Errorf("the editor's codewhale-ls rejected the request: %s", r.Error)
+	case r.Decision == nil:
+		return gate.Decision{}, errors.New("the editor's reply holds no decision")
+	case r.Decision.Decision != gate.Allow && r.Decision.Decision != gate.Deny:
+		return gate.Decision{}, fmt.Errorf("the editor's reply is %q, not a final allow or deny", r.Decision.Decision)
+	}
+	return *r.Decision, nil
+}

@@ -1,0 +1,154 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// agentAsks is a fake agent's hook asking the editor's server about a call,
+// as codewhale-ls hook AGENT does.
+func agentAsks(w *world, agent, command string, deadline time.Time) (gate.Decision, error) {
+	return remote.Ask(context.Background(), remote.Request{
+		Agent: agent, Workspace: w.ws, Deadline: deadline,
+		Call: gate.Request{Tool: "bash", Input: map[string]any{"command": command}, Workspace: w.ws},
+	})
+}
+
+// waitServing waits until the server listens on the workspace's approval
+// socket: initialized, which starts it, is a notification.
+func waitServing(t *testing.T, w *world) {
+	t.Helper()
+	path, err := remote.SocketPath(w.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if _, err := os.Lstat(path); err == nil {
+			return
+		}
+		if i == 1000 {
+			t.Fatal("the server never listened on " + path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestAnotherAgentsCallIsDecidedInTheEditor(t *testing.T) {
+	for _, c := range []struct {
+		choice   string
+		decision gate.Verdict
+	}{{"once", gate.Allow}, {"always", gate.Allow}, {"deny", gate.Deny}} {
+		t.Run(c.choice, func(t *testing.T) {
+			w := newWorld(t)
+			s := approvalSession(t, w, nil, choose(c.choice))
+			waitServing(t, w)
+			d, err := agentAsks(w, "claude-code", "cargo test", time.Now().Add(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Decision != c.decision || d.Layer != gate.LayerApproval || d.Approval == nil || d.Approval.Choice != c.choice {
+				t.Fatalf("decision %+v", d)
+			}
+			var p struct{ Agent string }
+			s.mu.Lock()
+			json.Unmarshal(s.prompts[len(s.prompts)-1], &p)
+			announced := string(s.decisions[len(s.decisions)-1])
+			s.mu.Unlock()
+			if p.Agent != "claude-code" {
+				t.Errorf("the prompt does not say which agent asks: %+v", p)
+			}
+			if !strings.Contains(announced, `"agent":"claude-code"`) {
+				t.Errorf("codewhale/decision does not name the agent: %s", announced)
+			}
+			if c.choice == "always" {
+				rules, _ := os.ReadFile(w.permissionsPath())
+				if !strings.Contains(string(rules), `command = "cargo test"`) {
+					t.Errorf("permissions.toml after always:\n%s", rules)
+				}
+				// The rule now allows without a prompt, for every agent.
+				if d := s.authorize(w.call("bash", bash("cargo test"))); d.Decision != "allow" || s.promptCount() != 1 {
+					t.Errorf("after always: %s at %d, %d prompts", d.Decision, d.Layer, s.promptCount())
+				}
+			}
+			s.shutdown()
+			log := readDecisionLog(t, w.tmp+"/decisions.jsonl")
+			if len(log) == 0 || log[0]["agent"] != "claude-code" {
+				t.Errorf("decision log %v", log)
+			}
+		})
+	}
+}
+
+func TestAnUnansweredPromptEndsBeforeTheAgentStopsWaiting(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, nil) // the user never answers
+	waitServing(t, w)
+	deadline := time.Now().Add(remote.ServerMargin + 2*time.Second)
+	done := make(chan struct{})
+	var d gate.Decision
+	var err error
+	go func() {
+		defer close(done)
+		d, err = agentAsks(w, "copilot-cli", "cargo test", deadline)
+	}()
+	// While the prompt is open, the status names the agent waiting.
+	for s.promptCount() == 0 {
+		select {
+		case <-done:
+			t.Fatalf("the agent got %+v, %v without a prompt", d, err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	var st Status
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(st.PendingAgents, ",") != "copilot-cli" {
+		t.Errorf("status pendingAgents = %v", st.PendingAgents)
+	}
+	shown, perr := time.Parse(time.RFC3339, s.lastPrompt().Deadline)
+	if perr != nil || shown.After(deadline) {
+		t.Errorf("the prompt's deadline %v is not before the agent's %v", shown, deadline)
+	}
+	<-done
+	if err != nil {
+		t.Fatalf("the agent got no decision before its deadline: %v", err)
+	}
+	if d.Decision != gate.Deny || d.Approval == nil || d.Approval.Choice != "timeout" {
+		t.Fatalf("decision %+v", d)
+	}
+	s.shutdown()
+}
+
+func TestShutdownMidPromptIsNoAnswerForTheAgent(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, nil)
+	waitServing(t, w)
+	done := make(chan error, 1)
+	go func() {
+		_, err := agentAsks(w, "gemini-cli", "cargo test", time.Now().Add(time.Minute))
+		done <- err
+	}()
+	for s.promptCount() == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the agent got %v without a prompt", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	s.shutdown()
+	if err := <-done; !errors.Is(err, remote.ErrServerGone) {
+		t.Fatalf("err = %v, want ErrServerGone (the hook denies)", err)
+	}
+	if _, err := agentAsks(w, "gemini-cli", "cargo test", time.Now().Add(time.Minute)); !errors.Is(err, remote.ErrNoEditor) {
+		t.Fatalf("after shutdown: %v, want ErrNoEditor", err)
+	}
+}
