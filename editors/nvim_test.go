@@ -263,8 +263,16 @@ func TestNeovimPlugin(t *testing.T) {
 						Decision, Reason string
 						Layer            int
 					} `json:"no_server"`
+					HookPromptLines []string `json:"hook_prompt_lines"`
+					HookStatusline  string   `json:"hook_statusline"`
 				}
 				w.run(t, "plugin.lua", "main", &res)
+				if lines := strings.Join(res.HookPromptLines, "\n"); !strings.Contains(lines, "(asked by codex)") || !strings.Contains(lines, "Rules of Codewhale 0.10.1") {
+					t.Errorf("another agent's prompt does not name the agent and the release:\n%s", lines)
+				}
+				if res.HookStatusline != "CW: 1 approval waiting (codex)" {
+					t.Errorf("statusline with another agent's call waiting: %q", res.HookStatusline)
+				}
 				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") {
 					t.Errorf("a call with no server: %+v", res.NoServer)
 				}

@@ -216,6 +216,12 @@ local function main_case()
   -- No server yet: an agent's call is denied by the plugin itself.
   local early = authorize('cargo test')
   t.note('no_server', decided(early, 'a call with no server'))
+  -- Another agent's call (through `codewhale-ls hook`) names the agent.
+  t.note('hook_prompt_lines', require('codewhale.prompt').lines({ id = 'x', tool = 'bash', summary = 'git push', reason = 'r', layer = 8,
+    agent = 'codex', codewhale = '0.10.1', choices = {}, deadline = '2026-12-02T00:00:00Z' }, 0))
+  table.insert(cw._state.queue, { prompt = { id = 'x', agent = 'codex' } })
+  t.note('hook_statusline', cw.statusline())
+  table.remove(cw._state.queue)
 
   -- helptags parses the help file; :help finds its tags.
   vim.cmd('helptags ' .. vim.fn.fnameescape(t.env.plugin .. '/doc'))

@@ -53,11 +53,13 @@ export function approvalHtml(view: ApprovalView): string {
     })
     .join('\n      ');
   const rows: string[] = [
+    ['Asked by', p.agent ?? ''],
     ['Tool', p.tool],
     ['Call', p.summary],
     ['Reason', p.reason],
     ['Layer', String(p.layer) + (p.rule ? ` — rule ${p.rule}` : '')],
     ['Workspace', p.workspace ?? ''],
+    ['Rules of', p.codewhale ? `Codewhale ${p.codewhale}` : ''],
   ]
     .filter(([, v]) => v !== '')
     .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);

@@ -19,6 +19,10 @@ export interface ApprovalPrompt {
   layer: number;
   rule?: string | null;
   workspace?: string;
+  /** The other agent whose pre-tool hook asked (`codewhale-ls hook AGENT`); absent for the editor's own agent. */
+  agent?: string;
+  /** The Codewhale release whose rules decided the card. */
+  codewhale?: string;
   choices: ApprovalChoice[];
   default: string;
   /** RFC 3339, UTC. */
@@ -57,6 +61,11 @@ export class ApprovalQueue {
   size(): number {
     return this.pending.length;
   }
+  /** The other agents whose calls wait, each once, oldest first. */
+  askedBy(): string[] {
+    return [...new Set(this.pending.map((p) => p.prompt.agent).filter((a): a is string => !!a))];
+  }
+
 
   /**
    * The user's answer to prompt id. A choice the prompt did not offer, or

@@ -214,7 +214,7 @@ async function refreshStatus(): Promise<ServerStatus | undefined> {
 }
 
 function updateStatusBar(): void {
-  const view = statusBarText(lastStatus, queue.size(), startProblem);
+  const view = statusBarText(lastStatus, queue.size(), startProblem, queue.askedBy());
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
   statusItem.backgroundColor = view.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -33,8 +33,10 @@ export interface StatusBarText {
  * The status bar item: posture, sandbox and the approvals waiting here
  * (the queue's count, which is the one the user can act on).
  */
-export function statusBarText(status: ServerStatus | undefined, waiting: number, problem?: string): StatusBarText {
-  const waitingText = waiting > 0 ? ` $(bell-dot) ${waiting} waiting` : '';
+export function statusBarText(status: ServerStatus | undefined, waiting: number, problem?: string, askedBy: string[] = []): StatusBarText {
+  // Other agents' calls (codewhale-ls hook AGENT) say whose they are.
+  const who = askedBy.length > 0 ? ` (${askedBy.join(', ')})` : '';
+  const waitingText = waiting > 0 ? ` $(bell-dot) ${waiting} waiting${who}` : '';
   if (problem) {
     return { text: `$(error) Codewhale${waitingText}`, tooltip: problem, attention: true };
   }

@@ -54,6 +54,18 @@ test('the oldest prompt is shown first; the others queue behind it', () => {
   assert.equal(queue.size(), 1);
 });
 
+test('the queue names the other agents whose calls wait, each once', () => {
+  const { queue } = recordingQueue();
+  queue.add(prompt('a', { agent: 'codex' }), () => {});
+  queue.add(prompt('b'), () => {});
+  queue.add(prompt('c', { agent: 'codex' }), () => {});
+  queue.add(prompt('d', { agent: 'claude-code' }), () => {});
+  assert.deepEqual(queue.askedBy(), ['codex', 'claude-code']);
+  queue.answer('a', 'deny');
+  queue.answer('c', 'deny');
+  assert.deepEqual(queue.askedBy(), ['claude-code']);
+});
+
 test('each offered choice is sent as {choice}', () => {
   for (const choice of ['once', 'session', 'always', 'deny']) {
     const { queue, answers } = recordingQueue();
@@ -127,6 +139,15 @@ test('the panel: Deny first and focused, data-choice buttons, the rule preview, 
   assert.match(html, /&quot;quoted&quot; &amp; &lt;b&gt;/);
   assert.equal([...html.matchAll(/<script nonce="NONCE">/g)].length, 1, 'one script, with the nonce');
   assert.match(html, /e\.key === 'Escape'\) \{ e\.preventDefault\(\); answer\(null\); \}/);
+});
+
+test("the panel says which agent asked and whose rules decided, escaped", () => {
+  const fromHook = prompt('p', { agent: 'claude-code <x>', codewhale: '0.10.1' });
+  const html = approvalHtml({ prompt: fromHook, behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.match(html, /<tr><th>Asked by<\/th><td>claude-code &lt;x&gt;<\/td><\/tr>/);
+  assert.match(html, /<tr><th>Rules of<\/th><td>Codewhale 0\.10\.1<\/td><\/tr>/);
+  const own = approvalHtml({ prompt: prompt('q'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.ok(!own.includes('Asked by'), "the editor's own agent is not named");
 });
 
 test('the panel without an "always" choice shows no preview', () => {

@@ -111,4 +111,5 @@ test('status bar: posture, sandbox, waiting count highlighted', () => {
   assert.equal(waiting.text, '$(shield) ask · workspace-write $(bell-dot) 2 waiting');
   assert.equal(waiting.attention, true);
   assert.equal(statusBarText(undefined, 0, 'not found').attention, true);
+  assert.equal(statusBarText(status, 2, undefined, ['codex', 'cursor']).text, '$(shield) ask · workspace-write $(bell-dot) 2 waiting (codex, cursor)');
 });

@@ -92,7 +92,17 @@ function M.statusline()
   if n == 0 then
     return ''
   end
-  return string.format('CW: %d approval%s waiting', n, n == 1 and '' or 's')
+  -- Other agents' calls (codewhale-ls hook AGENT) say whose they are.
+  local agents, seen = {}, {}
+  for _, e in ipairs(state.queue) do
+    local a = e.prompt.agent
+    if type(a) == 'string' and a ~= '' and not seen[a] then
+      seen[a] = true
+      table.insert(agents, a)
+    end
+  end
+  local who = #agents > 0 and ' (' .. table.concat(agents, ', ') .. ')' or ''
+  return string.format('CW: %d approval%s waiting%s', n, n == 1 and '' or 's', who)
 end
 
 --- Approvals ---------------------------------------------------------

@@ -88,6 +88,9 @@ end
 -- rule, the rule "always" would save, and the time left.
 function M.lines(prompt, waiting)
   local out = { 'Codewhale approval: ' .. (field(prompt.tool) or '?') }
+  if field(prompt.agent) then
+    out[1] = out[1] .. ' (asked by ' .. prompt.agent .. ')'
+  end
   for _, l in ipairs(split(field(prompt.summary) or '')) do
     table.insert(out, '  ' .. l)
   end
@@ -104,6 +107,9 @@ function M.lines(prompt, waiting)
   table.insert(out, layer)
   if field(prompt.workspace) then
     table.insert(out, 'Workspace: ' .. prompt.workspace)
+  end
+  if field(prompt.codewhale) then
+    table.insert(out, 'Rules of Codewhale ' .. prompt.codewhale)
   end
   for _, c in ipairs(M.choices(prompt)) do
     if c.id == 'always' and field(c.preview) then
