@@ -136,46 +136,46 @@ func TestCW900(t *testing.T) {
 // answers: settling the choice checks every workspace again. The fake
 // answers only once the first check was published.
 func TestCW900AfterSlowDetection(t *testing.T) {
+	s, w, release := sessionWithSlowCodewhale(t, "0.11.0")
+	u := s.open(w.configPath(), 1, "modle = \"x\"\n")
+	if p := s.waitVersion(u, 1); hasCode(p.Diagnostics, "CW900") {
+		t.Fatalf("CW900 before detection ended: %+v", p.Diagnostics)
+	}
+	release()
+	s.waitForCode(u, "CW900")
+}
+
+// sessionWithSlowCodewhale is a session whose `codewhale --version` prints
+// version only once release is called.
+func sessionWithSlowCodewhale(t *testing.T, version string) (*session, *world, func()) {
+	t.Helper()
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
 		t.Skip("no sleep on this machine")
 	}
 	answer := filepath.Join(t.TempDir(), "answer")
-	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.11.0'\n")
+	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale "+version+"'\n")
 	w := newWorld(t)
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
 	s.initialize(protocol.ClientCapabilities{})
-	u := s.open(w.configPath(), 1, "modle = \"x\"\n")
-	if p := s.waitVersion(u, 1); hasCode(p.Diagnostics, "CW900") {
-		t.Fatalf("CW900 before detection ended: %+v", p.Diagnostics)
+	return s, w, func() {
+		if err := os.WriteFile(answer, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(answer, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s.waitForCode(u, "CW900")
 }
 
 // A call made while `codewhale --version` still runs waits for it and is
 // decided as the release found, never as the newest one status shows
 // meanwhile. The fake answers 0.10.0 only after the call was sent.
 func TestAuthorizeWaitsForDetection(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep on this machine")
-	}
-	answer := filepath.Join(t.TempDir(), "answer")
-	path := fakecodewhale.Dir(t, "while [ ! -e '"+answer+"' ]; do "+sleep+" 0.01; done\necho 'codewhale 0.10.0'\n")
-	w := newWorld(t)
-	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": path}})
-	s.initialize(protocol.ClientCapabilities{})
+	s, _, release := sessionWithSlowCodewhale(t, "0.10.0")
 	got := make(chan decided, 1)
 	go func() {
 		got <- s.explain(map[string]any{"tool": "read_file", "input": map[string]any{"path": "README.md"}})
 	}()
 	time.Sleep(100 * time.Millisecond) // the call is on its way
-	if err := os.WriteFile(answer, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	if d := <-got; d.Codewhale != "0.10.0" {
 		t.Errorf("decided as %q while 0.10.0 was being detected: %+v", d.Codewhale, d)
 	}
