@@ -103,23 +103,18 @@ func newReadDenyRule(spelled, home, workspace string) ReadDenyRule {
 // absolute is p with `~` expanded, made absolute against the workspace
 // and cleaned; "" when it cannot be (blank, or relative with no workspace).
 func absolute(p, home, workspace string) string {
-	p = expandTilde(strings.TrimSpace(p), home)
-	switch {
-	case p == "":
+	u := unclean(p, home, workspace)
+	if u == "" || (!filepath.IsAbs(u) && workspace == "") {
 		return ""
-	case filepath.IsAbs(p):
-		return filepath.Clean(p)
-	case workspace != "":
-		return filepath.Join(workspace, p)
 	}
-	return ""
+	return filepath.Clean(u)
 }
 
 // unclean is absolute's path before cleaning: `..` must be walked after
 // the links before it are resolved, which a lexical clean does not do.
 func unclean(p, home, workspace string) string {
 	p = expandTilde(strings.TrimSpace(p), home)
-	if filepath.IsAbs(p) || workspace == "" {
+	if p == "" || filepath.IsAbs(p) || workspace == "" {
 		return p
 	}
 	return workspace + string(filepath.Separator) + p
