@@ -49,21 +49,28 @@ func waitStarted(t *testing.T, path string) {
 // lastDecision waits for a codewhale/decision notification.
 func (s *session) lastDecision() decided {
 	s.t.Helper()
+	var d decided
+	if err := json.Unmarshal(s.lastDecisionRaw(), &d); err != nil {
+		s.t.Fatal(err)
+	}
+	return d
+}
+
+// lastDecisionRaw waits for a codewhale/decision notification and returns
+// its params as sent: the notification may arrive after the answer it
+// announces reached its asker.
+func (s *session) lastDecisionRaw() json.RawMessage {
+	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s.mu.Lock()
-		n := len(s.decisions)
 		var raw json.RawMessage
-		if n > 0 {
+		if n := len(s.decisions); n > 0 {
 			raw = s.decisions[n-1]
 		}
 		s.mu.Unlock()
 		if raw != nil {
-			var d decided
-			if err := json.Unmarshal(raw, &d); err != nil {
-				s.t.Fatal(err)
-			}
-			return d
+			return raw
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatal("no codewhale/decision")

@@ -60,8 +60,8 @@ func TestAnotherAgentsCallIsDecidedInTheEditor(t *testing.T) {
 			var p struct{ Agent string }
 			s.mu.Lock()
 			json.Unmarshal(s.prompts[len(s.prompts)-1], &p)
-			announced := string(s.decisions[len(s.decisions)-1])
 			s.mu.Unlock()
+			announced := string(s.lastDecisionRaw())
 			if p.Agent != "claude-code" {
 				t.Errorf("the prompt does not say which agent asks: %+v", p)
 			}
