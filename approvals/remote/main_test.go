@@ -1,9 +1,15 @@
 package remote
 
 import (
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if path := os.Getenv(dialAsChild); path != "" {
+		os.Exit(dialAndReport(path))
+	}
+	goleak.VerifyTestMain(m)
+}

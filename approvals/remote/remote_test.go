@@ -114,8 +114,8 @@ func TestAskWithoutAServerIsNoEditor(t *testing.T) {
 }
 
 func TestAPeerOfAnotherUserIsRefused(t *testing.T) {
-	// A second user is not available to a test: the uid comparison is
-	// checked with a fake uid, the kernel's answer by the round trips.
+	// The comparison with any uid; a real second user's process, with the
+	// kernel's credentials, is TestASecondUsersProcessCannotConnect.
 	if err := samePeer(os.Getuid()+1, os.Getuid()); err == nil {
 		t.Fatal("a peer of another uid was admitted")
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +20,28 @@ import (
 
 // promptMargin is how long before the agent's hook timeout the editor's
 // prompt must have ended, so the answer reaches the agent before it gives
-// up on the hook (and, for most agents, runs the tool).
+// up on the hook (and, for most agents, runs the tool). A timeout shorter
+// than twice the margin keeps half of itself for the decision.
 const promptMargin = 5 * time.Second
+
+// hookDeadline is when the whole decision must be over for an agent that
+// waits timeout for its hook.
+func hookDeadline(started time.Time, timeout time.Duration) time.Time {
+	return started.Add(timeout - min(promptMargin, timeout/2))
+}
+
+// hookTimeout is the agent's hook timeout: --timeout SECONDS, as written
+// in the agent's settings next to the command, else the agent's default.
+func hookTimeout(agent *agents.Agent, flag string, given bool) (time.Duration, error) {
+	if !given {
+		return agent.HookTimeout, nil
+	}
+	seconds, err := strconv.Atoi(flag)
+	if err != nil || seconds < 1 || seconds > 24*60*60 {
+		return 0, fmt.Errorf("--timeout %q: want the agent's hook timeout in whole seconds, 1 to 86400", flag)
+	}
+	return time.Duration(seconds) * time.Second, nil
+}
 
 // hook answers one pre-tool hook event of another agent on stdin with
 // Codewhale's decision in that agent's form (docs/agents.md). Whatever
@@ -53,9 +74,14 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 			out = agent.Deny(fmt.Sprintf("codewhale-ls hook failed (%v); denied", p))
 		}
 	}()
-	fs, err := parseFlags(args, []string{"config", "codewhale-version"}, nil)
+	fs, err := parseFlags(args, []string{"config", "codewhale-version", "timeout"}, nil)
 	if err == nil && len(fs.args) > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.args[0])
+	}
+	var timeout time.Duration
+	if err == nil {
+		value, given := fs.values["timeout"]
+		timeout, err = hookTimeout(agent, value, given)
 	}
 	if err != nil {
 		return agent.Deny("codewhale-ls hook " + agent.Name + ": " + err.Error())
@@ -86,12 +112,12 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	}
 	// Everything must be answered before the agent stops waiting: most
 	// agents run the tool when a hook times out.
-	deadline := started.Add(agent.HookTimeout - promptMargin)
+	deadline := hookDeadline(started, timeout)
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	d := decide(ctx, opts, req)
 	if ctx.Err() != nil {
-		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, agent.HookTimeout, d.Reason))
+		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
 	}
 	if d.Decision == gate.Ask {
 		answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})

@@ -238,7 +238,8 @@ func TestHookRefusesUnreadableEvents(t *testing.T) {
 
 // TestHookAnswersBeforeTheAgentGivesUp: a Codewhale hook still running
 // when the agent's hook timeout nears is cut short and the call denied,
-// since most agents run the tool when their hook times out.
+// since most agents run the tool when their hook times out. The timeout is
+// the agent's default, or --timeout as written in the agent's settings.
 func TestHookAnswersBeforeTheAgentGivesUp(t *testing.T) {
 	w := newHookWorld(t)
 	writeFile(t, filepath.Join(w.codewhaleHome, "config.toml"), "[[hooks.hooks]]\nevent = \"tool_call_before\"\ncommand = \"sleep 60\"\ntimeout_secs = 120\n")
@@ -246,11 +247,42 @@ func TestHookAnswersBeforeTheAgentGivesUp(t *testing.T) {
 	impatient := *claude
 	impatient.HookTimeout = promptMargin + 200*time.Millisecond
 	event := `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + w.ws + `"}`
-	out := answerHook(&impatient, []string{"--codewhale-version", "0.9.10"}, strings.NewReader(event), time.Now(),
-		func(context.Context, remote.Request) (gate.Decision, error) {
-			return gate.Decision{}, remote.ErrNoEditor
-		})
-	if out.Exit != 0 || !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "hook timeout") {
-		t.Errorf("got %+v", out)
+	noEditor := func(context.Context, remote.Request) (gate.Decision, error) {
+		return gate.Decision{}, remote.ErrNoEditor
+	}
+	for name, c := range map[string]struct {
+		agent *agents.Agent
+		args  []string
+	}{
+		"the agent's default": {&impatient, nil},
+		"--timeout":           {claude, []string{"--timeout", "2"}},
+	} {
+		started := time.Now()
+		out := answerHook(c.agent, append([]string{"--codewhale-version", "0.9.10"}, c.args...), strings.NewReader(event), started, noEditor)
+		if out.Exit != 0 || !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "hook timeout") {
+			t.Errorf("%s: got %+v", name, out)
+		}
+		if took := time.Since(started); took > 5*time.Second {
+			t.Errorf("%s: answered after %v, when the agent had stopped waiting", name, took)
+		}
+	}
+}
+
+// TestHookTimeoutFlag: the deadline keeps promptMargin before the agent's
+// timeout, or half of a short one; a bad --timeout is a deny naming it.
+func TestHookTimeoutFlag(t *testing.T) {
+	started := time.Unix(1000, 0)
+	for _, c := range []struct {
+		timeout, want time.Duration
+	}{{600 * time.Second, 595 * time.Second}, {30 * time.Second, 25 * time.Second}, {4 * time.Second, 2 * time.Second}, {time.Second, 500 * time.Millisecond}} {
+		if got := hookDeadline(started, c.timeout).Sub(started); got != c.want {
+			t.Errorf("timeout %v: decision ends after %v, want %v", c.timeout, got, c.want)
+		}
+	}
+	for _, bad := range []string{"0", "-5", "1.5", "10s", "86401", ""} {
+		code, out, _ := runCLI(t, `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, "hook", "claude-code", "--timeout="+bad)
+		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "--timeout") {
+			t.Errorf("--timeout=%s: exit %d, %s", bad, code, out)
+		}
 	}
 }

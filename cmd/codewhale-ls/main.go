@@ -17,7 +17,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls check [flags] [FILE...]
        codewhale-ls authorize [flags] < request.json
        codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
-       codewhale-ls hook claude-code|codex|gemini-cli|copilot-cli|cursor < event.json
+       codewhale-ls hook claude-code|codex|gemini-cli|copilot-cli|cursor [--timeout SECONDS] < event.json
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
        codewhale-ls version
