@@ -28,31 +28,39 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	d, decided := s.authorizeFor(ctx, req, "")
-	if !decided {
-		return d, nil
+	_, result, err := s.authorizeAndAnnounce(ctx, req, "")
+	return result, err
+}
+
+// authorizeAndAnnounce decides a call for agent ("" for the editor's own)
+// and announces the decision; result is the call's encoded answer.
+// Shutdown waits for both, so the codewhale/decision notification and the
+// answer are on their way before shutdown's. A call refused because the
+// server is shutting down is not decided: neither logged nor announced.
+func (s *Server) authorizeAndAnnounce(ctx context.Context, req gate.Request, agent string) (d gate.Decision, result any, err error) {
+	if !s.beginAuthorize() {
+		d = gate.Refuse(req, "codewhale-ls is shutting down")
+		return d, d, nil
 	}
-	return s.announce(d, "")
+	defer s.authorizing.Done()
+	d = s.authorizeFor(ctx, req, agent)
+	result, err = s.announce(d, agent)
+	return d, result, err
 }
 
 // authorizeFor is codewhale/authorize after parsing, for the editor's own
 // agent ("") or another agent whose pre-tool hook asked over the approval
-// socket (rpc/remote.go). A call refused because the server is shutting
-// down is not decided: it is neither logged nor announced.
-func (s *Server) authorizeFor(ctx context.Context, req gate.Request, agent string) (d gate.Decision, decided bool) {
-	if !s.beginAuthorize() {
-		return gate.Refuse(req, "codewhale-ls is shutting down"), false
-	}
-	defer s.authorizing.Done()
+// socket (rpc/remote.go); the caller has counted it in (beginAuthorize).
+func (s *Server) authorizeFor(ctx context.Context, req gate.Request, agent string) gate.Decision {
 	ctx, stop := s.decisionContext(ctx)
 	defer stop()
 	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
-		return s.authz.Final(req, agent, gate.Refuse(req, reason)), true
+		return s.authz.Final(req, agent, gate.Refuse(req, reason))
 	}
 	if _, ok := s.codewhale.wait(ctx); !ok {
-		return s.authz.Final(req, agent, gate.Refuse(req, releaseUnknown)), true
+		return s.authz.Final(req, agent, gate.Refuse(req, releaseUnknown))
 	}
-	return s.authz.Authorize(ctx, s.policyFor(req.Workspace), req, agent), true
+	return s.authz.Authorize(ctx, s.policyFor(req.Workspace), req, agent)
 }
 
 // releaseUnknown is the deny of a call whose request ended before the

@@ -37,9 +37,6 @@ func (s *Server) startRemote() {
 // decideRemote decides another agent's call exactly as codewhale/authorize
 // decides the editor's agent's, and announces it with the agent's name.
 func (s *Server) decideRemote(ctx context.Context, r remote.Request) gate.Decision {
-	d, decided := s.authorizeFor(ctx, r.Call, r.Agent)
-	if decided {
-		_, _ = s.announce(d, r.Agent)
-	}
+	d, _, _ := s.authorizeAndAnnounce(ctx, r.Call, r.Agent)
 	return d
 }
