@@ -9,7 +9,7 @@ import (
 // claudeTools maps Claude Code's tools (also VS Code's agent hooks, which
 // share its format).
 var claudeTools = map[string]counterpart{
-	"Bash":         shell("command"),
+	"Bash":         shell("command").with("background", "run_in_background"),
 	"Read":         read("file_path"),
 	"Write":        write(names("file_path"), names("content")),
 	"Edit":         edit("file_path"),
@@ -61,7 +61,10 @@ func parsePreToolUse(eventName string, table map[string]counterpart) func(map[st
 		if err != nil {
 			return Call{}, err
 		}
-		tool, in := translate(table, name, input)
+		tool, in, err := translate(table, name, input)
+		if err != nil {
+			return Call{}, err
+		}
 		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd, CallID: id}, nil
 	}
 }

@@ -7,11 +7,26 @@ import (
 )
 
 var codexTools = map[string]counterpart{
-	"Bash":         shell("command", "cmd"),
-	"shell":        shell("command", "cmd"),
-	"local_shell":  shell("command", "cmd"),
-	"exec_command": shell("cmd", "command"),
+	"Bash":         codexShell("command", "cmd"),
+	"shell":        codexShell("command", "cmd"),
+	"local_shell":  codexShell("command", "cmd"),
+	"exec_command": codexShell("cmd", "command"),
 	"apply_patch":  patch("patch", "input", "command"),
+}
+
+// codexShell is a Codex shell call. Its request to run outside Codex's
+// sandbox (sandbox_permissions "require_escalated", or the older
+// with_escalated_permissions: true, with a justification) is Codewhale's
+// escalation to danger-full-access, which layer 9 puts to a human;
+// "use_default" and false ask for nothing. workdir is the cwd.
+func codexShell(command ...string) counterpart {
+	return shell(command...).
+		with("sandbox_permissions", "sandbox_permissions", "with_escalated_permissions").
+		translating("sandbox_permissions", map[any]any{
+			"require_escalated": "danger-full-access", true: "danger-full-access",
+			"use_default": nil, false: nil,
+		}).
+		with("justification", "justification").with("cwd", "workdir")
 }
 
 // codex: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. Codex

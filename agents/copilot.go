@@ -35,7 +35,10 @@ var copilotCLI = &Agent{
 		if err != nil {
 			return Call{}, fmt.Errorf("field \"toolArgs\": %v", err)
 		}
-		tool, in := translate(copilotTools, name, input)
+		tool, in, err := translate(copilotTools, name, input)
+		if err != nil {
+			return Call{}, err
+		}
 		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
 	},
 	render: func(r Reply) Output {

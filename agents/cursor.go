@@ -77,7 +77,10 @@ var cursor = &Agent{
 		default:
 			return Call{}, fmt.Errorf("field \"hook_event_name\": the hook answers beforeShellExecution, beforeReadFile, beforeMCPExecution and preToolUse, got %q", kind)
 		}
-		tool, in := translate(cursorTools, name, input)
+		tool, in, err := translate(cursorTools, name, input)
+		if err != nil {
+			return Call{}, err
+		}
 		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
 	},
 	render: func(r Reply) Output {

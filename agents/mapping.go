@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"fmt"
 	"maps"
+	"reflect"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -12,66 +14,132 @@ import (
 type counterpart struct {
 	tool   string
 	fields map[string][]string
+	// values translates an agent's value of a field into Codewhale's, where
+	// the two spell it differently; a nil translation drops the field. A
+	// value not listed passes unchanged, for Codewhale to judge.
+	values map[string]map[any]any
 }
 
 // The Codewhale tools agents' tools map to, with the fields each reads.
 func shell(from ...string) counterpart {
-	return counterpart{"exec_shell", map[string][]string{"command": from}}
+	return counterpart{tool: "exec_shell", fields: map[string][]string{"command": from}}
 }
 func read(from ...string) counterpart {
-	return counterpart{"read_file", map[string][]string{"path": from}}
+	return counterpart{tool: "read_file", fields: map[string][]string{"path": from}}
 }
 func write(path, content []string) counterpart {
-	return counterpart{"write_file", map[string][]string{"path": path, "content": content}}
+	return counterpart{tool: "write_file", fields: map[string][]string{"path": path, "content": content}}
 }
 func edit(from ...string) counterpart {
-	return counterpart{"edit_file", map[string][]string{"path": from}}
+	return counterpart{tool: "edit_file", fields: map[string][]string{"path": from}}
 }
 func patch(from ...string) counterpart {
-	return counterpart{"apply_patch", map[string][]string{"patch": from}}
+	return counterpart{tool: "apply_patch", fields: map[string][]string{"patch": from}}
 }
 func listDir(from ...string) counterpart {
-	return counterpart{"list_dir", map[string][]string{"path": from}}
+	return counterpart{tool: "list_dir", fields: map[string][]string{"path": from}}
 }
 func search(codewhaleTool string, pattern, path []string) counterpart {
-	return counterpart{codewhaleTool, map[string][]string{"pattern": pattern, "path": path}}
+	return counterpart{tool: codewhaleTool, fields: map[string][]string{"pattern": pattern, "path": path}}
 }
 func fetch(from ...string) counterpart {
-	return counterpart{"fetch_url", map[string][]string{"url": from}}
+	return counterpart{tool: "fetch_url", fields: map[string][]string{"url": from}}
 }
 func webSearch(from ...string) counterpart {
-	return counterpart{"web_search", map[string][]string{"query": from}}
+	return counterpart{tool: "web_search", fields: map[string][]string{"query": from}}
 }
 
 func names(n ...string) []string { return n }
 
-// translate maps an agent's tool call to Codewhale's. The agent's input is
-// kept whole (Codewhale's own hooks see it) and Codewhale's field names are
-// added where the agent spells them otherwise. An MCP tool spelled
-// mcp__server__tool becomes mcp_server_tool; any other tool without a
-// counterpart keeps its name, so Codewhale decides it as an unknown tool.
-func translate(table map[string]counterpart, agentTool string, input map[string]any) (string, map[string]any) {
-	out := maps.Clone(input)
-	if out == nil {
-		out = map[string]any{}
+// with adds a field Codewhale's layers read to a counterpart, from the
+// agent's names for it: a field that makes Codewhale stricter (a shell
+// call that asks to leave the sandbox, or to run in the background) must
+// reach it, now that the rest of the input does not.
+func (c counterpart) with(field string, from ...string) counterpart {
+	fields := maps.Clone(c.fields)
+	fields[field] = from
+	return counterpart{c.tool, fields, c.values}
+}
+
+// translating gives field's agent values their Codewhale spelling.
+func (c counterpart) translating(field string, values map[any]any) counterpart {
+	all := maps.Clone(c.values)
+	if all == nil {
+		all = map[string]map[any]any{}
 	}
+	all[field] = values
+	return counterpart{c.tool, c.fields, all}
+}
+
+// value is v, an agent's value of field, as Codewhale spells it; dropped
+// says Codewhale has no spelling for it because it asks for nothing.
+func (c counterpart) value(field string, v any) (translated any, dropped bool) {
+	table := c.values[field]
+	if table == nil {
+		return v, false
+	}
+	if !isComparable(v) {
+		return v, false
+	}
+	t, listed := table[v]
+	if !listed {
+		return v, false
+	}
+	return t, t == nil
+}
+
+// isComparable: JSON values that can be a map key (not objects or arrays).
+func isComparable(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return true
+}
+
+// translate maps an agent's tool call to Codewhale's. A tool with a
+// counterpart gets exactly the fields Codewhale's layers read, each taken
+// from the agent's own field for it: the rest of the agent's input is not
+// passed, because a field the agent's tool ignores (an extra "path" beside
+// Claude's file_path, an extra "command" beside Codex's cmd) would be judged
+// while the agent acts on the one it reads. Where the agent has several
+// names for one field and the input gives them different values, which one
+// the agent uses is unknown, so the call is refused. An MCP tool spelled
+// mcp__server__tool becomes mcp_server_tool; any other tool without a
+// counterpart keeps its name and input, so Codewhale decides it as an
+// unknown tool.
+func translate(table map[string]counterpart, agentTool string, input map[string]any) (string, map[string]any, error) {
 	c, ok := table[agentTool]
 	if !ok {
+		out := maps.Clone(input)
+		if out == nil {
+			out = map[string]any{}
+		}
 		if live, isMCP := tool.LiveMCPName(agentTool); isMCP {
-			return live, out
+			return live, out, nil
 		}
-		return agentTool, out
+		return agentTool, out, nil
 	}
+	out := map[string]any{}
 	for field, from := range c.fields {
-		if _, present := out[field]; present {
-			continue
-		}
+		chosen, chosenValue := "", any(nil)
 		for _, f := range from {
-			if v, ok := input[f]; ok {
-				out[field] = v
-				break
+			v, present := input[f]
+			if !present {
+				continue
+			}
+			v, dropped := c.value(field, v)
+			if chosen == "" {
+				chosen, chosenValue = f, v
+				if !dropped {
+					out[field] = v
+				}
+				continue
+			}
+			if !reflect.DeepEqual(v, chosenValue) {
+				return "", nil, fmt.Errorf("field \"tool_input\": %s gives %q and %q different values; which one %s acts on is unknown, so the call is refused", agentTool, chosen, f, agentTool)
 			}
 		}
 	}
-	return c.tool, out
+	return c.tool, out, nil
 }

@@ -88,7 +88,7 @@ func TestHookGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				stdin := strings.ReplaceAll(string(raw), "$WS", w.ws)
+				stdin := strings.NewReplacer("$WS", w.ws, "$HOME", w.home).Replace(string(raw))
 				code, out, errOut := runCLI(t, stdin, "hook", agent, "--codewhale-version", "0.9.10")
 				got := fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", code, out, errOut)
 				got = strings.NewReplacer(w.ws, "$WS", w.home, "$HOME").Replace(got)
