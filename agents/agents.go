@@ -31,6 +31,10 @@ type Call struct {
 	// workspace is found.
 	Cwd    string
 	CallID string
+	// NoAsk, when set, is why this call's "ask" would not reach a person
+	// although the agent can usually ask (Claude Code in bypassPermissions
+	// mode approves an ask by itself): such an ask is answered with a deny.
+	NoAsk string
 }
 
 // Reply is the verdict to give the agent.
@@ -52,8 +56,11 @@ type Agent struct {
 	// HookTimeout is how long the agent waits for a hook by default; an
 	// editor's prompt must end before it.
 	HookTimeout time.Duration
-	// CanAsk: the agent honours an "ask" answer by asking its own user.
-	CanAsk bool
+	// NoAsk is why an "ask" answer would not reach the agent's user (the
+	// agent has no ask, or may approve one by itself); "" when it does.
+	// Where Codewhale needs a human and no editor can ask, such an agent
+	// gets a deny that says so.
+	NoAsk string
 	parse  func(event map[string]json.RawMessage) (Call, error)
 	render func(Reply) Output
 }
@@ -115,9 +122,13 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 // Final is the verdict the agent is given for r: an ask the agent cannot
 // put to its own user is a deny that says so, and anything but allow or
 // ask is a deny.
-func (a *Agent) Final(r Reply) Reply {
-	if r.Verdict == gate.Ask && !a.CanAsk {
-		return Reply{Verdict: gate.Deny, Reason: fmt.Sprintf("Codewhale's policy needs a human's approval (%s), no editor is serving approvals, and %s cannot ask its user from a hook", r.Reason, a.Name)}
+func (a *Agent) Final(r Reply, call Call) Reply {
+	noAsk := call.NoAsk
+	if noAsk == "" {
+		noAsk = a.NoAsk
+	}
+	if r.Verdict == gate.Ask && noAsk != "" {
+		return Reply{Verdict: gate.Deny, Reason: fmt.Sprintf("Codewhale's policy needs a human's approval (%s) and no editor is serving approvals; %s", r.Reason, noAsk)}
 	}
 	if r.Verdict != gate.Allow && r.Verdict != gate.Ask {
 		r.Verdict = gate.Deny
@@ -127,7 +138,7 @@ func (a *Agent) Final(r Reply) Reply {
 
 // Answer renders Final(r) in the agent's form.
 func (a *Agent) Answer(r Reply) Output {
-	return a.render(a.Final(r))
+	return a.render(a.Final(r, Call{}))
 }
 
 // Deny is the answer for anything that went wrong before a decision.

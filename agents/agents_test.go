@@ -134,18 +134,45 @@ func TestParseErrorsNameTheProblem(t *testing.T) {
 	}
 }
 
-// TestAskWithoutAnAgentAsk: an agent that cannot ask its user gets a deny
-// that says a human's approval was needed; one that can gets its ask.
+// TestAskWithoutAnAgentAsk: an agent whose ask would not reach a person
+// gets a deny that says a human's approval was needed and why; one whose
+// ask does gets its ask.
 func TestAskWithoutAnAgentAsk(t *testing.T) {
 	for _, name := range Names() {
 		a, _ := Lookup(name)
 		out := a.Answer(Reply{Verdict: gate.Ask, Reason: "approval required"})
 		asked := strings.Contains(out.Stdout, `"ask"`)
-		if asked != a.CanAsk {
-			t.Errorf("%s: ask answered %+v; CanAsk %v", name, out, a.CanAsk)
+		if asked != (a.NoAsk == "") {
+			t.Errorf("%s: ask answered %+v; NoAsk %q", name, out, a.NoAsk)
 		}
-		if !a.CanAsk && (!strings.Contains(out.Stdout+out.Stderr, "needs a human's approval") || out.Exit != 2) {
-			t.Errorf("%s: an ask it cannot put must be a deny saying why, exit 2: %+v", name, out)
+		if a.NoAsk != "" && (!strings.Contains(out.Stdout, "needs a human's approval") || !strings.Contains(out.Stdout, a.NoAsk) || strings.Contains(out.Stdout, `"allow"`)) {
+			t.Errorf("%s: an ask it cannot put must be a deny saying why: %+v", name, out)
+		}
+	}
+}
+
+// TestClaudesModeOnlyTakesTheAskAway: in a mode where Claude would not show
+// an ask to a person, the ask becomes a deny; the mode never loosens.
+func TestClaudesModeOnlyTakesTheAskAway(t *testing.T) {
+	a, _ := Lookup("claude-code")
+	for mode, keepsAsk := range map[string]bool{"": true, "default": true, "plan": true, "acceptEdits": true,
+		"bypassPermissions": false, "auto": false, "dontAsk": false, "someNewMode": false} {
+		event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}`
+		if mode != "" {
+			event += `,"permission_mode":"` + mode + `"`
+		}
+		call, err := a.Parse([]byte(event + "}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ask := a.Final(Reply{Verdict: gate.Ask, Reason: "r"}, call)
+		if (ask.Verdict == gate.Ask) != keepsAsk || (!keepsAsk && !strings.Contains(ask.Reason, mode)) {
+			t.Errorf("mode %q: an ask became %+v", mode, ask)
+		}
+		for _, v := range []gate.Verdict{gate.Allow, gate.Deny} {
+			if got := a.Final(Reply{Verdict: v, Reason: "r"}, call); got.Verdict != v {
+				t.Errorf("mode %q: %s became %s", mode, v, got.Verdict)
+			}
 		}
 	}
 }

@@ -29,11 +29,35 @@ var claudeTools = map[string]counterpart{
 var claudeCode = &Agent{
 	Name:        "claude-code",
 	HookTimeout: 600 * time.Second,
-	CanAsk:      true,
-	parse:       parsePreToolUse("PreToolUse", claudeTools),
+	parse:       claudeParse,
 	render: func(r Reply) Output {
 		return Output{Stdout: preToolUseAnswer(r)}
 	},
+}
+
+// claudeParse reads a PreToolUse event and, from its permission_mode,
+// whether an ask would reach a person: in default, plan and acceptEdits
+// mode Claude shows the ask to its user; bypassPermissions approves every
+// prompt without one, auto hands it to a classifier, dontAsk never asks,
+// and a mode we do not know is taken as one that does not ask either. An
+// event without the field (VS Code's agent hooks) keeps the ask. The mode
+// only ever takes the ask away, never the policy's deny.
+func claudeParse(event map[string]json.RawMessage) (Call, error) {
+	call, err := parsePreToolUse("PreToolUse", claudeTools)(event)
+	if err != nil {
+		return Call{}, err
+	}
+	var mode string
+	present, err := field(event, "permission_mode", &mode)
+	if err != nil {
+		return Call{}, err
+	}
+	switch {
+	case !present, mode == "default", mode == "plan", mode == "acceptEdits":
+	default:
+		call.NoAsk = fmt.Sprintf("Claude Code runs in permission mode %q, where its ask would not reach a person", mode)
+	}
+	return call, nil
 }
 
 // preToolUseAnswer is the hookSpecificOutput answer Claude Code and Codex

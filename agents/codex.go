@@ -36,7 +36,7 @@ func codexShell(command ...string) counterpart {
 var codex = &Agent{
 	Name:        "codex",
 	HookTimeout: 600 * time.Second,
-	CanAsk:      false,
+	NoAsk:       "codex honours only a deny from a hook, so it cannot ask its user for one",
 	parse:       parsePreToolUse("PreToolUse", codexTools),
 	render: func(r Reply) Output {
 		if r.Verdict == gate.Allow {

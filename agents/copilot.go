@@ -22,7 +22,11 @@ var copilotTools = map[string]counterpart{
 var copilotCLI = &Agent{
 	Name:        "copilot-cli",
 	HookTimeout: 30 * time.Second,
-	CanAsk:      true,
+	// Copilot approves a hook's "ask" by itself when it runs with
+	// --allow-all-tools or --yolo (observed against Copilot CLI 1.0.73:
+	// github.com/voodootikigod/adlc/issues/240), and the event does not say
+	// which mode it runs in.
+	NoAsk: "copilot-cli approves a hook's ask by itself under --allow-all-tools or --yolo, which the hook cannot see",
 	parse: func(event map[string]json.RawMessage) (Call, error) {
 		var name, cwd string
 		if _, err := field(event, "toolName", &name); err != nil {

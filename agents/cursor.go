@@ -28,7 +28,6 @@ var cursorTools = map[string]counterpart{
 var cursor = &Agent{
 	Name:        "cursor",
 	HookTimeout: 30 * time.Second,
-	CanAsk:      true,
 	parse: func(event map[string]json.RawMessage) (Call, error) {
 		var kind, cwd string
 		if _, err := field(event, "hook_event_name", &kind); err != nil {

@@ -27,7 +27,7 @@ var geminiTools = map[string]counterpart{
 var geminiCLI = &Agent{
 	Name:        "gemini-cli",
 	HookTimeout: 60 * time.Second,
-	CanAsk:      false,
+	NoAsk:       "gemini-cli's BeforeTool hook has no ask (allow or deny only)",
 	parse:       parsePreToolUse("BeforeTool", geminiTools),
 	render: func(r Reply) Output {
 		if r.Verdict == gate.Allow {

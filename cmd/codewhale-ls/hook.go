@@ -130,7 +130,7 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 			return agent.Deny("asking the editor for approval failed: " + err.Error())
 		}
 	}
-	final := agent.Final(agents.Reply{Verdict: d.Decision, Reason: d.Reason})
+	final := agent.Final(agents.Reply{Verdict: d.Decision, Reason: d.Reason}, call)
 	if err := logHookDecision(opts, agent.Name, call.Tool, d, final); err != nil {
 		return agent.Deny(err.Error() + "; a decision that cannot be logged does not run")
 	}
