@@ -57,7 +57,7 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook: unknown agent %q (known: %s)\n", args[0], strings.Join(agents.Names(), ", "))
 		return 2
 	}
-	out := answerHook(agent, args[1:], stdin, time.Now(), remote.Ask)
+	out := answerHook(agent, args[1:], interruptible(stdin), time.Now(), remote.Ask)
 	_, _ = io.WriteString(stdout, out.Stdout)
 	_, _ = io.WriteString(stderr, out.Stderr)
 	return out.Exit
@@ -86,7 +86,17 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if err != nil {
 		return agent.Deny("codewhale-ls hook " + agent.Name + ": " + err.Error())
 	}
+	// Everything must be answered before the agent stops waiting: most
+	// agents run the tool when a hook times out. That includes reading the
+	// event from a writer that never closes its end.
+	deadline := hookDeadline(started, timeout)
+	if timed, ok := stdin.(interface{ SetReadDeadline(time.Time) error }); ok {
+		_ = timed.SetReadDeadline(deadline) // fails only where a read cannot block forever (a file)
+	}
 	data, err := io.ReadAll(io.LimitReader(stdin, agents.MaxEventBytes+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return agent.Deny(fmt.Sprintf("the hook event did not end (its writer kept standard input open) before %s's hook timeout (%s)", agent.Name, timeout))
+	}
 	if err != nil {
 		return agent.Deny("reading the hook event: " + err.Error())
 	}
@@ -110,9 +120,6 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if call.CallID != "" {
 		req.CallID = &call.CallID
 	}
-	// Everything must be answered before the agent stops waiting: most
-	// agents run the tool when a hook times out.
-	deadline := hookDeadline(started, timeout)
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	d := decide(ctx, opts, req)

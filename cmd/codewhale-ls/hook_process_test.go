@@ -4,9 +4,11 @@ package main
 
 import (
 	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHookProcessExitCodes: run as the agent runs it, a separate process,
@@ -36,5 +38,31 @@ func TestHookProcessExitCodes(t *testing.T) {
 		if code != c.exit || !strings.Contains(string(out), c.stdout) {
 			t.Errorf("%s %q: exit %d, stdout %s; want exit %d and %s", c.agent, c.stdin, code, out, c.exit, c.stdout)
 		}
+	}
+}
+
+// TestHookEventThatNeverEnds: an agent (or a wrapper) that keeps the hook's
+// standard input open gets a deny before its hook timeout, not a hook that
+// waits past it (after which most agents run the tool).
+func TestHookEventThatNeverEnds(t *testing.T) {
+	cmd, _ := serverCommand(t, "hook", "claude-code", "--codewhale-version", "0.9.10", "--timeout", "2")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if _, err := io.WriteString(stdin, `{"tool_name":"Bash","tool_input":{"command":"ls"}`); err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(string(out), `"permissionDecision":"deny"`) || !strings.Contains(string(out), "did not end") {
+		t.Errorf("stdout %s", out)
+	}
+	if took := time.Since(started); took >= 2*time.Second {
+		t.Errorf("answered after %v, when the agent had stopped waiting at 2s", took)
 	}
 }
