@@ -60,7 +60,7 @@ type Agent struct {
 	// agent has no ask, or may approve one by itself); "" when it does.
 	// Where Codewhale needs a human and no editor can ask, such an agent
 	// gets a deny that says so.
-	NoAsk string
+	NoAsk  string
 	parse  func(event map[string]json.RawMessage) (Call, error)
 	render func(Reply) Output
 }

@@ -95,6 +95,38 @@ func TestMappingPassesOnlyWhatTheAgentActsOn(t *testing.T) {
 	}
 }
 
+// TestVSCodeToolsMap: VS Code's agent hooks use Claude's event with VS
+// Code's tool names; a call for one target maps, one for several is refused.
+func TestVSCodeToolsMap(t *testing.T) {
+	a, _ := Lookup("claude-code")
+	for _, c := range []struct {
+		event, tool string
+		input       map[string]any
+		refused     bool
+	}{
+		{`{"tool_name":"run_in_terminal","tool_input":{"command":"npm test","explanation":"x","isBackground":false}}`, "exec_shell", map[string]any{"command": "npm test", "background": false}, false},
+		{`{"tool_name":"create_file","tool_input":{"filePath":"/ws/a.ts","content":"x"}}`, "write_file", map[string]any{"path": "/ws/a.ts", "content": "x"}, false},
+		{`{"tool_name":"replace_string_in_file","tool_input":{"filePath":"/ws/a.ts","oldString":"a","newString":"b"}}`, "edit_file", map[string]any{"path": "/ws/a.ts"}, false},
+		{`{"tool_name":"editFiles","tool_input":{"files":["src/main.ts"]}}`, "edit_file", map[string]any{"path": "src/main.ts"}, false},
+		{`{"tool_name":"editFiles","tool_input":{"files":["src/main.ts","/home/u/.bashrc"]}}`, "", nil, true},
+		{`{"tool_name":"multi_replace_string_in_file","tool_input":{"replacements":[{"filePath":"/ws/a"},{"filePath":"/ws/a"}]}}`, "edit_file", map[string]any{"path": "/ws/a"}, false},
+		{`{"tool_name":"multi_replace_string_in_file","tool_input":{"replacements":[{"filePath":"/ws/a"},{"filePath":"/ws/b"}]}}`, "", nil, true},
+		{`{"tool_name":"fetch_webpage","tool_input":{"urls":["https://a.example","https://b.example"],"query":"q"}}`, "", nil, true},
+		{`{"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** End Patch","explanation":"x"}}`, "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** End Patch"}, false},
+	} {
+		call, err := a.Parse([]byte(c.event))
+		if c.refused {
+			if err == nil || !strings.Contains(err.Error(), "more than one target") {
+				t.Errorf("%s: err %v, want a refusal naming the targets", c.event, err)
+			}
+			continue
+		}
+		if err != nil || call.Tool != c.tool || !reflect.DeepEqual(call.Input, c.input) {
+			t.Errorf("%s: %s %v (%v), want %s %v", c.event, call.Tool, call.Input, err, c.tool, c.input)
+		}
+	}
+}
+
 // TestConflictingAliasesAreRefused: where an agent has two names for one
 // field and the call gives them different values, the call is refused.
 func TestConflictingAliasesAreRefused(t *testing.T) {

@@ -20,6 +20,23 @@ var claudeTools = map[string]counterpart{
 	"Grep":         search("grep_files", names("pattern"), names("path")),
 	"WebFetch":     fetch("url"),
 	"WebSearch":    webSearch("query"),
+
+	// VS Code's agent hooks (its Local harness) send VS Code's own tool
+	// names in the same event (docs/agents.md, "Claude Code (and VS Code
+	// agent hooks)").
+	"run_in_terminal":              shell("command").with("background", "isBackground"),
+	"read_file":                    read("filePath"),
+	"create_file":                  write(names("filePath"), names("content")),
+	"replace_string_in_file":       edit("filePath"),
+	"insert_edit_into_file":        edit("filePath"),
+	"edit_notebook_file":           edit("filePath"),
+	"multi_replace_string_in_file": edit("replacements[].filePath"),
+	"editFiles":                    edit("files[]"),
+	"apply_patch":                  patch("input"),
+	"list_dir":                     listDir("path"),
+	"file_search":                  search("file_search", names("query"), nil),
+	"grep_search":                  search("grep_files", names("query"), nil),
+	"fetch_webpage":                fetch("urls[]"),
 }
 
 // claudeCode: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. Every

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -124,7 +125,10 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 	for field, from := range c.fields {
 		chosen, chosenValue := "", any(nil)
 		for _, f := range from {
-			v, present := input[f]
+			v, present, err := lookup(input, f)
+			if err != nil {
+				return "", nil, fmt.Errorf("field \"tool_input\": %s: %v", agentTool, err)
+			}
 			if !present {
 				continue
 			}
@@ -142,4 +146,40 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 		}
 	}
 	return c.tool, out, nil
+}
+
+// lookup reads the agent's field name from input. "name[]" is an array
+// whose elements must all be one value, and "name[].sub" the sub field of
+// each element object: a call naming several targets (VS Code's editFiles
+// with two files) cannot be one Codewhale call, and deciding only one of
+// them would let the others through, so it is refused.
+func lookup(input map[string]any, name string) (value any, present bool, err error) {
+	array, sub, isArray := strings.Cut(name, "[]")
+	if !isArray {
+		value, present = input[name]
+		return value, present, nil
+	}
+	raw, present := input[array]
+	if !present {
+		return nil, false, nil
+	}
+	elements, ok := raw.([]any)
+	if !ok || len(elements) == 0 {
+		return nil, false, fmt.Errorf("%q is not a non-empty array", array)
+	}
+	sub = strings.TrimPrefix(sub, ".")
+	for i, e := range elements {
+		if sub != "" {
+			object, ok := e.(map[string]any)
+			if !ok {
+				return nil, false, fmt.Errorf("%s[%d] is not an object", array, i)
+			}
+			e = object[sub]
+		}
+		if i > 0 && !reflect.DeepEqual(e, value) {
+			return nil, false, fmt.Errorf("%q names more than one target (%v and %v); Codewhale decides a call for one, so a call for several is refused", name, value, e)
+		}
+		value = e
+	}
+	return value, true, nil
 }
