@@ -20,7 +20,7 @@ func writeFile(t *testing.T, path, content string) {
 func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 	ws, home := filepath.Join(t.TempDir(), "w[1]"), t.TempDir()
 	claude := Agents["claude-code"]
-	hooked, err := claude.Install([]byte("{}"), true, claude.Command("/bin/codewhale-ls"))
+	hooked, err := claude.Install([]byte("{}"), true, "/bin/codewhale-ls")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 	writeFile(t, filepath.Join(ws, ".codex", "hooks.json"), "{\"hooks\": ")
 	// Gemini is hooked for the user: its project file needs nothing.
 	gemini := Agents["gemini-cli"]
-	userGemini, _ := gemini.Install(nil, false, gemini.Command("/bin/codewhale-ls"))
+	userGemini, _ := gemini.Install(nil, false, "/bin/codewhale-ls")
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), string(userGemini))
 
 	got := map[string]Finding{}
@@ -61,7 +61,7 @@ func TestUnhookedCopilotHookedInItsOwnFile(t *testing.T) {
 	ws := t.TempDir()
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "audit.json"), "{\"version\": 1, \"hooks\": {}}")
 	copilot := Agents["copilot-cli"]
-	ours, _ := copilot.Install(nil, false, copilot.Command("codewhale-ls"))
+	ours, _ := copilot.Install(nil, false, "codewhale-ls")
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "codewhale-ls.json"), string(ours))
 	if got := Unhooked(ws, ""); len(got) != 0 {
 		t.Fatalf("got %+v", got)

@@ -42,7 +42,7 @@ func TestHookInstallYesThenUninstallRoundTrip(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	installed, _ := os.ReadFile(path)
-	if !strings.Contains(string(installed), " hook claude-code || exit 2") || !strings.Contains(string(installed), "// mine") {
+	if !strings.Contains(string(installed), ` hook claude-code --timeout 600 || exit 2","timeout":600}`) || !strings.Contains(string(installed), "// mine") {
 		t.Fatalf("installed:\n%s", installed)
 	}
 	if code, _, errOut := runCLI(t, "", "hook", "install", "claude-code", "--workspace", ws, "--yes"); code != 0 || !strings.Contains(errOut, "already installed") {
