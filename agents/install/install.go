@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -208,8 +209,10 @@ func (a Agent) seconds() int {
 const failClosed = " || exit 2"
 
 // ourBinary returns the binary of s when s is a command Command made for
-// any codewhale-ls binary (its name starts so: codewhale-ls.exe, a
-// codewhale-ls-dev build); another program's `hook NAME` is not ours.
+// a codewhale-ls binary: one whose name starts so (codewhale-ls.exe, a
+// codewhale-ls-dev build), or the very file this program runs from (a
+// binary renamed /usr/local/bin/cwls), found by stat alone. The same
+// shape naming another program (`auditor hook NAME ...`) is not ours.
 func (a Agent) ourBinary(s string) (string, bool) {
 	quoted, ok := strings.CutSuffix(s, a.commandTail())
 	if !ok {
@@ -219,10 +222,28 @@ func (a Agent) ourBinary(s string) (string, bool) {
 	if len(quoted) >= 2 && strings.HasPrefix(quoted, "'") && strings.HasSuffix(quoted, "'") {
 		binary = strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, "'")
 	}
-	if shellQuote(binary) != quoted || !strings.HasPrefix(path.Base(strings.ReplaceAll(binary, `\`, "/")), "codewhale-ls") {
+	if shellQuote(binary) != quoted {
 		return "", false
 	}
-	return binary, true
+	if strings.HasPrefix(path.Base(strings.ReplaceAll(binary, `\`, "/")), "codewhale-ls") || isRunningBinary(binary) {
+		return binary, true
+	}
+	return "", false
+}
+
+// isRunningBinary reports whether binary names the file this program runs
+// from. Stat only: nothing is opened, so no file can block it.
+func isRunningBinary(binary string) bool {
+	self, err := os.Executable()
+	if err != nil || !filepath.IsAbs(binary) {
+		return false
+	}
+	a, err := os.Stat(self)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(binary)
+	return err == nil && os.SameFile(a, b)
 }
 
 // shellQuote quotes s for sh where it holds anything but safe characters.

@@ -3,6 +3,8 @@ package install
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -244,5 +246,37 @@ func TestDiff(t *testing.T) {
 	}
 	if Diff("x", []byte("same"), []byte("same")) != "" {
 		t.Fatal("diff of equal texts")
+	}
+}
+
+// A binary whose name is not codewhale-ls is ours when it is the file
+// this program runs from; the same command naming another file is not.
+func TestRenamedBinaryIsRecognised(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(t.TempDir(), "cwls")
+	if err := os.Symlink(self, renamed); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "auditor")
+	if err := os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := Agents["claude-code"]
+	installed, err := agent.Install(nil, false, renamed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := agent.Installed(installed); !ok {
+		t.Fatalf("an install by a renamed binary is not recognised:\n%s", installed)
+	}
+	if again, _ := agent.Install(installed, true, renamed); string(again) != string(installed) {
+		t.Fatalf("a second install added a duplicate:\n%s", again)
+	}
+	foreign, _ := agent.Install(nil, false, other)
+	if ok, _ := agent.Installed(foreign); ok {
+		t.Fatal("another program's command of the same shape counted as ours")
 	}
 }
