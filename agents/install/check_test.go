@@ -67,3 +67,33 @@ func TestUnhookedCopilotHookedInItsOwnFile(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+// A workspace setting that turns an agent's hooks off is warned about at
+// its key, even where our hook is installed for the user.
+func TestUnhookedWarnsWhereHooksAreTurnedOff(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	claude, gemini := Agents["claude-code"], Agents["gemini-cli"]
+	for _, a := range []Agent{claude, gemini} {
+		user, _ := a.Install(nil, false, "/bin/codewhale-ls")
+		writeFile(t, filepath.Join(home, filepath.FromSlash(a.user)), string(user))
+	}
+	writeFile(t, filepath.Join(ws, ".claude", "settings.json"), "{\"model\": \"opus\"}\n")
+	writeFile(t, filepath.Join(ws, ".claude", "settings.local.json"), "{\n  // quiet\n  \"disableAllHooks\": true\n}\n")
+	writeFile(t, filepath.Join(ws, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}}`)
+	got := Unhooked(ws, home)
+	if len(got) != 2 {
+		t.Fatalf("got %d findings, want claude's and gemini's switch: %+v", len(got), got)
+	}
+	for i, want := range []string{`"disableAllHooks": true`, `"enabled": false`} {
+		f := got[i]
+		if span := string(f.Src[f.Problem.Span.Start:f.Problem.Span.End]); span != want || !strings.Contains(f.Problem.Message, "codewhale-ls's included") {
+			t.Errorf("finding %d: span %q, %s", i, span, f.Problem.Message)
+		}
+	}
+	// Turned on again (or never off): the user's hook covers both.
+	writeFile(t, filepath.Join(ws, ".claude", "settings.local.json"), `{"disableAllHooks": false}`)
+	writeFile(t, filepath.Join(ws, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": true}}`)
+	if got := Unhooked(ws, home); len(got) != 0 {
+		t.Fatalf("got %+v", got)
+	}
+}

@@ -52,6 +52,17 @@ type Agent struct {
 	// configure the agent's hooks in a workspace, where that is more than
 	// the project file.
 	configured string
+	// switches are the settings, in the workspace, that turn all of the
+	// agent's hooks off, ours at user level included.
+	switches []hooksSwitch
+}
+
+// hooksSwitch is a boolean at key in a workspace file (relative) that,
+// when it equals off, turns off every hook the agent has.
+type hooksSwitch struct {
+	file string
+	key  []string
+	off  bool
 }
 
 // Entries are structs, not maps, so that their keys are written in the
@@ -107,10 +118,12 @@ var Agents = map[string]Agent{
 	"claude-code": {
 		Name: "claude-code", project: ".claude/settings.json", user: ".claude/settings.json",
 		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
+		switches: []hooksSwitch{{file: ".claude/settings.json", key: []string{"disableAllHooks"}, off: true}, {file: ".claude/settings.local.json", key: []string{"disableAllHooks"}, off: true}},
 	},
 	"gemini-cli": {
 		Name: "gemini-cli", project: ".gemini/settings.json", user: ".gemini/settings.json",
 		events: [][]string{{"hooks", "BeforeTool"}}, entry: matcherEntry(1000), skeleton: "{}\n", exit2Blocks: true,
+		switches: []hooksSwitch{{file: ".gemini/settings.json", key: []string{"hooksConfig", "enabled"}, off: false}},
 	},
 	"codex": {
 		Name: "codex", project: ".codex/hooks.json", user: ".codex/hooks.json",
