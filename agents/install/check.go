@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -22,7 +23,10 @@ type Finding struct {
 	Problem problem.Problem
 }
 
-// Unhooked warns, for every agent whose hooks file exists in workspace,
+// Unhooked warns, for every agent whose hooks a workspace setting turns
+// off (Claude's disableAllHooks, Gemini's hooksConfig.enabled: false),
+// that no hook of the agent, ours at user level included, runs there;
+// and, for every other agent whose hooks file exists in workspace,
 // when neither that file (nor any other of the agent's project hook
 // files) nor the agent's file under home holds our hook: that agent's
 // tool calls are not held to the Codewhale policy. A file that cannot be
@@ -31,6 +35,11 @@ func Unhooked(workspace, home string) []Finding {
 	var out []Finding
 	for _, name := range Names() {
 		a := Agents[name]
+		if off := a.hooksOff(workspace); len(off) > 0 {
+			// Installing our hook would not help: the agent runs none.
+			out = append(out, off...)
+			continue
+		}
 		files := a.projectFiles(workspace)
 		if len(files) == 0 || a.hookedIn(files) {
 			continue
@@ -91,4 +100,42 @@ func (a Agent) hookedIn(files []string) bool {
 		}
 	}
 	return false
+}
+
+// hooksOff warns at each of the agent's switches in workspace that turns
+// its hooks off. A file that cannot be read or parsed is left to the
+// agent's own hooks check, or to the agent, which refuses it too.
+func (a Agent) hooksOff(workspace string) []Finding {
+	var out []Finding
+	for _, sw := range a.switches {
+		file := filepath.Join(workspace, filepath.FromSlash(sw.file))
+		src, err := policyfile.Read(file)
+		if err != nil {
+			continue
+		}
+		root, err := parseJSONC(src)
+		if err != nil {
+			continue
+		}
+		m, ok := memberAt(root, sw.key)
+		if !ok || m.value.kind != 'v' || string(src[m.value.start:m.value.end]) != fmt.Sprint(sw.off) {
+			continue
+		}
+		msg := fmt.Sprintf("%s = %v turns off every %s hook, codewhale-ls's included (user-level too), so %s's tool calls in this workspace are not held to the Codewhale policy; remove the setting to have them checked",
+			strings.Join(sw.key, "."), sw.off, a.Name, a.Name)
+		out = append(out, Finding{Path: file, Src: src, Problem: problem.Problem{
+			File: file, Code: CodeUnhooked, Severity: problem.Warning,
+			Span: problem.Span{Start: m.start, End: m.value.end}, Message: msg,
+		}})
+	}
+	return out
+}
+
+// memberAt is the member at the end of keys from root, through objects.
+func memberAt(root *node, keys []string) (member, bool) {
+	parent := lookup(root, keys[:len(keys)-1])
+	if parent == nil || parent.kind != '{' {
+		return member{}, false
+	}
+	return parent.member(keys[len(keys)-1])
 }

@@ -20,7 +20,7 @@ func writeFile(t *testing.T, path, content string) {
 func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 	ws, home := filepath.Join(t.TempDir(), "w[1]"), t.TempDir()
 	claude := Agents["claude-code"]
-	hooked, err := claude.Install([]byte("{}"), true, claude.Command("/bin/codewhale-ls"))
+	hooked, err := claude.Install([]byte("{}"), true, "/bin/codewhale-ls")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 	writeFile(t, filepath.Join(ws, ".codex", "hooks.json"), "{\"hooks\": ")
 	// Gemini is hooked for the user: its project file needs nothing.
 	gemini := Agents["gemini-cli"]
-	userGemini, _ := gemini.Install(nil, false, gemini.Command("/bin/codewhale-ls"))
+	userGemini, _ := gemini.Install(nil, false, "/bin/codewhale-ls")
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), string(userGemini))
 
 	got := map[string]Finding{}
@@ -61,9 +61,39 @@ func TestUnhookedCopilotHookedInItsOwnFile(t *testing.T) {
 	ws := t.TempDir()
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "audit.json"), "{\"version\": 1, \"hooks\": {}}")
 	copilot := Agents["copilot-cli"]
-	ours, _ := copilot.Install(nil, false, copilot.Command("codewhale-ls"))
+	ours, _ := copilot.Install(nil, false, "codewhale-ls")
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "codewhale-ls.json"), string(ours))
 	if got := Unhooked(ws, ""); len(got) != 0 {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// A workspace setting that turns an agent's hooks off is warned about at
+// its key, even where our hook is installed for the user.
+func TestUnhookedWarnsWhereHooksAreTurnedOff(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	claude, gemini := Agents["claude-code"], Agents["gemini-cli"]
+	for _, a := range []Agent{claude, gemini} {
+		user, _ := a.Install(nil, false, "/bin/codewhale-ls")
+		writeFile(t, filepath.Join(home, filepath.FromSlash(a.user)), string(user))
+	}
+	writeFile(t, filepath.Join(ws, ".claude", "settings.json"), "{\"model\": \"opus\"}\n")
+	writeFile(t, filepath.Join(ws, ".claude", "settings.local.json"), "{\n  // quiet\n  \"disableAllHooks\": true\n}\n")
+	writeFile(t, filepath.Join(ws, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}}`)
+	got := Unhooked(ws, home)
+	if len(got) != 2 {
+		t.Fatalf("got %d findings, want claude's and gemini's switch: %+v", len(got), got)
+	}
+	for i, want := range []string{`"disableAllHooks": true`, `"enabled": false`} {
+		f := got[i]
+		if span := string(f.Src[f.Problem.Span.Start:f.Problem.Span.End]); span != want || !strings.Contains(f.Problem.Message, "codewhale-ls's included") {
+			t.Errorf("finding %d: span %q, %s", i, span, f.Problem.Message)
+		}
+	}
+	// Turned on again (or never off): the user's hook covers both.
+	writeFile(t, filepath.Join(ws, ".claude", "settings.local.json"), `{"disableAllHooks": false}`)
+	writeFile(t, filepath.Join(ws, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": true}}`)
+	if got := Unhooked(ws, home); len(got) != 0 {
 		t.Fatalf("got %+v", got)
 	}
 }

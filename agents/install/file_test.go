@@ -14,7 +14,7 @@ func planInstall(t *testing.T, path string) Change {
 	t.Helper()
 	agent := Agents["claude-code"]
 	c, err := Plan(path, func(old []byte, exists bool) ([]byte, error) {
-		return agent.Install(old, exists, agent.Command("/usr/bin/codewhale-ls"))
+		return agent.Install(old, exists, "/usr/bin/codewhale-ls")
 	})
 	if err != nil {
 		t.Fatal(err)

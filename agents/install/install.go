@@ -8,12 +8,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/agents"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
@@ -35,8 +38,9 @@ type Agent struct {
 	// events are the key paths of the arrays our entry goes into, in
 	// order (Cursor announces shell, MCP and read events separately).
 	events [][]string
-	// entry is our element of each array, for the hook command given.
-	entry func(command string) any
+	// entry is our element of each array, for the codewhale-ls binary
+	// given.
+	entry func(a Agent, binary string) any
 	// skeleton is the text of a settings file the agent would accept
 	// with no hooks, written when the file does not exist.
 	skeleton string
@@ -48,10 +52,25 @@ type Agent struct {
 	// configure the agent's hooks in a workspace, where that is more than
 	// the project file.
 	configured string
+	// switches are the settings, in the workspace, that turn all of the
+	// agent's hooks off, ours at user level included.
+	switches []hooksSwitch
+}
+
+// hooksSwitch is a boolean at key in a workspace file (relative) that,
+// when it equals off, turns off every hook the agent has.
+type hooksSwitch struct {
+	file string
+	key  []string
+	off  bool
 }
 
 // Entries are structs, not maps, so that their keys are written in the
-// order the agents' documentation shows them.
+// order the agents' documentation shows them. Every entry states the
+// agent's hook timeout in the agent's own field and unit, and the same
+// number goes to `--timeout` in the command, so the agent and the hook
+// agree on when the agent stops waiting whatever default a host assumes
+// (VS Code reads Claude's file but waits 30 s by default, Claude 600 s).
 type (
 	matcherGroup struct {
 		Matcher string        `json:"matcher"`
@@ -60,9 +79,15 @@ type (
 	commandHook struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
 	}
+	// cursorHook: failClosed makes Cursor block the call when the hook
+	// crashes, times out or answers nothing it can read; without it Cursor
+	// runs the tool (https://cursor.com/docs/hooks).
 	cursorHook struct {
-		Command string `json:"command"`
+		Command    string `json:"command"`
+		Timeout    int    `json:"timeout"`
+		FailClosed bool   `json:"failClosed"`
 	}
 	copilotHook struct {
 		Type       string `json:"type"`
@@ -72,25 +97,37 @@ type (
 	}
 )
 
-// claudeEntry is the matcher group Claude Code, Gemini CLI and Codex share:
-// every tool, one command hook.
-func claudeEntry(command string) any {
-	return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: command}}}
+// matcherEntry is the matcher group Claude Code, Gemini CLI and Codex share:
+// every tool, one command hook whose timeout is seconds times unit (1 for
+// Claude's and Codex's seconds, 1000 for Gemini's milliseconds).
+func matcherEntry(unit int) func(a Agent, binary string) any {
+	return func(a Agent, binary string) any {
+		return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: a.Command(binary), Timeout: a.seconds() * unit}}}
+	}
 }
 
 // Agents are the agents `hook install` knows, by the name `hook` takes.
+// Timeout fields, checked against each agent's documentation: Claude Code
+// `timeout` seconds (https://code.claude.com/docs/en/hooks, and VS Code,
+// https://code.visualstudio.com/docs/copilot/customization/hooks),
+// Gemini CLI `timeout` milliseconds
+// (https://geminicli.com/docs/hooks/reference), Codex `timeout` seconds
+// (https://developers.openai.com/codex/hooks), Cursor `timeout` seconds
+// (https://cursor.com/docs/hooks), Copilot `timeoutSec`.
 var Agents = map[string]Agent{
 	"claude-code": {
 		Name: "claude-code", project: ".claude/settings.json", user: ".claude/settings.json",
-		events: [][]string{{"hooks", "PreToolUse"}}, entry: claudeEntry, skeleton: "{}\n", exit2Blocks: true,
+		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
+		switches: []hooksSwitch{{file: ".claude/settings.json", key: []string{"disableAllHooks"}, off: true}, {file: ".claude/settings.local.json", key: []string{"disableAllHooks"}, off: true}},
 	},
 	"gemini-cli": {
 		Name: "gemini-cli", project: ".gemini/settings.json", user: ".gemini/settings.json",
-		events: [][]string{{"hooks", "BeforeTool"}}, entry: claudeEntry, skeleton: "{}\n", exit2Blocks: true,
+		events: [][]string{{"hooks", "BeforeTool"}}, entry: matcherEntry(1000), skeleton: "{}\n", exit2Blocks: true,
+		switches: []hooksSwitch{{file: ".gemini/settings.json", key: []string{"hooksConfig", "enabled"}, off: false}},
 	},
 	"codex": {
 		Name: "codex", project: ".codex/hooks.json", user: ".codex/hooks.json",
-		events: [][]string{{"hooks", "PreToolUse"}}, entry: claudeEntry, skeleton: "{}\n", exit2Blocks: true,
+		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
 	},
 	"cursor": {
 		Name: "cursor", project: ".cursor/hooks.json", user: ".cursor/hooks.json",
@@ -100,16 +137,18 @@ var Agents = map[string]Agent{
 			{"hooks", "beforeReadFile"},
 			{"hooks", "preToolUse"},
 		},
-		entry:    func(command string) any { return cursorHook{Command: command} },
-		skeleton: "{\n  \"version\": 1\n}\n",
+		entry: func(a Agent, binary string) any {
+			return cursorHook{Command: a.Command(binary), Timeout: a.seconds(), FailClosed: true}
+		},
+		skeleton: "{\n  \"version\": 1\n}\n", exit2Blocks: true,
 	},
 	"copilot-cli": {
 		// Copilot reads every .github/hooks/*.json: ours is a file of its
 		// own, so no user's file is touched. It has no user-level file.
 		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: ".github/hooks/*.json",
 		events: [][]string{{"hooks", "preToolUse"}},
-		entry: func(command string) any {
-			return copilotHook{Type: "command", Bash: command, PowerShell: command, TimeoutSec: 30}
+		entry: func(a Agent, binary string) any {
+			return copilotHook{Type: "command", Bash: a.Command(binary), PowerShell: a.powerShellCommand(binary), TimeoutSec: a.seconds()}
 		},
 		skeleton: "{\n  \"version\": 1\n}\n",
 	},
@@ -146,31 +185,78 @@ func (a Agent) SettingsPath(scope Scope, workspace, home string) (string, error)
 	return filepath.Join(workspace, filepath.FromSlash(a.project)), nil
 }
 
-// Command is the hook command for the agent: binary (the caller passes
-// the running binary's absolute path, so the agent finds it whatever its
-// PATH) and `hook NAME`, then `|| exit 2` where exit 2 is the agent's
-// block.
+// Command is the hook command for the agent, in sh: binary (the caller
+// passes the running binary's absolute path, so the agent finds it
+// whatever its PATH), `hook NAME --timeout N` with the agent's hook
+// timeout, then `|| exit 2` where exit 2 is the agent's block.
 func (a Agent) Command(binary string) string {
-	cmd := shellQuote(binary) + " hook " + a.Name
+	return shellQuote(binary) + a.commandTail()
+}
+
+// powerShellCommand is Command for PowerShell: a quoted path is a string
+// there, so `&` calls it.
+func (a Agent) powerShellCommand(binary string) string {
+	return "& '" + strings.ReplaceAll(binary, "'", "''") + "'" + a.commandTail()
+}
+
+// commandTail is what follows the binary in our command.
+func (a Agent) commandTail() string {
+	tail := fmt.Sprintf(" hook %s --timeout %d", a.Name, a.seconds())
 	if a.exit2Blocks {
-		cmd += failClosed
+		tail += failClosed
 	}
-	return cmd
+	return tail
+}
+
+// seconds is the agent's hook timeout, the one `hook` assumes without
+// --timeout, in whole seconds.
+func (a Agent) seconds() int {
+	agent, ok := agents.Lookup(a.Name)
+	if !ok {
+		panic("install: no hook for agent " + a.Name)
+	}
+	return int(agent.HookTimeout / time.Second)
 }
 
 // failClosed turns a hook that cannot run into a block.
 const failClosed = " || exit 2"
 
-// runsOurHook reports whether s is a command Command made, for any
-// codewhale-ls binary (its name starts so: codewhale-ls.exe, a
-// codewhale-ls-dev build); another program's `hook NAME` is not ours.
-func (a Agent) runsOurHook(s string) bool {
-	binary, ok := strings.CutSuffix(strings.TrimSuffix(s, failClosed), " hook "+a.Name)
+// ourBinary returns the binary of s when s is a command Command made for
+// a codewhale-ls binary: one whose name starts so (codewhale-ls.exe, a
+// codewhale-ls-dev build), or the very file this program runs from (a
+// binary renamed /usr/local/bin/cwls), found by stat alone. The same
+// shape naming another program (`auditor hook NAME ...`) is not ours.
+func (a Agent) ourBinary(s string) (string, bool) {
+	quoted, ok := strings.CutSuffix(s, a.commandTail())
 	if !ok {
+		return "", false
+	}
+	binary := quoted
+	if len(quoted) >= 2 && strings.HasPrefix(quoted, "'") && strings.HasSuffix(quoted, "'") {
+		binary = strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, "'")
+	}
+	if shellQuote(binary) != quoted {
+		return "", false
+	}
+	if strings.HasPrefix(path.Base(strings.ReplaceAll(binary, `\`, "/")), "codewhale-ls") || isRunningBinary(binary) {
+		return binary, true
+	}
+	return "", false
+}
+
+// isRunningBinary reports whether binary names the file this program runs
+// from. Stat only: nothing is opened, so no file can block it.
+func isRunningBinary(binary string) bool {
+	self, err := os.Executable()
+	if err != nil || !filepath.IsAbs(binary) {
 		return false
 	}
-	base := path.Base(strings.ReplaceAll(strings.Trim(binary, "'"), `\`, "/"))
-	return strings.HasPrefix(base, "codewhale-ls")
+	a, err := os.Stat(self)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(binary)
+	return err == nil && os.SameFile(a, b)
 }
 
 // shellQuote quotes s for sh where it holds anything but safe characters.
@@ -181,11 +267,11 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Install returns src with our entry for command added to each event array
+// Install returns src with our entry for binary added to each event array
 // that lacks it (src unchanged when all have it). A missing file (exists
 // false) starts from the agent's skeleton. A file that is not JSON (with
 // comments and trailing commas) is refused with the line and byte.
-func (a Agent) Install(src []byte, exists bool, command string) ([]byte, error) {
+func (a Agent) Install(src []byte, exists bool, binary string) ([]byte, error) {
 	if !exists {
 		src = []byte(a.skeleton)
 	}
@@ -197,22 +283,22 @@ func (a Agent) Install(src []byte, exists bool, command string) ([]byte, error) 
 		if arr := lookup(root, path); arr != nil && arr.kind == '[' && a.ours(src, arr) >= 0 {
 			continue
 		}
-		if src, err = insertEntry(src, root, path, a.entry(command)); err != nil {
+		if src, err = insertEntry(src, root, path, a.entry(a, binary)); err != nil {
 			return nil, err
 		}
 	}
 	return src, nil
 }
 
-// Uninstall returns src without our entry for command, in the reverse of
+// Uninstall returns src without our entry for binary, in the reverse of
 // Install's order, so that install then uninstall gives back the very
 // bytes that were there. Only an entry equal to ours (whatever its
 // formatting) is removed; a container Install created is removed with it
 // when its text is still exactly what Install wrote.
-func (a Agent) Uninstall(src []byte, command string) ([]byte, error) {
+func (a Agent) Uninstall(src []byte, binary string) ([]byte, error) {
 	for i := len(a.events) - 1; i >= 0; i-- {
 		var err error
-		if src, err = a.removeEntry(src, a.events[i], a.entry(command)); err != nil {
+		if src, err = a.removeEntry(src, a.events[i], a.entry(a, binary)); err != nil {
 			return nil, err
 		}
 	}
@@ -220,7 +306,7 @@ func (a Agent) Uninstall(src []byte, command string) ([]byte, error) {
 }
 
 // Installed reports whether every event array of src holds our entry for
-// some command running `hook NAME` (any binary path).
+// some codewhale-ls binary (ourBinary).
 func (a Agent) Installed(src []byte) (bool, error) {
 	root, err := parseJSONC(src)
 	if err != nil {
@@ -239,13 +325,12 @@ func (a Agent) Installed(src []byte) (bool, error) {
 }
 
 // ours is the index of the first element of arr that is our entry (however
-// formatted) for a command that runs `hook NAME`, whatever binary it
-// names; -1 if none is.
+// formatted) for a codewhale-ls binary (ourBinary); -1 if none is.
 func (a Agent) ours(src []byte, arr *node) int {
 	for i, e := range arr.elems {
 		v := e.plain(src)
 		for _, s := range stringsIn(v) {
-			if a.runsOurHook(s) && reflect.DeepEqual(normalise(a.entry(s)), v) {
+			if binary, ok := a.ourBinary(s); ok && reflect.DeepEqual(normalise(a.entry(a, binary)), v) {
 				return i
 			}
 		}
@@ -318,8 +403,13 @@ func insertEntry(src []byte, root *node, path []string, entry any) ([]byte, erro
 // fragment is the text Install puts in the deepest existing container:
 // the entry itself, or the members that lead to it.
 func fragment(keys []string, entry any) string {
-	data, _ := json.Marshal(entry)
-	text := string(data)
+	// Not json.Marshal: it writes PowerShell's `&` as \u0026, which
+	// the agent reads the same but a person reading the file does not.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(entry)
+	text := strings.TrimSuffix(buf.String(), "\n")
 	if len(keys) == 0 {
 		return text
 	}

@@ -3,6 +3,8 @@ package install
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,10 +40,9 @@ var settingsInputs = map[string]string{
 func TestInstallUninstallRoundTrip(t *testing.T) {
 	for _, name := range Names() {
 		agent := Agents[name]
-		command := agent.Command(testBinary)
 		for label, input := range settingsInputs {
 			t.Run(name+"/"+label, func(t *testing.T) {
-				installed, err := agent.Install([]byte(input), true, command)
+				installed, err := agent.Install([]byte(input), true, testBinary)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -59,11 +60,11 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 				if strings.Contains(input, "\r\n") && strings.Count(string(installed), "\n") != strings.Count(string(installed), "\r\n") {
 					t.Fatalf("install mixed line endings into a CRLF file:\n%q", installed)
 				}
-				again, err := agent.Install(installed, true, command)
+				again, err := agent.Install(installed, true, testBinary)
 				if err != nil || string(again) != string(installed) {
 					t.Fatalf("second install changed the file (err %v):\n%s", err, again)
 				}
-				removed, err := agent.Uninstall(installed, command)
+				removed, err := agent.Uninstall(installed, testBinary)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -81,12 +82,12 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 func TestInstallClaudeIntoExistingFile(t *testing.T) {
 	agent := Agents["claude-code"]
 	src := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
-	got, err := agent.Install([]byte(src), true, agent.Command("/usr/bin/codewhale-ls"))
+	got, err := agent.Install([]byte(src), true, "/usr/bin/codewhale-ls")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []},\n" +
-		"      {\"matcher\":\"*\",\"hooks\":[{\"type\":\"command\",\"command\":\"/usr/bin/codewhale-ls hook claude-code || exit 2\"}]}\n    ]\n  }\n}\n"
+		"      {\"matcher\":\"*\",\"hooks\":[{\"type\":\"command\",\"command\":\"/usr/bin/codewhale-ls hook claude-code --timeout 600 || exit 2\",\"timeout\":600}]}\n    ]\n  }\n}\n"
 	if string(got) != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
@@ -94,7 +95,7 @@ func TestInstallClaudeIntoExistingFile(t *testing.T) {
 
 func TestInstallMissingFileStartsFromSkeleton(t *testing.T) {
 	agent := Agents["copilot-cli"]
-	got, err := agent.Install(nil, false, agent.Command("codewhale-ls"))
+	got, err := agent.Install(nil, false, "codewhale-ls")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,18 +111,18 @@ func TestInstallMissingFileStartsFromSkeleton(t *testing.T) {
 	if err := json.Unmarshal(got, &v); err != nil {
 		t.Fatalf("%v:\n%s", err, got)
 	}
-	if v.Version != 1 || len(v.Hooks.PreToolUse) != 1 || v.Hooks.PreToolUse[0].Bash != "codewhale-ls hook copilot-cli" || v.Hooks.PreToolUse[0].Type != "command" {
+	if v.Version != 1 || len(v.Hooks.PreToolUse) != 1 || v.Hooks.PreToolUse[0].Bash != "codewhale-ls hook copilot-cli --timeout 30" || v.Hooks.PreToolUse[0].TimeoutSec != 30 || v.Hooks.PreToolUse[0].Type != "command" {
 		t.Fatalf("unexpected file:\n%s", got)
 	}
 }
 
 func TestUninstallFindsOurEntryReformatted(t *testing.T) {
 	agent := Agents["claude-code"]
-	src := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/elsewhere/codewhale-ls hook claude-code || exit 2\"}\n        ]\n      },\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
+	src := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/elsewhere/codewhale-ls hook claude-code --timeout 600 || exit 2\", \"timeout\": 600}\n        ]\n      },\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
 	if ok, err := agent.Installed([]byte(src)); err != nil || !ok {
 		t.Fatalf("Installed = %v, %v for an entry of another binary", ok, err)
 	}
-	got, err := agent.Uninstall([]byte(src), agent.Command(testBinary))
+	got, err := agent.Uninstall([]byte(src), testBinary)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,9 +134,9 @@ func TestUninstallFindsOurEntryReformatted(t *testing.T) {
 
 func TestUninstallKeepsEntriesThatAreNotOurs(t *testing.T) {
 	agent := Agents["claude-code"]
-	// The same command with an extra field is the user's own entry.
-	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "codewhale-ls hook claude-code", "timeout": 5}]}]}}`
-	got, err := agent.Uninstall([]byte(src), agent.Command("codewhale-ls"))
+	// Our command with another timeout is the user's own entry.
+	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "codewhale-ls hook claude-code --timeout 600 || exit 2", "timeout": 5}]}]}}`
+	got, err := agent.Uninstall([]byte(src), "codewhale-ls")
 	if err != nil || string(got) != src {
 		t.Fatalf("uninstall touched a user's entry (err %v):\n%s", err, got)
 	}
@@ -143,11 +144,11 @@ func TestUninstallKeepsEntriesThatAreNotOurs(t *testing.T) {
 
 func TestAnotherProgramsHookIsNotOurs(t *testing.T) {
 	agent := Agents["claude-code"]
-	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/usr/bin/auditor hook claude-code || exit 2"}]}]}}`
+	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/usr/bin/auditor hook claude-code --timeout 600 || exit 2", "timeout": 600}]}]}}`
 	if ok, _ := agent.Installed([]byte(src)); ok {
 		t.Fatal("another program's hook counted as ours")
 	}
-	if got, _ := agent.Uninstall([]byte(src), agent.Command("codewhale-ls")); string(got) != src {
+	if got, _ := agent.Uninstall([]byte(src), "codewhale-ls"); string(got) != src {
 		t.Fatalf("uninstall removed another program's hook:\n%s", got)
 	}
 }
@@ -187,11 +188,49 @@ func TestDeepNestingIsRefusedNotOverflowed(t *testing.T) {
 }
 
 func TestCommandQuotesTheBinary(t *testing.T) {
-	if got := Agents["cursor"].Command("/opt/it's here/codewhale-ls"); got != `'/opt/it'\''s here/codewhale-ls' hook cursor` {
+	if got := Agents["cursor"].Command("/opt/it's here/codewhale-ls"); got != `'/opt/it'\''s here/codewhale-ls' hook cursor --timeout 30 || exit 2` {
 		t.Fatalf("got %s", got)
 	}
-	if got := Agents["gemini-cli"].Command("/usr/bin/codewhale-ls"); got != "/usr/bin/codewhale-ls hook gemini-cli || exit 2" {
+	if got := Agents["gemini-cli"].Command("/usr/bin/codewhale-ls"); got != "/usr/bin/codewhale-ls hook gemini-cli --timeout 60 || exit 2" {
 		t.Fatalf("got %s", got)
+	}
+}
+
+// Each agent's entry states the hook timeout in the agent's own field and
+// unit, and passes the same number of seconds to the hook.
+func TestEntriesStateTheAgentsTimeout(t *testing.T) {
+	for name, want := range map[string]string{
+		"claude-code": `{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook claude-code --timeout 600 || exit 2","timeout":600}]}`,
+		"codex":       `{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook codex --timeout 600 || exit 2","timeout":600}]}`,
+		"gemini-cli":  `{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook gemini-cli --timeout 60 || exit 2","timeout":60000}]}`,
+		"cursor":      `{"command":"/b/codewhale-ls hook cursor --timeout 30 || exit 2","timeout":30,"failClosed":true}`,
+		"copilot-cli": `{"type":"command","bash":"/b/codewhale-ls hook copilot-cli --timeout 30","powershell":"& '/b/codewhale-ls' hook copilot-cli --timeout 30","timeoutSec":30}`,
+	} {
+		a := Agents[name]
+		if got := fragment(nil, a.entry(a, "/b/codewhale-ls")); got != want {
+			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+// A Windows path with a space and a quote is called in PowerShell (a
+// quoted path alone is a string there) and quoted for sh in bash.
+func TestCopilotPowerShellCallsTheBinary(t *testing.T) {
+	a := Agents["copilot-cli"]
+	binary := `C:\Program Files\O'Brien\codewhale-ls.exe`
+	e := a.entry(a, binary).(copilotHook)
+	if want := `& 'C:\Program Files\O''Brien\codewhale-ls.exe' hook copilot-cli --timeout 30`; e.PowerShell != want {
+		t.Errorf("powershell:\ngot  %s\nwant %s", e.PowerShell, want)
+	}
+	if want := `'C:\Program Files\O'\''Brien\codewhale-ls.exe' hook copilot-cli --timeout 30`; e.Bash != want {
+		t.Errorf("bash:\ngot  %s\nwant %s", e.Bash, want)
+	}
+	installed, err := a.Install(nil, false, binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := a.Installed(installed); !ok {
+		t.Fatalf("not recognised:\n%s", installed)
 	}
 }
 
@@ -207,5 +246,37 @@ func TestDiff(t *testing.T) {
 	}
 	if Diff("x", []byte("same"), []byte("same")) != "" {
 		t.Fatal("diff of equal texts")
+	}
+}
+
+// A binary whose name is not codewhale-ls is ours when it is the file
+// this program runs from; the same command naming another file is not.
+func TestRenamedBinaryIsRecognised(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(t.TempDir(), "cwls")
+	if err := os.Symlink(self, renamed); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "auditor")
+	if err := os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := Agents["claude-code"]
+	installed, err := agent.Install(nil, false, renamed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := agent.Installed(installed); !ok {
+		t.Fatalf("an install by a renamed binary is not recognised:\n%s", installed)
+	}
+	if again, _ := agent.Install(installed, true, renamed); string(again) != string(installed) {
+		t.Fatalf("a second install added a duplicate:\n%s", again)
+	}
+	foreign, _ := agent.Install(nil, false, other)
+	if ok, _ := agent.Installed(foreign); ok {
+		t.Fatal("another program's command of the same shape counted as ours")
 	}
 }

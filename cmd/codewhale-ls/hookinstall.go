@@ -58,15 +58,14 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 	if err != nil {
 		return fail("cannot find this program's path for the hook command: " + err.Error())
 	}
-	command := agent.Command(binary)
 	change, err := install.Plan(path, func(old []byte, exists bool) ([]byte, error) {
 		if verb == "install" {
-			return agent.Install(old, exists, command)
+			return agent.Install(old, exists, binary)
 		}
 		if !exists {
 			return nil, nil
 		}
-		return agent.Uninstall(old, command)
+		return agent.Uninstall(old, binary)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "codewhale-ls hook %s: %v (nothing was changed)\n", verb, err)

@@ -42,7 +42,7 @@ func TestHookInstallYesThenUninstallRoundTrip(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	installed, _ := os.ReadFile(path)
-	if !strings.Contains(string(installed), " hook claude-code || exit 2") || !strings.Contains(string(installed), "// mine") {
+	if !strings.Contains(string(installed), ` hook claude-code --timeout 600 || exit 2","timeout":600}`) || !strings.Contains(string(installed), "// mine") {
 		t.Fatalf("installed:\n%s", installed)
 	}
 	if code, _, errOut := runCLI(t, "", "hook", "install", "claude-code", "--workspace", ws, "--yes"); code != 0 || !strings.Contains(errOut, "already installed") {
@@ -126,5 +126,13 @@ func TestCheckWarnsAboutUnhookedAgent(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--fail-level", "warning"); strings.Contains(out, "CW700") {
 		t.Fatalf("still warned after install (exit %d):\n%s", code, out)
+	}
+	// A local file that turns Claude's hooks off turns ours off too.
+	local := filepath.Join(ws, ".claude", "settings.local.json")
+	if err := os.WriteFile(local, []byte(`{"disableAllHooks": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCLI(t, "", "check", "--config", cfg, "--workspace", ws, "--fail-level", "warning"); code != 2 || !strings.Contains(out, "CW700") || !strings.Contains(out, "settings.local.json") || !strings.Contains(out, "disableAllHooks") {
+		t.Fatalf("disableAllHooks not reported (exit %d):\n%s\n%s", code, out, errOut)
 	}
 }
