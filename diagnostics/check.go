@@ -3,6 +3,7 @@ package diagnostics
 import (
 	"sort"
 
+	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -57,9 +58,33 @@ var linters = []func(snap *config.Snapshot, out map[string]*FileResult){
 	addLoaderFixes,
 }
 
-// Check loads the files as Codewhale would, adds the semantic lints and the
-// loosening check against the baseline, and drops what `# codewhale-ls:
-// ignore CODE` comments silence.
+// otherAgents are the other agents' hooks files that get CW700 in the
+// workspace (docs/agents.md): an agent whose tool calls codewhale-ls's
+// hook does not govern. They are not Codewhale's files (no Kind), but the
+// user fixes them as they fix a policy file, so the CLI and the editor
+// report them with the rest.
+func otherAgents(opts config.Options) []*FileResult {
+	if opts.Workspace == "" {
+		return nil
+	}
+	byPath := map[string]*FileResult{}
+	var out []*FileResult
+	for _, f := range install.Unhooked(opts.Workspace, config.HomeDir(opts.Env)) {
+		fr := byPath[f.Path]
+		if fr == nil {
+			fr = &FileResult{Path: f.Path, Src: f.Src}
+			byPath[f.Path] = fr
+			out = append(out, fr)
+		}
+		fr.Problems = append(fr.Problems, f.Problem)
+	}
+	return out
+}
+
+// Check loads the files as Codewhale would, adds the semantic lints, the
+// loosening check against the baseline and the other agents' unhooked
+// settings (CW700), and drops what `# codewhale-ls: ignore CODE` comments
+// silence.
 func Check(in Input) *Result {
 	// The release chosen decides how the files load and what the lints say.
 	in.Options.Release = in.Codewhale.Implementation()
@@ -83,6 +108,7 @@ func Check(in Input) *Result {
 		lintLoosening(in, snap, byPath)
 	}
 	lintRelease(in.Codewhale, res.Files)
+	res.Files = append(res.Files, otherAgents(in.Options)...)
 	for _, fr := range res.Files {
 		placeWholeFile(fr)
 		fr.Problems = dropIgnored(fr.Src, fr.Problems)

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"slices"
 	"strings"
 	"sync"
@@ -146,16 +147,23 @@ func (s *Server) watchPolicies() {
 	for _, p := range s.policies {
 		snaps = append(snaps, p.snap.Load())
 	}
+	roots := make([]string, 0, len(s.workspaces))
 	for _, ws := range s.workspaces {
 		targets = append(targets, ws.paths.Config, ws.paths.Permissions, ws.paths.Overlay, ws.paths.ProjectHooks)
+		roots = append(roots, ws.root)
 	}
 	s.mu.Unlock()
 	if w == nil {
 		return
 	}
-	// Sources looks for git roots on disk: not under s.mu.
+	// Sources looks for git roots on disk, and the other agents' hooks
+	// files (CW700) are listed from disk: not under s.mu.
 	for _, snap := range snaps {
 		targets = append(targets, snap.Sources()...)
+	}
+	home := config.HomeDir(s.env)
+	for _, root := range roots {
+		targets = append(targets, install.Watched(root, home)...)
 	}
 	slices.Sort(targets)
 	if err := w.Set(slices.Compact(targets)); err != nil {

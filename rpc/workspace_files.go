@@ -91,16 +91,21 @@ func (s *Server) folderPaths(where string, list json.RawMessage) []string {
 	return out
 }
 
-// lintFolders checks each folder's policy files and watches them.
+// lintFolders watches each folder's files, then checks them: watched
+// first, so a change made while the check runs is reported by the watcher
+// instead of being read as the baseline the watcher compares with.
 func (s *Server) lintFolders(folders []string) {
 	if len(folders) == 0 {
 		return
 	}
+	added := make([]*workspace, 0, len(folders))
 	for _, f := range folders {
-		w := s.workspaceAt(f)
-		s.mu.Lock()
-		w.schedule()
-		s.mu.Unlock()
+		added = append(added, s.workspaceAt(f))
 	}
 	s.watchPolicies()
+	s.mu.Lock()
+	for _, w := range added {
+		w.schedule()
+	}
+	s.mu.Unlock()
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,6 +64,28 @@ func Unhooked(workspace, home string) []Finding {
 		}})
 	}
 	return out
+}
+
+// Watched are the files whose change can change Unhooked's answer for
+// workspace: every agent's project and user hooks files and the files of
+// its hooks-off switches, present or not. For an agent that reads every
+// file of a glob (Copilot), the ones present now and the one install
+// writes.
+func Watched(workspace, home string) []string {
+	var out []string
+	for _, name := range Names() {
+		a := Agents[name]
+		out = append(out, filepath.Join(workspace, filepath.FromSlash(a.project)))
+		out = append(out, a.projectFiles(workspace)...)
+		if user, err := a.SettingsPath(User, workspace, home); err == nil && home != "" {
+			out = append(out, user)
+		}
+		for _, sw := range a.switches {
+			out = append(out, filepath.Join(workspace, filepath.FromSlash(sw.file)))
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // projectFiles are the agent's hook files present in workspace, sorted.

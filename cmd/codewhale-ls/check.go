@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
-	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
@@ -79,12 +76,6 @@ func check(args []string, stdout, stderr io.Writer) int {
 	for p := range wanted {
 		fmt.Fprintf(stderr, "codewhale-ls check: %s is not one of the policy files Codewhale reads for workspace %s\n", p, opts.Workspace)
 		return 1
-	}
-	if len(fs.args) == 0 {
-		home, _ := os.UserHomeDir()
-		for _, f := range install.Unhooked(opts.Workspace, home) {
-			reports = append(reports, diagnostics.Place(f.Path, f.Src, []problem.Problem{f.Problem}))
-		}
 	}
 	if err := write(stdout, reports, against); err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)

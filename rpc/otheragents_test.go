@@ -1,0 +1,49 @@
+package rpc
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/codewhale-ls/codewhale-ls/agents/install"
+)
+
+// TestOtherAgentsUnhookedLive: the editor shows CW700 on another agent's
+// settings file that does not run codewhale-ls's hook, as `check` does,
+// and the warning goes away when the hook is installed on disk.
+func TestOtherAgentsUnhookedLive(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	settings := filepath.Join(w.ws, ".claude", "settings.json")
+	w.write(t, settings, "{\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]}\n}\n")
+	s := newSession(t, w, Options{})
+	s.initializeWith(protocol.ClientCapabilities{}, nil)
+	u := uri.File(settings)
+	s.waitFor(u, "CW700", func(p *protocol.PublishDiagnosticsParams) bool {
+		return len(p.Diagnostics) == 1 && hasCode(p.Diagnostics, install.CodeUnhooked)
+	})
+	claude, err := install.Lookup("claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooked, err := claude.Install(src, true, filepath.Join(filepath.Dir(self), "codewhale-ls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renameOver(t, settings, string(hooked))
+	s.waitFor(u, "no CW700 once the hook is installed", func(p *protocol.PublishDiagnosticsParams) bool {
+		return len(p.Diagnostics) == 0
+	})
+	s.shutdown()
+}
