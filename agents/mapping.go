@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -19,6 +20,13 @@ type counterpart struct {
 	// the two spell it differently; a nil translation drops the field. A
 	// value not listed passes unchanged, for Codewhale to judge.
 	values map[string]map[any]any
+	// harmless are the agent's fields that change neither what runs nor
+	// where (a description, a timeout): they are not passed on, so a
+	// read-only shell command stays one for Codewhale.
+	harmless []string
+	// onlyWith[f] = g: Codewhale's field f means something only beside g
+	// (a justification beside an escalation); without g it is dropped.
+	onlyWith map[string]string
 }
 
 // The Codewhale tools agents' tools map to, with the fields each reads.
@@ -59,7 +67,26 @@ func names(n ...string) []string { return n }
 func (c counterpart) with(field string, from ...string) counterpart {
 	fields := maps.Clone(c.fields)
 	fields[field] = from
-	return counterpart{c.tool, fields, c.values}
+	c.fields = fields
+	return c
+}
+
+// keepingOnlyWith drops Codewhale's field when the one it explains is
+// absent (see counterpart.onlyWith).
+func (c counterpart) keepingOnlyWith(field, with string) counterpart {
+	all := maps.Clone(c.onlyWith)
+	if all == nil {
+		all = map[string]string{}
+	}
+	all[field] = with
+	c.onlyWith = all
+	return c
+}
+
+// ignoring marks fields of the agent's tool as harmless (see counterpart).
+func (c counterpart) ignoring(fields ...string) counterpart {
+	c.harmless = append(slices.Clone(c.harmless), fields...)
+	return c
 }
 
 // translating gives field's agent values their Codewhale spelling.
@@ -69,7 +96,8 @@ func (c counterpart) translating(field string, values map[any]any) counterpart {
 		all = map[string]map[any]any{}
 	}
 	all[field] = values
-	return counterpart{c.tool, c.fields, all}
+	c.values = all
+	return c
 }
 
 // value is v, an agent's value of field, as Codewhale spells it; dropped
@@ -98,17 +126,33 @@ func isComparable(v any) bool {
 	return true
 }
 
+// codewhaleReads are the input keys Codewhale's layers interpret for some
+// tool (gate/: the shell's shape and escalation, the targets of a file
+// tool, a patch, a URL, a sub-agent's role, code).
+var codewhaleReads = map[string]bool{
+	"command": true, "cwd": true, "timeout_ms": true, "action": true, "stdin": true,
+	"background": true, "interactive": true, "tty": true, "combined_output": true,
+	"sandbox_permissions": true, "justification": true,
+	"path": true, "target": true, "destination": true, "file_path": true, "content": true,
+	"patch": true, "input": true, "code": true, "role": true, "url": true,
+	"pattern": true, "query": true, "wait": true, "open": true, "click": true,
+}
+
 // translate maps an agent's tool call to Codewhale's. A tool with a
-// counterpart gets exactly the fields Codewhale's layers read, each taken
-// from the agent's own field for it: the rest of the agent's input is not
-// passed, because a field the agent's tool ignores (an extra "path" beside
-// Claude's file_path, an extra "command" beside Codex's cmd) would be judged
-// while the agent acts on the one it reads. Where the agent has several
-// names for one field and the input gives them different values, which one
-// the agent uses is unknown, so the call is refused. An MCP tool spelled
-// mcp__server__tool becomes mcp_server_tool; any other tool without a
-// counterpart keeps its name and input, so Codewhale decides it as an
-// unknown tool.
+// counterpart gets the fields Codewhale's layers read, each taken from the
+// agent's own field for it: a field the agent's tool ignores (an extra
+// "path" beside Claude's file_path, an extra "command" beside Codex's cmd)
+// must not be judged in place of the one the agent acts on. Where the
+// agent has several names for one field and the input gives them
+// different values, which one it uses is unknown, so the call is refused.
+// The agent's other fields are passed on as they are, so that Codewhale
+// sees a shell call that asks for more than a command (a shell binary, a
+// detached run) as more than a read-only command; but one spelled as a
+// field Codewhale interprets, and not mapped, is refused, since Codewhale
+// would read it with its own meaning. Fields marked harmless are dropped.
+// An MCP tool spelled mcp__server__tool becomes mcp_server_tool; any other
+// tool without a counterpart keeps its name and input, so Codewhale
+// decides it as an unknown tool.
 func translate(table map[string]counterpart, agentTool string, input map[string]any) (string, map[string]any, error) {
 	c, ok := table[agentTool]
 	if !ok {
@@ -122,9 +166,15 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 		return agentTool, out, nil
 	}
 	out := map[string]any{}
+	consumed := map[string]bool{}
+	for _, f := range c.harmless {
+		consumed[f] = true
+	}
 	for field, from := range c.fields {
 		chosen, chosenValue := "", any(nil)
 		for _, f := range from {
+			name, _, _ := strings.Cut(f, "[]")
+			consumed[name] = true
 			v, present, err := lookup(input, f)
 			if err != nil {
 				return "", nil, fmt.Errorf("field \"tool_input\": %s: %v", agentTool, err)
@@ -143,6 +193,20 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 			if !reflect.DeepEqual(v, chosenValue) {
 				return "", nil, fmt.Errorf("field \"tool_input\": %s gives %q and %q different values; which one %s acts on is unknown, so the call is refused", agentTool, chosen, f, agentTool)
 			}
+		}
+	}
+	for field, with := range c.onlyWith {
+		if _, ok := out[with]; !ok {
+			delete(out, field)
+		}
+	}
+	for k, v := range input {
+		switch {
+		case consumed[k]:
+		case codewhaleReads[k]:
+			return "", nil, fmt.Errorf("field \"tool_input\": %s has a field %q that %s does not read for this tool and Codewhale would read with its own meaning, so the call is refused", agentTool, k, agentTool)
+		default:
+			out[k] = v
 		}
 	}
 	return c.tool, out, nil

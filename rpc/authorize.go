@@ -34,9 +34,11 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 
 // authorizeAndAnnounce decides a call for agent ("" for the editor's own)
 // and announces the decision; result is the call's encoded answer.
-// Shutdown waits for both, so the codewhale/decision notification and the
-// answer are on their way before shutdown's. A call refused because the
-// server is shutting down is not decided: neither logged nor announced.
+// Shutdown waits for both. jsonrpc2 writes the answer after the handler
+// returns, so shutdown's own answer can still overtake it by that write;
+// a client that closes meanwhile gets no answer, which is no allow. A call
+// refused because the server is shutting down is not decided: neither
+// logged nor announced.
 func (s *Server) authorizeAndAnnounce(ctx context.Context, req gate.Request, agent string) (d gate.Decision, result any, err error) {
 	if !s.beginAuthorize() {
 		d = gate.Refuse(req, "codewhale-ls is shutting down")

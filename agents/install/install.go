@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ type Agent struct {
 	events [][]string
 	// entry is our element of each array, for the codewhale-ls binary
 	// given.
-	entry func(a Agent, binary string) any
+	entry func(a Agent, binary string, seconds int) any
 	// skeleton is the text of a settings file the agent would accept
 	// with no hooks, written when the file does not exist.
 	skeleton string
@@ -100,9 +101,9 @@ type (
 // matcherEntry is the matcher group Claude Code, Gemini CLI and Codex share:
 // every tool, one command hook whose timeout is seconds times unit (1 for
 // Claude's and Codex's seconds, 1000 for Gemini's milliseconds).
-func matcherEntry(unit int) func(a Agent, binary string) any {
-	return func(a Agent, binary string) any {
-		return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: a.Command(binary), Timeout: a.seconds() * unit}}}
+func matcherEntry(unit int) func(a Agent, binary string, seconds int) any {
+	return func(a Agent, binary string, seconds int) any {
+		return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: a.command(binary, seconds), Timeout: seconds * unit}}}
 	}
 }
 
@@ -137,8 +138,8 @@ var Agents = map[string]Agent{
 			{"hooks", "beforeReadFile"},
 			{"hooks", "preToolUse"},
 		},
-		entry: func(a Agent, binary string) any {
-			return cursorHook{Command: a.Command(binary), Timeout: a.seconds(), FailClosed: true}
+		entry: func(a Agent, binary string, seconds int) any {
+			return cursorHook{Command: a.command(binary, seconds), Timeout: seconds, FailClosed: true}
 		},
 		skeleton: "{\n  \"version\": 1\n}\n", exit2Blocks: true,
 	},
@@ -147,8 +148,8 @@ var Agents = map[string]Agent{
 		// own, so no user's file is touched. It has no user-level file.
 		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: ".github/hooks/*.json",
 		events: [][]string{{"hooks", "preToolUse"}},
-		entry: func(a Agent, binary string) any {
-			return copilotHook{Type: "command", Bash: a.Command(binary), PowerShell: a.powerShellCommand(binary), TimeoutSec: a.seconds()}
+		entry: func(a Agent, binary string, seconds int) any {
+			return copilotHook{Type: "command", Bash: a.command(binary, seconds), PowerShell: a.powerShellCommand(binary, seconds), TimeoutSec: seconds}
 		},
 		skeleton: "{\n  \"version\": 1\n}\n",
 	},
@@ -190,18 +191,23 @@ func (a Agent) SettingsPath(scope Scope, workspace, home string) (string, error)
 // whatever its PATH), `hook NAME --timeout N` with the agent's hook
 // timeout, then `|| exit 2` where exit 2 is the agent's block.
 func (a Agent) Command(binary string) string {
-	return shellQuote(binary) + a.commandTail()
+	return a.command(binary, a.seconds())
+}
+
+// command is Command with a hook timeout of seconds.
+func (a Agent) command(binary string, seconds int) string {
+	return shellQuote(binary) + a.commandTail(seconds)
 }
 
 // powerShellCommand is Command for PowerShell: a quoted path is a string
 // there, so `&` calls it.
-func (a Agent) powerShellCommand(binary string) string {
-	return "& '" + strings.ReplaceAll(binary, "'", "''") + "'" + a.commandTail()
+func (a Agent) powerShellCommand(binary string, seconds int) string {
+	return "& '" + strings.ReplaceAll(binary, "'", "''") + "'" + a.commandTail(seconds)
 }
 
 // commandTail is what follows the binary in our command.
-func (a Agent) commandTail() string {
-	tail := fmt.Sprintf(" hook %s --timeout %d", a.Name, a.seconds())
+func (a Agent) commandTail(seconds int) string {
+	tail := fmt.Sprintf(" hook %s --timeout %d", a.Name, seconds)
 	if a.exit2Blocks {
 		tail += failClosed
 	}
@@ -226,22 +232,38 @@ const failClosed = " || exit 2"
 // codewhale-ls-dev build), or the very file this program runs from (a
 // binary renamed /usr/local/bin/cwls), found by stat alone. The same
 // shape naming another program (`auditor hook NAME ...`) is not ours.
-func (a Agent) ourBinary(s string) (string, bool) {
-	quoted, ok := strings.CutSuffix(s, a.commandTail())
-	if !ok {
-		return "", false
+func (a Agent) ourBinary(s string) (binary string, seconds int, ok bool) {
+	rest := s
+	if a.exit2Blocks {
+		if rest, ok = strings.CutSuffix(rest, failClosed); !ok {
+			return "", 0, false
+		}
 	}
-	binary := quoted
+	// The timeout the user may have changed, in the agent's field and in
+	// --timeout alike (docs/agents.md): any whole number of seconds.
+	digits := len(rest)
+	for digits > 0 && rest[digits-1] >= '0' && rest[digits-1] <= '9' {
+		digits--
+	}
+	seconds, err := strconv.Atoi(rest[digits:])
+	if err != nil || seconds < 1 || strconv.Itoa(seconds) != rest[digits:] {
+		return "", 0, false
+	}
+	quoted, ok := strings.CutSuffix(rest[:digits], fmt.Sprintf(" hook %s --timeout ", a.Name))
+	if !ok {
+		return "", 0, false
+	}
+	binary = quoted
 	if len(quoted) >= 2 && strings.HasPrefix(quoted, "'") && strings.HasSuffix(quoted, "'") {
 		binary = strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, "'")
 	}
 	if shellQuote(binary) != quoted {
-		return "", false
+		return "", 0, false
 	}
 	if strings.HasPrefix(path.Base(strings.ReplaceAll(binary, `\`, "/")), "codewhale-ls") || isRunningBinary(binary) {
-		return binary, true
+		return binary, seconds, true
 	}
-	return "", false
+	return "", 0, false
 }
 
 // isRunningBinary reports whether binary names the file this program runs
@@ -283,7 +305,7 @@ func (a Agent) Install(src []byte, exists bool, binary string) ([]byte, error) {
 		if arr := lookup(root, path); arr != nil && arr.kind == '[' && a.ours(src, arr) >= 0 {
 			continue
 		}
-		if src, err = insertEntry(src, root, path, a.entry(a, binary)); err != nil {
+		if src, err = insertEntry(src, root, path, a.entry(a, binary, a.seconds())); err != nil {
 			return nil, err
 		}
 	}
@@ -298,7 +320,7 @@ func (a Agent) Install(src []byte, exists bool, binary string) ([]byte, error) {
 func (a Agent) Uninstall(src []byte, binary string) ([]byte, error) {
 	for i := len(a.events) - 1; i >= 0; i-- {
 		var err error
-		if src, err = a.removeEntry(src, a.events[i], a.entry(a, binary)); err != nil {
+		if src, err = a.removeEntry(src, a.events[i], a.entry(a, binary, a.seconds())); err != nil {
 			return nil, err
 		}
 	}
@@ -330,7 +352,7 @@ func (a Agent) ours(src []byte, arr *node) int {
 	for i, e := range arr.elems {
 		v := e.plain(src)
 		for _, s := range stringsIn(v) {
-			if binary, ok := a.ourBinary(s); ok && reflect.DeepEqual(normalise(a.entry(a, binary)), v) {
+			if binary, seconds, ok := a.ourBinary(s); ok && reflect.DeepEqual(normalise(a.entry(a, binary, seconds)), v) {
 				return i
 			}
 		}

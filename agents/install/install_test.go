@@ -207,7 +207,7 @@ func TestEntriesStateTheAgentsTimeout(t *testing.T) {
 		"copilot-cli": `{"type":"command","bash":"/b/codewhale-ls hook copilot-cli --timeout 30","powershell":"& '/b/codewhale-ls' hook copilot-cli --timeout 30","timeoutSec":30}`,
 	} {
 		a := Agents[name]
-		if got := fragment(nil, a.entry(a, "/b/codewhale-ls")); got != want {
+		if got := fragment(nil, a.entry(a, "/b/codewhale-ls", a.seconds())); got != want {
 			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
 		}
 	}
@@ -218,7 +218,7 @@ func TestEntriesStateTheAgentsTimeout(t *testing.T) {
 func TestCopilotPowerShellCallsTheBinary(t *testing.T) {
 	a := Agents["copilot-cli"]
 	binary := `C:\Program Files\O'Brien\codewhale-ls.exe`
-	e := a.entry(a, binary).(copilotHook)
+	e := a.entry(a, binary, a.seconds()).(copilotHook)
 	if want := `& 'C:\Program Files\O''Brien\codewhale-ls.exe' hook copilot-cli --timeout 30`; e.PowerShell != want {
 		t.Errorf("powershell:\ngot  %s\nwant %s", e.PowerShell, want)
 	}
@@ -278,5 +278,34 @@ func TestRenamedBinaryIsRecognised(t *testing.T) {
 	foreign, _ := agent.Install(nil, false, other)
 	if ok, _ := agent.Installed(foreign); ok {
 		t.Fatal("another program's command of the same shape counted as ours")
+	}
+}
+
+// TestAChangedTimeoutIsStillOurs: a user who changes the hook's timeout,
+// in the agent's field and in --timeout alike (docs/agents.md), still has
+// our entry: check sees it, install adds no second one, uninstall removes
+// it.
+func TestAChangedTimeoutIsStillOurs(t *testing.T) {
+	for name, src := range map[string]string{
+		"claude-code": `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook claude-code --timeout 120 || exit 2","timeout":120}]}]}}`,
+		"gemini-cli":  `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook gemini-cli --timeout 30 || exit 2","timeout":30000}]}]}}`,
+	} {
+		a := Agents[name]
+		if ok, err := a.Installed([]byte(src)); err != nil || !ok {
+			t.Errorf("%s: installed %v, %v", name, ok, err)
+		}
+		if again, err := a.Install([]byte(src), true, "/b/codewhale-ls"); err != nil || string(again) != src {
+			t.Errorf("%s: install again gave %s (%v)", name, again, err)
+		}
+		removed, err := a.Uninstall([]byte(src), "/b/codewhale-ls")
+		if err != nil || strings.Contains(string(removed), "codewhale-ls") {
+			t.Errorf("%s: uninstall left %s (%v)", name, removed, err)
+		}
+	}
+	// A timeout that differs between the field and the flag is not ours:
+	// the hook would not fit its prompt under the agent's wait.
+	mismatch := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook claude-code --timeout 600 || exit 2","timeout":60}]}]}}`
+	if ok, _ := Agents["claude-code"].Installed([]byte(mismatch)); ok {
+		t.Error("an entry whose timeout and --timeout differ counts as ours")
 	}
 }

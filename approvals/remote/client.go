@@ -31,7 +31,9 @@ func Ask(ctx context.Context, req Request) (gate.Decision, error) {
 		return gate.Decision{}, errors.New("remote.Ask: Deadline is required")
 	}
 	if time.Until(req.Deadline) <= ServerMargin {
-		return gate.Decision{}, fmt.Errorf("the agent's deadline (%s) leaves no time to ask the editor", req.Deadline.Format(time.RFC3339))
+		// No editor can be asked in time: the agent's own ask (where it has
+		// one) may still reach a person.
+		return gate.Decision{}, fmt.Errorf("%w: the agent's deadline (%s) leaves no time to ask the editor", ErrNoEditor, req.Deadline.Format(time.RFC3339))
 	}
 	ctx, cancel := context.WithDeadline(ctx, req.Deadline.Add(-ClientMargin))
 	defer cancel()

@@ -177,7 +177,7 @@ func TestHookBadFlagDenies(t *testing.T) {
 // falls back to the agent's own ask.
 func TestHookAskGoesToTheEditor(t *testing.T) {
 	w := newHookWorld(t)
-	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"cwd":"` + w.ws + `"}`
+	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"permission_mode":"default","cwd":"` + w.ws + `"}`
 	agent, _ := agents.Lookup("claude-code")
 	started := time.Now()
 	for _, c := range []struct {
