@@ -48,3 +48,18 @@ echo "-- 0.9.10: \`*\` in the deny prefix 'cat * ~/.ssh/id_rsa' is a literal wor
 /tmp/codewhale-ls-demo explain --codewhale-version 0.9.10 --config "$home/config.toml" --workspace examples/repo bash --command "cat -n notes.txt ~/.ssh/id_rsa"; echo
 echo "-- 0.10.1: \`*\` matches any words (changed in 0.10.0)"
 cw bash --command "cat -n notes.txt ~/.ssh/id_rsa"
+
+echo
+echo "== other agents: the same files hold Claude Code's and Codex's calls (codewhale-ls hook)"
+# The hook takes its workspace from the event's cwd (its git root), so the
+# demo repository is copied where it is a repository of its own.
+repo="$home/repo"
+cp -R examples/repo "$repo" && mkdir -p "$repo/.git"
+hooks="$repo/.codewhale/hooks.toml"
+digest=$( (sha256sum "$hooks" 2>/dev/null || shasum -a 256 "$hooks") | cut -d' ' -f1)
+printf '[projects."%s"]\napproved_sha256 = "%s"\n' "$hooks" "$digest" >> "$home/hooks_approvals.toml"
+hook() { /tmp/codewhale-ls-demo hook "$@" --codewhale-version 0.10.1 --config "$home/config.toml"; echo "(exit $?)"; echo; }
+echo "-- Claude Code's Bash call meets the typed deny rule of layer 5"
+printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo publish --dry-run"},"tool_use_id":"toolu_1","permission_mode":"default","cwd":"%s"}' "$repo" | hook claude-code
+echo "-- Codex's patch to a frozen path meets repository law (layer 7); Codex honours exit 2"
+printf '{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\\n*** Update File: crates/protocol/wire.rs\\n@@\\n-a\\n+b\\n*** End Patch\\n"},"cwd":"%s"}' "$repo" | hook codex
