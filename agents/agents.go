@@ -110,7 +110,7 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 	if err != nil {
 		return Call{}, err
 	}
-	if call.Tool == "" {
+	if call.AgentTool == "" {
 		return Call{}, errors.New("the hook event names no tool")
 	}
 	if call.Input == nil {

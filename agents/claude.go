@@ -36,7 +36,7 @@ var claudeTools = map[string]counterpart{
 	"list_dir":                     listDir("path"),
 	"file_search":                  search("file_search", names("query"), nil),
 	"grep_search":                  search("grep_files", names("query"), nil),
-	"fetch_webpage":                fetch("urls[]"),
+	"fetch_webpage":                fetch("urls[]").ignoring("query"),
 }
 
 // claudeCode: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. Every

@@ -24,7 +24,7 @@ func codexShell(command ...string) counterpart {
 		with("sandbox_permissions", "sandbox_permissions", "with_escalated_permissions").
 		translating("sandbox_permissions", map[any]any{
 			"require_escalated": "danger-full-access", true: "danger-full-access",
-			"use_default": nil, false: nil,
+			"use_default": nil, false: nil, nil: nil,
 		}).
 		with("justification", "justification").keepingOnlyWith("justification", "sandbox_permissions").
 		with("cwd", "workdir").

@@ -126,6 +126,11 @@ func isComparable(v any) bool {
 	return true
 }
 
+// UnmappedPrefix starts the Codewhale name of an agent's tool that has no
+// counterpart: no Codewhale tool has such a name, so Codewhale decides it
+// as an unknown tool (a layer-2 deny).
+const UnmappedPrefix = "unmapped:"
+
 // codewhaleReads are the input keys Codewhale's layers interpret for some
 // tool (gate/: the shell's shape and escalation, the targets of a file
 // tool, a patch, a URL, a sub-agent's role, code).
@@ -151,8 +156,8 @@ var codewhaleReads = map[string]bool{
 // field Codewhale interprets, and not mapped, is refused, since Codewhale
 // would read it with its own meaning. Fields marked harmless are dropped.
 // An MCP tool spelled mcp__server__tool becomes mcp_server_tool; any other
-// tool without a counterpart keeps its name and input, so Codewhale
-// decides it as an unknown tool.
+// tool without a counterpart is named UnmappedPrefix + its name, with its
+// input, so Codewhale decides it as an unknown tool.
 func translate(table map[string]counterpart, agentTool string, input map[string]any) (string, map[string]any, error) {
 	c, ok := table[agentTool]
 	if !ok {
@@ -163,7 +168,11 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 		if live, isMCP := tool.LiveMCPName(agentTool); isMCP {
 			return live, out, nil
 		}
-		return agentTool, out, nil
+		// Not under its own name: an agent's tool that shares a name with
+		// one of Codewhale's (Codex's read_file reads file_path, Gemini's
+		// bare-named tools) would be judged as Codewhale's tool, with
+		// Codewhale's fields, and never as what it is.
+		return UnmappedPrefix + agentTool, out, nil
 	}
 	out := map[string]any{}
 	consumed := map[string]bool{}

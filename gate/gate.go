@@ -184,6 +184,9 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if d, done := p.readDenied(); done {
 		return d
 	}
+	if d, done := p.unsandboxedShellReadDenied(); done {
+		return d
+	}
 	// The sandbox escalation request is planned last (§9.2), before approval.
 	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
 	if escalates && esc.blocked != "" {

@@ -303,6 +303,52 @@ func TestReadDenyListPerRelease(t *testing.T) {
 	}
 }
 
+// A shell call that will run outside Codewhale's OS sandbox (another
+// agent's, Request.OutsideSandbox) meets the read deny-list at layer 9 for
+// the paths it names and the directory it runs in; Codewhale's own shell
+// calls leave that to the sandbox, and under danger-full-access nothing
+// applies it to shells.
+func TestReadDenyListForShellsOutsideTheSandbox(t *testing.T) {
+	rows := []struct {
+		input   map[string]any
+		posture tool.Posture
+		refused bool
+	}{
+		{map[string]any{"command": "cat ~/.ssh/id_rsa"}, tool.Ask, true},
+		{map[string]any{"command": "ls ~/.ssh/"}, tool.AutoReview, true},
+		{map[string]any{"command": "cat .env"}, tool.Ask, true},
+		{map[string]any{"command": "grep -r token $HOME/.config/gh/hosts.yml"}, tool.Ask, true},
+		{map[string]any{"command": "bash -c 'cat ~/.netrc'"}, tool.Ask, true},
+		{map[string]any{"command": "wc -l <~/.aws/credentials"}, tool.Ask, true},
+		{map[string]any{"command": "cat id_rsa", "cwd": "{home}/.ssh"}, tool.Ask, true},
+		{map[string]any{"command": "cat ~/.ssh/id_rsa"}, tool.FullAccess, false},
+		{map[string]any{"command": "cat .env.example"}, tool.Ask, false},
+		{map[string]any{"command": "git status"}, tool.Ask, false},
+	}
+	for _, v := range releases {
+		fx := load(t, files{release: v}).noFatal(t)
+		for _, row := range rows {
+			input := map[string]any{}
+			for k, val := range row.input {
+				input[k] = strings.Replace(val.(string), "{home}", fx.home, 1)
+			}
+			req := withPosture(fx.call("exec_shell", input), row.posture)
+			inside := fx.decide(t, req, Deps{})
+			req.OutsideSandbox = true
+			outside := fx.decide(t, req, Deps{})
+			checkTrace(t, outside)
+			want := row.refused && release.MustOf(v).Has(release.ReadDenyList)
+			refused := outside.Decision == Deny && outside.Layer == LayerSandbox && strings.Contains(outside.Reason, "read deny-list")
+			if refused != want {
+				t.Errorf("%s %v (%s) outside the sandbox: %s layer %d %q", v, row.input, row.posture, outside.Decision, outside.Layer, outside.Reason)
+			}
+			if inside.Layer == LayerSandbox && strings.Contains(inside.Reason, "read deny-list") {
+				t.Errorf("%s %v: Codewhale's own shell call was refused by the deny-list: %q", v, row.input, inside.Reason)
+			}
+		}
+	}
+}
+
 // The deny-list's keys (B.1): exemptions, extra paths and defaults off,
 // through Decide.
 func TestReadDenyListSettings(t *testing.T) {

@@ -31,6 +31,12 @@ type Request struct {
 	AllowedTools    []string // nil = no list
 	DisallowedTools []string
 	hasAllowList    bool
+	// OutsideSandbox: the call will not run in Codewhale's OS sandbox
+	// (another agent's call, through `codewhale-ls hook`), so what that
+	// sandbox would refuse is refused here instead: the read deny-list
+	// meets the paths a shell command names (docs/agents.md). Set by
+	// codewhale-ls, never read from a request; it only tightens.
+	OutsideSandbox bool
 }
 
 // HasAllowList distinguishes an empty allow list (nothing allowed) from none.

@@ -23,7 +23,9 @@ func agentAsks(w *world, agent, command string, deadline time.Time) (gate.Decisi
 }
 
 // waitServing waits until the server listens on the workspace's approval
-// socket: initialized, which starts it, is a notification.
+// socket: initialized, which starts it, is a notification. The socket file
+// appears when it is bound, before it listens; Listen restricts it to 0600
+// once listening.
 func waitServing(t *testing.T, w *world) {
 	t.Helper()
 	path, err := remote.SocketPath(w.ws)
@@ -31,7 +33,7 @@ func waitServing(t *testing.T, w *world) {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ {
-		if _, err := os.Lstat(path); err == nil {
+		if info, err := os.Lstat(path); err == nil && info.Mode().Perm() == 0o600 {
 			return
 		}
 		if i == 1000 {
@@ -151,4 +153,21 @@ func TestShutdownMidPromptIsNoAnswerForTheAgent(t *testing.T) {
 	if _, err := agentAsks(w, "gemini-cli", "cargo test", time.Now().Add(time.Minute)); !errors.Is(err, remote.ErrNoEditor) {
 		t.Fatalf("after shutdown: %v, want ErrNoEditor", err)
 	}
+}
+
+// TestAnotherAgentsShellReadMeetsTheDenyList: another agent's shell call
+// runs outside Codewhale's OS sandbox, so the server refuses a read of a
+// deny-listed path itself, whatever the request says, before any prompt.
+func TestAnotherAgentsShellReadMeetsTheDenyList(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, map[string]any{"codewhaleVersion": "0.10.1"}, choose("once"))
+	waitServing(t, w)
+	d, err := agentAsks(w, "codex", "cat ~/.ssh/id_rsa", time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Decision != gate.Deny || d.Layer != gate.LayerSandbox || !strings.Contains(d.Reason, "read deny-list") || s.promptCount() != 0 {
+		t.Fatalf("decision %+v after %d prompts", d, s.promptCount())
+	}
+	s.shutdown()
 }

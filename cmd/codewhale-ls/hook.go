@@ -116,7 +116,8 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 		return agent.Deny(err.Error())
 	}
 	opts := config.Options{ConfigFlag: fs.values["config"], Workspace: workspace, Env: config.OSEnv{}, Release: against.Implementation()}
-	req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: workspace}
+	// The agent runs the call itself, outside Codewhale's OS sandbox.
+	req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: workspace, OutsideSandbox: true}
 	if call.CallID != "" {
 		req.CallID = &call.CallID
 	}

@@ -144,10 +144,13 @@ func startEditor(t *testing.T, answer string) *hookEditor {
 	if err := conn.Notify(ctx, protocol.MethodInitialized, map[string]any{}); err != nil {
 		t.Fatal(err)
 	}
-	// The server listens once initialized: the socket appears.
+	// The server listens once initialized: the socket appears when bound
+	// and is restricted to 0600 once it listens.
 	for {
 		if m, _ := filepath.Glob(filepath.Join(home, "codewhale-ls", "*.sock")); len(m) == 1 {
-			return e
+			if info, err := os.Lstat(m[0]); err == nil && info.Mode().Perm() == 0o600 {
+				return e
+			}
 		}
 		if ctx.Err() != nil {
 			t.Fatal("the server never listened for other agents' hooks")

@@ -54,40 +54,43 @@ func (x *expansion) emit(line string) {
 }
 
 func (x *expansion) expand(body string, depth int) {
-	if depth > maxDepth || x.full() {
+	walkCommands(body, depth, x.full, func(words []string) {
+		x.emit(joinWords(words))
+		if rest := stripWrappers(words); len(rest) < len(words) {
+			x.emit(joinWords(rest))
+		}
+	})
+}
+
+// walkCommands visits every command body could run, without evaluating
+// anything: its commands, the payload of an `eval` or a shell's `-c`, and
+// the bodies of substitutions, to maxDepth levels, until done says so.
+func walkCommands(body string, depth int, done func() bool, visit func(words []string)) {
+	if depth > maxDepth || done() {
 		return
 	}
 	commands, nested := tokenize(body)
 	for _, words := range commands {
-		x.record(words, depth)
+		visit(words)
+		head, ok := wrapperHead(words)
+		if !ok {
+			continue
+		}
+		if lower(basename(words[head])) == "eval" {
+			walkCommands(strings.Join(words[head+1:], " "), depth+1, done, visit)
+			continue
+		}
+		for i := head + 1; i < len(words); i++ {
+			if isCommandFlag(words[i]) {
+				if i+1 < len(words) {
+					walkCommands(words[i+1], depth+1, done, visit)
+				}
+				break
+			}
+		}
 	}
 	for _, n := range nested {
-		x.expand(n, depth+1)
-	}
-}
-
-// record emits one command, its form without leading wrappers, and expands
-// the payload of a shell `-c` or `eval` head.
-func (x *expansion) record(words []string, depth int) {
-	x.emit(joinWords(words))
-	if rest := stripWrappers(words); len(rest) < len(words) {
-		x.emit(joinWords(rest))
-	}
-	head, ok := wrapperHead(words)
-	if !ok {
-		return
-	}
-	if lower(basename(words[head])) == "eval" {
-		x.expand(strings.Join(words[head+1:], " "), depth+1)
-		return
-	}
-	for i := head + 1; i < len(words); i++ {
-		if isCommandFlag(words[i]) {
-			if i+1 < len(words) {
-				x.expand(words[i+1], depth+1)
-			}
-			return
-		}
+		walkCommands(n, depth+1, done, visit)
 	}
 }
 
