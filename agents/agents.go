@@ -9,7 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -80,14 +81,7 @@ func Lookup(name string) (*Agent, bool) {
 }
 
 // Names lists the agents, sorted.
-func Names() []string {
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return slices.Sorted(maps.Keys(all)) }
 
 // Parse reads one hook event (exactly one JSON object) as a Call. An
 // empty or malformed event is an error naming what is wrong.

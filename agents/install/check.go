@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/agents"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
@@ -34,7 +35,7 @@ type Finding struct {
 // read or parsed is warned about too: nobody can tell it is hooked.
 func Unhooked(workspace, home string) []Finding {
 	var out []Finding
-	for _, name := range Names() {
+	for _, name := range agents.Names() {
 		a := Agents[name]
 		if off := a.hooksOff(workspace); len(off) > 0 {
 			// Installing our hook would not help: the agent runs none.
@@ -73,7 +74,7 @@ func Unhooked(workspace, home string) []Finding {
 // writes.
 func Watched(workspace, home string) []string {
 	var out []string
-	for _, name := range Names() {
+	for _, name := range agents.Names() {
 		a := Agents[name]
 		out = append(out, filepath.Join(workspace, filepath.FromSlash(a.project)))
 		out = append(out, a.projectFiles(workspace)...)

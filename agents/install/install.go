@@ -12,7 +12,6 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -155,21 +154,11 @@ var Agents = map[string]Agent{
 	},
 }
 
-// Names are the known agents, sorted.
-func Names() []string {
-	var names []string
-	for n := range Agents {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // Lookup returns the agent called name, or an error listing the known ones.
 func Lookup(name string) (Agent, error) {
 	a, ok := Agents[name]
 	if !ok {
-		return Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
+		return Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(agents.Names(), ", "))
 	}
 	return a, nil
 }

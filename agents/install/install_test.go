@@ -3,10 +3,14 @@ package install
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/agents"
 )
 
 const testBinary = "/opt/codewhale ls/bin/codewhale-ls"
@@ -38,7 +42,7 @@ var settingsInputs = map[string]string{
 }
 
 func TestInstallUninstallRoundTrip(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range agents.Names() {
 		agent := Agents[name]
 		for label, input := range settingsInputs {
 			t.Run(name+"/"+label, func(t *testing.T) {
@@ -307,5 +311,13 @@ func TestAChangedTimeoutIsStillOurs(t *testing.T) {
 	mismatch := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook claude-code --timeout 600 || exit 2","timeout":60}]}]}}`
 	if ok, _ := Agents["claude-code"].Installed([]byte(mismatch)); ok {
 		t.Error("an entry whose timeout and --timeout differ counts as ours")
+	}
+}
+
+// TestEveryAgentCanBeInstalled: the agents `hook` answers for are the
+// agents `hook install` knows, one set owned by package agents.
+func TestEveryAgentCanBeInstalled(t *testing.T) {
+	if got, want := slices.Sorted(maps.Keys(Agents)), agents.Names(); !slices.Equal(got, want) {
+		t.Fatalf("install knows %v, hook answers for %v", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/agents"
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
 )
 
@@ -21,7 +22,7 @@ func hookInstall(verb string, args []string, stdin io.Reader, stdout, stderr io.
 func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook %s: %s\n", verb, msg)
-		fmt.Fprintf(stderr, "usage: codewhale-ls hook %s %s [--project|--user] [--yes] [--workspace DIR]\n", verb, strings.Join(install.Names(), "|"))
+		fmt.Fprintf(stderr, "usage: codewhale-ls hook %s %s [--project|--user] [--yes] [--workspace DIR]\n", verb, strings.Join(agents.Names(), "|"))
 		return 1
 	}
 	fs, err := parseFlags(args, []string{"workspace"}, []string{"project", "user", "yes"})
