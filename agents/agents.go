@@ -183,6 +183,13 @@ func common(event map[string]json.RawMessage, toolField, inputField, idField str
 	return
 }
 
+// blockingDeny is a deny for an agent that blocks on exit status 2 with
+// the reason on stderr (Codex, Gemini CLI): the JSON deny too, for where
+// the agent reads it.
+func blockingDeny(stdout, reason string) Output {
+	return Output{Stdout: stdout, Stderr: reason + "\n", Exit: 2}
+}
+
 // encode renders v as one JSON line, `<`, `>` and `&` kept readable.
 func encode(v any) string {
 	var b bytes.Buffer

@@ -45,6 +45,6 @@ var codex = &Agent{
 		if r.Verdict == gate.Allow {
 			return Output{}
 		}
-		return Output{Stdout: preToolUseAnswer(r), Stderr: r.Reason + "\n", Exit: 2}
+		return blockingDeny(preToolUseAnswer(r), r.Reason)
 	},
 }

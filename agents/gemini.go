@@ -33,6 +33,6 @@ var geminiCLI = &Agent{
 		if r.Verdict == gate.Allow {
 			return Output{Stdout: encode(map[string]any{"decision": "allow"})}
 		}
-		return Output{Stdout: encode(map[string]any{"decision": "deny", "reason": r.Reason}), Stderr: r.Reason + "\n", Exit: 2}
+		return blockingDeny(encode(map[string]any{"decision": "deny", "reason": r.Reason}), r.Reason)
 	},
 }
