@@ -60,26 +60,27 @@ func webSearch(from ...string) counterpart {
 
 func names(n ...string) []string { return n }
 
+// plus is a copy of m with key set to v: the tables are built as shared
+// values, so a builder never writes into another counterpart's map.
+func plus[K comparable, V any](m map[K]V, key K, v V) map[K]V {
+	out := make(map[K]V, len(m)+1)
+	maps.Copy(out, m)
+	out[key] = v
+	return out
+}
+
 // with adds a field Codewhale's layers read to a counterpart, from the
-// agent's names for it: a field that makes Codewhale stricter (a shell
-// call that asks to leave the sandbox, or to run in the background) must
-// reach it, now that the rest of the input does not.
+// agent's names for it (a shell call that asks to leave the sandbox, or to
+// run in the background, is stricter for Codewhale under its own name).
 func (c counterpart) with(field string, from ...string) counterpart {
-	fields := maps.Clone(c.fields)
-	fields[field] = from
-	c.fields = fields
+	c.fields = plus(c.fields, field, from)
 	return c
 }
 
 // keepingOnlyWith drops Codewhale's field when the one it explains is
 // absent (see counterpart.onlyWith).
 func (c counterpart) keepingOnlyWith(field, with string) counterpart {
-	all := maps.Clone(c.onlyWith)
-	if all == nil {
-		all = map[string]string{}
-	}
-	all[field] = with
-	c.onlyWith = all
+	c.onlyWith = plus(c.onlyWith, field, with)
 	return c
 }
 
@@ -91,12 +92,7 @@ func (c counterpart) ignoring(fields ...string) counterpart {
 
 // translating gives field's agent values their Codewhale spelling.
 func (c counterpart) translating(field string, values map[any]any) counterpart {
-	all := maps.Clone(c.values)
-	if all == nil {
-		all = map[string]map[any]any{}
-	}
-	all[field] = values
-	c.values = all
+	c.values = plus(c.values, field, values)
 	return c
 }
 
