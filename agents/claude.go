@@ -46,6 +46,7 @@ var claudeTools = map[string]counterpart{
 var claudeCode = &Agent{
 	Name:        "claude-code",
 	HookTimeout: 600 * time.Second,
+	ProjectEnv:  "CLAUDE_PROJECT_DIR",
 	parse:       claudeParse,
 	render: func(r Reply) Output {
 		return Output{Stdout: preToolUseAnswer(r)}

@@ -27,6 +27,7 @@ var geminiTools = map[string]counterpart{
 var geminiCLI = &Agent{
 	Name:        "gemini-cli",
 	HookTimeout: 60 * time.Second,
+	ProjectEnv:  "GEMINI_PROJECT_DIR",
 	NoAsk:       "gemini-cli's BeforeTool hook has no ask (allow or deny only)",
 	parse:       parsePreToolUse("BeforeTool", geminiTools),
 	render: func(r Reply) Output {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -107,64 +106,94 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
-	workspace, err := hookWorkspace(call.Cwd)
+	if call.Cwd == "" {
+		// Every agent starts its hooks in its own working directory.
+		if call.Cwd, err = os.Getwd(); err != nil {
+			return agent.Deny("the hook event has no cwd and the hook's own is unknown: " + err.Error())
+		}
+	}
+	if call.ProjectDir == "" && agent.ProjectEnv != "" {
+		call.ProjectDir = os.Getenv(agent.ProjectEnv)
+	}
+	workspaces, err := agents.FindWorkspaces(call.Cwd, call.ProjectDir)
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
+	call.Anchor()
 	against, err := fs.codewhale()
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
-	opts := config.Options{ConfigFlag: fs.values["config"], Workspace: workspace, Env: config.OSEnv{}, Release: against.Implementation()}
-	// The agent runs the call itself, outside Codewhale's OS sandbox.
-	req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: workspace, OutsideSandbox: true}
-	if call.CallID != "" {
-		req.CallID = &call.CallID
-	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	d := decide(ctx, opts, req)
-	if ctx.Err() != nil {
-		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
+	decided := make([]judged, 0, len(workspaces.All))
+	for _, ws := range workspaces.All {
+		opts := config.Options{ConfigFlag: fs.values["config"], Workspace: ws, Env: config.OSEnv{}, Release: against.Implementation()}
+		// The agent runs the call itself, outside Codewhale's OS sandbox.
+		req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: ws, OutsideSandbox: true}
+		if call.CallID != "" {
+			req.CallID = &call.CallID
+		}
+		d := decide(ctx, opts, req)
+		if ctx.Err() != nil {
+			return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
+		}
+		decided = append(decided, judged{opts, req, d})
 	}
-	if d.Decision == gate.Ask {
-		answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})
-		switch {
-		case err == nil:
-			// The editor's server decided with its own snapshot and
-			// logged the decision itself.
-			return agent.Answer(agents.Reply{Verdict: answered.Decision, Reason: answered.Reason})
-		case !errors.Is(err, remote.ErrNoEditor):
-			return agent.Deny("asking the editor for approval failed: " + err.Error())
+	verdict := strictest(decided)
+	if verdict.decision.Decision == gate.Ask {
+		// Only an editor of a workspace that itself asks may answer: one
+		// whose files allow the call would allow it without a prompt.
+		for _, j := range decided {
+			if j.decision.Decision != gate.Ask {
+				continue
+			}
+			answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
+			switch {
+			case err == nil:
+				// The editor's server decided with its own snapshot and
+				// logged the decision itself.
+				return agent.Answer(agents.Reply{Verdict: answered.Decision, Reason: answered.Reason})
+			case !errors.Is(err, remote.ErrNoEditor):
+				return agent.Deny("asking the editor for approval failed: " + err.Error())
+			}
 		}
 	}
+	d := verdict.decision
 	final := agent.Final(agents.Reply{Verdict: d.Decision, Reason: d.Reason}, call)
-	if err := logHookDecision(opts, agent.Name, call.Tool, d, final); err != nil {
+	if err := logHookDecision(verdict.opts, agent.Name, call.Tool, d, final); err != nil {
 		return agent.Deny(err.Error() + "; a decision that cannot be logged does not run")
 	}
 	return agent.Answer(final)
 }
 
-// hookWorkspace is the git root of the agent's working directory, else
-// that directory (as the CLI finds its workspace, docs/codewhale/contract.md §2).
-// An event without one is judged in the hook's own working directory,
-// where every agent starts its hooks.
-func hookWorkspace(cwd string) (string, error) {
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("the hook event has no cwd and the hook's own is unknown: %v", err)
+// judged is one workspace's decision of an agent's call.
+type judged struct {
+	opts     config.Options
+	req      gate.Request
+	decision gate.Decision
+}
+
+// strictest is the decision that stands among the workspaces' (docs/agents.md,
+// "Workspace"): a deny over an ask over an allow, the first of its kind
+// (the session's project comes first).
+func strictest(decided []judged) judged {
+	rank := func(v gate.Verdict) int {
+		switch v {
+		case gate.Allow:
+			return 0
+		case gate.Ask:
+			return 1
 		}
-		cwd = wd
+		return 2
 	}
-	if !filepath.IsAbs(cwd) {
-		return "", fmt.Errorf("the hook event's cwd %q is not an absolute path", cwd)
+	best := decided[0]
+	for _, j := range decided[1:] {
+		if rank(j.decision.Decision) > rank(best.decision.Decision) {
+			best = j
+		}
 	}
-	cwd = filepath.Clean(cwd)
-	if root := config.GitRoot(cwd); root != "" {
-		return root, nil
-	}
-	return cwd, nil
+	return best
 }
 
 // logHookDecision appends the verdict the agent is given to the decision
