@@ -157,3 +157,25 @@ func TestHookWorkspaceIsNotChosenByTheCwd(t *testing.T) {
 		}
 	})
 }
+
+// TestHookAgentCannotSwitchOffItsHook: one allowed write was enough for an
+// agent to turn off its own hook or choose the editor's server (issue 14
+// point 4); now a human decides every such call, whatever the posture.
+func TestHookAgentCannotSwitchOffItsHook(t *testing.T) {
+	w := newHookWorld(t)
+	writeFile(t, filepath.Join(w.codewhaleHome, "config.toml"), "approval_policy = \"on-request\"\n")
+	cases := []struct{ agent, event, want string }{
+		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":".claude/settings.local.json","content":"{\"disableAllHooks\": true}"},"permission_mode":"default","cwd":` + jsonString(w.ws) + `}`, "ask"},
+		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":".claude/settings.local.json","content":"{\"disableAllHooks\": true}"},"permission_mode":"bypassPermissions","cwd":` + jsonString(w.ws) + `}`, "deny"},
+		{"gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":".gemini/settings.json","content":"{}"},"cwd":` + jsonString(w.ws) + `}`, "deny"},
+		{"codex", `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: .codex/hooks.json\n+{}\n*** End Patch\n"},"cwd":` + jsonString(w.ws) + `}`, "deny"},
+		{"copilot-cli", `{"toolName":"bash","toolArgs":"{\"command\":\"echo {} > .github/copilot/settings.json\"}","cwd":` + jsonString(w.ws) + `}`, "deny"},
+		{"cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":".vscode/settings.json","contents":"{}"},"cwd":` + jsonString(w.ws) + `}`, "ask"},
+	}
+	for _, c := range cases {
+		verdict, answer := hookVerdict(t, c.agent, c.event, "--codewhale-version", "0.10.1")
+		if verdict != c.want || !strings.Contains(answer, "human decides") {
+			t.Errorf("%s: %s, want %s naming the guard\n%s", c.agent, verdict, c.want, answer)
+		}
+	}
+}
