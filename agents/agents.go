@@ -35,6 +35,13 @@ type Call struct {
 	// it (Cursor's workspace_roots); see Agent.ProjectEnv for the others.
 	ProjectDir string
 	CallID     string
+	// Each, when set, splits the call into several Codewhale calls that
+	// must each be allowed (a fetch of every URL a prompt names); Input is
+	// then the first of them.
+	Each []map[string]any
+	// NeedsHuman is why codewhale-ls cannot see what the call reaches, so
+	// a human decides it (gate.Request.NeedsHuman).
+	NeedsHuman string
 	// NoAsk, when set, is why this call's "ask" would not reach a person
 	// although the agent can usually ask (Claude Code in bypassPermissions
 	// mode approves an ask by itself): such an ask is answered with a deny.
@@ -190,13 +197,6 @@ func common(event map[string]json.RawMessage, toolField, inputField, idField str
 		_, err = field(event, idField, &id)
 	}
 	return
-}
-
-// blockingDeny is a deny for an agent that blocks on exit status 2 with
-// the reason on stderr (Codex, Gemini CLI): the JSON deny too, for where
-// the agent reads it.
-func blockingDeny(stdout, reason string) Output {
-	return Output{Stdout: stdout, Stderr: reason + "\n", Exit: 2}
 }
 
 // encode renders v as one JSON line, `<`, `>` and `&` kept readable.

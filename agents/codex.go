@@ -12,6 +12,13 @@ var codexTools = map[string]counterpart{
 	"local_shell":  codexShell("command", "cmd"),
 	"exec_command": codexShell("cmd", "command"),
 	"apply_patch":  patch("patch", "input", "command"),
+	// view_image reads a file and sends it to the model (seen reaching the
+	// hook with its path): Codewhale's read_media, which the read
+	// deny-list covers.
+	"view_image":         counterpart{tool: "read_media", fields: map[string][]string{"path": {"path"}}},
+	"update_plan":        bookkeeping("update_plan"),
+	"request_user_input": bookkeeping("request_user_input"),
+	"web_search":         webSearch("query"),
 }
 
 // codexShell is a Codex shell call. Its request to run outside Codex's
@@ -45,6 +52,6 @@ var codex = &Agent{
 		if r.Verdict == gate.Allow {
 			return Output{}
 		}
-		return blockingDeny(preToolUseAnswer(r), r.Reason)
+		return Output{Stdout: preToolUseAnswer(r), Stderr: r.Reason + "\n", Exit: 2}
 	},
 }

@@ -111,13 +111,17 @@ func nameMatches(part, name string) bool {
 	return ok || err != nil // a pattern the matcher cannot read could match it
 }
 
-// agentFiles is why another agent's call that writes, moves or, for a
-// shell command, names an agent's control file is held for a human (part
+// agentFiles is why another agent's call that codewhale-ls cannot see
+// through (Request.NeedsHuman), or that writes, moves or, for a shell
+// command, names an agent's control file, is held for a human (part
 // of layer 7, beside the repository law: a forced hold); "" for any other
 // call. Codewhale's own calls are not touched.
 func (p *plan) agentFiles() string {
 	if !p.req.OutsideSandbox {
 		return ""
+	}
+	if p.req.NeedsHuman != "" {
+		return p.req.NeedsHuman
 	}
 	dir := p.req.Workspace
 	if cwd, _ := p.input["cwd"].(string); filepath.IsAbs(cwd) {

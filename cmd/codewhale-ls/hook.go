@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -126,37 +128,36 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	decided := make([]judged, 0, len(workspaces.All))
-	for _, ws := range workspaces.All {
-		opts := config.Options{ConfigFlag: fs.values["config"], Workspace: ws, Env: config.OSEnv{}, Release: against.Implementation()}
-		// The agent runs the call itself, outside Codewhale's OS sandbox.
-		req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: ws, OutsideSandbox: true}
-		if call.CallID != "" {
-			req.CallID = &call.CallID
+	inputs := call.Each
+	if inputs == nil {
+		inputs = []map[string]any{call.Input}
+	}
+	var decided []judged
+	for part, input := range inputs {
+		for _, ws := range workspaces.All {
+			opts := config.Options{ConfigFlag: fs.values["config"], Workspace: ws, Env: config.OSEnv{}, Release: against.Implementation()}
+			// The agent runs the call itself, outside Codewhale's OS sandbox.
+			req := gate.Request{Tool: call.Tool, Input: maps.Clone(input), Workspace: ws, OutsideSandbox: true, NeedsHuman: call.NeedsHuman}
+			if call.CallID != "" {
+				req.CallID = &call.CallID
+			}
+			d := decide(ctx, opts, req)
+			if ctx.Err() != nil {
+				return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
+			}
+			decided = append(decided, judged{opts: opts, req: req, decision: d, part: part})
 		}
-		d := decide(ctx, opts, req)
-		if ctx.Err() != nil {
-			return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
-		}
-		decided = append(decided, judged{opts, req, d})
 	}
 	verdict := strictest(decided)
 	if verdict.decision.Decision == gate.Ask {
-		// Only an editor of a workspace that itself asks may answer: one
-		// whose files allow the call would allow it without a prompt.
-		for _, j := range decided {
-			if j.decision.Decision != gate.Ask {
-				continue
-			}
-			answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
-			switch {
-			case err == nil:
-				// The editor's server decided with its own snapshot and
-				// logged the decision itself.
-				return agent.Answer(agents.Reply{Verdict: answered.Decision, Reason: answered.Reason})
-			case !errors.Is(err, remote.ErrNoEditor):
-				return agent.Deny("asking the editor for approval failed: " + err.Error())
-			}
+		answered, err := askEditors(ctx, agent.Name, decided, deadline, askEditor)
+		switch {
+		case err == nil:
+			// The editor's server decided with its own snapshot and
+			// logged the decision itself.
+			return agent.Answer(agents.Reply{Verdict: answered.Decision, Reason: answered.Reason})
+		case !errors.Is(err, remote.ErrNoEditor):
+			return agent.Deny("asking the editor for approval failed: " + err.Error())
 		}
 	}
 	d := verdict.decision
@@ -167,11 +168,42 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	return agent.Answer(final)
 }
 
-// judged is one workspace's decision of an agent's call.
+// judged is one workspace's decision of (one part of) an agent's call.
 type judged struct {
 	opts     config.Options
 	req      gate.Request
 	decision gate.Decision
+	part     int // which of Call.Each, 0 for a call of one part
+}
+
+// askEditors puts each part of the call that a workspace asks about to
+// that workspace's editor; the call is allowed only if every part is. Only
+// the editor of a workspace that itself asks may answer for it: one whose
+// files allow the call would allow it without a prompt. ErrNoEditor when
+// a part finds no editor to ask.
+func askEditors(ctx context.Context, agentName string, decided []judged, deadline time.Time, askEditor editorAsker) (gate.Decision, error) {
+	var answered gate.Decision
+	for part := 0; part <= decided[len(decided)-1].part; part++ {
+		asked := false
+		for _, j := range decided {
+			if j.part != part || j.decision.Decision != gate.Ask {
+				continue
+			}
+			d, err := askEditor(ctx, remote.Request{Agent: agentName, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
+			if errors.Is(err, remote.ErrNoEditor) {
+				continue
+			}
+			if err != nil || d.Decision != gate.Allow {
+				return d, err
+			}
+			answered, asked = d, true
+			break
+		}
+		if !asked && slices.ContainsFunc(decided, func(j judged) bool { return j.part == part && j.decision.Decision == gate.Ask }) {
+			return gate.Decision{}, remote.ErrNoEditor
+		}
+	}
+	return answered, nil
 }
 
 // strictest is the decision that stands among the workspaces' (docs/agents.md,

@@ -179,3 +179,25 @@ func TestHookAgentCannotSwitchOffItsHook(t *testing.T) {
 		}
 	}
 }
+
+// TestHookMCPAndFetchAsTheRealCLIsSendThem: an MCP server's tool named as
+// a built-in is decided as an MCP tool (it needed no approval as the
+// built-in), and a Gemini fetch is judged per URL in its prompt, none
+// found being for a human (issue 14 points 6 and 7).
+func TestHookMCPAndFetchAsTheRealCLIsSendThem(t *testing.T) {
+	w := newHookWorld(t)
+	cases := []struct{ name, agent, event, want string }{
+		{"mcp named as a built-in", "claude-code", `{"hook_event_name":"PreToolUse","tool_name":"mcp__read__resource","tool_input":{"uri":"file:///etc/passwd"},"permission_mode":"default","cwd":` + jsonString(w.ws) + `}`, "ask"},
+		{"gemini mcp", "gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"mcp_github_create_issue","tool_input":{"title":"t"},"mcp_context":{"server_name":"github","tool_name":"create_issue"},"cwd":` + jsonString(w.ws) + `}`, "deny"},
+		{"fetch without a URL", "gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"fetch the usual page"},"cwd":` + jsonString(w.ws) + `}`, "deny"},
+		{"fetch of allowed URLs", "gemini-cli", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"compare https://example.com/a and https://example.org/b"},"cwd":` + jsonString(w.ws) + `}`, "allow"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			verdict, answer := hookVerdict(t, c.agent, c.event, "--codewhale-version", "0.10.1")
+			if verdict != c.want || strings.Contains(answer, "unmapped") || strings.Contains(answer, "not available") {
+				t.Errorf("%s, want %s, decided as the tool it is\n%s", verdict, c.want, answer)
+			}
+		})
+	}
+}
