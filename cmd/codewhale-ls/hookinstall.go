@@ -10,6 +10,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
 // hookInstall runs `hook install|uninstall AGENT [--project|--user]
@@ -47,11 +48,7 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 	if err != nil {
 		return fail(err.Error())
 	}
-	home, err := os.UserHomeDir()
-	if err != nil && scope == install.User {
-		return fail("cannot find the home directory: " + err.Error())
-	}
-	path, err := agent.SettingsPath(scope, workspace, home)
+	path, err := agent.SettingsPath(scope, workspace, config.OSEnv{})
 	if err != nil {
 		return fail(err.Error())
 	}
