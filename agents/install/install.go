@@ -61,7 +61,8 @@ type Agent struct {
 	// where that is more than the file install edits.
 	configured, userConfigured []string
 	// switches are the settings that turn all of the agent's hooks off,
-	// ours at user level included.
+	// ours at user level included; the workspace's are listed before the
+	// user's, which they override (hooksOff).
 	switches []hooksSwitch
 	// projectNote says when the agent does not read a project entry at
 	// all, measured against the agent (docs/agents.md "Where each entry

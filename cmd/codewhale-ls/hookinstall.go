@@ -90,6 +90,11 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 			fmt.Fprintf(stderr, "the %s hook is already installed in %s\n", agent.Name, path)
 		} else {
 			fmt.Fprintf(stderr, "no %s hook of codewhale-ls in %s\n", agent.Name, path)
+			if scope == install.User {
+				// Before the user level became the default, install
+				// wrote the project's file.
+				fmt.Fprintln(stderr, "for an entry in a project's file, add --project")
+			}
 		}
 		return 0
 	}

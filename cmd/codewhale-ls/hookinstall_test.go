@@ -112,6 +112,9 @@ func TestHookInstallDefaultsToUserLevel(t *testing.T) {
 	if got, _ := os.ReadFile(user); string(got) != "{}\n" {
 		t.Fatalf("uninstall left %q", got)
 	}
+	if code, _, errOut := runCLI(t, "", "hook", "uninstall", "claude-code", "--yes"); code != 0 || !strings.Contains(errOut, "add --project") {
+		t.Fatalf("uninstall with nothing at user level: exit %d %s", code, errOut)
+	}
 	if code, _, errOut := runCLI(t, "", "hook", "install", "claude-code", "--workspace", ws, "--yes"); code != 1 || !strings.Contains(errOut, "add --project") {
 		t.Fatalf("--workspace without --project: exit %d %s", code, errOut)
 	}
