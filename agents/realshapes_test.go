@@ -78,3 +78,20 @@ func TestGeminiFetchPrompt(t *testing.T) {
 		t.Errorf("got %v %q", call.Each, call.NeedsHuman)
 	}
 }
+
+// TestCodexTerminalIsForAHuman: write_stdin never reaches a hook, so a
+// Codex command started with a terminal is held for a human.
+func TestCodexTerminalIsForAHuman(t *testing.T) {
+	a, _ := Lookup("codex")
+	call, err := a.Parse([]byte(`{"tool_name":"exec_command","tool_input":{"cmd":"bash","tty":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(call.NeedsHuman, "write_stdin") {
+		t.Errorf("NeedsHuman = %q", call.NeedsHuman)
+	}
+	call, _ = a.Parse([]byte(`{"tool_name":"exec_command","tool_input":{"cmd":"ls","tty":false}}`))
+	if call.NeedsHuman != "" {
+		t.Errorf("NeedsHuman = %q for a command without a terminal", call.NeedsHuman)
+	}
+}
