@@ -28,10 +28,20 @@ type Call struct {
 	Input map[string]any
 	// AgentTool is the agent's own tool name, for messages.
 	AgentTool string
-	// Cwd is the agent's working directory (absolute), from which the
-	// workspace is found.
-	Cwd    string
-	CallID string
+	// Cwd is the agent's working directory (absolute): relative paths are
+	// anchored there (Call.Anchor) and the workspaces found from it.
+	Cwd string
+	// ProjectDir is the session's project directory where the event names
+	// it (Cursor's workspace_roots); see Agent.ProjectEnv for the others.
+	ProjectDir string
+	CallID     string
+	// Each, when set, splits the call into several Codewhale calls that
+	// must each be allowed (a fetch of every URL a prompt names); Input is
+	// then the first of them.
+	Each []map[string]any
+	// NeedsHuman is why codewhale-ls cannot see what the call reaches, so
+	// a human decides it (gate.Request.NeedsHuman).
+	NeedsHuman string
 	// NoAsk, when set, is why this call's "ask" would not reach a person
 	// although the agent can usually ask (Claude Code in bypassPermissions
 	// mode approves an ask by itself): such an ask is answered with a deny.
@@ -61,9 +71,15 @@ type Agent struct {
 	// agent has no ask, or may approve one by itself); "" when it does.
 	// Where Codewhale needs a human and no editor can ask, such an agent
 	// gets a deny that says so.
-	NoAsk  string
-	parse  func(event map[string]json.RawMessage) (Call, error)
-	render func(Reply) Output
+	NoAsk string
+	// ProjectEnv names the environment variable in which the agent gives
+	// its hook the session's project directory (Claude Code's
+	// CLAUDE_PROJECT_DIR, Gemini CLI's GEMINI_PROJECT_DIR); "" when it
+	// gives none. Only the agent's own variable is read: another agent's,
+	// inherited from a terminal it was started in, says nothing of this one.
+	ProjectEnv string
+	parse      func(event map[string]json.RawMessage) (Call, error)
+	render     func(Reply) Output
 }
 
 var all = map[string]*Agent{
@@ -181,13 +197,6 @@ func common(event map[string]json.RawMessage, toolField, inputField, idField str
 		_, err = field(event, idField, &id)
 	}
 	return
-}
-
-// blockingDeny is a deny for an agent that blocks on exit status 2 with
-// the reason on stderr (Codex, Gemini CLI): the JSON deny too, for where
-// the agent reads it.
-func blockingDeny(stdout, reason string) Output {
-	return Output{Stdout: stdout, Stderr: reason + "\n", Exit: 2}
 }
 
 // encode renders v as one JSON line, `<`, `>` and `&` kept readable.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 // claudeTools maps Claude Code's tools (also VS Code's agent hooks, which
@@ -20,6 +22,29 @@ var claudeTools = map[string]counterpart{
 	"Grep":         search("grep_files", names("pattern"), names("path")),
 	"WebFetch":     fetch("url"),
 	"WebSearch":    webSearch("query"),
+	"NotebookRead": read("notebook_path"),
+
+	// Claude's own bookkeeping (docs/agents.md, "Tools that touch nothing
+	// outside the agent"): each as Codewhale decides its counterpart.
+	"TodoWrite":            bookkeeping("todo_write"),
+	"TaskCreate":           bookkeeping("todo_write"),
+	"TaskUpdate":           bookkeeping("todo_write"),
+	"TaskList":             bookkeeping("todo_write"),
+	"TaskGet":              bookkeeping("todo_write"),
+	"ToolSearch":           bookkeeping("tool_search"),
+	"Skill":                bookkeeping("load_skill"),
+	"EnterPlanMode":        bookkeeping("update_plan"),
+	"ExitPlanMode":         bookkeeping("update_plan"),
+	"AskUserQuestion":      bookkeeping("request_user_input"),
+	"ListMcpResourcesTool": bookkeeping("list_mcp_resources"),
+	"ReadMcpResourceTool":  bookkeeping("mcp_read_resource"),
+	"Agent":                subAgent("subagent_type"),
+	"Task":                 subAgent("subagent_type"),
+	"BashOutput":           sameShell("exec_shell_wait"),
+	"TaskOutput":           sameShell("exec_shell_wait"),
+	"KillShell":            sameShell("exec_shell_cancel"),
+	"KillBash":             sameShell("exec_shell_cancel"),
+	"TaskStop":             sameShell("exec_shell_cancel"),
 
 	// VS Code's agent hooks (its Local harness) send VS Code's own tool
 	// names in the same event (docs/agents.md, "Claude Code (and VS Code
@@ -39,15 +64,22 @@ var claudeTools = map[string]counterpart{
 	"fetch_webpage":                fetch("urls[]").ignoring("query"),
 }
 
-// claudeCode: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. Every
-// verdict is answered as hookSpecificOutput JSON with exit 0: Claude
-// treats exit codes other than 0 and 2 as a failed hook and runs the tool,
-// so the hook never uses one.
+// claudeCode: PreToolUse {tool_name, tool_input, tool_use_id, cwd}. A deny
+// or an ask is answered as hookSpecificOutput JSON with exit 0 (Claude
+// treats exit codes other than 0 and 2 as a failed hook and runs the
+// tool, so the hook never uses one). An allow is silence: Claude's
+// "allow" would also skip Claude's own permission rules and prompt, so a
+// user's stricter Claude settings would lose to our allow (docs/agents.md,
+// "An allow is silence").
 var claudeCode = &Agent{
 	Name:        "claude-code",
 	HookTimeout: 600 * time.Second,
+	ProjectEnv:  "CLAUDE_PROJECT_DIR",
 	parse:       claudeParse,
 	render: func(r Reply) Output {
+		if r.Verdict == gate.Allow {
+			return Output{}
+		}
 		return Output{Stdout: preToolUseAnswer(r)}
 	},
 }

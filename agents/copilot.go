@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 var copilotTools = map[string]counterpart{
@@ -14,9 +16,22 @@ var copilotTools = map[string]counterpart{
 	"create":      write(names("path"), names("file_text", "content")),
 	"edit":        edit("path"),
 	"str_replace": edit("path"),
-	"glob":        search("file_search", names("pattern"), names("path")),
-	"grep":        search("grep_files", names("pattern"), names("path")),
-	"web_fetch":   fetch("url"),
+	// glob, grep and rg name their directory in paths, a string or an
+	// array (seen in Copilot CLI 1.0.102); several directories are refused
+	// as several targets are.
+	"glob":      search("file_search", names("pattern"), names("path", "paths[]")),
+	"grep":      search("grep_files", names("pattern"), names("path", "paths[]")),
+	"rg":        search("grep_files", names("pattern"), names("path", "paths[]")),
+	"web_fetch": fetch("url"),
+	// On GPT-5 models Copilot edits with a freeform apply_patch whose
+	// toolArgs is the patch itself (copilotArgs).
+	"apply_patch":   patch("input"),
+	"report_intent": bookkeeping("note"),
+	"update_todo":   bookkeeping("todo_write"),
+	"task":          subAgent("agent_type"),
+	"read_bash":     sameShell("exec_shell_wait"),
+	"write_bash":    sameShell("exec_shell_interact"),
+	"stop_bash":     sameShell("exec_shell_cancel"),
 }
 
 // copilotCLI: preToolUse {toolName, toolArgs (a JSON string), cwd};
@@ -37,7 +52,7 @@ var copilotCLI = &Agent{
 		if _, err := field(event, "cwd", &cwd); err != nil {
 			return Call{}, err
 		}
-		input, err := objectOrJSONString(event["toolArgs"])
+		input, err := copilotArgs(name, event["toolArgs"])
 		if err != nil {
 			return Call{}, fmt.Errorf("field \"toolArgs\": %v", err)
 		}
@@ -47,7 +62,14 @@ var copilotCLI = &Agent{
 		}
 		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
 	},
+	// An allow is silence: Copilot's "allow" overrides its own
+	// --deny-tool (seen in Copilot CLI 1.0.102: `ls` ran under
+	// --allow-all-tools --deny-tool=shell(ls) when the hook said allow, and
+	// was refused with no answer), docs/agents.md "An allow is silence".
 	render: func(r Reply) Output {
+		if r.Verdict == gate.Allow {
+			return Output{}
+		}
 		return Output{Stdout: encode(map[string]any{"permissionDecision": r.Verdict, "permissionDecisionReason": r.Reason})}
 	},
 }
@@ -68,4 +90,14 @@ func objectOrJSONString(raw json.RawMessage) (map[string]any, error) {
 		return nil, fmt.Errorf("the tool arguments must be a JSON object or a string holding one: %v", err)
 	}
 	return args, nil
+}
+
+// copilotArgs reads toolArgs; a freeform tool's (apply_patch on GPT-5
+// models) is its text, not a JSON object, and becomes its input field.
+func copilotArgs(name string, raw json.RawMessage) (map[string]any, error) {
+	var text string
+	if name == "apply_patch" && json.Unmarshal(raw, &text) == nil && !json.Valid([]byte(text)) {
+		return map[string]any{"input": text}, nil
+	}
+	return objectOrJSONString(raw)
 }

@@ -3,6 +3,8 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -23,7 +25,8 @@ var cursorTools = map[string]counterpart{
 // cursor: one hook command serves several events, told apart by
 // hook_event_name: beforeShellExecution {command, cwd}, beforeReadFile
 // {file_path}, beforeMCPExecution and preToolUse {tool_name, tool_input}.
-// The working directory is cwd, else the first of workspace_roots.
+// The working directory is cwd, else the first of workspace_roots; the
+// project is the workspace root holding cwd, else the first.
 // Answer {permission, user_message, agent_message}.
 var cursor = &Agent{
 	Name:        "cursor",
@@ -36,14 +39,13 @@ var cursor = &Agent{
 		if _, err := field(event, "cwd", &cwd); err != nil {
 			return Call{}, err
 		}
+		var roots []string
+		if _, err := field(event, "workspace_roots", &roots); err != nil {
+			return Call{}, err
+		}
+		project := projectRoot(roots, cwd)
 		if cwd == "" {
-			var roots []string
-			if _, err := field(event, "workspace_roots", &roots); err != nil {
-				return Call{}, err
-			}
-			if len(roots) > 0 {
-				cwd = roots[0]
-			}
+			cwd = project
 		}
 		input := map[string]any{}
 		var name string
@@ -80,9 +82,23 @@ var cursor = &Agent{
 		if err != nil {
 			return Call{}, err
 		}
-		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
+		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd, ProjectDir: project}, nil
 	},
 	render: func(r Reply) Output {
 		return Output{Stdout: encode(map[string]any{"permission": r.Verdict, "user_message": r.Reason, "agent_message": r.Reason})}
 	},
+}
+
+// projectRoot is the workspace root that holds cwd, else the first root:
+// the session's project, judged beside every work tree holding the cwd.
+func projectRoot(roots []string, cwd string) string {
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, cwd); cwd != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return r
+		}
+	}
+	if len(roots) > 0 {
+		return roots[0]
+	}
+	return ""
 }

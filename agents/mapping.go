@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -27,6 +28,13 @@ type counterpart struct {
 	// onlyWith[f] = g: Codewhale's field f means something only beside g
 	// (a justification beside an escalation); without g it is dropped.
 	onlyWith map[string]string
+	// fixed are Codewhale fields whose value the agent's tool implies (a
+	// sub-agent tool is Codewhale's agent tool with action "start").
+	fixed map[string]any
+	// closed: Codewhale decides the counterpart by its name (and fields)
+	// alone, so the agent's other fields are not passed on (a to-do list's
+	// items, a question's text) and cannot be mistaken for Codewhale's.
+	closed bool
 }
 
 // The Codewhale tools agents' tools map to, with the fields each reads.
@@ -59,6 +67,27 @@ func webSearch(from ...string) counterpart {
 }
 
 func names(n ...string) []string { return n }
+
+// bookkeeping is an agent tool that touches nothing outside the agent (a
+// to-do list, a plan, a skill's instructions, a question to its user),
+// decided as Codewhale decides its own counterpart, by name.
+func bookkeeping(codewhaleTool string) counterpart {
+	return counterpart{tool: codewhaleTool, closed: true}
+}
+
+// subAgent starts a sub-agent: Codewhale's agent tool, action "start",
+// whose role decides whether it needs approval (a read-only role such as
+// explore does not); each of the sub-agent's own tool calls reaches the
+// hook in turn.
+func subAgent(role ...string) counterpart {
+	return counterpart{tool: "agent", fields: map[string][]string{"role": role}, fixed: map[string]any{"action": "start"}, closed: true}
+}
+
+// sameShell acts on a shell the agent already started (its output, its
+// input, its end): Codewhale's tool for that, by name.
+func sameShell(codewhaleTool string) counterpart {
+	return counterpart{tool: codewhaleTool, closed: true}
+}
 
 // plus is a copy of m with key set to v: the tables are built as shared
 // values, so a builder never writes into another counterpart's map.
@@ -162,7 +191,7 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 			out = map[string]any{}
 		}
 		if live, isMCP := tool.LiveMCPName(agentTool); isMCP {
-			return live, out, nil
+			return mcpName(agentTool, live), out, nil
 		}
 		// Not under its own name: an agent's tool that shares a name with
 		// one of Codewhale's (Codex's read_file reads file_path, Gemini's
@@ -205,6 +234,12 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 			delete(out, field)
 		}
 	}
+	for k, v := range c.fixed {
+		out[k] = v
+	}
+	if c.closed {
+		return c.tool, out, nil
+	}
 	for k, v := range input {
 		switch {
 		case consumed[k]:
@@ -215,6 +250,20 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 		}
 	}
 	return c.tool, out, nil
+}
+
+// mcpName is the Codewhale name of an agent's MCP tool: live, its
+// mcp_<server>_<tool> name as Codewhale names its own MCP tools, unless
+// that is a built-in tool's name (mcp_read_resource, mcp_get_prompt,
+// which need no approval): a server's name is the MCP configuration's
+// choice, which a repository's .mcp.json makes. Then it keeps the
+// agent's mcp__server__tool spelling, which Codewhale registers as an MCP
+// tool and no built-in has.
+func mcpName(agentSpelling, live string) string {
+	if gate.Builtin(live) {
+		return agentSpelling
+	}
+	return live
 }
 
 // lookup reads the agent's field name from input. "name[]" is an array
@@ -233,6 +282,11 @@ func lookup(input map[string]any, name string) (value any, present bool, err err
 		return nil, false, nil
 	}
 	elements, ok := raw.([]any)
+	if text, isText := raw.(string); isText && sub == "" {
+		// One target may be given bare (Copilot's paths: a string or an
+		// array of them).
+		elements, ok = []any{text}, true
+	}
 	if !ok || len(elements) == 0 {
 		return nil, false, fmt.Errorf("%q is not a non-empty array", array)
 	}

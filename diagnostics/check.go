@@ -69,7 +69,7 @@ func otherAgents(opts config.Options) []*FileResult {
 	}
 	byPath := map[string]*FileResult{}
 	var out []*FileResult
-	for _, f := range install.Unhooked(opts.Workspace, config.HomeDir(opts.Env)) {
+	for _, f := range install.Unhooked(opts.Workspace, opts.Env) {
 		fr := byPath[f.Path]
 		if fr == nil {
 			fr = &FileResult{Path: f.Path, Src: f.Src}

@@ -11,9 +11,7 @@ import (
 // -trimpath as editors/vscode/scripts/package.mjs builds, so the two share
 // Go's build cache.
 func TestServerCrossCompiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("cross-compiling five targets is slow; not in -short")
-	}
+	requireCrossBuilds(t, "cross-compiling five targets")
 	for _, target := range []struct{ goos, goarch string }{
 		{"linux", "amd64"}, {"linux", "arm64"},
 		{"darwin", "amd64"}, {"darwin", "arm64"},

@@ -50,6 +50,20 @@ func requireTool(t *testing.T, name, install string) string {
 // e2eRequired reports whether a missing tool or setup is a failure.
 func e2eRequired() bool { return os.Getenv("CODEWHALE_E2E") == "1" }
 
+// requireCrossBuilds skips a test that cross-compiles or packages every
+// target: minutes of compiling on a cold cache, which belongs to CI
+// (CODEWHALE_E2E=1, set by .ci/run) or to whoever asks for it with
+// CODEWHALE_CROSS=1, not to a newcomer's `go test ./...`.
+func requireCrossBuilds(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s is slow; not in -short", what)
+	}
+	if !e2eRequired() && os.Getenv("CODEWHALE_CROSS") != "1" {
+		t.Skipf("%s takes minutes on a cold build cache; CI runs it (CODEWHALE_E2E=1), or set CODEWHALE_CROSS=1", what)
+	}
+}
+
 var (
 	buildOnce   sync.Once
 	builtServer string

@@ -142,9 +142,7 @@ func TestVSCodeExtensionTests(t *testing.T) {
 // platform's server and the bundle, schemas and manifest, and nothing
 // else (no node_modules, no sources).
 func TestVSCodePackagesEveryTarget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("packaging five targets is slow; not in -short")
-	}
+	requireCrossBuilds(t, "packaging five targets")
 	requireExtensionDeps(t)
 	tmp := t.TempDir()
 	dist := filepath.Join(tmp, "dist")

@@ -78,6 +78,15 @@ func registered(name string, codeMode bool) bool {
 	if name == codeModeTool {
 		return codeMode
 	}
+	return Builtin(name) || strings.HasPrefix(name, "mcp_") || strings.HasPrefix(name, "terminal/")
+}
+
+// Builtin reports whether name is one of Codewhale's own tools, as
+// opposed to an MCP server's or a terminal's: an MCP tool whose
+// mcp_<server>_<tool> name is also a built-in's (a server called "read"
+// with a tool "resource" is mcp_read_resource) must not be decided as the
+// built-in (docs/agents.md, "MCP tools").
+func Builtin(name string) bool {
 	if _, ok := fixedRequirements[name]; ok {
 		return true
 	}
@@ -85,10 +94,10 @@ func registered(name string, codeMode bool) bool {
 		return true
 	}
 	switch name {
-	case "bash", "Bash", "exec_shell", "File", "rlm":
+	case "bash", "Bash", "exec_shell", "File", "rlm", codeModeTool:
 		return true
 	}
-	return strings.HasPrefix(name, "mcp_") || strings.HasPrefix(name, "terminal/")
+	return false
 }
 
 // requirement is the registered requirement of a call (§4.2). Tools the

@@ -37,6 +37,12 @@ type Request struct {
 	// meets the paths a shell command names (docs/agents.md). Set by
 	// codewhale-ls, never read from a request; it only tightens.
 	OutsideSandbox bool
+	// NeedsHuman, for another agent's call, is why codewhale-ls cannot see
+	// what the call reaches (a fetch whose URLs are inside a free-text
+	// prompt, none found): a forced hold at layer 7, so a human decides.
+	// Set by codewhale-ls, never read from an AuthorizeRequest; it only
+	// tightens.
+	NeedsHuman string
 }
 
 // HasAllowList distinguishes an empty allow list (nothing allowed) from none.

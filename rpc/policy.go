@@ -161,9 +161,8 @@ func (s *Server) watchPolicies() {
 	for _, snap := range snaps {
 		targets = append(targets, snap.Sources()...)
 	}
-	home := config.HomeDir(s.env)
 	for _, root := range roots {
-		targets = append(targets, install.Watched(root, home)...)
+		targets = append(targets, install.Watched(root, s.env)...)
 	}
 	slices.Sort(targets)
 	if err := w.Set(slices.Compact(targets)); err != nil {

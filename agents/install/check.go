@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
@@ -25,46 +26,64 @@ type Finding struct {
 	Problem problem.Problem
 }
 
-// Unhooked warns, for every agent whose hooks a workspace setting turns
-// off (Claude's disableAllHooks, Gemini's hooksConfig.enabled: false),
-// that no hook of the agent, ours at user level included, runs there;
-// and, for every other agent whose hooks file exists in workspace,
-// when neither that file (nor any other of the agent's project hook
-// files) nor the agent's file under home holds our hook: that agent's
-// tool calls are not held to the Codewhale policy. A file that cannot be
-// read or parsed is warned about too: nobody can tell it is hooked.
-func Unhooked(workspace, home string) []Finding {
+// Unhooked warns, for every agent whose hooks a setting turns off
+// (Claude's disableAllHooks, Gemini's hooksConfig.enabled: false,
+// Copilot's disableAllHooks; in the workspace, or in the user's settings
+// where the workspace does not set the same key and the agent is
+// configured in the workspace or hooked for the user), that no hook of the
+// agent, ours at user level included, runs there; and, for every other
+// agent whose hooks file exists in workspace, when the agent's user-level
+// files do not hold our hook: that its tool calls are not held to the
+// Codewhale policy (warning) when no project hook file holds it either,
+// or, where it holds it, when the agent does not read that file (info:
+// the agent's projectNote, for sessions started in a subdirectory or an
+// untrusted folder). A file that cannot be read or parsed is warned
+// about too: nobody can tell it is hooked. env gives the home directory
+// and the agents' directory variables (nil: the process's).
+func Unhooked(workspace string, env config.Env) []Finding {
 	var out []Finding
 	for _, name := range agents.Names() {
 		a := Agents[name]
-		if off := a.hooksOff(workspace); len(off) > 0 {
+		files := a.projectFiles(workspace)
+		userHooked := a.hookedIn(a.userFiles(env)) != ""
+		// A user-level switch is the workspace's business only where the
+		// agent is used: configured in the workspace, or hooked for the
+		// user; else every check anywhere would report the home's file.
+		if off := a.hooksOff(workspace, env, len(files) > 0 || userHooked); len(off) > 0 {
 			// Installing our hook would not help: the agent runs none.
 			out = append(out, off...)
 			continue
 		}
-		files := a.projectFiles(workspace)
-		if len(files) == 0 || a.hookedIn(files) {
+		if len(files) == 0 || userHooked {
 			continue
 		}
-		if user, err := a.SettingsPath(User, workspace, home); err == nil && home != "" && a.hookedIn([]string{user}) {
+		if hooked := a.hookedIn(files); hooked != "" {
+			if a.projectNote != "" {
+				out = append(out, a.finding(hooked, problem.Info, fmt.Sprintf("codewhale-ls's hook for %s is installed only in this project file. %s Run `codewhale-ls hook install %s` to install it at user level, where it holds every session.", a.Name, a.projectNote, a.Name)))
+			}
 			continue
 		}
-		file := files[0]
-		src, err := policyfile.Read(file)
-		msg := fmt.Sprintf("%s reads this file but codewhale-ls's hook is not installed for it, so its tool calls are not held to the Codewhale policy; run `codewhale-ls hook install %s`", a.Name, a.Name)
-		span := problem.Span{}
-		if err != nil {
-			msg = fmt.Sprintf("cannot tell whether codewhale-ls's hook governs %s: %v", a.Name, err)
-		} else if root, perr := parseJSONC(src); perr != nil {
-			msg = fmt.Sprintf("cannot tell whether codewhale-ls's hook governs %s: %v", a.Name, perr)
-		} else if m, ok := root.member("hooks"); ok {
-			span = problem.Span{Start: m.start, End: m.value.start}
-		}
-		out = append(out, Finding{Path: file, Src: src, Problem: problem.Problem{
-			File: file, Code: CodeUnhooked, Severity: problem.Warning, Span: span, Message: msg,
-		}})
+		out = append(out, a.finding(files[0], problem.Warning, fmt.Sprintf("%s reads this file but codewhale-ls's hook is not installed for it, so its tool calls are not held to the Codewhale policy; run `codewhale-ls hook install %s`", a.Name, a.Name)))
 	}
 	return out
+}
+
+// finding is msg at file's `hooks` key (the start of the file where it
+// has none); a file that cannot be read or parsed gets a warning that
+// nobody can tell whether the agent is hooked instead.
+func (a Agent) finding(file string, severity problem.Severity, msg string) Finding {
+	src, err := policyfile.Read(file)
+	span := problem.Span{}
+	if err != nil {
+		severity, msg = problem.Warning, fmt.Sprintf("cannot tell whether codewhale-ls's hook governs %s: %v", a.Name, err)
+	} else if root, perr := parseJSONC(src); perr != nil {
+		severity, msg = problem.Warning, fmt.Sprintf("cannot tell whether codewhale-ls's hook governs %s: %v", a.Name, perr)
+	} else if m, ok := root.member("hooks"); ok {
+		span = problem.Span{Start: m.start, End: m.value.start}
+	}
+	return Finding{Path: file, Src: src, Problem: problem.Problem{
+		File: file, Code: CodeUnhooked, Severity: severity, Span: span, Message: msg,
+	}}
 }
 
 // Watched are the files whose change can change Unhooked's answer for
@@ -72,17 +91,20 @@ func Unhooked(workspace, home string) []Finding {
 // its hooks-off switches, present or not. For an agent that reads every
 // file of a glob (Copilot), the ones present now and the one install
 // writes.
-func Watched(workspace, home string) []string {
+func Watched(workspace string, env config.Env) []string {
 	var out []string
 	for _, name := range agents.Names() {
 		a := Agents[name]
 		out = append(out, filepath.Join(workspace, filepath.FromSlash(a.project)))
 		out = append(out, a.projectFiles(workspace)...)
-		if user, err := a.SettingsPath(User, workspace, home); err == nil && home != "" {
+		if user, err := a.SettingsPath(User, workspace, env); err == nil {
 			out = append(out, user)
 		}
+		out = append(out, a.userFiles(env)...)
 		for _, sw := range a.switches {
-			out = append(out, filepath.Join(workspace, filepath.FromSlash(sw.file)))
+			if file, ok := a.switchFile(sw, workspace, env); ok {
+				out = append(out, file)
+			}
 		}
 	}
 	sort.Strings(out)
@@ -91,48 +113,75 @@ func Watched(workspace, home string) []string {
 
 // projectFiles are the agent's hook files present in workspace, sorted.
 func (a Agent) projectFiles(workspace string) []string {
-	pattern := a.project
-	if a.configured != "" {
-		pattern = a.configured
-	}
-	// The pattern is matched against names in its directory, never as a
-	// glob over the workspace path, whose own characters are literal.
-	dir := filepath.Join(workspace, filepath.FromSlash(path.Dir(pattern)))
-	entries, err := os.ReadDir(dir)
+	return filesMatching(workspace, a.project, a.configured)
+}
+
+// userFiles are the agent's user-level hook files present, sorted; none
+// where its user directory cannot be told.
+func (a Agent) userFiles(env config.Env) []string {
+	dir, err := a.UserDir(env)
 	if err != nil {
 		return nil
 	}
+	return filesMatching(dir, a.user, a.userConfigured)
+}
+
+// filesMatching are the files under dir that the patterns (relative,
+// slash-separated globs; file alone where there are none) match, sorted.
+func filesMatching(dir, file string, patterns []string) []string {
+	if len(patterns) == 0 {
+		patterns = []string{file}
+	}
 	var files []string
-	for _, e := range entries {
-		if ok, _ := path.Match(path.Base(pattern), e.Name()); ok {
-			files = append(files, filepath.Join(dir, e.Name()))
+	for _, pattern := range patterns {
+		// The pattern is matched against names in its directory, never
+		// as a glob over dir, whose own characters are literal.
+		parent := filepath.Join(dir, filepath.FromSlash(path.Dir(pattern)))
+		entries, err := os.ReadDir(parent)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if ok, _ := path.Match(path.Base(pattern), e.Name()); ok {
+				files = append(files, filepath.Join(parent, e.Name()))
+			}
 		}
 	}
 	sort.Strings(files)
-	return files
+	return slices.Compact(files)
 }
 
-// hookedIn reports whether one of files holds our hook.
-func (a Agent) hookedIn(files []string) bool {
+// hookedIn is the first of files that holds our hook ("" if none does).
+func (a Agent) hookedIn(files []string) string {
 	for _, f := range files {
 		src, err := policyfile.Read(f)
 		if err != nil {
 			continue
 		}
 		if ok, err := a.Installed(src); err == nil && ok {
-			return true
+			return f
 		}
 	}
-	return false
+	return ""
 }
 
-// hooksOff warns at each of the agent's switches in workspace that turns
-// its hooks off. A file that cannot be read or parsed is left to the
-// agent's own hooks check, or to the agent, which refuses it too.
-func (a Agent) hooksOff(workspace string) []Finding {
+// hooksOff warns at each of the agent's switches that turns its hooks
+// off: in workspace, and, with userSwitches, in the user's settings unless a workspace file
+// sets the same key, which overrides it (the agents merge project
+// settings over the user's). A file that cannot be read or parsed is
+// left to the agent's own hooks check, or to the agent, which refuses it
+// too.
+func (a Agent) hooksOff(workspace string, env config.Env, userSwitches bool) []Finding {
 	var out []Finding
+	overridden := map[string]bool{}
 	for _, sw := range a.switches {
-		file := filepath.Join(workspace, filepath.FromSlash(sw.file))
+		if sw.user && !userSwitches {
+			continue
+		}
+		file, ok := a.switchFile(sw, workspace, env)
+		if !ok {
+			continue
+		}
 		src, err := policyfile.Read(file)
 		if err != nil {
 			continue
@@ -141,18 +190,43 @@ func (a Agent) hooksOff(workspace string) []Finding {
 		if err != nil {
 			continue
 		}
+		key := strings.Join(sw.key, ".")
 		m, ok := memberAt(root, sw.key)
-		if !ok || m.value.kind != 'v' || string(src[m.value.start:m.value.end]) != fmt.Sprint(sw.off) {
+		if !ok || (sw.user && overridden[key]) {
 			continue
 		}
-		msg := fmt.Sprintf("%s = %v turns off every %s hook, codewhale-ls's included (user-level too), so %s's tool calls in this workspace are not held to the Codewhale policy; remove the setting to have them checked",
-			strings.Join(sw.key, "."), sw.off, a.Name, a.Name)
+		if !sw.user {
+			overridden[key] = true
+		}
+		if m.value.kind != 'v' || string(src[m.value.start:m.value.end]) != fmt.Sprint(sw.off) {
+			continue
+		}
+		where := "in this workspace"
+		if sw.user {
+			where = "in every workspace that does not set it otherwise"
+		}
+		msg := fmt.Sprintf("%s = %v turns off every %s hook, codewhale-ls's included (user-level too), so %s's tool calls %s are not held to the Codewhale policy; remove the setting to have them checked",
+			key, sw.off, a.Name, a.Name, where)
 		out = append(out, Finding{Path: file, Src: src, Problem: problem.Problem{
 			File: file, Code: CodeUnhooked, Severity: problem.Warning,
 			Span: problem.Span{Start: m.start, End: m.value.end}, Message: msg,
 		}})
 	}
 	return out
+}
+
+// switchFile is where sw is: under workspace, or under the agent's user
+// directory (false where that cannot be told).
+func (a Agent) switchFile(sw hooksSwitch, workspace string, env config.Env) (string, bool) {
+	base := workspace
+	if sw.user {
+		dir, err := a.UserDir(env)
+		if err != nil {
+			return "", false
+		}
+		base = dir
+	}
+	return filepath.Join(base, filepath.FromSlash(sw.file)), true
 }
 
 // memberAt is the member at the end of keys from root, through objects.

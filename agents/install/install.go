@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
@@ -32,9 +33,16 @@ const (
 // there looks like.
 type Agent struct {
 	Name string
-	// project and user are the settings file's path relative to the
-	// workspace and to the home directory ("" where the agent has none).
+	// project is the settings file install edits, relative to the
+	// workspace; user is the one it edits relative to the agent's user
+	// directory (UserDir).
 	project, user string
+	// userDir is the agent's directory under the home (".claude");
+	// dirVar, when set in the environment, names that directory instead
+	// (CODEX_HOME), or, with dirVarIsHome, the home it is under.
+	userDir      string
+	dirVar       string
+	dirVarIsHome bool
 	// events are the key paths of the arrays our entry goes into, in
 	// order (Cursor announces shell, MCP and read events separately).
 	events [][]string
@@ -48,19 +56,27 @@ type Agent struct {
 	// lets it run on any other failure, so the command ends in
 	// `|| exit 2` and a hook that cannot start (moved binary) blocks.
 	exit2Blocks bool
-	// configured is a glob (relative to the workspace) of the files that
-	// configure the agent's hooks in a workspace, where that is more than
-	// the project file.
-	configured string
-	// switches are the settings, in the workspace, that turn all of the
-	// agent's hooks off, ours at user level included.
+	// configured and userConfigured are globs (relative to the workspace
+	// and to UserDir) of the files that configure the agent's hooks,
+	// where that is more than the file install edits.
+	configured, userConfigured []string
+	// switches are the settings that turn all of the agent's hooks off,
+	// ours at user level included; the workspace's are listed before the
+	// user's, which they override (hooksOff).
 	switches []hooksSwitch
+	// projectNote says when the agent does not read a project entry at
+	// all, measured against the agent (docs/agents.md "Where each entry
+	// is read"); userNote when it does not run even the user's. Both
+	// are shown by install and in check's CW700.
+	projectNote, userNote string
 }
 
-// hooksSwitch is a boolean at key in a workspace file (relative) that,
-// when it equals off, turns off every hook the agent has.
+// hooksSwitch is a boolean at key in file (relative to the workspace, or
+// to the agent's UserDir when user is set) that, when it equals off,
+// turns off every hook the agent has.
 type hooksSwitch struct {
 	file string
+	user bool
 	key  []string
 	off  bool
 }
@@ -116,21 +132,40 @@ func matcherEntry(unit int) func(a Agent, binary string, seconds int) any {
 // (https://cursor.com/docs/hooks), Copilot `timeoutSec`.
 var Agents = map[string]Agent{
 	"claude-code": {
-		Name: "claude-code", project: ".claude/settings.json", user: ".claude/settings.json",
+		// CLAUDE_CONFIG_DIR replaces ~/.claude (Claude Code's settings
+		// documentation).
+		Name: "claude-code", project: ".claude/settings.json", user: "settings.json", userDir: ".claude", dirVar: "CLAUDE_CONFIG_DIR",
 		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
-		switches: []hooksSwitch{{file: ".claude/settings.json", key: []string{"disableAllHooks"}, off: true}, {file: ".claude/settings.local.json", key: []string{"disableAllHooks"}, off: true}},
+		switches: []hooksSwitch{
+			{file: ".claude/settings.json", key: []string{"disableAllHooks"}, off: true},
+			{file: ".claude/settings.local.json", key: []string{"disableAllHooks"}, off: true},
+			{file: "settings.json", user: true, key: []string{"disableAllHooks"}, off: true},
+		},
+		projectNote: "Claude Code reads a project's .claude/settings.json only in the directory it is started in: a session started in a subdirectory of the project runs without this entry.",
 	},
 	"gemini-cli": {
-		Name: "gemini-cli", project: ".gemini/settings.json", user: ".gemini/settings.json",
+		// GEMINI_CLI_HOME stands for the home directory itself, under
+		// which .gemini/settings.json is read (gemini-cli
+		// packages/core/src/utils/paths.ts homedir(), config/storage.ts).
+		Name: "gemini-cli", project: ".gemini/settings.json", user: "settings.json", userDir: ".gemini", dirVar: "GEMINI_CLI_HOME", dirVarIsHome: true,
 		events: [][]string{{"hooks", "BeforeTool"}}, entry: matcherEntry(1000), skeleton: "{}\n", exit2Blocks: true,
-		switches: []hooksSwitch{{file: ".gemini/settings.json", key: []string{"hooksConfig", "enabled"}, off: false}},
+		switches: []hooksSwitch{
+			{file: ".gemini/settings.json", key: []string{"hooksConfig", "enabled"}, off: false},
+			{file: "settings.json", user: true, key: []string{"hooksConfig", "enabled"}, off: false},
+		},
+		projectNote: "Gemini CLI reads a project's .gemini/settings.json only in the directory it is started in, and only in a folder you trusted: a session started in a subdirectory of the project, or in an untrusted folder, runs without this entry.",
 	},
 	"codex": {
-		Name: "codex", project: ".codex/hooks.json", user: ".codex/hooks.json",
+		// CODEX_HOME replaces ~/.codex; Codex reads hooks.json in each
+		// config folder, the user's being CODEX_HOME (codex-rs
+		// utils/home-dir find_codex_home, hooks/src/engine/discovery.rs).
+		Name: "codex", project: ".codex/hooks.json", user: "hooks.json", userDir: ".codex", dirVar: "CODEX_HOME",
 		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
+		projectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
+		userNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
 	},
 	"cursor": {
-		Name: "cursor", project: ".cursor/hooks.json", user: ".cursor/hooks.json",
+		Name: "cursor", project: ".cursor/hooks.json", user: "hooks.json", userDir: ".cursor",
 		events: [][]string{
 			{"hooks", "beforeShellExecution"},
 			{"hooks", "beforeMCPExecution"},
@@ -143,14 +178,22 @@ var Agents = map[string]Agent{
 		skeleton: "{\n  \"version\": 1\n}\n", exit2Blocks: true,
 	},
 	"copilot-cli": {
-		// Copilot reads every .github/hooks/*.json: ours is a file of its
-		// own, so no user's file is touched. It has no user-level file.
-		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: ".github/hooks/*.json",
+		// Copilot reads every .github/hooks/*.json, and for the user every
+		// $COPILOT_HOME/hooks/*.json (COPILOT_HOME defaults to ~/.copilot)
+		// and the hooks of its settings.json: ours is a file of its own at
+		// both levels, so no file of the user's is touched.
+		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: []string{".github/hooks/*.json"},
+		user: "hooks/codewhale-ls.json", userConfigured: []string{"hooks/*.json", "settings.json"}, userDir: ".copilot", dirVar: "COPILOT_HOME",
 		events: [][]string{{"hooks", "preToolUse"}},
 		entry: func(a Agent, binary string, seconds int) any {
 			return copilotHook{Type: "command", Bash: a.command(binary, seconds), PowerShell: a.powerShellCommand(binary, seconds), TimeoutSec: seconds}
 		},
 		skeleton: "{\n  \"version\": 1\n}\n",
+		switches: []hooksSwitch{
+			{file: ".github/copilot/settings.json", key: []string{"disableAllHooks"}, off: true},
+			{file: "settings.json", user: true, key: []string{"disableAllHooks"}, off: true},
+		},
+		projectNote: "Copilot CLI reads a project's hooks only in a folder you trusted: a session in an untrusted folder (and `copilot -p` there) runs without this entry.",
 	},
 }
 
@@ -163,16 +206,58 @@ func Lookup(name string) (Agent, error) {
 	return a, nil
 }
 
-// SettingsPath is the file the agent reads for scope: under workspace for
-// Project, under home for User.
-func (a Agent) SettingsPath(scope Scope, workspace, home string) (string, error) {
-	if scope == User {
-		if a.user == "" {
-			return "", fmt.Errorf("%s has no user-level hooks file; install it per project", a.Name)
+// UserDir is the directory the agent reads its user-level settings from:
+// the one its variable names (an absolute path: a relative one would be
+// resolved against whichever directory the agent starts in), else its
+// directory under the home directory env gives (nil: the process's).
+func (a Agent) UserDir(env config.Env) (string, error) {
+	if env == nil {
+		env = config.OSEnv{}
+	}
+	var home string
+	if v := a.dirVarValue(env); v != "" {
+		if !filepath.IsAbs(v) {
+			return "", fmt.Errorf("%s=%s is not an absolute path, so where %s reads it depends on the directory it starts in", a.dirVar, v, a.Name)
 		}
-		return filepath.Join(home, filepath.FromSlash(a.user)), nil
+		if !a.dirVarIsHome {
+			return filepath.Clean(v), nil
+		}
+		home = v
+	} else if home = config.HomeDir(env); home == "" {
+		return "", fmt.Errorf("cannot find the home directory for %s's user settings", a.Name)
+	}
+	return filepath.Join(home, a.userDir), nil
+}
+
+// dirVarValue is the agent's directory variable in env ("" when unset,
+// as the agents take an empty value).
+func (a Agent) dirVarValue(env config.Env) string {
+	if a.dirVar == "" {
+		return ""
+	}
+	return env.Getenv(a.dirVar)
+}
+
+// SettingsPath is the file install edits for scope: under workspace for
+// Project, under UserDir for User.
+func (a Agent) SettingsPath(scope Scope, workspace string, env config.Env) (string, error) {
+	if scope == User {
+		dir, err := a.UserDir(env)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, filepath.FromSlash(a.user)), nil
 	}
 	return filepath.Join(workspace, filepath.FromSlash(a.project)), nil
+}
+
+// Note says when the agent does not run the entry install writes for
+// scope ("" when it always does, as far as was measured).
+func (a Agent) Note(scope Scope) string {
+	if scope == User {
+		return a.userNote
+	}
+	return a.projectNote
 }
 
 // Command is the hook command for the agent, in sh: binary (the caller

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
 const testBinary = "/opt/codewhale ls/bin/codewhale-ls"
@@ -319,5 +320,58 @@ func TestAChangedTimeoutIsStillOurs(t *testing.T) {
 func TestEveryAgentCanBeInstalled(t *testing.T) {
 	if got, want := slices.Sorted(maps.Keys(Agents)), agents.Names(); !slices.Equal(got, want) {
 		t.Fatalf("install knows %v, hook answers for %v", got, want)
+	}
+}
+
+// TestSettingsPathHonoursTheAgentsHome: the user-level file is where the
+// agent reads it, in the directory its variable names when set: Claude's
+// CLAUDE_CONFIG_DIR, Codex's CODEX_HOME and Copilot's COPILOT_HOME name
+// the agent's directory, Gemini's GEMINI_CLI_HOME the home above .gemini.
+func TestSettingsPathHonoursTheAgentsHome(t *testing.T) {
+	for _, tc := range []struct {
+		agent string
+		env   config.MapEnv
+		want  string
+	}{
+		{"claude-code", config.MapEnv{"HOME": "/h"}, "/h/.claude/settings.json"},
+		{"claude-code", config.MapEnv{"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c"}, "/c/settings.json"},
+		{"gemini-cli", config.MapEnv{"HOME": "/h"}, "/h/.gemini/settings.json"},
+		{"gemini-cli", config.MapEnv{"HOME": "/h", "GEMINI_CLI_HOME": "/g"}, "/g/.gemini/settings.json"},
+		{"codex", config.MapEnv{"HOME": "/h"}, "/h/.codex/hooks.json"},
+		{"codex", config.MapEnv{"HOME": "/h", "CODEX_HOME": "/x/codex"}, "/x/codex/hooks.json"},
+		{"copilot-cli", config.MapEnv{"HOME": "/h"}, "/h/.copilot/hooks/codewhale-ls.json"},
+		{"copilot-cli", config.MapEnv{"HOME": "/h", "COPILOT_HOME": "/p"}, "/p/hooks/codewhale-ls.json"},
+		{"cursor", config.MapEnv{"HOME": "/h", "CODEX_HOME": "/x"}, "/h/.cursor/hooks.json"},
+	} {
+		got, err := Agents[tc.agent].SettingsPath(User, "/ws", tc.env)
+		if err != nil || got != filepath.FromSlash(tc.want) {
+			t.Errorf("%s %v: got %q (%v), want %q", tc.agent, tc.env, got, err, tc.want)
+		}
+	}
+	// A relative directory would be resolved against wherever the agent
+	// starts: refused rather than guessed.
+	if got, err := Agents["codex"].SettingsPath(User, "/ws", config.MapEnv{"HOME": "/h", "CODEX_HOME": "rel"}); err == nil || !strings.Contains(err.Error(), "CODEX_HOME") {
+		t.Errorf("relative CODEX_HOME: got %q, %v", got, err)
+	}
+	if got, _ := Agents["codex"].SettingsPath(Project, "/ws", config.MapEnv{"CODEX_HOME": "/x"}); got != filepath.FromSlash("/ws/.codex/hooks.json") {
+		t.Errorf("project: got %q", got)
+	}
+}
+
+// TestNotesSayWhenAProjectEntryIsNotRead: every agent measured not to read
+// a project entry in some sessions says so (docs/agents.md).
+func TestNotesSayWhenAProjectEntryIsNotRead(t *testing.T) {
+	for agent, want := range map[string]string{
+		"claude-code": "subdirectory",
+		"gemini-cli":  "untrusted folder",
+		"copilot-cli": "untrusted folder",
+		"codex":       "/hooks",
+	} {
+		if note := Agents[agent].Note(Project); !strings.Contains(note, want) {
+			t.Errorf("%s: project note %q lacks %q", agent, note, want)
+		}
+	}
+	if note := Agents["codex"].Note(User); !strings.Contains(note, "codex exec") {
+		t.Errorf("codex: user note %q", note)
 	}
 }

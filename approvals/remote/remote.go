@@ -58,6 +58,10 @@ type wireRequest struct {
 	Workspace string          `json:"workspace"`
 	Deadline  time.Time       `json:"deadline"`
 	Call      json.RawMessage `json:"call"`
+	// NeedsHuman is gate.Request.NeedsHuman, which an AuthorizeRequest
+	// does not carry: it only ever adds a hold, so the peer (the same
+	// user, checked by its kernel credentials) may set it.
+	NeedsHuman string `json:"needsHuman,omitempty"`
 }
 
 // wireReply is the server's one answer: a Decision, or why there is none.

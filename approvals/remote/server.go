@@ -223,6 +223,7 @@ func parseRequest(line []byte, workspace string) (Request, error) {
 	if call.Workspace != workspace {
 		return Request{}, fmt.Errorf(`field "call.workspace": %q is not this server's workspace %q`, call.Workspace, workspace)
 	}
+	call.NeedsHuman = w.NeedsHuman
 	return Request{Agent: w.Agent, Workspace: workspace, Call: call, Deadline: w.Deadline}, nil
 }
 

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,28 +108,49 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
-	workspace, err := hookWorkspace(call.Cwd)
+	if call.Cwd == "" {
+		// Every agent starts its hooks in its own working directory.
+		if call.Cwd, err = os.Getwd(); err != nil {
+			return agent.Deny("the hook event has no cwd and the hook's own is unknown: " + err.Error())
+		}
+	}
+	if call.ProjectDir == "" && agent.ProjectEnv != "" {
+		call.ProjectDir = os.Getenv(agent.ProjectEnv)
+	}
+	workspaces, err := agents.FindWorkspaces(call.Cwd, call.ProjectDir)
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
+	call.Anchor()
 	against, err := fs.codewhale()
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
-	opts := config.Options{ConfigFlag: fs.values["config"], Workspace: workspace, Env: config.OSEnv{}, Release: against.Implementation()}
-	// The agent runs the call itself, outside Codewhale's OS sandbox.
-	req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: workspace, OutsideSandbox: true}
-	if call.CallID != "" {
-		req.CallID = &call.CallID
-	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	d := decide(ctx, opts, req)
-	if ctx.Err() != nil {
-		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
+	inputs := call.Each
+	if inputs == nil {
+		inputs = []map[string]any{call.Input}
 	}
-	if d.Decision == gate.Ask {
-		answered, err := askEditor(ctx, remote.Request{Agent: agent.Name, Workspace: workspace, Call: req, Deadline: deadline})
+	var decided []judged
+	for part, input := range inputs {
+		for _, ws := range workspaces.All {
+			opts := config.Options{ConfigFlag: fs.values["config"], Workspace: ws, Env: config.OSEnv{}, Release: against.Implementation()}
+			// The agent runs the call itself, outside Codewhale's OS sandbox.
+			req := gate.Request{Tool: call.Tool, Input: maps.Clone(input), Workspace: ws, OutsideSandbox: true, NeedsHuman: call.NeedsHuman}
+			if call.CallID != "" {
+				req.CallID = &call.CallID
+			}
+			d := decide(ctx, opts, req)
+			if ctx.Err() != nil {
+				return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
+			}
+			decided = append(decided, judged{opts: opts, req: req, decision: d, part: part})
+		}
+	}
+	verdict := strictest(decided)
+	if verdict.decision.Decision == gate.Ask {
+		answered, err := askEditors(ctx, agent.Name, decided, deadline, askEditor)
 		switch {
 		case err == nil:
 			// The editor's server decided with its own snapshot and
@@ -138,33 +160,72 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 			return agent.Deny("asking the editor for approval failed: " + err.Error())
 		}
 	}
+	d := verdict.decision
 	final := agent.Final(agents.Reply{Verdict: d.Decision, Reason: d.Reason}, call)
-	if err := logHookDecision(opts, agent.Name, call.Tool, d, final); err != nil {
+	if err := logHookDecision(verdict.opts, agent.Name, call.Tool, d, final); err != nil {
 		return agent.Deny(err.Error() + "; a decision that cannot be logged does not run")
 	}
 	return agent.Answer(final)
 }
 
-// hookWorkspace is the git root of the agent's working directory, else
-// that directory (as the CLI finds its workspace, docs/codewhale/contract.md §2).
-// An event without one is judged in the hook's own working directory,
-// where every agent starts its hooks.
-func hookWorkspace(cwd string) (string, error) {
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("the hook event has no cwd and the hook's own is unknown: %v", err)
+// judged is one workspace's decision of (one part of) an agent's call.
+type judged struct {
+	opts     config.Options
+	req      gate.Request
+	decision gate.Decision
+	part     int // which of Call.Each, 0 for a call of one part
+}
+
+// askEditors puts each part of the call that a workspace asks about to
+// that workspace's editor; the call is allowed only if every part is. Only
+// the editor of a workspace that itself asks may answer for it: one whose
+// files allow the call would allow it without a prompt. ErrNoEditor when
+// a part finds no editor to ask.
+func askEditors(ctx context.Context, agentName string, decided []judged, deadline time.Time, askEditor editorAsker) (gate.Decision, error) {
+	var answered gate.Decision
+	for part := 0; part <= decided[len(decided)-1].part; part++ {
+		asked := false
+		for _, j := range decided {
+			if j.part != part || j.decision.Decision != gate.Ask {
+				continue
+			}
+			d, err := askEditor(ctx, remote.Request{Agent: agentName, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
+			if errors.Is(err, remote.ErrNoEditor) {
+				continue
+			}
+			if err != nil || d.Decision != gate.Allow {
+				return d, err
+			}
+			answered, asked = d, true
+			break
 		}
-		cwd = wd
+		if !asked && slices.ContainsFunc(decided, func(j judged) bool { return j.part == part && j.decision.Decision == gate.Ask }) {
+			return gate.Decision{}, remote.ErrNoEditor
+		}
 	}
-	if !filepath.IsAbs(cwd) {
-		return "", fmt.Errorf("the hook event's cwd %q is not an absolute path", cwd)
+	return answered, nil
+}
+
+// strictest is the decision that stands among the workspaces' (docs/agents.md,
+// "Workspace"): a deny over an ask over an allow, the first of its kind
+// (the session's project comes first).
+func strictest(decided []judged) judged {
+	rank := func(v gate.Verdict) int {
+		switch v {
+		case gate.Allow:
+			return 0
+		case gate.Ask:
+			return 1
+		}
+		return 2
 	}
-	cwd = filepath.Clean(cwd)
-	if root := config.GitRoot(cwd); root != "" {
-		return root, nil
+	best := decided[0]
+	for _, j := range decided[1:] {
+		if rank(j.decision.Decision) > rank(best.decision.Decision) {
+			best = j
+		}
 	}
-	return cwd, nil
+	return best
 }
 
 // logHookDecision appends the verdict the agent is given to the decision

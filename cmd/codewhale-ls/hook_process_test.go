@@ -12,9 +12,9 @@ import (
 )
 
 // TestHookProcessExitCodes: run as the agent runs it, a separate process,
-// a broken event is a deny with exit 0 (Claude Code: JSON deny) or exit 2
-// (Codex, which honours only that): never another code, which the agents
-// treat as a failed hook and run the tool.
+// a broken event is a deny with exit 0 (Claude Code, Gemini CLI: JSON
+// deny) or exit 2 (Codex, which honours only that): never another code,
+// which the agents treat as a failed hook and run the tool.
 func TestHookProcessExitCodes(t *testing.T) {
 	for _, c := range []struct {
 		agent, stdin string
@@ -23,7 +23,7 @@ func TestHookProcessExitCodes(t *testing.T) {
 	}{
 		{"claude-code", "", 0, `"permissionDecision":"deny"`},
 		{"codex", "{not json", 2, `"permissionDecision":"deny"`},
-		{"gemini-cli", "[]", 2, `"decision":"deny"`},
+		{"gemini-cli", "[]", 0, `"decision":"deny"`},
 	} {
 		cmd, _ := serverCommand(t, "hook", c.agent, "--codewhale-version", "0.9.10")
 		cmd.Stdin = strings.NewReader(c.stdin)

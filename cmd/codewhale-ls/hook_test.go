@@ -187,7 +187,7 @@ func TestHookAskGoesToTheEditor(t *testing.T) {
 		want   string
 		logs   bool
 	}{
-		{"approved once", gate.Decision{Decision: gate.Allow, Reason: "Approved once in the editor"}, nil, `"permissionDecision":"allow","permissionDecisionReason":"Approved once in the editor"`, false},
+		{"approved once", gate.Decision{Decision: gate.Allow, Reason: "Approved once in the editor"}, nil, ``, false},
 		{"denied", gate.Decision{Decision: gate.Deny, Reason: "Denied in the editor"}, nil, `"permissionDecision":"deny","permissionDecisionReason":"Denied in the editor"`, false},
 		{"editor gone mid-prompt", gate.Decision{}, errors.New("connection reset"), `"permissionDecision":"deny","permissionDecisionReason":"asking the editor for approval failed: connection reset"`, false},
 		{"no editor", gate.Decision{}, remote.ErrNoEditor, `"permissionDecision":"ask"`, true},
@@ -204,7 +204,7 @@ func TestHookAskGoesToTheEditor(t *testing.T) {
 					}
 					return c.answer, c.err
 				})
-			if out.Exit != 0 || !strings.Contains(out.Stdout, c.want) {
+			if out.Exit != 0 || !strings.Contains(out.Stdout, c.want) || (c.want == "") != (out.Stdout == "") {
 				t.Errorf("got %+v, want stdout holding %s", out, c.want)
 			}
 			if asked.Agent != "claude-code" || asked.Workspace != w.ws || asked.Call.Tool != "exec_shell" {

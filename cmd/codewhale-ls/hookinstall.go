@@ -10,11 +10,14 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
-// hookInstall runs `hook install|uninstall AGENT [--project|--user]
-// [--yes] [--workspace DIR]`: the change is shown as a diff first and
-// made only when confirmed on a terminal or by --yes.
+// hookInstall runs `hook install|uninstall AGENT [--user|--project
+// [--workspace DIR]] [--yes]`: the change is shown as a diff first and
+// made only when confirmed on a terminal or by --yes. Without --project
+// the user's settings are edited (docs/agents.md "Installing the hook in
+// each agent").
 func hookInstall(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runHookInstall(verb, args, isTerminal(stdin), stdin, stdout, stderr)
 }
@@ -22,7 +25,7 @@ func hookInstall(verb string, args []string, stdin io.Reader, stdout, stderr io.
 func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(msg string) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook %s: %s\n", verb, msg)
-		fmt.Fprintf(stderr, "usage: codewhale-ls hook %s %s [--project|--user] [--yes] [--workspace DIR]\n", verb, strings.Join(agents.Names(), "|"))
+		fmt.Fprintf(stderr, "usage: codewhale-ls hook %s %s [--user|--project [--workspace DIR]] [--yes]\n", verb, strings.Join(agents.Names(), "|"))
 		return 1
 	}
 	fs, err := parseFlags(args, []string{"workspace"}, []string{"project", "user", "yes"})
@@ -39,19 +42,23 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 	if fs.bools["project"] && fs.bools["user"] {
 		return fail("--project and --user exclude each other")
 	}
-	scope := install.Project
-	if fs.bools["user"] {
-		scope = install.User
+	// The user level is the default: the agents read a project's entry
+	// only in some sessions (Agent.Note), the user's in all of them.
+	scope := install.User
+	if fs.bools["project"] {
+		scope = install.Project
+	} else if _, given := fs.values["workspace"]; given {
+		// Fail closed: whoever names a workspace means its file, and
+		// writing the home's instead would go unnoticed.
+		return fail("--workspace names the project's file: add --project (without it the hook goes in the user's settings)")
 	}
-	workspace, err := fs.workspace()
-	if err != nil {
-		return fail(err.Error())
+	var workspace string
+	if scope == install.Project {
+		if workspace, err = fs.workspace(); err != nil {
+			return fail(err.Error())
+		}
 	}
-	home, err := os.UserHomeDir()
-	if err != nil && scope == install.User {
-		return fail("cannot find the home directory: " + err.Error())
-	}
-	path, err := agent.SettingsPath(scope, workspace, home)
+	path, err := agent.SettingsPath(scope, workspace, config.OSEnv{})
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -72,11 +79,22 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 		fmt.Fprintf(stderr, "codewhale-ls hook %s: %v (nothing was changed)\n", verb, err)
 		return 1
 	}
+	if note := agent.Note(scope); note != "" && verb == "install" {
+		fmt.Fprintf(stderr, "note: %s\n", note)
+		if scope == install.Project {
+			fmt.Fprintf(stderr, "note: `codewhale-ls hook install %s` (user level, no --project) holds every session of %s on this machine.\n", agent.Name, agent.Name)
+		}
+	}
 	if change.Empty() {
 		if verb == "install" {
 			fmt.Fprintf(stderr, "the %s hook is already installed in %s\n", agent.Name, path)
 		} else {
 			fmt.Fprintf(stderr, "no %s hook of codewhale-ls in %s\n", agent.Name, path)
+			if scope == install.User {
+				// Before the user level became the default, install
+				// wrote the project's file.
+				fmt.Fprintln(stderr, "for an entry in a project's file, add --project")
+			}
 		}
 		return 0
 	}

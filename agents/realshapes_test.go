@@ -1,0 +1,97 @@
+package agents
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestWhatTheRealCLIsSend: tool calls as the real CLIs send them, which
+// differ from the documentation the first adapters were written from
+// (issue 14 points 6, 7 and 10), each mapped to the Codewhale call that
+// decides it.
+func TestWhatTheRealCLIsSend(t *testing.T) {
+	for _, c := range []struct {
+		name, agent, event, tool string
+		want                     map[string]any // the whole Codewhale input
+	}{
+		// MCP: Gemini's single-underscore names, and a server named so
+		// that its tool takes a built-in's name.
+		{"gemini mcp", "gemini-cli", `{"tool_name":"mcp_github_create_issue","tool_input":{"title":"t"},"mcp_context":{"server_name":"github","tool_name":"create_issue"}}`, "mcp_github_create_issue", map[string]any{"title": "t"}},
+		{"gemini mcp without context", "gemini-cli", `{"tool_name":"mcp_github_create_issue","tool_input":{}}`, "mcp_github_create_issue", map[string]any{}},
+		{"gemini mcp named as a built-in", "gemini-cli", `{"tool_name":"mcp_read_resource","tool_input":{},"mcp_context":{"server_name":"read","tool_name":"resource"}}`, "mcp__read__resource", map[string]any{}},
+		{"claude mcp named as a built-in", "claude-code", `{"tool_name":"mcp__read__resource","tool_input":{}}`, "mcp__read__resource", map[string]any{}},
+		{"codex mcp named as a built-in", "codex", `{"tool_name":"mcp__get__prompt","tool_input":{}}`, "mcp__get__prompt", map[string]any{}},
+		// Copilot's search tools name their directory in paths.
+		{"copilot glob paths string", "copilot-cli", `{"toolName":"glob","toolArgs":"{\"pattern\":\"*\",\"paths\":\"~/.ssh\"}"}`, "file_search", map[string]any{"pattern": "*", "path": "~/.ssh"}},
+		{"copilot grep paths array", "copilot-cli", `{"toolName":"grep","toolArgs":{"pattern":"k","paths":["/w/src"]}}`, "grep_files", map[string]any{"pattern": "k", "path": "/w/src"}},
+		{"copilot rg", "copilot-cli", `{"toolName":"rg","toolArgs":{"pattern":"k","paths":"/w"}}`, "grep_files", map[string]any{"pattern": "k", "path": "/w"}},
+		{"copilot freeform apply_patch", "copilot-cli", `{"toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}`, "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}},
+		{"codex view_image", "codex", `{"tool_name":"view_image","tool_input":{"path":"/home/u/.ssh/id_rsa"}}`, "read_media", map[string]any{"path": "/home/u/.ssh/id_rsa"}},
+		// Bookkeeping, decided as Codewhale's counterparts.
+		{"claude TodoWrite", "claude-code", `{"tool_name":"TodoWrite","tool_input":{"todos":[{"content":"x","path":"/etc"}]}}`, "todo_write", map[string]any{}},
+		{"claude ToolSearch", "claude-code", `{"tool_name":"ToolSearch","tool_input":{"query":"select:Read"}}`, "tool_search", map[string]any{}},
+		{"claude Agent", "claude-code", `{"tool_name":"Agent","tool_input":{"prompt":"look","subagent_type":"Explore"}}`, "agent", map[string]any{"action": "start", "role": "Explore"}},
+		{"claude BashOutput", "claude-code", `{"tool_name":"BashOutput","tool_input":{"bash_id":"1"}}`, "exec_shell_wait", map[string]any{}},
+		{"gemini write_todos", "gemini-cli", `{"tool_name":"write_todos","tool_input":{"todos":[]}}`, "todo_write", map[string]any{}},
+		{"gemini activate_skill", "gemini-cli", `{"tool_name":"activate_skill","tool_input":{"name":"x"}}`, "load_skill", map[string]any{}},
+		{"copilot report_intent", "copilot-cli", `{"toolName":"report_intent","toolArgs":{"intent":"Exploring"}}`, "note", map[string]any{}},
+		{"copilot write_bash", "copilot-cli", `{"toolName":"write_bash","toolArgs":{"sessionId":"1","input":"y\n"}}`, "exec_shell_interact", map[string]any{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, _ := Lookup(c.agent)
+			call, err := a.Parse([]byte(c.event))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if call.Tool != c.tool || !reflect.DeepEqual(call.Input, c.want) {
+				t.Errorf("got %s %v, want %s %v", call.Tool, call.Input, c.tool, c.want)
+			}
+		})
+	}
+	t.Run("copilot several paths", func(t *testing.T) {
+		a, _ := Lookup("copilot-cli")
+		if _, err := a.Parse([]byte(`{"toolName":"grep","toolArgs":{"pattern":"k","paths":["/w","/home/u/.ssh"]}}`)); err == nil || !strings.Contains(err.Error(), "more than one target") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+// TestGeminiFetchPrompt: Gemini's web_fetch carries its URLs inside a
+// prompt; each URL is a fetch of its own, all of which must pass, and a
+// prompt without one is for a human (issue 14 point 7).
+func TestGeminiFetchPrompt(t *testing.T) {
+	a, _ := Lookup("gemini-cli")
+	call, err := a.Parse([]byte(`{"tool_name":"web_fetch","tool_input":{"prompt":"Summarise https://example.com/a. and (https://evil.test/x?k=1)"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{{"url": "https://example.com/a"}, {"url": "https://evil.test/x?k=1"}}
+	if call.Tool != "fetch_url" || !reflect.DeepEqual(call.Each, want) || call.NeedsHuman != "" {
+		t.Errorf("got %s %v %q", call.Tool, call.Each, call.NeedsHuman)
+	}
+	call, err = a.Parse([]byte(`{"tool_name":"web_fetch","tool_input":{"prompt":"fetch the usual page"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if call.Each != nil || !strings.Contains(call.NeedsHuman, "a human decides") {
+		t.Errorf("got %v %q", call.Each, call.NeedsHuman)
+	}
+}
+
+// TestCodexTerminalIsForAHuman: write_stdin never reaches a hook, so a
+// Codex command started with a terminal is held for a human.
+func TestCodexTerminalIsForAHuman(t *testing.T) {
+	a, _ := Lookup("codex")
+	call, err := a.Parse([]byte(`{"tool_name":"exec_command","tool_input":{"cmd":"bash","tty":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(call.NeedsHuman, "write_stdin") {
+		t.Errorf("NeedsHuman = %q", call.NeedsHuman)
+	}
+	call, _ = a.Parse([]byte(`{"tool_name":"exec_command","tool_input":{"cmd":"ls","tty":false}}`))
+	if call.NeedsHuman != "" {
+		t.Errorf("NeedsHuman = %q for a command without a terminal", call.NeedsHuman)
+	}
+}

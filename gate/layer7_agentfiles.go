@@ -1,0 +1,170 @@
+package gate
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+)
+
+// Another agent's call that changes what holds that agent (its hooks and
+// settings, the editor settings that choose codewhale-ls's binary or the
+// Codewhale release, codewhale-ls itself) is one approval away from
+// switching the policy off: Claude's `{"disableAllHooks": true}` in the
+// git-ignored .claude/settings.local.json, or `codewhale.server.path` in
+// .vscode/settings.json. Codewhale guards its own .codewhale/ this way; for
+// other agents codewhale-ls guards theirs: such a call is a forced hold,
+// which no rule, session grant or posture passes, so a human decides it
+// (docs/agents.md, "The agent's own controls").
+
+// agentControlDirs are directories any file of which can carry an agent's
+// hooks or settings, wherever they are (a repository's or the home's).
+var agentControlDirs = []string{".claude", ".gemini", ".cursor", ".codex", ".copilot", ".codewhale", ".deepseek", ".vscode"}
+
+// agentControlFiles are single files of the same weight: an MCP server
+// list (a server's name chooses its tools' names) and Neovim's project
+// configuration.
+var agentControlFiles = []string{".mcp.json", ".nvim.lua", ".nvimrc", ".exrc"}
+
+// agentControlBinaries, in a bin directory, answer hooks (codewhale-ls)
+// and name the release (codewhale --version). Elsewhere the names are
+// ordinary words (a checkout called codewhale).
+var agentControlBinaries = []string{"codewhale-ls", "codewhale-ls.exe", "codewhale", "codewhale.exe"}
+
+// agentControlNested are directories guarded only inside a parent of this
+// name: Copilot's hooks and settings, VS Code's and Neovim's user
+// configuration. The parent alone is guarded too (a move or removal of
+// .github takes its hooks with it).
+var agentControlNested = map[string][]string{
+	".github": {"hooks", "copilot"},
+	".config": {"Code", "Code - Insiders", "VSCodium", "code-server", "nvim"},
+}
+
+// agentControlSuffix: a VS Code workspace file holds settings too.
+const agentControlSuffix = ".code-workspace"
+
+// agentControlPath reports whether p names, or could name once its globs
+// and brace lists expand, a guarded location, and which.
+func agentControlPath(p string) (string, bool) {
+	p = filepath.ToSlash(p)
+	root := ""
+	if strings.HasPrefix(p, "/") {
+		root = "/"
+	}
+	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+	for i, part := range parts {
+		last := i == len(parts)-1
+		for _, alt := range braceAlternatives(part) {
+			if matchesAny(alt, agentControlDirs) || (last && (matchesAny(alt, agentControlFiles) || strings.HasSuffix(alt, agentControlSuffix))) ||
+				(last && i > 0 && parts[i-1] == "bin" && matchesAny(alt, agentControlBinaries)) {
+				return root + strings.Join(parts[:i+1], "/"), true
+			}
+			for parent, children := range agentControlNested {
+				if !nameMatches(alt, parent) {
+					continue
+				}
+				if last || matchesAny(parts[i+1], children) {
+					return root + strings.Join(parts[:min(i+2, len(parts))], "/"), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// braceAlternatives splits one component's `{a,b}` list (one level, as a
+// guard: a nested list is taken whole), else the component itself.
+func braceAlternatives(part string) []string {
+	open := strings.IndexByte(part, '{')
+	closing := strings.LastIndexByte(part, '}')
+	if open < 0 || closing < open {
+		return []string{part}
+	}
+	var out []string
+	for _, alt := range strings.Split(part[open+1:closing], ",") {
+		out = append(out, part[:open]+alt+part[closing+1:])
+	}
+	return append(out, part)
+}
+
+func matchesAny(part string, names []string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return nameMatches(part, n) })
+}
+
+// nameMatches: the component is the name, or a shell pattern that could
+// expand to it (`.cl*`, `.[c]laude`, `.gemin?`). Case is folded, as on the
+// file systems of macOS and Windows.
+func nameMatches(part, name string) bool {
+	part, name = strings.ToLower(part), strings.ToLower(name)
+	if part == name {
+		return true
+	}
+	if !strings.ContainsAny(part, "*?[") {
+		return false
+	}
+	ok, err := path.Match(part, name)
+	return ok || err != nil // a pattern the matcher cannot read could match it
+}
+
+// agentFiles is why another agent's call that codewhale-ls cannot see
+// through (Request.NeedsHuman), or that writes, moves or, for a shell
+// command, names an agent's control file, is held for a human (part
+// of layer 7, beside the repository law: a forced hold); "" for any other
+// call. Codewhale's own calls are not touched.
+func (p *plan) agentFiles() string {
+	if !p.req.OutsideSandbox {
+		return ""
+	}
+	if p.req.NeedsHuman != "" {
+		return p.req.NeedsHuman
+	}
+	dir := p.req.Workspace
+	if cwd, _ := p.input["cwd"].(string); filepath.IsAbs(cwd) {
+		dir = cwd
+	}
+	var candidates []string
+	switch {
+	case tool.IsShell(p.req.Tool):
+		command, _ := p.input["command"].(string)
+		candidates = append(candidates, dir)
+		for _, word := range shell.Words(command) {
+			// The word whole as well: pathsIn cuts a glob at its first
+			// metacharacter, and `.cl*` is what could reach .claude.
+			raw := strings.TrimLeft(word, "0123456789<>&|")
+			candidates = append(append(candidates, raw), pathsIn(word, p.snap.Paths.Home)...)
+		}
+	case tool.IsFileWrite(p.semantic) || p.semantic == "apply_patch":
+		candidates = append(patchfiles.Targets(p.input), moveDestinations(p.input)...)
+	default:
+		return ""
+	}
+	for _, c := range candidates {
+		if !filepath.IsAbs(c) && !strings.HasPrefix(c, "~") {
+			c = filepath.Join(dir, c)
+		}
+		if guarded, ok := agentControlPath(c); ok {
+			return fmt.Sprintf("This call touches %s, where an agent's hooks or settings, or what chooses codewhale-ls and the Codewhale release, live: a change there could switch this policy off, so a human decides it (codewhale-ls guards these for other agents as Codewhale guards .codewhale/).", guarded)
+		}
+	}
+	return ""
+}
+
+// moveDestinations are a patch's `*** Move to:` files, which the agent
+// writes although Codewhale's targets leave them out.
+func moveDestinations(input map[string]any) []string {
+	var out []string
+	for _, field := range []string{"patch", "input"} {
+		text, _ := input[field].(string)
+		for line := range strings.Lines(text) {
+			if rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "*** Move to: "); ok && strings.TrimSpace(rest) != "" {
+				out = append(out, strings.TrimSpace(rest))
+			}
+		}
+	}
+	return out
+}
