@@ -1,0 +1,198 @@
+package realagents
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/fakemodel"
+)
+
+// The four agents, configured as shared/spec/deps.md Appendix F found they
+// run offline, with every telemetry and update check their docs name off.
+// What each sends its hook was captured from these versions
+// (agents/testdata/captured, /work/notes/real-agents.md).
+
+var claude = &agent{
+	name: "claude-code", cli: "claude", node: 22, userInstall: true,
+	configure: func(s *session) {},
+	env: func(s *session) []string {
+		env := []string{
+			"ANTHROPIC_BASE_URL=" + s.model.URL, "ANTHROPIC_API_KEY=test-key",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+			"DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
+		}
+		if os.Geteuid() == 0 {
+			// Claude refuses bypassPermissions as root outside a sandbox
+			// unless told it is in one (CI runs as root).
+			env = append(env, "IS_SANDBOX=1")
+		}
+		return env
+	},
+	// bypassPermissions: Claude's own prompts would refuse every call in
+	// -p mode; the hook is the only gate (docs/agents.md, Claude Code "Ask").
+	args: func(s *session, prompt string) []string {
+		return []string{"-p", prompt, "--permission-mode", "bypassPermissions"}
+	},
+	shell: func(c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "Bash", Args: map[string]any{"command": c, "description": "run"}}
+	},
+	read: func(p string) fakemodel.Step { return fakemodel.Step{Tool: "Read", Args: map[string]any{"file_path": p}} },
+	write: func(p, c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "Write", Args: map[string]any{"file_path": p, "content": c}}
+	},
+}
+
+var gemini = &agent{
+	name: "gemini-cli", cli: "gemini", node: 20, userInstall: true,
+	configure: func(s *session) {
+		// Without selectedType Gemini exits 41; an untrusted folder makes
+		// headless runs exit 55 and blocks project hooks.
+		s.writeJSON(filepath.Join(s.home, ".gemini", "settings.json"), map[string]any{
+			"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+			"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+			"telemetry": map[string]any{"enabled": false},
+			"privacy":   map[string]any{"usageStatisticsEnabled": false},
+			"mcpServers": map[string]any{fakeMCPServer: map[string]any{
+				"command": testBinary(s), "env": map[string]any{fakeMCPEnv: "1", fakeMCPMarkerEnv: filepath.Join(s.root, "mcp-marker")},
+			}},
+		})
+		s.writeJSON(filepath.Join(s.home, ".gemini", "trustedFolders.json"), map[string]string{s.repo: "TRUST_FOLDER"})
+	},
+	env: func(s *session) []string {
+		return []string{"GOOGLE_GEMINI_BASE_URL=" + s.model.URL, "GEMINI_API_KEY=test-key", "GEMINI_TELEMETRY_ENABLED=false"}
+	},
+	// --yolo: headless Gemini offers only read-only tools otherwise.
+	args: func(s *session, prompt string) []string { return []string{"-p", prompt, "--yolo"} },
+	shell: func(c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "run_shell_command", Args: map[string]any{"command": c}}
+	},
+	read: func(p string) fakemodel.Step {
+		return fakemodel.Step{Tool: "read_file", Args: map[string]any{"file_path": p}}
+	},
+	write: func(p, c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "write_file", Args: map[string]any{"file_path": p, "content": c}}
+	},
+}
+
+var codex = &agent{
+	name: "codex", cli: "codex", node: 16, userInstall: true,
+	configure: func(s *session) {
+		// A provider of ours speaking the Responses API (Codex refuses
+		// chat); gpt-5.5 is in Codex's bundled list and gets apply_patch.
+		// The project is trusted, else Codex loads no project hooks.
+		s.writeFile(filepath.Join(s.home, ".codex", "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "FAKE_MODEL_KEY"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[features]
+hooks = true
+
+[projects.%q]
+trust_level = "trusted"
+`, s.model.URL, s.repo))
+	},
+	afterInstall: func(s *session) { trustCodexHooks(s) },
+	env: func(s *session) []string {
+		return []string{"CODEX_HOME=" + filepath.Join(s.home, ".codex"), "FAKE_MODEL_KEY=test-key"}
+	},
+	args: func(s *session, prompt string) []string {
+		return []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", prompt}
+	},
+	shell: func(c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "exec_command", Args: map[string]any{"cmd": c}}
+	},
+	write: func(p, c string) fakemodel.Step {
+		var b strings.Builder
+		fmt.Fprintf(&b, "*** Begin Patch\n*** Add File: %s\n", p)
+		for _, line := range strings.SplitAfter(strings.TrimSuffix(c, "\n"), "\n") {
+			b.WriteString("+" + strings.TrimSuffix(line, "\n") + "\n")
+		}
+		b.WriteString("*** End Patch\n")
+		return fakemodel.Step{Tool: "apply_patch", Raw: b.String()}
+	},
+}
+
+var copilot = &agent{
+	name: "copilot-cli", cli: "copilot", node: 22,
+	configure: func(s *session) {},
+	env: func(s *session) []string {
+		return []string{
+			"COPILOT_HOME=" + filepath.Join(s.home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_BASE_URL=" + s.model.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+			"COPILOT_PROVIDER_API_KEY=test-key",
+			// A Claude model: create/edit/view tools with a path (a GPT-5
+			// model gets a freeform apply_patch instead).
+			"COPILOT_MODEL=claude-sonnet-4.5",
+		}
+	},
+	args: func(s *session, prompt string) []string {
+		return []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--disable-client-telemetry"}
+	},
+	shell: func(c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "bash", Args: map[string]any{"command": c, "description": "run"}}
+	},
+	read: func(p string) fakemodel.Step { return fakemodel.Step{Tool: "view", Args: map[string]any{"path": p}} },
+	write: func(p, c string) fakemodel.Step {
+		return fakemodel.Step{Tool: "create", Args: map[string]any{"path": p, "file_text": c}}
+	},
+}
+
+var allAgents = []*agent{claude, gemini, codex, copilot}
+
+// trustCodexHooks trusts every hook Codex lists for the repository, as a
+// user does in /hooks: `codex exec` silently skips an untrusted hook. It
+// uses Codex's own app-server (hooks/list, then config/batchWrite of
+// hooks.state.KEY.trusted_hash), so the hash is Codex's.
+func trustCodexHooks(s *session) {
+	s.t.Helper()
+	a := s.startAppServer()
+	defer a.close()
+	var listed struct {
+		Data []struct {
+			Hooks []struct {
+				Key         string `json:"key"`
+				CurrentHash string `json:"currentHash"`
+			} `json:"hooks"`
+		} `json:"data"`
+	}
+	raw := a.call(s.t, "hooks/list", map[string]any{"cwds": []string{s.repo, filepath.Join(s.repo, "sub"), filepath.Join(s.repo, "secrets")}})
+	if err := json.Unmarshal(raw, &listed); err != nil {
+		s.t.Fatalf("hooks/list: %v: %s", err, raw)
+	}
+	state := map[string]any{}
+	for _, d := range listed.Data {
+		for _, h := range d.Hooks {
+			state[h.Key] = map[string]any{"trusted_hash": h.CurrentHash}
+		}
+	}
+	if len(state) == 0 {
+		s.t.Fatalf("codex lists no hook after hook install: %s", raw)
+	}
+	a.call(s.t, "config/batchWrite", map[string]any{"edits": []any{map[string]any{
+		"keyPath": "hooks.state", "mergeStrategy": "upsert", "value": state,
+	}}})
+}
+
+// testBinary is this test binary, which serves MCP when fakeMCPEnv=1.
+func testBinary(s *session) string {
+	self, err := os.Executable()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return self
+}

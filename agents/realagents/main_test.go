@@ -1,0 +1,37 @@
+// Package realagents runs the real agent CLIs (Claude Code, Gemini CLI,
+// Codex, Copilot CLI) headless against our fake model server
+// (internal/fakemodel), with `codewhale-ls hook AGENT` installed as
+// docs/agents.md tells users to, and checks what the hook's verdicts do:
+// files a denied call would have made, and what the agent tells the model
+// after each call (issue 14, "How it is checked"; the way each CLI runs
+// offline is shared/spec/deps.md Appendix F).
+//
+// The CLIs come from .ci/setup-agents.sh. A test skips when its CLI or
+// Node is missing, unless CODEWHALE_E2E=1, under which that is a failure.
+package realagents
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeMCPEnv) == "1" {
+		serveFakeMCP()
+		return
+	}
+	code := m.Run()
+	if buildDir != "" {
+		_ = os.RemoveAll(buildDir)
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}

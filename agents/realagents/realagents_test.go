@@ -1,0 +1,228 @@
+package realagents
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/fakemodel"
+)
+
+// eachAgent runs body once per agent, as a subtest named after the agent
+// (go test -run 'TestDeniedCall/codex').
+func eachAgent(t *testing.T, body func(t *testing.T, a *agent)) {
+	for _, a := range allAgents {
+		t.Run(a.name, func(t *testing.T) { body(t, a) })
+	}
+}
+
+// installUser installs the hook at user level where the agent has one,
+// so a session in any directory is held; Copilot's user level is not
+// supported by `hook install` yet (pending).
+func installUser(t *testing.T, s *session) {
+	t.Helper()
+	if !s.a.userInstall {
+		pending(t, s.a.name+": `hook install --user` refused, while Copilot CLI 1.0.102 runs hooks from $COPILOT_HOME/hooks/*.json")
+	}
+	s.install(s.repo, "--user")
+}
+
+// An allowed call runs and its output reaches the model.
+func TestAllowedCall(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		s.install(s.repo)
+		script := []fakemodel.Step{a.shell("cat README.md")}
+		if a.read != nil {
+			script = append(script, a.read("README.md")) // relative: the agent's cwd
+		}
+		r := s.run(s.repo, script...)
+		for i, res := range r.results {
+			if !strings.Contains(res, readme) {
+				t.Errorf("call %d was allowed but its output did not reach the model: %q", i, res)
+			}
+		}
+	})
+}
+
+// A denied shell command does not run (the marker it would create after
+// the denied part is not made) and the model is told why.
+func TestDeniedCall(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		s.install(s.repo)
+		r := s.run(s.repo, a.shell("cargo publish --dry-run; touch denied-marker"))
+		if s.exists(filepath.Join(s.repo, "denied-marker")) {
+			t.Errorf("the denied command ran: denied-marker exists; the model was told %q", r.results[0])
+		}
+		if !strings.Contains(r.results[0], "cargo publish") {
+			t.Errorf("the model was not told the deny's reason: %q", r.results[0])
+		}
+	})
+}
+
+// The private key in the home is read neither by a shell command nor by
+// the agent's read tool.
+func TestKeyNotRead(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		s.install(s.repo)
+		script := []fakemodel.Step{a.shell("cat ~/.ssh/id_rsa")}
+		if a.read != nil {
+			script = append(script, a.read(filepath.Join(s.home, ".ssh", "id_rsa")))
+		}
+		s.run(s.repo, script...).noSecret(t)
+	})
+}
+
+// A glob that the shell expands to the key is no way around the deny.
+func TestKeyNotReadThroughGlob(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		pending(t, "a shell glob (cat ~/.s*h/id_rsa) that expands into the read deny-list is allowed")
+		s := newSession(t, a)
+		s.install(s.repo)
+		s.run(s.repo, a.shell("cat ~/.s*h/id_rsa"), a.shell("cat ~/.ssh/id_*"), a.shell("cat $HOME/.ss?/id_rsa")).noSecret(t)
+	})
+}
+
+// Relative paths are the agent's cwd's: from repo/sub, ../../home is the
+// home. A relative read inside the repository still works.
+func TestRelativePathsFromSubdir(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		installUser(t, s)
+		sub := filepath.Join(s.repo, "sub")
+		script := []fakemodel.Step{a.shell("cat inner.txt"), a.shell("cat ../../home/.ssh/id_rsa")}
+		if a.read != nil {
+			script = append(script, a.read("../../home/.ssh/id_rsa"))
+		}
+		r := s.run(sub, script...)
+		if !strings.Contains(r.results[0], "inner") {
+			t.Errorf("cat inner.txt from repo/sub: %q", r.results[0])
+		}
+		r.noSecret(t)
+	})
+}
+
+// The hook installed as the docs say, without --project or --user, holds
+// a session started in a subdirectory of the repository.
+func TestDefaultInstallHoldsSubdir(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		if a != codex {
+			pending(t, a.name+" reads project hook settings only from the directory it starts in, and `hook install` defaults to --project")
+		}
+		s := newSession(t, a)
+		s.install(s.repo)
+		sub := filepath.Join(s.repo, "sub")
+		r := s.run(sub, a.shell("cargo publish --dry-run; touch denied-marker"))
+		if s.exists(filepath.Join(sub, "denied-marker")) {
+			t.Errorf("started in repo/sub, the denied command ran: the model was told %q", r.results[0])
+		}
+	})
+}
+
+// autoReview sets the Auto-Review posture (approval_policy = "auto",
+// docs/codewhale/pipeline.md §1), under which a write in the workspace
+// needs nobody: only the repository law and the hook-settings guard stop
+// the writes below, so the tests show those and not a missing human.
+func autoReview(s *session) {
+	s.writeFile(filepath.Join(s.home, ".codewhale", "config.toml"),
+		"approval_policy = \"auto\"\nsandbox_mode = \"workspace-write\"\nallow_shell = true\n")
+}
+
+// The constitution's secrets/** holds a write named relative to an agent
+// started in repo/secrets (key.txt there is secrets/key.txt).
+func TestConstitutionHoldsRelativeWrite(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		autoReview(s)
+		installUser(t, s)
+		// The same write elsewhere goes through: the posture lets writes
+		// run, so what stops the next one is the law.
+		s.run(s.repo, a.write("sub/allowed.txt", "fine\n"))
+		if !s.exists(filepath.Join(s.repo, "sub", "allowed.txt")) {
+			t.Fatalf("control: a write under auto-review did not happen; the model was told %q", s.model.Results())
+		}
+		secrets := filepath.Join(s.repo, "secrets")
+		r := s.run(secrets, a.write("key.txt", "leaked\n"))
+		if s.exists(filepath.Join(secrets, "key.txt")) {
+			t.Errorf("started in repo/secrets, key.txt was written past the constitution; the model was told %q", r.results)
+		}
+	})
+}
+
+// An agent cannot switch its own hooks off: Claude Code's
+// .claude/settings.local.json with disableAllHooks is not written without
+// a human, even where other writes need nobody.
+func TestHookSettingsNeedHuman(t *testing.T) {
+	s := newSession(t, claude)
+	autoReview(s)
+	s.install(s.repo, "--user")
+	local := filepath.Join(s.repo, ".claude", "settings.local.json")
+	r := s.run(s.repo, claude.write(".claude/settings.local.json", "{\"disableAllHooks\": true}\n"), claude.shell("cargo publish --dry-run; touch denied-marker"))
+	if s.exists(local) {
+		t.Errorf("the agent wrote its own hook settings: %s exists; the model was told %q", local, r.results[0])
+	}
+	if s.exists(filepath.Join(s.repo, "denied-marker")) {
+		t.Errorf("after the settings write, a denied command ran")
+	}
+}
+
+// Gemini CLI names an MCP tool mcp_<server>_<tool> in its BeforeTool
+// event; the hook judges it as Codewhale's MCP tool of that name (the
+// decision log says which tool was decided), not as an unknown tool.
+func TestGeminiMCPToolName(t *testing.T) {
+	s := newSession(t, gemini)
+	s.install(s.repo, "--user")
+	s.run(s.repo, fakemodel.Step{Tool: "*" + fakeMCPTool, Args: map[string]any{"note": "hi"}})
+	if s.exists(filepath.Join(s.root, "mcp-marker")) {
+		t.Errorf("the MCP call ran, when Codewhale asks for an MCP tool and no editor answers")
+	}
+	want := "mcp_" + fakeMCPServer + "_" + fakeMCPTool
+	if tools := decided(t, s); len(tools) != 1 || tools[0] != want {
+		t.Errorf("the hook decided %q, want [%s]", tools, want)
+	}
+}
+
+// decided returns the tools of the decision log's entries (docs/codewhale/
+// contract.md §4) that the agent's hook logged.
+func decided(t *testing.T, s *session) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(s.home, ".codewhale", "codewhale-ls", "decisions.jsonl"))
+	if err != nil {
+		t.Fatalf("the decision log: %v", err)
+	}
+	defer f.Close()
+	var tools []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var e struct {
+			Tool  string `json:"tool"`
+			Agent string `json:"agent"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Agent == s.a.name {
+			tools = append(tools, e.Tool)
+		}
+	}
+	return tools
+}
+
+// Copilot CLI's --deny-tool stands whatever the hook answers: an allow
+// from the hook must not run a tool the user denied on the command line.
+func TestCopilotDenyToolStands(t *testing.T) {
+	pending(t, "a hook's permissionDecision \"allow\" overrides Copilot CLI's --deny-tool (measured with 1.0.102)")
+	a := *copilot
+	a.args = func(s *session, prompt string) []string {
+		return append(copilot.args(s, prompt), "--deny-tool=shell(ls)")
+	}
+	s := newSession(t, &a)
+	s.install(s.repo)
+	r := s.run(s.repo, a.shell("ls"))
+	if strings.Contains(r.results[0], "README.md") || !strings.Contains(r.results[0], "denied") {
+		t.Errorf("ls ran though the user denied shell(ls): the model was told %q", r.results[0])
+	}
+}
