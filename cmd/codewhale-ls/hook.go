@@ -111,7 +111,9 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
-	against, err := fs.codewhale()
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	against, err := fs.codewhale(ctx, workspace)
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
@@ -121,8 +123,6 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if call.CallID != "" {
 		req.CallID = &call.CallID
 	}
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
 	d := decide(ctx, opts, req)
 	if ctx.Err() != nil {
 		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %s", agent.Name, timeout, d.Reason))
