@@ -77,9 +77,9 @@ func programName(c shell.Command) string {
 
 // recursiveRoots are the directories c reads recursively, as patterns
 // (the working directory as "."), and whether it reads their files'
-// contents. A find in a line piping to xargs, or running -exec, reads
-// what it finds.
-func recursiveRoots(c shell.Command, xargs bool) (roots []string, reads bool) {
+// contents. A find running -exec, or in a line that feeds names to
+// another command (feedsNames), reads what it finds.
+func recursiveRoots(c shell.Command, namesFed bool) (roots []string, reads bool) {
 	name := programName(c)
 	reader, known := recursiveReaders[name]
 	if !known {
@@ -155,7 +155,7 @@ func recursiveRoots(c shell.Command, xargs bool) (roots []string, reads bool) {
 	}
 	reads = reader.reads
 	if name == "find" {
-		reads = xargs || slices.ContainsFunc(args, func(w string) bool {
+		reads = namesFed || slices.ContainsFunc(args, func(w string) bool {
 			return w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir"
 		})
 	}

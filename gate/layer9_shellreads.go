@@ -91,7 +91,7 @@ func deniedShellRead(list config.ReadDenyList, command, dir, home string) (shell
 	}
 	sequential := !strings.ContainsAny(command, "(|`") && !strings.Contains(strings.ReplaceAll(command, "&&", ""), "&")
 	current := r.seen[:1:1]
-	xargs := pipesToXargs(cmds)
+	namesFed := feedsNames(cmds)
 	for _, c := range cmds {
 		dirs := current
 		if c.Depth > 0 {
@@ -109,7 +109,7 @@ func deniedShellRead(list config.ReadDenyList, command, dir, home string) (shell
 		if !cd && len(moved) > 0 {
 			dirs = r.moveTo(dirs, moved, oneCommandMoveCertain(c))
 		}
-		if found, ok := r.commandReads(c, dirs, xargs); ok {
+		if found, ok := r.commandReads(c, dirs, namesFed); ok {
 			return found, true
 		}
 		if cd && c.Depth == 0 {
@@ -135,7 +135,7 @@ func (r *shellReads) moveTo(dirs, moved []shellpath.Pattern, certain bool) []she
 
 // commandReads checks c's words, and the trees it reads recursively, in
 // the directories it may run in.
-func (r *shellReads) commandReads(c shell.Command, dirs []shellpath.Pattern, xargs bool) (shellRead, bool) {
+func (r *shellReads) commandReads(c shell.Command, dirs []shellpath.Pattern, namesFed bool) (shellRead, bool) {
 	// The words as the program gets them, quotes removed: many expand a
 	// quoted `~` or $HOME themselves (ssh -i '~/.ssh/id_rsa'). An
 	// unquoted word is its pattern, checked below.
@@ -162,7 +162,7 @@ func (r *shellReads) commandReads(c shell.Command, dirs []shellpath.Pattern, xar
 			}
 		}
 	}
-	roots, reads := recursiveRoots(c, xargs)
+	roots, reads := recursiveRoots(c, namesFed)
 	for _, root := range roots {
 		if found, ok := r.eachPath(root, dirs, fmt.Sprint("recursive ", reads), func(p shellpath.Pattern) (shellRead, bool) {
 			return r.recursiveRead(p, root, reads)
@@ -389,12 +389,16 @@ func turnsOnDotGlob(cmds []shell.Command) bool {
 	return false
 }
 
-// pipesToXargs: a line running xargs may hand it every name a listing
-// prints, so a `find` there reads what it finds.
-func pipesToXargs(cmds []shell.Command) bool {
+// nameFeeders are the programs and builtins that turn a listing's names
+// into arguments or variables another command then opens.
+var nameFeeders = map[string]bool{"xargs": true, "parallel": true, "read": true, "mapfile": true, "readarray": true}
+
+// feedsNames: a line running xargs or a `while read` loop may hand them
+// every name a listing prints, so a `find` there reads what it finds.
+func feedsNames(cmds []shell.Command) bool {
 	for _, c := range cmds {
 		for _, w := range c.Words {
-			if filepath.Base(w) == "xargs" {
+			if nameFeeders[filepath.Base(w)] {
 				return true
 			}
 		}

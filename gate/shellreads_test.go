@@ -94,6 +94,7 @@ func TestShellWordsThatCouldReachDeniedPaths(t *testing.T) {
 		{"tar czf /tmp/a.tgz .", "/.env"},
 		{"find . -type f -exec cat {} +", "/.env"},
 		{"find . -type f | xargs grep SECRET", "/.env"},
+		{`find . -type f | while read f; do cat "$f"; done`, "/.env"},
 		{"grep -r SECRET $DIR", "/.ssh"},
 		{"shopt -s dotglob; cat *", ".env"},
 		{"sudo grep -R SECRET app", "/app/.env"},
@@ -124,7 +125,7 @@ func TestOrdinaryShellCommandsNotRefused(t *testing.T) {
 	for _, command := range []string{
 		"ls", "ls -la", "ls ~", "cat src/*.go", "cat *", "grep -r foo src", "grep -rn TODO src",
 		"rg foo src", "git status", "git -C src log", "cd src && cat main.go", "make -C src",
-		"find . -name '*.go'", "find src -type f -exec wc -l {} +", "du -sh src", "tar czf /tmp/out.tgz src",
+		"find . -name '*.go'", "find . -name '*.go' | wc -l", "find src -type f -exec wc -l {} +", "du -sh src", "tar czf /tmp/out.tgz src",
 		"cp -r src /tmp/dst", "cat .env.example", "cat $f", "cat ~/$f", "cat ${name}.txt",
 		"echo $HOME", "for f in src/*.go; do wc -l $f; done", "cat src/{main,util}.go",
 		"grep -e foo -r src", "rg --files src", "cd src && grep -r foo .", "cd src; rg foo",
