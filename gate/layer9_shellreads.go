@@ -107,13 +107,13 @@ func deniedShellRead(list config.ReadDenyList, command, dir, home string) (shell
 			moved = append(moved, ps...)
 		}
 		if !cd && len(moved) > 0 {
-			dirs = r.moveTo(dirs, moved, oneCommandMoveCertain(c))
+			dirs = moveTo(dirs, moved, oneCommandMoveCertain(c))
 		}
 		if found, ok := r.commandReads(c, dirs, namesFed); ok {
 			return found, true
 		}
 		if cd && c.Depth == 0 {
-			current = r.moveTo(current, moved, sequential)
+			current = moveTo(current, moved, sequential)
 		}
 	}
 	return shellRead{}, false
@@ -121,7 +121,10 @@ func deniedShellRead(list config.ReadDenyList, command, dir, home string) (shell
 
 // moveTo is the directories after a move from dirs to moved: moved alone
 // when the move is certain and each target is a directory now.
-func (r *shellReads) moveTo(dirs, moved []shellpath.Pattern, certain bool) []shellpath.Pattern {
+func moveTo(dirs, moved []shellpath.Pattern, certain bool) []shellpath.Pattern {
+	if len(moved) == 0 {
+		return dirs
+	}
 	for _, m := range moved {
 		path, plain := m.Path()
 		info, err := os.Stat(path)
@@ -145,6 +148,9 @@ func (r *shellReads) commandReads(c shell.Command, dirs []shellpath.Pattern, nam
 		}
 		for _, path := range literalPathsIn(word, r.env.Home) {
 			for _, d := range dirs {
+				if r.paths++; r.paths > maxPathChecks {
+					return shellRead{bound: fmt.Sprintf("it has more than %d paths to check", maxPathChecks)}, true
+				}
 				if dir, plain := d.Path(); plain {
 					if rule, denied := r.list.Denies(path, r.env.Home, dir); denied {
 						return shellRead{reach: path, word: word, how: "names it", rule: rule}, true
