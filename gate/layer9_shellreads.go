@@ -20,8 +20,9 @@ const (
 	// targets) the words of one line are taken relative to.
 	maxWorkingDirs = 16
 	// maxPathChecks is how many distinct paths (a word in one directory)
-	// one line may need checked, and maxPatternChecks how many of them
-	// may be globs or hold a variable, each a table per rule.
+	// one line may need checked, as written and as patterns, and
+	// maxPatternChecks how many of them may be globs or hold a variable,
+	// each a table per rule.
 	maxPathChecks    = 4096
 	maxPatternChecks = 256
 	// maxDiskEntries is how many directory entries globs and recursive
@@ -55,8 +56,8 @@ type shellReads struct {
 	budget shellpath.Budget
 	// checked are the patterns already found harmless, by check: a word
 	// repeated, or read again in the same directory, costs nothing.
-	checked         map[string]bool
-	paths, patterns int
+	checked                   map[string]bool
+	literals, paths, patterns int
 }
 
 func newShellReads(list config.ReadDenyList, dir, home string, dotGlob bool) *shellReads {
@@ -140,15 +141,13 @@ func moveTo(dirs, moved []shellpath.Pattern, certain bool) []shellpath.Pattern {
 // the directories it may run in.
 func (r *shellReads) commandReads(c shell.Command, dirs []shellpath.Pattern, namesFed bool) (shellRead, bool) {
 	// The words as the program gets them, quotes removed: many expand a
-	// quoted `~` or $HOME themselves (ssh -i '~/.ssh/id_rsa'). An
-	// unquoted word is its pattern, checked below.
-	for i, word := range c.Words {
-		if word == c.Patterns[i] {
-			continue
-		}
+	// quoted `~` or $HOME themselves (ssh -i '~/.ssh/id_rsa'). This is
+	// also the whole check where shellpath's slash-separated patterns do
+	// not meet the rules' paths (Windows).
+	for _, word := range c.Words {
 		for _, path := range literalPathsIn(word, r.env.Home) {
 			for _, d := range dirs {
-				if r.paths++; r.paths > maxPathChecks {
+				if r.literals++; r.literals > maxPathChecks {
 					return shellRead{bound: fmt.Sprintf("it has more than %d paths to check", maxPathChecks)}, true
 				}
 				if dir, plain := d.Path(); plain {
