@@ -77,7 +77,8 @@ func programName(c shell.Command) string {
 
 // recursiveRoots are the directories c reads recursively, as patterns
 // (the working directory as "."), and whether it reads their files'
-// contents. A find running -exec, or in a line that feeds names to
+// contents. A find running -exec, inside a substitution (whose output
+// becomes another command's words), or in a line that feeds names to
 // another command (feedsNames), reads what it finds.
 func recursiveRoots(c shell.Command, namesFed bool) (roots []string, reads bool) {
 	name := programName(c)
@@ -155,7 +156,7 @@ func recursiveRoots(c shell.Command, namesFed bool) (roots []string, reads bool)
 	}
 	reads = reader.reads
 	if name == "find" {
-		reads = namesFed || slices.ContainsFunc(args, func(w string) bool {
+		reads = namesFed || c.Depth > 0 || slices.ContainsFunc(args, func(w string) bool {
 			return w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir"
 		})
 	}

@@ -95,6 +95,7 @@ func TestShellWordsThatCouldReachDeniedPaths(t *testing.T) {
 		{"find . -type f -exec cat {} +", "/.env"},
 		{"find . -type f | xargs grep SECRET", "/.env"},
 		{`find . -type f | while read f; do cat "$f"; done`, "/.env"},
+		{"cat $(find . -type f)", "/.env"},
 		{"grep -r SECRET $DIR", "/.ssh"},
 		{"shopt -s dotglob; cat *", ".env"},
 		{"sudo grep -R SECRET app", "/app/.env"},
