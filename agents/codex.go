@@ -2,9 +2,13 @@ package agents
 
 import (
 	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	shellwords "github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
 var codexTools = map[string]counterpart{
@@ -18,6 +22,10 @@ var codexTools = map[string]counterpart{
 	// deny-list covers.
 	"view_image":         counterpart{tool: "read_media", fields: map[string][]string{"path": {"path"}}},
 	"update_plan":        bookkeeping("update_plan"),
+	"create_goal":        bookkeeping("create_goal"),
+	"get_goal":           bookkeeping("get_goal"),
+	"update_goal":        bookkeeping("update_goal"),
+	"tool_search":        bookkeeping("tool_search"),
 	"request_user_input": bookkeeping("request_user_input"),
 	"web_search":         webSearch("query"),
 }
@@ -58,17 +66,67 @@ var codex = &Agent{
 }
 
 // codexParse reads a PreToolUse event. Codex types into a running command
-// with write_stdin, which never reaches a hook (seen in Codex 0.169.1): a
-// command started with a terminal (tty) can later be given any input,
-// another command included, unseen, so a human decides whether to start
-// one.
+// with write_stdin, which never reaches a hook, and drops a command's tty
+// flag before the hook (both seen in Codex 0.169.1): a command that keeps
+// running and runs what it reads on standard input (a shell, an
+// interpreter or a client started without a program) can later be given
+// any command, unseen. A human decides whether to start one.
 func codexParse(event map[string]json.RawMessage) (Call, error) {
 	call, err := parsePreToolUse("PreToolUse", codexTools)(event)
 	if err != nil {
 		return Call{}, err
 	}
-	if tty, _ := call.Input["tty"].(bool); tty && call.Tool == "exec_shell" {
-		call.NeedsHuman = "Codex types into a running command with write_stdin, which no hook sees, so a command started with a terminal could later be given any input, another command included; a human decides whether to start it."
+	if call.Tool != "exec_shell" {
+		return call, nil
+	}
+	command, _ := call.Input["command"].(string)
+	tty, _ := call.Input["tty"].(bool)
+	if reader := stdinProgram(command); tty || reader != "" {
+		what := "a command started with a terminal"
+		if reader != "" {
+			what = fmt.Sprintf("%q, which runs what it reads on standard input,", reader)
+		}
+		call.NeedsHuman = fmt.Sprintf("Codex types into a running command with write_stdin, which no hook sees, so %s could later be given any command; a human decides whether to start it.", what)
 	}
 	return call, nil
+}
+
+// stdinInterpreters run the program they read on standard input when they
+// are given none.
+var stdinInterpreters = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "csh": true, "tcsh": true,
+	"python": true, "python3": true, "node": true, "deno": true, "bun": true, "ruby": true, "irb": true,
+	"perl": true, "php": true, "lua": true, "R": true, "julia": true, "ghci": true, "scala": true, "jshell": true,
+	"psql": true, "mysql": true, "sqlite3": true, "redis-cli": true, "mongosh": true,
+	"ssh": true, "telnet": true, "nc": true, "ncat": true, "socat": true, "gdb": true, "xargs": true, "parallel": true,
+}
+
+// stdinProgram is the first command command could run that is an
+// interpreter reading its program from standard input (no program named,
+// or `-`, `-i`, `-s`), "" if none.
+func stdinProgram(command string) string {
+	for _, line := range shellwords.Expand(command) {
+		words := strings.Fields(line)
+		for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "=") {
+			words = words[1:] // VAR=value before the command
+		}
+		if len(words) == 0 || !stdinInterpreters[path.Base(words[0])] {
+			continue
+		}
+		interactive := true
+		for _, w := range words[1:] {
+			switch {
+			case w == "-" || w == "-i" || w == "-s":
+				interactive = true
+			case !strings.HasPrefix(w, "-"):
+				interactive = false
+			}
+		}
+		// xargs and parallel run commands built from their input, and ssh
+		// runs a remote shell on it whatever its arguments say.
+		if interactive || path.Base(words[0]) == "xargs" || path.Base(words[0]) == "parallel" || path.Base(words[0]) == "ssh" {
+			return path.Base(words[0])
+		}
+	}
+	return ""
 }

@@ -44,6 +44,9 @@ var copilotCLI = &Agent{
 	// github.com/voodootikigod/adlc/issues/240), and the event does not say
 	// which mode it runs in.
 	NoAsk: "copilot-cli approves a hook's ask by itself under --allow-all-tools or --yolo, which the hook cannot see",
+	// Copilot CLI 1.0.102 gives its hooks COPILOT_PROJECT_DIR (and
+	// CLAUDE_PROJECT_DIR, which is Claude Code's and not read here).
+	ProjectEnv: "COPILOT_PROJECT_DIR",
 	parse: func(event map[string]json.RawMessage) (Call, error) {
 		var name, cwd string
 		if _, err := field(event, "toolName", &name); err != nil {

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,19 +80,27 @@ func TestGeminiFetchPrompt(t *testing.T) {
 	}
 }
 
-// TestCodexTerminalIsForAHuman: write_stdin never reaches a hook, so a
-// Codex command started with a terminal is held for a human.
-func TestCodexTerminalIsForAHuman(t *testing.T) {
+// TestCodexStdinReadersAreForAHuman: write_stdin never reaches a hook
+// and Codex drops the tty flag before it, so a Codex command that runs
+// what it reads on standard input is held for a human (issue 14 point 7).
+func TestCodexStdinReadersAreForAHuman(t *testing.T) {
 	a, _ := Lookup("codex")
-	call, err := a.Parse([]byte(`{"tool_name":"exec_command","tool_input":{"cmd":"bash","tty":true}}`))
-	if err != nil {
-		t.Fatal(err)
+	for command, held := range map[string]bool{
+		"bash": true, "python3 -i": true, "cd x && FOO=1 psql": true, "ssh host": true, "ssh": true,
+		"find . | xargs rm": true, "bash -c 'ls'": false, "python3 build.py": false, "ls -la": false, "cat": false,
+		"sh -s": true, "node -": true,
+	} {
+		call, err := a.Parse([]byte(`{"tool_name":"Bash","tool_input":{"command":` + jsonQuote(command) + `}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(call.NeedsHuman, "write_stdin"); got != held {
+			t.Errorf("%q: held %v, want %v (%q)", command, got, held, call.NeedsHuman)
+		}
 	}
-	if !strings.Contains(call.NeedsHuman, "write_stdin") {
-		t.Errorf("NeedsHuman = %q", call.NeedsHuman)
-	}
-	call, _ = a.Parse([]byte(`{"tool_name":"exec_command","tool_input":{"cmd":"ls","tty":false}}`))
-	if call.NeedsHuman != "" {
-		t.Errorf("NeedsHuman = %q for a command without a terminal", call.NeedsHuman)
-	}
+}
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -1,11 +1,11 @@
 package agents
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/gitroot"
 )
 
 // Workspaces are the workspaces one agent call is judged in (docs/agents.md,
@@ -78,17 +78,13 @@ func FindWorkspaces(cwd, project string) (Workspaces, error) {
 }
 
 // workTrees are the git work trees holding dir, outermost first: every
-// directory from the file system's root down to dir that has a `.git`
-// (a directory, or the file of a worktree or submodule).
+// directory from dir up to the file system's root that has a `.git` (a
+// directory, or the file of a worktree or submodule).
 func workTrees(dir string) []string {
 	var roots []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil || !errors.Is(err, os.ErrNotExist) {
-			// An unreadable .git counts as one: a root missed would let
-			// its policy go unread.
-			roots = append(roots, d)
-		}
-		if filepath.Dir(d) == d {
+	for root := gitroot.Of(dir); root != ""; root = gitroot.Of(filepath.Dir(root)) {
+		roots = append(roots, root)
+		if filepath.Dir(root) == root {
 			break
 		}
 	}

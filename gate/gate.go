@@ -184,7 +184,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if d, done := p.readDenied(); done {
 		return d
 	}
-	if d, done := p.unsandboxedShellReadDenied(); done {
+	if d, done := p.unsandboxedReadDenied(); done {
 		return d
 	}
 	// The sandbox escalation request is planned last (§9.2), before approval.

@@ -133,10 +133,9 @@ func (p *plan) agentFiles() string {
 		command, _ := p.input["command"].(string)
 		candidates = append(candidates, dir)
 		for _, word := range shell.Words(command) {
-			// The word whole as well: pathsIn cuts a glob at its first
-			// metacharacter, and `.cl*` is what could reach .claude.
-			raw := strings.TrimLeft(word, "0123456789<>&|")
-			candidates = append(append(candidates, raw), pathsIn(word, p.snap.Paths.Home)...)
+			// The parts whole as well: literalPathsIn cuts a glob at its
+			// first metacharacter, and `.cl*` is what could reach .claude.
+			candidates = append(append(candidates, pathParts(word)...), literalPathsIn(word, p.snap.Paths.Home)...)
 		}
 	case tool.IsFileWrite(p.semantic) || p.semantic == "apply_patch":
 		candidates = append(patchfiles.Targets(p.input), moveDestinations(p.input)...)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
-	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -107,64 +106,43 @@ func (p *plan) readDenied() (Decision, bool) {
 	return Decision{}, false
 }
 
-// unsandboxedShellReadDenied refuses a shell call that will run outside
-// Codewhale's OS sandbox (Request.OutsideSandbox) and names a path on the
-// read deny-list: in Codewhale that sandbox would refuse the read when the
+// unsandboxedReadDenied refuses a call that will run outside Codewhale's
+// OS sandbox (Request.OutsideSandbox) and could read a path on the read
+// deny-list: in Codewhale that sandbox would refuse the read when a shell
 // command runs (describeSandbox), so a call that runs without it gets the
-// refusal here, before it runs. The working directory, and every word of
-// every command the line could run, is taken as a possible path (`~` and $HOME expand, a relative one is
-// in the call's cwd, else the workspace); a word only computed at run time
-// is not seen. Under danger-full-access no sandbox wraps Codewhale's own
-// shells either, so nothing is refused.
-func (p *plan) unsandboxedShellReadDenied() (Decision, bool) {
+// refusal here, before it runs. For a shell call, what the line could
+// read is deniedShellRead's: its words as the shell would expand them, in
+// its working directory (input "cwd" when absolute, else the workspace)
+// and the ones it moves to, and the trees its recursive readers read.
+// Another agent's search tools mapped to file_search and grep_files read
+// outside the sandbox too: their directory is read recursively and
+// file_search's pattern is a glob (deniedToolRead); Codewhale's own calls
+// of them are left exactly as Codewhale decides them (readDenied; it does
+// not cover grep_files: docs/architecture.md, "Where Codewhale fails
+// open"). Under danger-full-access no sandbox wraps Codewhale's own shells
+// either, so nothing is refused.
+func (p *plan) unsandboxedReadDenied() (Decision, bool) {
 	list := p.snap.Policy.ReadDenyList
-	command, _ := p.input["command"].(string)
-	if !p.req.OutsideSandbox || len(list.Rules) == 0 || !tool.IsShell(p.req.Tool) || p.sandbox.Type == "danger-full-access" || command == "" {
+	if !p.req.OutsideSandbox || len(list.Rules) == 0 || p.sandbox.Type == "danger-full-access" {
 		return Decision{}, false
 	}
 	dir := p.req.Workspace
 	if cwd, _ := p.input["cwd"].(string); filepath.IsAbs(cwd) {
 		dir = cwd
 	}
-	home := p.snap.Paths.Home
-	// A command run inside a denied directory reads it without naming it.
-	for _, word := range append([]string{dir}, shell.Words(command)...) {
-		for _, path := range pathsIn(word, home) {
-			if rule, denied := list.Denies(path, home, dir); denied {
-				p.changed(release.ReadDenyList)
-				return p.deny(LayerSandbox, fmt.Sprintf("Read access to '%s' is denied: it is on the sandbox read deny-list (%s), which Codewhale's OS sandbox applies to shell commands; this command will not run in that sandbox, so codewhale-ls refuses it before it runs.", path, rule.Spelled), nil), true
-			}
-		}
+	var found shellRead
+	var denied bool
+	switch command, _ := p.input["command"].(string); {
+	case tool.IsShell(p.req.Tool) && command != "":
+		found, denied = deniedShellRead(list, command, dir, p.snap.Paths.Home)
+	case p.semantic == "file_search" || p.semantic == "grep_files":
+		found, denied = deniedToolRead(list, p.semantic, p.input, dir, p.snap.Paths.Home)
 	}
-	return Decision{}, false
-}
-
-// pathsIn are the paths a shell word may name: the word, the part after a
-// redirection or an option's `=`, up to a glob's first metacharacter, with
-// $HOME (or ${HOME}) at the front spelled as home.
-func pathsIn(word, home string) []string {
-	var out []string
-	add := func(p string) {
-		if i := strings.IndexAny(p, "*?["); i >= 0 {
-			p = p[:i]
-		}
-		for _, v := range []string{"$HOME", "${HOME}"} {
-			if rest, ok := strings.CutPrefix(p, v); ok && home != "" && (rest == "" || rest[0] == '/') {
-				p = home + rest
-			}
-		}
-		if p != "" {
-			out = append(out, p)
-		}
+	if !denied {
+		return Decision{}, false
 	}
-	add(word)
-	if rest := strings.TrimLeft(word, "0123456789<>&|"); rest != word {
-		add(rest)
-	}
-	if _, value, ok := strings.Cut(word, "="); ok {
-		add(value)
-	}
-	return out
+	p.changed(release.ReadDenyList)
+	return p.deny(LayerSandbox, found.reason(list), nil), true
 }
 
 // escalation is the model-requested sandbox escalation of §9.2, for shell

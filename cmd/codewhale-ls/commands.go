@@ -112,7 +112,7 @@ func authorize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err.Error())
 	}
-	against, err := fs.codewhale()
+	against, err := fs.codewhale(context.Background())
 	if err != nil {
 		return fail(err.Error())
 	}

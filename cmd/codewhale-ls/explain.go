@@ -25,7 +25,7 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
 		return 1
 	}
-	against, err := fs.codewhale()
+	against, err := fs.codewhale(context.Background())
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
 		return 1

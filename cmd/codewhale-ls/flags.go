@@ -65,12 +65,20 @@ var commonFlags = []string{"config", "workspace", "mode", "posture", "origin", "
 
 // codewhale is the Codewhale release to reproduce: --codewhale-version when
 // given, else the codewhale on the process's PATH, else the default.
-func (fs *flagSet) codewhale() (release.Choice, error) {
+// Detection ends by ctx's deadline (the hook's timeout) and never runs a
+// codewhale inside workspace ("": the one the flags name) or a git work
+// tree (release.Detector.Detect).
+func (fs *flagSet) codewhale(ctx context.Context, workspaces ...string) (release.Choice, error) {
 	if v, ok := fs.values["codewhale-version"]; ok {
 		return release.Requested(v, "--codewhale-version")
 	}
+	if len(workspaces) == 0 {
+		// An unusable workspace flag is reported by loadOptions.
+		workspace, _ := fs.workspace()
+		workspaces = []string{workspace}
+	}
 	var d release.Detector
-	return d.Detect(context.Background(), os.Getenv("PATH")), nil
+	return d.Detect(ctx, os.Getenv("PATH"), workspaces...), nil
 }
 
 // workspace is --workspace, else the git root of the current directory,

@@ -122,12 +122,12 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 		return agent.Deny(err.Error())
 	}
 	call.Anchor()
-	against, err := fs.codewhale()
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	against, err := fs.codewhale(ctx, workspaces.All...)
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
 	inputs := call.Each
 	if inputs == nil {
 		inputs = []map[string]any{call.Input}

@@ -5,12 +5,13 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/gitroot"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // Env is the process environment a load sees. Tests give their own.
@@ -212,16 +213,7 @@ func readRegular(path string) ([]byte, bool, error) {
 
 // GitRoot returns the nearest ancestor of dir (itself included) holding a
 // .git entry, or "".
-func GitRoot(dir string) string {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if exists(filepath.Join(d, ".git")) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
+func GitRoot(dir string) string { return gitroot.Of(dir) }
 
 // readThrough reads like Codewhale's TUI start-up loader, following
 // symlinks, with an open buffer standing in for the contents.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/shellpath"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -184,3 +185,58 @@ func (r ReadDenyRule) matches(path string) bool {
 // Spelled is the rules as written, comma-separated, for the sandbox's
 // description.
 func (l ReadDenyList) Spelled() string { return l.spelled }
+
+// CouldDeny returns the first rule that refuses a path the shell pattern
+// p could name (package shellpath: globs, braces, variables), and the
+// path it could reach; ok is false when none can. A pattern naming one
+// path is judged as Denies judges it, symlinks resolved.
+func (l ReadDenyList) CouldDeny(p shellpath.Pattern) (rule ReadDenyRule, reach string, ok bool) {
+	if path, plain := p.Path(); plain {
+		rule, ok = l.Denies(path, "", "")
+		return rule, path, ok
+	}
+	for _, r := range l.Rules {
+		switch {
+		case r.Path == "":
+			// .env or .env.<anything>; a variable may not supply the `v`.
+			if p.NameCould(envFileRule, false, len(envFileRule), caseFolds) || p.NameCould(envFileRule+".", true, len(envFileRule), caseFolds) {
+				// The name, in the directory the pattern names.
+				return r, filepath.Join(filepath.Dir(p.String()), envFileRule), true
+			}
+		case p.Within(r.Path, caseFolds):
+			return r, r.Path, true
+		case r.Resolved != "" && p.Within(r.Resolved, caseFolds):
+			return r, r.Resolved, true
+		}
+	}
+	return ReadDenyRule{}, "", false
+}
+
+// CouldHold returns the first path rule a recursive read of p (a
+// directory it could name, or a path below) could reach lexically: p
+// could name the rule's path or a directory above it.
+func (l ReadDenyList) CouldHold(p shellpath.Pattern) (ReadDenyRule, bool) {
+	for _, r := range l.Rules {
+		if r.Path != "" && (p.Holds(r.Path, caseFolds) || (r.Resolved != "" && p.Holds(r.Resolved, caseFolds))) {
+			return r, true
+		}
+	}
+	return ReadDenyRule{}, false
+}
+
+// HasNameRule reports a rule by file name (.env), which only a look at
+// the disk can find below a directory.
+func (l ReadDenyList) HasNameRule() bool {
+	return slices.ContainsFunc(l.Rules, func(r ReadDenyRule) bool { return r.Path == "" })
+}
+
+// DeniesName returns the rule by file name that refuses a file called
+// name wherever it is: a walk's cheap test for each entry it meets.
+func (l ReadDenyList) DeniesName(name string) (ReadDenyRule, bool) {
+	for _, r := range l.Rules {
+		if r.Path == "" && r.matches(name) {
+			return r, true
+		}
+	}
+	return ReadDenyRule{}, false
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/gitroot"
 	"github.com/codewhale-ls/codewhale-ls/internal/procgroup"
 )
 
@@ -44,11 +45,20 @@ type Detector struct {
 
 // Detect returns the choice for the codewhale found on pathList (a PATH
 // value). Not found, not runnable, timed out or unreadable output: the
-// default choice, with the reason in Source.
-func (d *Detector) Detect(ctx context.Context, pathList string) Choice {
+// default choice, with the reason in Source. A codewhale inside one of
+// workspaces or inside any git work tree is never run: it is a
+// repository's own file (node_modules/.bin, put on PATH by npx, npm run or
+// direnv), and running it would let the repository both execute code on
+// every call and pick the release whose rules judge it. Such a binary
+// counts as none found. ctx bounds the run: past its deadline the child's
+// process group is killed and the choice says it timed out.
+func (d *Detector) Detect(ctx context.Context, pathList string, workspaces ...string) Choice {
 	path, info, found := lookPath("codewhale", pathList)
 	if !found {
 		return Default("no codewhale on PATH")
+	}
+	if where, inside := repositoryOwned(path, workspaces); inside {
+		return Default(fmt.Sprintf("%s is not run: it lies inside %s, whose files may not choose the release", path, where))
 	}
 	key := binaryKey{path: path, modTime: info.ModTime(), size: info.Size()}
 	d.mu.Lock()
@@ -77,6 +87,10 @@ func (d *Detector) ask(ctx context.Context, path, pathList string) Choice {
 	}
 	out, err := runVersion(ctx, path, pathList, timeout)
 	switch {
+	case ctx.Err() != nil:
+		// The caller's deadline (the hook's timeout) or cancellation,
+		// reached before our own timeout.
+		return Default(fmt.Sprintf("%s --version timed out: the caller's deadline passed (%v)", path, ctx.Err()))
 	case errors.Is(err, context.DeadlineExceeded):
 		return Default(fmt.Sprintf("%s --version timed out after %s", path, timeout))
 	case err != nil:
@@ -145,4 +159,41 @@ func lookPath(name, pathList string) (string, os.FileInfo, bool) {
 		return p, info, true
 	}
 	return "", nil, false
+}
+
+// repositoryOwned reports where path lies when it is inside one of
+// workspaces or inside a git work tree. Both the path as PATH spells it
+// and its symlinks resolved are checked: a link in a repository chooses
+// what runs as surely as a file there, and a link elsewhere to a
+// repository's file runs that file. A path whose links cannot be resolved
+// is taken as inside, failing closed.
+func repositoryOwned(path string, workspaces []string) (string, bool) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Sprintf("a path whose links cannot be resolved (%v)", err), true
+	}
+	for _, p := range []string{path, real} {
+		for _, ws := range workspaces {
+			if ws == "" {
+				continue
+			}
+			for _, root := range []string{ws, resolvedOr(ws)} {
+				if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+					return "the workspace " + ws, true
+				}
+			}
+		}
+		if root := gitroot.Of(filepath.Dir(p)); root != "" {
+			return "the git work tree " + root, true
+		}
+	}
+	return "", false
+}
+
+// resolvedOr is p with its symlinks resolved, or p when they cannot be.
+func resolvedOr(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }

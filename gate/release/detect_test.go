@@ -115,3 +115,89 @@ func TestDetectCache(t *testing.T) {
 		t.Errorf("ran %d times, want 2", n)
 	}
 }
+
+// repoCodewhale writes a codewhale that records it ran (in the returned
+// marker path) and prints 0.9.10, into dir/node_modules/.bin, the way npx
+// or direnv puts a repository's own binary on PATH.
+func repoCodewhale(t *testing.T, dir string) (bin, marker string) {
+	t.Helper()
+	binDir := filepath.Join(dir, "node_modules", ".bin")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker = filepath.Join(t.TempDir(), "ran")
+	bin = filepath.Join(binDir, "codewhale")
+	script := "#!/bin/sh\n: > '" + marker + "'\necho 'codewhale 0.9.10'\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, marker
+}
+
+func ran(marker string) bool {
+	_, err := os.Stat(marker)
+	return err == nil
+}
+
+// A repository's own codewhale is never run (it would execute on every
+// hook call and pick the release judging the repository): not inside a
+// git work tree (.git a directory, or the file of a linked work tree), not
+// inside the workspace, not through a PATH symlink to one; the same
+// script outside all of them is run.
+func TestDetectSkipsRepositoryCodewhale(t *testing.T) {
+	gitDir := func(t *testing.T) string {
+		repo := t.TempDir()
+		if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return repo
+	}
+	t.Run("git work tree", func(t *testing.T) {
+		repo := gitDir(t)
+		bin, marker := repoCodewhale(t, repo)
+		var d release.Detector
+		c := d.Detect(context.Background(), filepath.Dir(bin))
+		if ran(marker) || c.Release != "" || c.Note != release.NoteNotFound || !strings.Contains(c.Source, "git work tree "+repo) {
+			t.Errorf("ran=%v Detect = %+v", ran(marker), c)
+		}
+	})
+	t.Run("linked work tree", func(t *testing.T) {
+		repo := t.TempDir()
+		if err := os.WriteFile(filepath.Join(repo, ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bin, marker := repoCodewhale(t, repo)
+		var d release.Detector
+		if c := d.Detect(context.Background(), filepath.Dir(bin)); ran(marker) || c.Release != "" {
+			t.Errorf("ran=%v Detect = %+v", ran(marker), c)
+		}
+	})
+	t.Run("workspace", func(t *testing.T) {
+		ws := t.TempDir()
+		bin, marker := repoCodewhale(t, ws)
+		var d release.Detector
+		c := d.Detect(context.Background(), filepath.Dir(bin), ws)
+		if ran(marker) || c.Release != "" || !strings.Contains(c.Source, "workspace "+ws) {
+			t.Errorf("ran=%v Detect = %+v", ran(marker), c)
+		}
+	})
+	t.Run("symlink on PATH", func(t *testing.T) {
+		bin, marker := repoCodewhale(t, gitDir(t))
+		pathDir := t.TempDir()
+		if err := os.Symlink(bin, filepath.Join(pathDir, "codewhale")); err != nil {
+			t.Fatal(err)
+		}
+		var d release.Detector
+		if c := d.Detect(context.Background(), pathDir); ran(marker) || c.Release != "" {
+			t.Errorf("ran=%v Detect = %+v", ran(marker), c)
+		}
+	})
+	t.Run("outside", func(t *testing.T) {
+		bin, marker := repoCodewhale(t, t.TempDir())
+		var d release.Detector
+		c := d.Detect(context.Background(), filepath.Dir(bin), t.TempDir())
+		if !ran(marker) || c.Release != "0.9.10" {
+			t.Errorf("ran=%v Detect = %+v", ran(marker), c)
+		}
+	})
+}

@@ -54,7 +54,7 @@ func (x *expansion) emit(line string) {
 }
 
 func (x *expansion) expand(body string, depth int) {
-	walkCommands(body, depth, x.full, func(words []string) {
+	walkCommands(body, depth, false, x.full, func(words, _ []string, _ int) {
 		x.emit(joinWords(words))
 		if rest := stripWrappers(words); len(rest) < len(words) {
 			x.emit(joinWords(rest))
@@ -65,32 +65,44 @@ func (x *expansion) expand(body string, depth int) {
 // walkCommands visits every command body could run, without evaluating
 // anything: its commands, the payload of an `eval` or a shell's `-c`, and
 // the bodies of substitutions, to maxDepth levels, until done says so.
-func walkCommands(body string, depth int, done func() bool, visit func(words []string)) {
+// With withPatterns, each command's words come also as patterns (Pattern);
+// otherwise patterns is nil. depth is 0 for body's own commands.
+func walkCommands(body string, depth int, withPatterns bool, done func() bool, visit func(words, patterns []string, depth int)) {
 	if depth > maxDepth || done() {
 		return
 	}
-	commands, nested := tokenize(body)
-	for _, words := range commands {
-		visit(words)
+	var commands, patterns [][]string
+	var nested []string
+	if withPatterns {
+		commands, patterns, nested = tokenizePatterns(body)
+	} else {
+		commands, nested = tokenize(body)
+	}
+	for c, words := range commands {
+		if withPatterns {
+			visit(words, patterns[c], depth)
+		} else {
+			visit(words, nil, depth)
+		}
 		head, ok := wrapperHead(words)
 		if !ok {
 			continue
 		}
 		if lower(basename(words[head])) == "eval" {
-			walkCommands(strings.Join(words[head+1:], " "), depth+1, done, visit)
+			walkCommands(strings.Join(words[head+1:], " "), depth+1, withPatterns, done, visit)
 			continue
 		}
 		for i := head + 1; i < len(words); i++ {
 			if isCommandFlag(words[i]) {
 				if i+1 < len(words) {
-					walkCommands(words[i+1], depth+1, done, visit)
+					walkCommands(words[i+1], depth+1, withPatterns, done, visit)
 				}
 				break
 			}
 		}
 	}
 	for _, n := range nested {
-		walkCommands(n, depth+1, done, visit)
+		walkCommands(n, depth+1, withPatterns, done, visit)
 	}
 }
 

@@ -15,17 +15,62 @@ type tokenizer struct {
 	words    []string
 	commands [][]string
 	nested   []string // substitution bodies, expanded one level deeper
+
+	// With patterns set, each word is also written, in parallel, as the
+	// pattern the shell will expand (Pattern): patternWords lines up
+	// with words, patternCommands with commands.
+	patterns        bool
+	pattern         strings.Builder
+	patternWords    []string
+	patternCommands [][]string
 }
 
 // tokenize returns the commands of src in order and the bodies of every
 // substitution in discovery order.
 func tokenize(src string) (commands [][]string, nested []string) {
 	t := &tokenizer{src: src}
+	t.run()
+	return t.commands, t.nested
+}
+
+// tokenizePatterns is tokenize that also returns each command's words as
+// patterns (Pattern), aligned with commands.
+func tokenizePatterns(src string) (commands, patterns [][]string, nested []string) {
+	t := &tokenizer{src: src, patterns: true}
+	t.run()
+	return t.commands, t.patternCommands, t.nested
+}
+
+func (t *tokenizer) run() {
 	for t.i < len(t.src) {
 		t.step()
 	}
 	t.endCommand()
-	return t.commands, t.nested
+}
+
+// active writes c to the pattern as the shell will read it: unquoted, so a
+// glob, brace, tilde or `$` in it keeps its meaning.
+func (t *tokenizer) active(c byte) {
+	if t.patterns {
+		t.pattern.WriteByte(c)
+	}
+}
+
+// activeString is active for a run of bytes.
+func (t *tokenizer) activeString(s string) {
+	if t.patterns {
+		t.pattern.WriteString(s)
+	}
+}
+
+// quoted writes c to the pattern as a literal byte (PatternEscape).
+func (t *tokenizer) quoted(c byte) {
+	if t.patterns {
+		if PatternSpecial(c) {
+			t.pattern.WriteByte('\\')
+		}
+		t.pattern.WriteByte(c)
+	}
 }
 
 func (t *tokenizer) peek(offset int) byte {
@@ -48,6 +93,7 @@ func (t *tokenizer) step() {
 	case '`':
 		t.i++
 		t.nested = append(t.nested, t.backtickBody())
+		t.activeString(PatternUnknown)
 	case '$':
 		t.dollar()
 	case '<', '>':
@@ -72,6 +118,7 @@ func (t *tokenizer) step() {
 
 func (t *tokenizer) literal(c byte) {
 	t.word.WriteByte(c)
+	t.active(c)
 	t.started = true
 	t.i++
 }
@@ -86,6 +133,7 @@ func (t *tokenizer) escape() {
 		t.i += 2
 	default:
 		t.word.WriteByte(t.src[t.i+1])
+		t.quoted(t.src[t.i+1])
 		t.started = true
 		t.i += 2
 	}
@@ -95,12 +143,13 @@ func (t *tokenizer) singleQuoted() {
 	t.started = true
 	end := strings.IndexByte(t.src[t.i:], '\'')
 	if end < 0 {
-		t.word.WriteString(t.src[t.i:])
-		t.i = len(t.src)
-		return
+		end = len(t.src) - t.i
+	}
+	for _, c := range []byte(t.src[t.i : t.i+end]) {
+		t.quoted(c)
 	}
 	t.word.WriteString(t.src[t.i : t.i+end])
-	t.i += end + 1
+	t.i = min(t.i+end+1, len(t.src))
 }
 
 // doubleQuoted reads up to the closing quote: no word splitting, `\x` is x,
@@ -115,15 +164,23 @@ func (t *tokenizer) doubleQuoted() {
 		case c == '\\':
 			if t.i+1 < len(t.src) {
 				t.word.WriteByte(t.src[t.i+1])
+				t.quoted(t.src[t.i+1])
 			}
 			t.i += 2
 		case c == '`':
 			t.i++
 			t.nested = append(t.nested, t.backtickBody())
+			t.activeString(PatternUnknown)
 		case c == '$' && (t.peek(1) == '(' || t.peek(1) == '{'):
 			t.substitution()
+		case c == '$':
+			// A parameter still expands between double quotes.
+			t.word.WriteByte(c)
+			t.active(c)
+			t.i++
 		default:
 			t.word.WriteByte(c)
+			t.quoted(c)
 			t.i++
 		}
 	}
@@ -150,7 +207,13 @@ func (t *tokenizer) substitution() {
 		closer = '}'
 	}
 	t.i += 2
-	t.nested = append(t.nested, t.balancedBody(open, closer))
+	body := t.balancedBody(open, closer)
+	t.nested = append(t.nested, body)
+	if open == '{' {
+		t.activeString("${" + body + "}")
+	} else {
+		t.activeString(PatternUnknown)
+	}
 }
 
 // ansiQuoted reads `$'…'` literally except that `\x` is x; C escapes are
@@ -166,10 +229,12 @@ func (t *tokenizer) ansiQuoted() {
 		case '\\':
 			if t.i+1 < len(t.src) {
 				t.word.WriteByte(t.src[t.i+1])
+				t.quoted(t.src[t.i+1])
 			}
 			t.i += 2
 		default:
 			t.word.WriteByte(c)
+			t.quoted(c)
 			t.i++
 		}
 	}
@@ -223,8 +288,12 @@ func (t *tokenizer) balancedBody(open, closer byte) string {
 func (t *tokenizer) endWord() {
 	if t.started {
 		t.words = append(t.words, t.word.String())
+		if t.patterns {
+			t.patternWords = append(t.patternWords, t.pattern.String())
+		}
 	}
 	t.word.Reset()
+	t.pattern.Reset()
 	t.started = false
 }
 
@@ -233,13 +302,21 @@ func (t *tokenizer) endWord() {
 func (t *tokenizer) endCommand() {
 	t.endWord()
 	words := t.words[:0]
-	for _, w := range t.words {
+	var patterns []string
+	for i, w := range t.words {
 		if w != "{" && w != "}" {
 			words = append(words, w)
+			if t.patterns {
+				patterns = append(patterns, t.patternWords[i])
+			}
 		}
 	}
 	if len(words) > 0 {
 		t.commands = append(t.commands, words)
+		if t.patterns {
+			t.patternCommands = append(t.patternCommands, patterns)
+		}
 	}
 	t.words = nil
+	t.patternWords = nil
 }
