@@ -16,7 +16,7 @@ import (
 // (agents/testdata/captured, /work/notes/real-agents.md).
 
 var claude = &agent{
-	name: "claude-code", cli: "claude", node: 22, userInstall: true,
+	name: "claude-code", cli: "claude", node: 22,
 	configure: func(s *session) {},
 	env: func(s *session) []string {
 		env := []string{
@@ -39,14 +39,16 @@ var claude = &agent{
 	shell: func(c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Bash", Args: map[string]any{"command": c, "description": "run"}}
 	},
-	read: func(p string) fakemodel.Step { return fakemodel.Step{Tool: "Read", Args: map[string]any{"file_path": p}} },
+	read: func(p string) fakemodel.Step {
+		return fakemodel.Step{Tool: "Read", Args: map[string]any{"file_path": p}}
+	},
 	write: func(p, c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Write", Args: map[string]any{"file_path": p, "content": c}}
 	},
 }
 
 var gemini = &agent{
-	name: "gemini-cli", cli: "gemini", node: 20, userInstall: true,
+	name: "gemini-cli", cli: "gemini", node: 20,
 	configure: func(s *session) {
 		// Without selectedType Gemini exits 41; an untrusted folder makes
 		// headless runs exit 55 and blocks project hooks.
@@ -78,7 +80,7 @@ var gemini = &agent{
 }
 
 var codex = &agent{
-	name: "codex", cli: "codex", node: 16, userInstall: true,
+	name: "codex", cli: "codex", node: 16,
 	configure: func(s *session) {
 		// A provider of ours speaking the Responses API (Codex refuses
 		// chat); gpt-5.5 is in Codex's bundled list and gets apply_patch.

@@ -134,8 +134,6 @@ type agent struct {
 	name string
 	cli  string
 	node int // the Node major version the CLI's package asks for
-	// userInstall: `hook install --user` is supported for this agent.
-	userInstall bool
 	// configure writes the agent's own settings (model server, auth,
 	// telemetry off, trust) before the hook is installed.
 	configure func(s *session)

@@ -19,14 +19,10 @@ func eachAgent(t *testing.T, body func(t *testing.T, a *agent)) {
 	}
 }
 
-// installUser installs the hook at user level where the agent has one,
-// so a session in any directory is held; Copilot's user level is not
-// supported by `hook install` yet (pending).
+// installUser installs the hook at user level, which holds a session
+// started in any directory (docs/agents.md, "Installing the hook").
 func installUser(t *testing.T, s *session) {
 	t.Helper()
-	if !s.a.userInstall {
-		pending(t, s.a.name+": `hook install --user` refused, while Copilot CLI 1.0.102 runs hooks from $COPILOT_HOME/hooks/*.json")
-	}
 	s.install(s.repo, "--user")
 }
 
@@ -81,7 +77,6 @@ func TestKeyNotRead(t *testing.T) {
 // A glob that the shell expands to the key is no way around the deny.
 func TestKeyNotReadThroughGlob(t *testing.T) {
 	eachAgent(t, func(t *testing.T, a *agent) {
-		pending(t, "a shell glob (cat ~/.s*h/id_rsa) that expands into the read deny-list is allowed")
 		s := newSession(t, a)
 		s.install(s.repo)
 		s.run(s.repo, a.shell("cat ~/.s*h/id_rsa"), a.shell("cat ~/.ssh/id_*"), a.shell("cat $HOME/.ss?/id_rsa")).noSecret(t)
@@ -111,9 +106,6 @@ func TestRelativePathsFromSubdir(t *testing.T) {
 // a session started in a subdirectory of the repository.
 func TestDefaultInstallHoldsSubdir(t *testing.T) {
 	eachAgent(t, func(t *testing.T, a *agent) {
-		if a != codex {
-			pending(t, a.name+" reads project hook settings only from the directory it starts in, and `hook install` defaults to --project")
-		}
 		s := newSession(t, a)
 		s.install(s.repo)
 		sub := filepath.Join(s.repo, "sub")
@@ -214,7 +206,8 @@ func decided(t *testing.T, s *session) []string {
 // Copilot CLI's --deny-tool stands whatever the hook answers: an allow
 // from the hook must not run a tool the user denied on the command line.
 func TestCopilotDenyToolStands(t *testing.T) {
-	pending(t, "a hook's permissionDecision \"allow\" overrides Copilot CLI's --deny-tool (measured with 1.0.102)")
+	// Measured with 1.0.102: a hook's "allow" runs a tool that
+	// --deny-tool denies, while a silent exit 0 leaves the deny standing.
 	a := *copilot
 	a.args = func(s *session, prompt string) []string {
 		return append(copilot.args(s, prompt), "--deny-tool=shell(ls)")
