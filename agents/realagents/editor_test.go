@@ -140,4 +140,3 @@ func TestEditorAnswers(t *testing.T) {
 		}
 	})
 }
-

@@ -36,6 +36,9 @@ import (
 // Step is one scripted model turn: a tool call, or (Tool empty) a text.
 type Step struct {
 	// Tool is the name of the tool to call, in the agent's own spelling.
+	// "*SUFFIX" calls the first tool the request offers whose name ends in
+	// SUFFIX: an MCP tool's name is the agent's own composition of server
+	// and tool, which the test need not know in advance.
 	Tool string
 	// Args are the tool's arguments, marshalled to JSON.
 	Args any
@@ -178,6 +181,14 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	turn := len(rec.Results)
 	if reply != nil && len(rec.Tools) > 0 && turn < len(s.script) {
 		st := s.script[turn]
+		if suffix, ok := strings.CutPrefix(st.Tool, "*"); ok {
+			for _, name := range rec.Tools {
+				if strings.HasSuffix(name, suffix) {
+					st.Tool = name
+					break
+				}
+			}
+		}
 		step = &st
 	}
 	switch {

@@ -152,3 +152,13 @@ func TestChat(t *testing.T) {
 		t.Errorf("tools offered %q", got)
 	}
 }
+
+// "*SUFFIX" calls the offered tool whose name ends so.
+func TestSuffix(t *testing.T) {
+	s := start(t, []Step{{Tool: "*touch_marker"}})
+	tools := []any{map[string]any{"name": "Bash"}, map[string]any{"name": "mcp__fake__touch_marker"}}
+	first := post(t, s.URL+"/v1/messages", map[string]any{"tools": tools, "messages": []any{}})
+	if !strings.Contains(first, `"name":"mcp__fake__touch_marker"`) {
+		t.Errorf("first turn: %s", first)
+	}
+}
