@@ -42,6 +42,11 @@ var claude = &agent{
 	read: func(p string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Read", Args: map[string]any{"file_path": p}}
 	},
+	mcpArgs: func(s *session) []string {
+		path := filepath.Join(s.root, "mcp.json")
+		s.writeJSON(path, map[string]any{"mcpServers": map[string]any{fakeMCPServer: fakeMCPEntry(s, "")}})
+		return []string{"--mcp-config", path}
+	},
 	write: func(p, c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Write", Args: map[string]any{"file_path": p, "content": c}}
 	},
@@ -53,13 +58,11 @@ var gemini = &agent{
 		// Without selectedType Gemini exits 41; an untrusted folder makes
 		// headless runs exit 55 and blocks project hooks.
 		s.writeJSON(filepath.Join(s.home, ".gemini", "settings.json"), map[string]any{
-			"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-			"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
-			"telemetry": map[string]any{"enabled": false},
-			"privacy":   map[string]any{"usageStatisticsEnabled": false},
-			"mcpServers": map[string]any{fakeMCPServer: map[string]any{
-				"command": testBinary(s), "env": map[string]any{fakeMCPEnv: "1", fakeMCPMarkerEnv: filepath.Join(s.root, "mcp-marker")},
-			}},
+			"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+			"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+			"telemetry":  map[string]any{"enabled": false},
+			"privacy":    map[string]any{"usageStatisticsEnabled": false},
+			"mcpServers": map[string]any{fakeMCPServer: fakeMCPEntry(s, "")},
 		})
 		s.writeJSON(filepath.Join(s.home, ".gemini", "trustedFolders.json"), map[string]string{s.repo: "TRUST_FOLDER"})
 	},
@@ -149,6 +152,11 @@ var copilot = &agent{
 		return fakemodel.Step{Tool: "bash", Args: map[string]any{"command": c, "description": "run"}}
 	},
 	read: func(p string) fakemodel.Step { return fakemodel.Step{Tool: "view", Args: map[string]any{"path": p}} },
+	mcpArgs: func(s *session) []string {
+		path := filepath.Join(s.root, "mcp.json")
+		s.writeJSON(path, map[string]any{"mcpServers": map[string]any{fakeMCPServer: fakeMCPEntry(s, "local")}})
+		return []string{"--additional-mcp-config", "@" + path}
+	},
 	write: func(p, c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "create", Args: map[string]any{"path": p, "file_text": c}}
 	},
@@ -190,11 +198,19 @@ func trustCodexHooks(s *session) {
 	}}})
 }
 
-// testBinary is this test binary, which serves MCP when fakeMCPEnv=1.
-func testBinary(s *session) string {
+// fakeMCPEntry is the mcpServers entry that starts this test binary as
+// the fake MCP server; its marker is s.root/mcp-marker. typ is Copilot's
+// "type" ("local"), empty for the others.
+func fakeMCPEntry(s *session, typ string) map[string]any {
 	self, err := os.Executable()
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	return self
+	e := map[string]any{"command": self, "args": []string{},
+		"env": map[string]any{fakeMCPEnv: "1", fakeMCPMarkerEnv: filepath.Join(s.root, "mcp-marker")}}
+	if typ != "" {
+		e["type"] = typ
+		e["tools"] = []string{"*"}
+	}
+	return e
 }

@@ -144,9 +144,13 @@ type agent struct {
 	args         func(s *session, prompt string) []string
 	// The scripted calls in the agent's own tool names. read is nil where
 	// the agent reads only through its shell.
-	shell func(command string) fakemodel.Step
-	read  func(path string) fakemodel.Step
-	write func(path, content string) fakemodel.Step
+	// mcpArgs attaches the fake MCP server (mcp_test.go) and returns the
+	// arguments that do; nil where the configuration does it (Gemini) or
+	// where no MCP case runs (Codex hides MCP tools behind tool_search).
+	mcpArgs func(s *session) []string
+	shell   func(command string) fakemodel.Step
+	read    func(path string) fakemodel.Step
+	write   func(path, content string) fakemodel.Step
 }
 
 // session is one test's world: a home with a fake key and a Codewhale
@@ -163,6 +167,8 @@ type session struct {
 	model *fakemodel.Server
 	// extraEnv is added to the agent's environment (the editor's socket).
 	extraEnv []string
+	// extraArgs are added to the agent's arguments.
+	extraArgs []string
 }
 
 func newSession(t *testing.T, a *agent) *session {
@@ -278,7 +284,7 @@ func (s *session) run(dir string, script ...fakemodel.Step) result {
 	s.model.SetScript(script)
 	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 	defer cancel()
-	cmd := exec.Command(s.cli, s.a.args(s, "Do the task.")...)
+	cmd := exec.Command(s.cli, append(s.a.args(s, "Do the task."), s.extraArgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(s.baseEnv(), s.a.env(s)...), s.extraEnv...)
 	cmd.Stdin = nil // headless: no terminal, no input

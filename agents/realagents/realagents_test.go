@@ -179,6 +179,37 @@ func TestGeminiMCPToolName(t *testing.T) {
 	}
 }
 
+// An MCP tool's call, which Codewhale leaves to a human, does not run
+// without one: the fake server's marker is not made. (Codex offers MCP
+// tools only through tool_search, so it has no case here.)
+func TestMCPCallNeedsHuman(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		if a == codex {
+			t.Skip("Codex 0.169.1 offers MCP tools only through tool_search; not scripted here")
+		}
+		s := newSession(t, a)
+		s.install(s.repo)
+		if a.mcpArgs != nil {
+			s.extraArgs = a.mcpArgs(s)
+		}
+		// Claude Code defers MCP tools (they are not in the request's tool
+		// list, ToolSearch finds them) yet runs a call by the full name.
+		tool := "*" + fakeMCPTool
+		if a == claude {
+			tool = "mcp__" + fakeMCPServer + "__" + fakeMCPTool
+		}
+		r := s.run(s.repo, fakemodel.Step{Tool: tool, Args: map[string]any{"note": "hi"}})
+		if s.exists(filepath.Join(s.root, "mcp-marker")) {
+			t.Errorf("the MCP call ran without a human; the model was told %q", r.results[0])
+		}
+		if tools := decided(t, s); len(tools) != 1 {
+			t.Errorf("the hook decided %q, want the one MCP call", tools)
+		} else {
+			t.Logf("%s: the MCP call was decided as %s", a.name, tools[0])
+		}
+	})
+}
+
 // decided returns the tools of the decision log's entries (docs/codewhale/
 // contract.md §4) that the agent's hook logged.
 func decided(t *testing.T, s *session) []string {
