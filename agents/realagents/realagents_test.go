@@ -250,3 +250,40 @@ func TestCopilotDenyToolStands(t *testing.T) {
 		t.Errorf("ls ran though the user denied shell(ls): the model was told %q", r.results[0])
 	}
 }
+
+// The agent's own deny settings stand when the hook allows: Claude Code's
+// permissions.deny refuses a command Codewhale lets run (measured with
+// 2.1.332: the deny rule wins over a hook's "allow").
+func TestClaudeDenyRuleStands(t *testing.T) {
+	s := newSession(t, claude)
+	s.writeJSON(filepath.Join(s.home, ".claude", "settings.json"), map[string]any{
+		"permissions": map[string]any{"deny": []string{"Bash(cat:*)"}},
+	})
+	s.install(s.repo, "--user")
+	r := s.run(s.repo, claude.shell("cat README.md"))
+	if strings.Contains(r.results[0], readme) {
+		t.Errorf("cat ran though Claude's settings deny it: the model was told %q", r.results[0])
+	}
+}
+
+// Copilot CLI on a GPT-5 model writes with a freeform apply_patch whose
+// toolArgs is the patch text, not JSON: the hook reads the files it names.
+// A patch adding secrets/key.txt is held by the constitution, while the
+// same patch elsewhere goes through.
+func TestCopilotGPT5Patch(t *testing.T) {
+	a := *copilot
+	a.env = func(s *session) []string { return append(copilot.env(s), "COPILOT_MODEL=gpt-5.5") }
+	s := newSession(t, &a)
+	autoReview(s)
+	s.install(s.repo)
+	patch := func(path string) fakemodel.Step {
+		return fakemodel.Step{Tool: "apply_patch", Raw: "*** Begin Patch\n*** Add File: " + path + "\n+x\n*** End Patch\n"}
+	}
+	r := s.run(s.repo, patch("sub/allowed.txt"), patch("secrets/key.txt"))
+	if !s.exists(filepath.Join(s.repo, "sub", "allowed.txt")) {
+		t.Errorf("control: the patch outside secrets/ was not applied; the model was told %q", r.results[0])
+	}
+	if s.exists(filepath.Join(s.repo, "secrets", "key.txt")) {
+		t.Errorf("the patch adding secrets/key.txt was applied past the constitution; the model was told %q", r.results[1])
+	}
+}
