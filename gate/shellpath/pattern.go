@@ -258,43 +258,23 @@ func hasAny(toks []token) bool {
 }
 
 // String is the pattern, for reasons: a variable shows as `…`.
-func (p Pattern) String() string {
-	var b strings.Builder
-	for _, t := range p.tokens {
-		switch t.kind {
-		case lit:
-			b.WriteByte(t.b)
-		case one:
-			b.WriteByte('?')
-		case star:
-			b.WriteByte('*')
-		case set:
-			b.WriteByte('[')
-			if t.negate {
-				b.WriteByte('!')
-			}
-			b.WriteString(t.class)
-			b.WriteByte(']')
-		case any:
-			b.WriteString("…")
-		case deep:
-			b.WriteString("**")
-		}
-	}
-	return b.String()
-}
+func (p Pattern) String() string { return p.render(false) }
 
 // Key identifies p exactly (String does not: a quoted `*` and a glob's
 // look alike), for caching what was found of it.
-func (p Pattern) Key() string {
+func (p Pattern) Key() string { return p.render(true) }
+
+// render writes p for a reader, or exactly (escaping literal
+// metacharacters, marking variables and `**` with bytes no path holds).
+func (p Pattern) render(exact bool) string {
 	var b strings.Builder
-	if p.dotGlob {
+	if exact && p.dotGlob {
 		b.WriteByte(0)
 	}
 	for _, t := range p.tokens {
 		switch t.kind {
 		case lit:
-			if strings.IndexByte("\\*?[\x01\x02\x00", t.b) >= 0 {
+			if exact && strings.IndexByte("\\*?[\x01\x02\x00", t.b) >= 0 {
 				b.WriteByte('\\')
 			}
 			b.WriteByte(t.b)
@@ -307,12 +287,24 @@ func (p Pattern) Key() string {
 			if t.negate {
 				b.WriteByte('!')
 			}
-			b.WriteString(strings.ReplaceAll(t.class, "]", "\\]"))
+			if exact {
+				b.WriteString(strings.ReplaceAll(t.class, "]", "\\]"))
+			} else {
+				b.WriteString(t.class)
+			}
 			b.WriteByte(']')
 		case any:
-			b.WriteByte(1)
+			if exact {
+				b.WriteByte(1)
+			} else {
+				b.WriteString("…")
+			}
 		case deep:
-			b.WriteByte(2)
+			if exact {
+				b.WriteByte(2)
+			} else {
+				b.WriteString("**")
+			}
 		}
 	}
 	return b.String()
