@@ -59,6 +59,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   # binaries come as optional dependencies of the same packages.
   npm install --no-audit --no-fund --loglevel=error --save-exact --prefix "$PREFIX" "${missing[@]}"
 fi
+# The version check runs in a scratch home, so the CLIs leave no state in
+# the real one.
+scratch=$(mktemp -d)
 for bin in claude gemini codex copilot; do
-  printf '%s: %s\n' "$bin" "$("$PREFIX/node_modules/.bin/$bin" --version 2>&1 | head -1)"
+  printf '%s: %s\n' "$bin" "$(HOME=$scratch "$PREFIX/node_modules/.bin/$bin" --version 2>&1 | head -1)"
 done
+rm -rf "$scratch"
