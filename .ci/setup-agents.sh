@@ -63,6 +63,6 @@ fi
 # the real one.
 scratch=$(mktemp -d)
 for bin in claude gemini codex copilot; do
-  printf '%s: %s\n' "$bin" "$(HOME=$scratch "$PREFIX/node_modules/.bin/$bin" --version 2>&1 | head -1)"
+  printf '%s: %s\n' "$bin" "$(HOME=$scratch "$PREFIX/node_modules/.bin/$bin" --version 2>&1 | grep -v "^WARNING" | head -1)"
 done
 rm -rf "$scratch"
