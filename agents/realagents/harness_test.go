@@ -282,6 +282,7 @@ type result struct {
 func (s *session) run(dir string, script ...fakemodel.Step) result {
 	s.t.Helper()
 	s.model.SetScript(script)
+	s.model.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 	defer cancel()
 	cmd := exec.Command(s.cli, append(s.a.args(s, "Do the task."), s.extraArgs...)...)

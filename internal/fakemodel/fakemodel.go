@@ -107,6 +107,14 @@ func (s *Server) SetScript(script []Step) {
 	s.mu.Unlock()
 }
 
+// Reset forgets the recorded requests, so that Results speaks of the
+// next session only.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	s.reqs = nil
+	s.mu.Unlock()
+}
+
 // Requests returns a copy of what was recorded so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()

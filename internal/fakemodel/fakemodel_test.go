@@ -92,6 +92,10 @@ func TestAnthropic(t *testing.T) {
 	if reqs := s.Requests(); len(reqs) != 3 || reqs[0].Replied != "Bash" || reqs[1].Replied != "text" || reqs[0].Tools[0] != "Bash" {
 		t.Errorf("recorded %+v", reqs)
 	}
+	s.Reset()
+	if got := s.Results(); len(got) != 0 {
+		t.Errorf("after Reset: results %q", got)
+	}
 }
 
 func TestGemini(t *testing.T) {
