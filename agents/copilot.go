@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -59,7 +60,7 @@ var copilotCLI = &Agent{
 		if err != nil {
 			return Call{}, fmt.Errorf("field \"toolArgs\": %v", err)
 		}
-		tool, in, err := translate(copilotTools, name, input)
+		tool, in, err := translate(copilotTools, copilotMCPSpelling(name), input)
 		if err != nil {
 			return Call{}, err
 		}
@@ -103,4 +104,22 @@ func copilotArgs(name string, raw json.RawMessage) (map[string]any, error) {
 		return map[string]any{"input": text}, nil
 	}
 	return objectOrJSONString(raw)
+}
+
+// copilotMCPSpelling: Copilot CLI 1.0.102 names an MCP tool
+// <server>-<tool> (a server "fake" with a tool "touch_marker" is
+// fake-touch_marker), and none of its own tools has a hyphen, so such a
+// name is an MCP tool, spelled mcp__server__tool for translate. The server
+// is taken to end at the first hyphen; a server whose name has one is
+// judged under another split, which changes only which of the user's MCP
+// rules match it.
+func copilotMCPSpelling(name string) string {
+	if _, own := copilotTools[name]; own {
+		return name
+	}
+	server, tool, ok := strings.Cut(name, "-")
+	if !ok || server == "" || tool == "" {
+		return name
+	}
+	return "mcp__" + server + "__" + tool
 }

@@ -23,6 +23,7 @@ func TestWhatTheRealCLIsSend(t *testing.T) {
 		{"gemini mcp named as a built-in", "gemini-cli", `{"tool_name":"mcp_read_resource","tool_input":{},"mcp_context":{"server_name":"read","tool_name":"resource"}}`, "mcp__read__resource", map[string]any{}},
 		{"claude mcp named as a built-in", "claude-code", `{"tool_name":"mcp__read__resource","tool_input":{}}`, "mcp__read__resource", map[string]any{}},
 		{"codex mcp named as a built-in", "codex", `{"tool_name":"mcp__get__prompt","tool_input":{}}`, "mcp__get__prompt", map[string]any{}},
+		{"copilot mcp", "copilot-cli", `{"toolName":"fake-touch_marker","toolArgs":{"note":"hi"}}`, "mcp_fake_touch_marker", map[string]any{"note": "hi"}},
 		// Copilot's search tools name their directory in paths.
 		{"copilot glob paths string", "copilot-cli", `{"toolName":"glob","toolArgs":"{\"pattern\":\"*\",\"paths\":\"~/.ssh\"}"}`, "file_search", map[string]any{"pattern": "*", "path": "~/.ssh"}},
 		{"copilot grep paths array", "copilot-cli", `{"toolName":"grep","toolArgs":{"pattern":"k","paths":["/w/src"]}}`, "grep_files", map[string]any{"pattern": "k", "path": "/w/src"}},

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,17 +69,23 @@ func newHookWorld(t *testing.T) hookWorld {
 	return w
 }
 
-// TestHookGolden: each agent's documented events (testdata/hooks/AGENT/
-// CASE.json, with $WS standing for the workspace and $HOME for the home) give exactly the stdout,
-// stderr and exit code of CASE.golden, across the layers that decide.
+// TestHookGolden: each agent's events give exactly the stdout, stderr and
+// exit code of their golden file, across the layers that decide: the
+// events written for a case (testdata/hooks/AGENT/CASE.json, $WS standing
+// for the workspace and $HOME for the home, CASE.golden beside it), and
+// every event captured from the real CLI
+// (agents/testdata/captured/AGENT/NAME.json, /REPO and /HOME standing for
+// them, testdata/hooks/AGENT/captured/NAME.golden), decided as 0.10.1.
 func TestHookGolden(t *testing.T) {
 	for _, agent := range agents.Names() {
 		events, err := filepath.Glob(filepath.Join("testdata", "hooks", agent, "*.json"))
 		if err != nil || len(events) == 0 {
 			t.Fatalf("%s: no golden events (%v)", agent, err)
 		}
-		for _, event := range events {
+		captured, _ := filepath.Glob(filepath.Join("..", "..", "agents", "testdata", "captured", agent, "*.json"))
+		for _, event := range append(events, captured...) {
 			name := strings.TrimSuffix(filepath.Base(event), ".json")
+			real := slices.Contains(captured, event)
 			t.Run(agent+"/"+name, func(t *testing.T) {
 				w := newHookWorld(t)
 				if setup, ok := hookScenarios[name]; ok {
@@ -88,12 +95,23 @@ func TestHookGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				stdin := strings.NewReplacer("$WS", w.ws, "$HOME", w.home).Replace(string(raw))
-				code, out, errOut := runCLI(t, stdin, "hook", agent, "--codewhale-version", "0.9.10")
+				release, placeholders, golden := "0.9.10", []string{"$WS", w.ws, "$HOME", w.home}, strings.TrimSuffix(event, ".json")+".golden"
+				if real {
+					// The real CLIs ran in a repository with a sub/.
+					if err := os.MkdirAll(filepath.Join(w.ws, "sub"), 0o700); err != nil {
+						t.Fatal(err)
+					}
+					release, placeholders = "0.10.1", []string{"/REPO", w.ws, "/HOME", w.home}
+					golden = filepath.Join("testdata", "hooks", agent, "captured", name+".golden")
+				}
+				stdin := strings.NewReplacer(placeholders...).Replace(string(raw))
+				code, out, errOut := runCLI(t, stdin, "hook", agent, "--codewhale-version", release)
 				got := fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", code, out, errOut)
-				got = strings.NewReplacer(w.ws, "$WS", w.home, "$HOME").Replace(got)
-				golden := strings.TrimSuffix(event, ".json") + ".golden"
+				got = strings.NewReplacer(w.ws, placeholders[0], w.home, placeholders[2]).Replace(got)
 				if *updateGolden {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
 					}
