@@ -10,10 +10,11 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/internal/fakemodel"
 )
 
-// The four agents, configured as shared/spec/deps.md Appendix F found they
+// The four agents, configured as docs/codewhale/deps.md Appendix F found they
 // run offline, with every telemetry and update check their docs name off.
 // What each sends its hook was captured from these versions
-// (agents/testdata/captured, /work/notes/real-agents.md).
+// (agents/testdata/captured; what was measured around them is in
+// docs/agents.md).
 
 var claude = &agent{
 	name: "claude-code", cli: "claude", node: 22,

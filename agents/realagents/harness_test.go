@@ -23,9 +23,6 @@ import (
 const (
 	// e2eEnv=1 turns a missing CLI or Node into a failure (.ci/run sets it).
 	e2eEnv = "CODEWHALE_E2E"
-	// pendingEnv=1 runs the cases that wait for a fix in the product, so
-	// whoever fixes it can see them pass before removing the skip.
-	pendingEnv = "CODEWHALE_REALAGENTS_PENDING"
 	// agentsEnv names the npm prefix holding the CLIs; .ci/setup-agents.sh
 	// installs them in defaultAgents.
 	agentsEnv     = "CODEWHALE_AGENTS_DIR"
@@ -43,15 +40,6 @@ const (
 	// hook's "ask" waits forever under -p); no assertion reads a time.
 	runDeadline = 3 * time.Minute
 )
-
-// pending skips a case that fails until the product is fixed, unless
-// pendingEnv=1. Each one is listed in /work/notes/real-agents.md.
-func pending(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv(pendingEnv) != "1" {
-		t.Skipf("waiting for fix: %s (set %s=1 to run it)", why, pendingEnv)
-	}
-}
 
 func missing(t *testing.T, what string) {
 	t.Helper()

@@ -4,7 +4,7 @@
 // docs/agents.md tells users to, and checks what the hook's verdicts do:
 // files a denied call would have made, and what the agent tells the model
 // after each call (issue 14, "How it is checked"; the way each CLI runs
-// offline is shared/spec/deps.md Appendix F).
+// offline is docs/codewhale/deps.md Appendix F).
 //
 // The CLIs come from .ci/setup-agents.sh. A test skips when its CLI or
 // Node is missing, unless CODEWHALE_E2E=1, under which that is a failure.

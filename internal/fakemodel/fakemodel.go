@@ -1,6 +1,6 @@
 // Package fakemodel is a scripted model server on 127.0.0.1 that the real
 // agent CLIs talk to instead of their vendors' services, so that their
-// pre-tool hooks can be tested offline (shared/spec/deps.md Appendix F).
+// pre-tool hooks can be tested offline (docs/codewhale/deps.md Appendix F).
 //
 // It speaks four wire formats, each the one an agent uses:
 //
