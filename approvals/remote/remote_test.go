@@ -388,3 +388,25 @@ func TestATooLongSocketPathIsAClearError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestAskCarriesWhyAHumanMustDecide: Request.NeedsHuman, which an
+// AuthorizeRequest has no field for, reaches the editor's server, so the
+// hold it adds is not lost on the way (docs/architecture.md, "What is
+// carried").
+func TestAskCarriesWhyAHumanMustDecide(t *testing.T) {
+	runtimeHere(t)
+	ws := t.TempDir()
+	var got Request
+	listen(t, ws, func(ctx context.Context, req Request) gate.Decision {
+		got = req
+		return gate.Decision{Decision: gate.Deny, Reason: "no"}
+	})
+	call := shellCall(ws)
+	call.NeedsHuman = "no URL found"
+	if _, err := Ask(context.Background(), Request{Agent: "gemini-cli", Workspace: ws, Call: call, Deadline: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Call.NeedsHuman != "no URL found" {
+		t.Fatalf("NeedsHuman = %q", got.Call.NeedsHuman)
+	}
+}
