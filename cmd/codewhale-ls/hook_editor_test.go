@@ -11,12 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
+	"github.com/codewhale-ls/codewhale-ls/internal/editortest"
 )
 
 // TestHookAsksTheEditor is issue 11's path end to end, in real processes:
@@ -49,7 +47,7 @@ func TestHookAsksTheEditor(t *testing.T) {
 			if got != tc.want || !strings.Contains(reason, tc.reason) {
 				t.Errorf("the editor's %s: the agent got %q (%s)", tc.answer, got, reason)
 			}
-			prompted := e.prompts()
+			prompted := e.Prompts()
 			if len(prompted) != 1 || prompted[0]["agent"] != "claude-code" || !strings.Contains(prompted[0]["summary"].(string), "cargo test") {
 				t.Errorf("the editor was prompted %d times: %v", len(prompted), prompted)
 			}
@@ -59,8 +57,8 @@ func TestHookAsksTheEditor(t *testing.T) {
 					t.Errorf("permissions.toml after always:\n%s", rules)
 				}
 				// The rule now allows the call without a prompt.
-				if got, reason := e.runHook(t, "cargo test"); got != "allow" || len(e.prompts()) != 1 {
-					t.Errorf("after always: %s (%s), %d prompts", got, reason, len(e.prompts()))
+				if got, reason := e.runHook(t, "cargo test"); got != "allow" || len(e.Prompts()) != 1 {
+					t.Errorf("after always: %s (%s), %d prompts", got, reason, len(e.Prompts()))
 				}
 			}
 		})
@@ -69,12 +67,10 @@ func TestHookAsksTheEditor(t *testing.T) {
 
 // hookEditor is a running `codewhale-ls serve` with a scripted editor.
 type hookEditor struct {
+	*editortest.Editor
 	server *exec.Cmd
 	home   string
 	ws     string
-
-	mu       sync.Mutex
-	prompted []map[string]any
 }
 
 // startEditor starts the server for a workspace with an editor that
@@ -90,73 +86,23 @@ func startEditor(t *testing.T, answer string) *hookEditor {
 	if err := os.MkdirAll(filepath.Join(home, ".codewhale"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	stdin, err := server.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := server.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- server.Wait() }()
-	unanswered := make(chan struct{})
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(editorPipes{stdout, stdin}))
-	conn.Go(context.Background(), jsonrpc2.AsyncHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() != "codewhale/approve" {
-			return nil, nil
-		}
-		var p map[string]any
-		_ = json.Unmarshal(req.Params(), &p)
-		e.mu.Lock()
-		e.prompted = append(e.prompted, p)
-		e.mu.Unlock()
-		switch answer {
-		case "nothing":
-			<-unanswered
+	reply := editortest.Choice(answer)
+	switch answer {
+	case "nothing":
+		reply = func(done <-chan struct{}) (any, error) {
+			<-done
 			return nil, errors.New("the editor closed")
-		case "vanish":
+		}
+	case "vanish":
+		reply = func(done <-chan struct{}) (any, error) {
 			_ = server.Process.Kill()
-			<-unanswered
+			<-done
 			return nil, errors.New("the editor closed")
 		}
-		return map[string]string{"choice": answer}, nil
-	}))
-	// The server dies first, so the connection's reader ends and Close
-	// does not wait on it.
-	t.Cleanup(func() {
-		_ = server.Process.Kill()
-		<-exited
-		close(unanswered)
-		conn.Close()
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{
-		"processId": nil, "rootUri": "file://" + e.ws, "capabilities": map[string]any{},
-		"initializationOptions": map[string]any{"approvals": "codewhale", "codewhaleVersion": "0.10.1", "decisionLog": false},
-	}, nil); err != nil {
-		t.Fatal(err)
 	}
-	if err := conn.Notify(ctx, protocol.MethodInitialized, map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
-	// The server listens once initialized: the socket appears when bound
-	// and is restricted to 0600 once it listens.
-	for {
-		if m, _ := filepath.Glob(filepath.Join(home, "codewhale-ls", "*.sock")); len(m) == 1 {
-			if info, err := os.Lstat(m[0]); err == nil && info.Mode().Perm() == 0o600 {
-				return e
-			}
-		}
-		if ctx.Err() != nil {
-			t.Fatal("the server never listened for other agents' hooks")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	options := map[string]any{"approvals": "codewhale", "codewhaleVersion": "0.10.1", "decisionLog": false}
+	e.Editor = editortest.Start(t, server, e.ws, home, options, reply)
+	return e
 }
 
 // runHook runs `codewhale-ls hook claude-code` for a Bash call in the
@@ -190,11 +136,4 @@ func (e *hookEditor) runHook(t *testing.T, command string, args ...string) (deci
 		t.Fatalf("hook stdout %q: %v", out.String(), err)
 	}
 	return answer.HookSpecificOutput.PermissionDecision, answer.HookSpecificOutput.PermissionDecisionReason
-}
-
-// prompts are the approval prompts the editor has been shown.
-func (e *hookEditor) prompts() []map[string]any {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]map[string]any(nil), e.prompted...)
 }
