@@ -33,6 +33,11 @@ var copilotTools = map[string]counterpart{
 	"read_bash":     sameShell("exec_shell_wait"),
 	"write_bash":    sameShell("exec_shell_interact"),
 	"stop_bash":     sameShell("exec_shell_cancel"),
+	"list_bash":     sameShell("exec_shell_wait"),
+	"skill":         bookkeeping("load_skill"),
+	"list_agents":   bookkeeping("agents/list"),
+	"read_agent":    bookkeeping("agents/wait"),
+	"write_agent":   bookkeeping("agents/message"),
 }
 
 // copilotCLI: preToolUse {toolName, toolArgs (a JSON string), cwd};
