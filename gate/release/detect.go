@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,7 +68,7 @@ func (d *Detector) Detect(ctx context.Context, pathList string, workspaces ...st
 	if ok {
 		return cached
 	}
-	choice := d.ask(ctx, path, pathList)
+	choice := d.ask(ctx, path, outsideRepositories(pathList, workspaces))
 	if ctx.Err() != nil {
 		return choice // an ended caller is no fact about the binary
 	}
@@ -173,21 +174,50 @@ func repositoryOwned(path string, workspaces []string) (string, bool) {
 		return fmt.Sprintf("a path whose links cannot be resolved (%v)", err), true
 	}
 	for _, p := range []string{path, real} {
-		for _, ws := range workspaces {
-			if ws == "" {
-				continue
-			}
-			for _, root := range []string{ws, resolvedOr(ws)} {
-				if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
-					return "the workspace " + ws, true
-				}
-			}
-		}
-		if root := gitroot.Of(filepath.Dir(p)); root != "" {
-			return "the git work tree " + root, true
+		if where, inside := repositoryHolds(filepath.Dir(p), workspaces); inside {
+			return where, true
 		}
 	}
 	return "", false
+}
+
+// repositoryHolds reports where dir lies when it is inside one of
+// workspaces or inside a git work tree.
+func repositoryHolds(dir string, workspaces []string) (string, bool) {
+	for _, ws := range workspaces {
+		if ws == "" {
+			continue
+		}
+		for _, root := range []string{ws, resolvedOr(ws)} {
+			if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) {
+				return "the workspace " + ws, true
+			}
+		}
+	}
+	if root := gitroot.Of(dir); root != "" {
+		return "the git work tree " + root, true
+	}
+	return "", false
+}
+
+// outsideRepositories is pathList without the directories that lie, as
+// spelled or resolved, inside a workspace or a git work tree: a codewhale
+// found elsewhere is a launcher (`#!/usr/bin/env node`) that would
+// otherwise run the repository's own node_modules/.bin/node, and so let
+// the repository choose the release after all.
+func outsideRepositories(pathList string, workspaces []string) string {
+	var kept []string
+	for _, dir := range filepath.SplitList(pathList) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		_, spelled := repositoryHolds(dir, workspaces)
+		_, resolved := repositoryHolds(resolvedOr(dir), workspaces)
+		if !spelled && !resolved {
+			kept = append(kept, dir)
+		}
+	}
+	return strings.Join(kept, string(os.PathListSeparator))
 }
 
 // resolvedOr is p with its symlinks resolved, or p when they cannot be.

@@ -201,3 +201,36 @@ func TestDetectSkipsRepositoryCodewhale(t *testing.T) {
 		}
 	})
 }
+
+// A codewhale outside every repository that is a launcher
+// (`#!/usr/bin/env INTERPRETER`) does not get the repository's own
+// interpreter from PATH: a node_modules/.bin/node printing 0.9.10 would
+// choose the release after all (issue 14 point 11, found in review).
+func TestDetectRunsWithoutTheRepositorysPath(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	repoBin := filepath.Join(repo, "node_modules", ".bin")
+	sysBin := t.TempDir()
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The interpreter the launcher names: the system's says 0.10.1, the
+	// repository's 0.9.10.
+	write(filepath.Join(sysBin, "cwinterp"), "#!/bin/sh\necho 'codewhale 0.10.1'\n")
+	write(filepath.Join(repoBin, "cwinterp"), "#!/bin/sh\necho 'codewhale 0.9.10'\n")
+	write(filepath.Join(sysBin, "codewhale"), "#!/usr/bin/env cwinterp\n")
+	var d release.Detector
+	pathList := strings.Join([]string{repoBin, sysBin, "/usr/bin", "/bin"}, string(os.PathListSeparator))
+	c := d.Detect(context.Background(), pathList, repo)
+	if c.Release != "0.10.1" {
+		t.Errorf("detected %s (%s), want the system interpreter's 0.10.1", c.Release, c.Source)
+	}
+}
