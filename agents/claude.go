@@ -32,7 +32,7 @@ var claudeTools = map[string]counterpart{
 	"TaskList":             bookkeeping("todo_write"),
 	"TaskGet":              bookkeeping("todo_write"),
 	"ToolSearch":           bookkeeping("tool_search"),
-	"Skill":                bookkeeping("load_skill"),
+	"Skill":                skill(),
 	"EnterPlanMode":        bookkeeping("update_plan"),
 	"ExitPlanMode":         bookkeeping("update_plan"),
 	"AskUserQuestion":      bookkeeping("request_user_input"),
@@ -142,6 +142,6 @@ func parsePreToolUse(eventName string, table map[string]counterpart) func(map[st
 		if err != nil {
 			return Call{}, err
 		}
-		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd, CallID: id}, nil
+		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd, CallID: id, NeedsHuman: table[name].hold}, nil
 	}
 }

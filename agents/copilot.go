@@ -34,7 +34,7 @@ var copilotTools = map[string]counterpart{
 	"write_bash":    sameShell("exec_shell_interact"),
 	"stop_bash":     sameShell("exec_shell_cancel"),
 	"list_bash":     sameShell("exec_shell_wait"),
-	"skill":         bookkeeping("load_skill"),
+	"skill":         skill(),
 	"list_agents":   bookkeeping("agents/list"),
 	"read_agent":    bookkeeping("agents/wait"),
 	"write_agent":   bookkeeping("agents/message"),
@@ -69,7 +69,7 @@ var copilotCLI = &Agent{
 		if err != nil {
 			return Call{}, err
 		}
-		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd}, nil
+		return Call{Tool: tool, Input: in, AgentTool: name, Cwd: cwd, NeedsHuman: copilotTools[name].hold}, nil
 	},
 	// An allow is silence: Copilot's "allow" overrides its own
 	// --deny-tool (seen in Copilot CLI 1.0.102: `ls` ran under

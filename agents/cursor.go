@@ -68,6 +68,13 @@ var cursor = &Agent{
 			if _, err := field(event, "tool_name", &name); err != nil {
 				return Call{}, err
 			}
+			if kind == "beforeMCPExecution" && !strings.HasPrefix(name, "mcp__") {
+				// An MCP server names its tools, and a repository's
+				// .cursor/mcp.json names the server: a tool called Read
+				// is still the server's, never Cursor's own. The event
+				// does not name the server.
+				name = "mcp__unknown__" + name
+			}
 			args, err := objectOrJSONString(event["tool_input"])
 			if err != nil {
 				return Call{}, fmt.Errorf("field \"tool_input\": %v", err)

@@ -31,9 +31,12 @@ var geminiTools = map[string]counterpart{
 	"exit_plan_mode":            bookkeeping("update_plan"),
 	"activate_skill":            bookkeeping("load_skill"),
 	"ask_user":                  bookkeeping("request_user_input"),
-	"save_memory":               bookkeeping("remember"),
-	"invoke_agent":              subAgent("agent_name", "name"),
-	"delegate_to_agent":         subAgent("agent_name", "name"),
+	// save_memory appends to ~/.gemini/GEMINI.md, instructions every later
+	// session reads: a write there, which the agent-files guard holds for
+	// a human.
+	"save_memory":       {tool: "write_file", fixed: map[string]any{"path": "~/.gemini/GEMINI.md"}, closed: true},
+	"invoke_agent":      subAgent("agent_name", "name"),
+	"delegate_to_agent": subAgent("agent_name", "name"),
 }
 
 // geminiCLI: BeforeTool {tool_name, tool_input, cwd}; answer {decision,
@@ -108,7 +111,7 @@ func geminiMCPName(event map[string]json.RawMessage, name string) (string, error
 }
 
 // urlPattern finds the URLs in a free-text fetch prompt.
-var urlPattern = regexp.MustCompile(`https?://[^\s"'<>()\[\]{}]+`)
+var urlPattern = regexp.MustCompile(`(?i)https?://[^\s"'<>()\[\]{}]+`)
 
 // splitFetch turns a fetch whose URLs are in a free-text prompt into one
 // fetch per URL, each of which must be allowed (a session grant is keyed

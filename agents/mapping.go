@@ -35,6 +35,9 @@ type counterpart struct {
 	// alone, so the agent's other fields are not passed on (a to-do list's
 	// items, a question's text) and cannot be mistaken for Codewhale's.
 	closed bool
+	// hold, when set, is why a human decides every call of this tool
+	// (Call.NeedsHuman): it can do more than its counterpart shows.
+	hold string
 }
 
 // The Codewhale tools agents' tools map to, with the fields each reads.
@@ -81,6 +84,15 @@ func bookkeeping(codewhaleTool string) counterpart {
 // hook in turn.
 func subAgent(role ...string) counterpart {
 	return counterpart{tool: "agent", fields: map[string][]string{"role": role}, fixed: map[string]any{"action": "start"}, closed: true}
+}
+
+// skill loads a skill's instructions, which can run shell commands of
+// their own (a `!` line of a SKILL.md) that never reach a hook as the
+// agent's shell tool: a human decides.
+func skill() counterpart {
+	c := bookkeeping("load_skill")
+	c.hold = "A skill's instructions can run shell commands of their own, which no hook sees, so a human decides whether to load it."
+	return c
 }
 
 // sameShell acts on a shell the agent already started (its output, its

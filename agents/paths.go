@@ -35,7 +35,7 @@ func (call *Call) Anchor() {
 			dir = anchored(call.Cwd, cwd)
 		}
 		in["cwd"] = dir
-	case "read_file", "write_file", "edit_file":
+	case "read_file", "read_media", "write_file", "edit_file":
 		if p, ok := in["path"].(string); ok {
 			in["path"] = anchored(call.Cwd, p)
 		}

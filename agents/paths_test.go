@@ -17,6 +17,7 @@ func TestAnchor(t *testing.T) {
 		{"file path", "write_file", map[string]any{"path": "key.txt", "content": "x"}, map[string]any{"path": "/r/s/key.txt", "content": "x"}},
 		{"file path up", "read_file", map[string]any{"path": "../../h/.ssh/id_rsa"}, map[string]any{"path": "/h/.ssh/id_rsa"}},
 		{"absolute kept", "edit_file", map[string]any{"path": "/etc/hosts"}, map[string]any{"path": "/etc/hosts"}},
+		{"image read", "read_media", map[string]any{"path": "../../h/.ssh/id_rsa"}, map[string]any{"path": "/h/.ssh/id_rsa"}},
 		{"home kept", "read_file", map[string]any{"path": "~/.ssh/id_rsa"}, map[string]any{"path": "~/.ssh/id_rsa"}},
 		{"shell gets the cwd", "exec_shell", map[string]any{"command": "ls"}, map[string]any{"command": "ls", "cwd": "/r/s"}},
 		{"shell's relative dir", "exec_shell", map[string]any{"command": "cat id_rsa", "cwd": "../../h/.ssh"}, map[string]any{"command": "cat id_rsa", "cwd": "/h/.ssh"}},

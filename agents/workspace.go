@@ -29,14 +29,14 @@ type Workspaces struct {
 }
 
 // FindWorkspaces lists the workspaces for an agent's call made in cwd (an
-// absolute path), in the session whose project directory the agent gave
-// as project ("" when it gave none).
-func FindWorkspaces(cwd, project string) (Workspaces, error) {
+// absolute path), in the session whose project directories are projects,
+// most telling first: the one the agent names, then the directory the
+// agent started its hook in, which every agent measured starts in its
+// session's directory (Codex names no project, and its event's cwd is a
+// command's own workdir when it has one). Empty ones are skipped.
+func FindWorkspaces(cwd string, projects ...string) (Workspaces, error) {
 	if !filepath.IsAbs(cwd) {
 		return Workspaces{}, fmt.Errorf("the hook event's cwd %q is not an absolute path", cwd)
-	}
-	if project != "" && !filepath.IsAbs(project) {
-		return Workspaces{}, fmt.Errorf("the agent's project directory %q is not an absolute path", project)
 	}
 	var ws Workspaces
 	add := func(dir string) {
@@ -45,9 +45,10 @@ func FindWorkspaces(cwd, project string) (Workspaces, error) {
 		}
 	}
 	var trees []string
-	for _, start := range []string{project, cwd} {
-		if start == "" {
-			continue
+	starts := append(slices.DeleteFunc(slices.Clone(projects), func(p string) bool { return p == "" }), cwd)
+	for i, start := range starts {
+		if !filepath.IsAbs(start) {
+			return Workspaces{}, fmt.Errorf("the agent's project directory %q is not an absolute path", start)
 		}
 		lexical := filepath.Clean(start)
 		real, err := filepath.EvalSymlinks(lexical)
@@ -61,7 +62,7 @@ func FindWorkspaces(cwd, project string) (Workspaces, error) {
 			}
 			trees = append(trees, roots...)
 		}
-		if start == project {
+		if i == 0 && len(starts) > 1 {
 			ws.Primary = lexical
 			add(lexical)
 			add(real)

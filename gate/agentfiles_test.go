@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,6 +18,11 @@ import (
 func TestAnotherAgentsControlFilesNeedAHuman(t *testing.T) {
 	allowAll := "[[rules]]\ntool = \"write_file\"\naction = \"allow\"\n[[rules]]\ntool = \"exec_shell\"\ncommand = \"echo\"\naction = \"allow\"\n"
 	fx := load(t, files{git: true, release: "0.10.1", permissions: allowAll}).noFatal(t)
+	// A repository that ships links into the guarded directories.
+	for link, target := range map[string]string{"cfg": ".claude", "ci": ".github"} {
+		must(t, os.MkdirAll(filepath.Join(fx.ws, target, "hooks"), 0o755))
+		must(t, os.Symlink(target, filepath.Join(fx.ws, link)))
+	}
 	guarded := []struct {
 		tool  string
 		input map[string]any
@@ -38,6 +45,13 @@ func TestAnotherAgentsControlFilesNeedAHuman(t *testing.T) {
 		{"exec_shell", map[string]any{"command": "echo x > settings.json", "cwd": "<ws>/.gemini"}},
 		{"exec_shell", map[string]any{"command": "echo x > $HOME/.copilot/hooks/off.json"}},
 		{"exec_shell", map[string]any{"command": "echo x | tee .vscode/settings.json"}},
+		// Found in review: links, unclean paths, brace lists in any part.
+		{"write_file", map[string]any{"path": "<ws>/cfg/settings.local.json", "content": "{}"}},
+		{"write_file", map[string]any{"path": "ci/hooks/evil.json", "content": "{}"}},
+		{"write_file", map[string]any{"path": "<ws>/.github/./hooks/evil.json", "content": "{}"}},
+		{"write_file", map[string]any{"path": "<ws>/.github/hooks/../hooks/evil.json", "content": "{}"}},
+		{"exec_shell", map[string]any{"command": "echo x > .github/{hooks,x}/a.json"}},
+		{"exec_shell", map[string]any{"command": "echo x > .cl{a,b}{u,v}de/settings.json"}},
 	}
 	for _, c := range guarded {
 		input := map[string]any{}
@@ -69,6 +83,9 @@ func TestAnotherAgentsControlFilesNeedAHuman(t *testing.T) {
 		{"write_file", map[string]any{"path": ".github/workflows/ci.yml", "content": ""}},
 		{"exec_shell", map[string]any{"command": "echo codewhale"}},
 		{"exec_shell", map[string]any{"command": "echo hi > notes/claude.txt"}},
+		// Read-only commands change nothing they name.
+		{"exec_shell", map[string]any{"command": "cat .claude/settings.json"}},
+		{"exec_shell", map[string]any{"command": "ls .github"}},
 	}
 	for _, c := range ordinary {
 		req := withPosture(fx.call(c.tool, c.input), tool.Ask)
@@ -86,7 +103,9 @@ func TestAgentControlPath(t *testing.T) {
 		"/r/.github": true, "/r/.github/hooks/a.json": true, "/r/.github/workflows/ci.yml": false,
 		"/home/u/.config/Code/User/settings.json": true, "/home/u/.config/gh/hosts.yml": false,
 		"/r/bin/codewhale": true, "/r/src/codewhale": false, "/src/codewhale/main.go": false,
-		"/r/x.code-workspace": true, "/r/.nvim.lua": true, "/r/src/.nvim.lua/x": false,
+		"/r/x.code-workspace": true, "/r/X.CODE-WORKSPACE": true, "/r/.nvim.lua": true, "/r/src/.nvim.lua/x": false,
+		"/r/.github/./hooks/a": true, "/r/.github/x/../hooks/a": true, "/h/.local/b?n/codewhale-ls": true,
+		"/r/.github/{hooks,x}/a": true, "/r/.cl{a,b}{u,v}de/x": true,
 	} {
 		if _, got := agentControlPath(p); got != want {
 			t.Errorf("agentControlPath(%q) = %v, want %v", p, got, want)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
+	"github.com/codewhale-ls/codewhale-ls/gate/shellpath"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -49,9 +50,26 @@ var agentControlNested = map[string][]string{
 const agentControlSuffix = ".code-workspace"
 
 // agentControlPath reports whether p names, or could name once its globs
-// and brace lists expand, a guarded location, and which.
+// and brace lists expand, a guarded location, and which. p is cleaned
+// first (`.github/./hooks` is .github/hooks); a brace list too large to
+// expand counts as naming one.
 func agentControlPath(p string) (string, bool) {
-	p = filepath.ToSlash(p)
+	words, ok := shellpath.Braces(filepath.ToSlash(p), maxGuardBraces)
+	if !ok {
+		return p, true
+	}
+	for _, w := range words {
+		if guarded, ok := agentControlWord(path.Clean(w)); ok {
+			return guarded, true
+		}
+	}
+	return "", false
+}
+
+// maxGuardBraces bounds the words one brace-listed path expands to.
+const maxGuardBraces = 256
+
+func agentControlWord(p string) (string, bool) {
 	root := ""
 	if strings.HasPrefix(p, "/") {
 		root = "/"
@@ -59,37 +77,17 @@ func agentControlPath(p string) (string, bool) {
 	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
 	for i, part := range parts {
 		last := i == len(parts)-1
-		for _, alt := range braceAlternatives(part) {
-			if matchesAny(alt, agentControlDirs) || (last && (matchesAny(alt, agentControlFiles) || strings.HasSuffix(alt, agentControlSuffix))) ||
-				(last && i > 0 && parts[i-1] == "bin" && matchesAny(alt, agentControlBinaries)) {
-				return root + strings.Join(parts[:i+1], "/"), true
-			}
-			for parent, children := range agentControlNested {
-				if !nameMatches(alt, parent) {
-					continue
-				}
-				if last || matchesAny(parts[i+1], children) {
-					return root + strings.Join(parts[:min(i+2, len(parts))], "/"), true
-				}
+		if matchesAny(part, agentControlDirs) || (last && (matchesAny(part, agentControlFiles) || strings.HasSuffix(strings.ToLower(part), agentControlSuffix))) ||
+			(last && i > 0 && nameMatches(parts[i-1], "bin") && matchesAny(part, agentControlBinaries)) {
+			return root + strings.Join(parts[:i+1], "/"), true
+		}
+		for parent, children := range agentControlNested {
+			if nameMatches(part, parent) && (last || matchesAny(parts[i+1], children)) {
+				return root + strings.Join(parts[:min(i+2, len(parts))], "/"), true
 			}
 		}
 	}
 	return "", false
-}
-
-// braceAlternatives splits one component's `{a,b}` list (one level, as a
-// guard: a nested list is taken whole), else the component itself.
-func braceAlternatives(part string) []string {
-	open := strings.IndexByte(part, '{')
-	closing := strings.LastIndexByte(part, '}')
-	if open < 0 || closing < open {
-		return []string{part}
-	}
-	var out []string
-	for _, alt := range strings.Split(part[open+1:closing], ",") {
-		out = append(out, part[:open]+alt+part[closing+1:])
-	}
-	return append(out, part)
 }
 
 func matchesAny(part string, names []string) bool {
@@ -129,6 +127,10 @@ func (p *plan) agentFiles() string {
 	}
 	var candidates []string
 	switch {
+	case tool.IsShell(p.req.Tool) && p.require == ReqAuto:
+		// A command Codewhale knows to be read-only (`cat`, `ls`, `git
+		// log`, no redirection) changes nothing it names.
+		return ""
 	case tool.IsShell(p.req.Tool):
 		command, _ := p.input["command"].(string)
 		candidates = append(candidates, dir)
@@ -146,11 +148,40 @@ func (p *plan) agentFiles() string {
 		if !filepath.IsAbs(c) && !strings.HasPrefix(c, "~") {
 			c = filepath.Join(dir, c)
 		}
+		// As spelled, and through the links it passes: a repository's
+		// `cfg -> .claude` makes cfg/settings.json Claude's settings.
 		if guarded, ok := agentControlPath(c); ok {
-			return fmt.Sprintf("This call touches %s, where an agent's hooks or settings, or what chooses codewhale-ls and the Codewhale release, live: a change there could switch this policy off, so a human decides it (codewhale-ls guards these for other agents as Codewhale guards .codewhale/).", guarded)
+			return agentFilesReason(guarded)
+		}
+		if guarded, ok := agentControlPath(throughLinks(c, p.snap.Paths.Home)); ok {
+			return agentFilesReason(guarded + " (through a symbolic link: " + c + ")")
 		}
 	}
 	return ""
+}
+
+// agentFilesReason is the hold's reason for a call touching guarded.
+func agentFilesReason(guarded string) string {
+	return fmt.Sprintf("This call touches %s, where an agent's hooks or settings, or what chooses codewhale-ls and the Codewhale release, live: a change there could switch this policy off, so a human decides it (codewhale-ls guards these for other agents as Codewhale guards .codewhale/).", guarded)
+}
+
+// throughLinks is p with the symbolic links of its longest existing
+// prefix resolved (`~` read as home), the rest as written; p when nothing
+// resolves.
+func throughLinks(p, home string) string {
+	if rest, ok := strings.CutPrefix(p, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
+		p = home + rest
+	}
+	p = filepath.Clean(p)
+	for prefix := p; ; prefix = filepath.Dir(prefix) {
+		if real, err := filepath.EvalSymlinks(prefix); err == nil {
+			rel, _ := filepath.Rel(prefix, p)
+			return filepath.Join(real, rel)
+		}
+		if filepath.Dir(prefix) == prefix {
+			return p
+		}
+	}
 }
 
 // moveDestinations are a patch's `*** Move to:` files, which the agent

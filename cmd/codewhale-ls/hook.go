@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,16 +109,18 @@ func answerHook(agent *agents.Agent, args []string, stdin io.Reader, started tim
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
+	// Every agent starts its hooks in its session's directory.
+	hookDir, err := os.Getwd()
+	if err != nil {
+		return agent.Deny("the hook's own working directory is unknown: " + err.Error())
+	}
 	if call.Cwd == "" {
-		// Every agent starts its hooks in its own working directory.
-		if call.Cwd, err = os.Getwd(); err != nil {
-			return agent.Deny("the hook event has no cwd and the hook's own is unknown: " + err.Error())
-		}
+		call.Cwd = hookDir
 	}
 	if call.ProjectDir == "" && agent.ProjectEnv != "" {
 		call.ProjectDir = os.Getenv(agent.ProjectEnv)
 	}
-	workspaces, err := agents.FindWorkspaces(call.Cwd, call.ProjectDir)
+	workspaces, err := agents.FindWorkspaces(call.Cwd, call.ProjectDir, hookDir)
 	if err != nil {
 		return agent.Deny(err.Error())
 	}
@@ -176,17 +179,31 @@ type judged struct {
 	part     int // which of Call.Each, 0 for a call of one part
 }
 
-// askEditors puts each part of the call that a workspace asks about to
-// that workspace's editor; the call is allowed only if every part is. Only
-// the editor of a workspace that itself asks may answer for it: one whose
-// files allow the call would allow it without a prompt. ErrNoEditor when
-// a part finds no editor to ask.
+// askEditors puts the call to the editor of every workspace that asks
+// about it, for each part of it: the call is allowed only if each of them
+// allows it. Only the editor of a workspace that itself asks may answer
+// for it (one whose files allow the call would allow it without a
+// prompt), and one workspace's editor never answers for another's hold (a
+// nested repository's constitution). A workspace spelled two ways (as
+// given and with links resolved) is one, answered by whichever spelling
+// has an editor. ErrNoEditor when one of them has none.
 func askEditors(ctx context.Context, agentName string, decided []judged, deadline time.Time, askEditor editorAsker) (gate.Decision, error) {
+	type hold struct {
+		part int
+		dir  string // the workspace, links resolved
+	}
+	var holds []hold
+	for _, j := range decided {
+		h := hold{j.part, resolvedDir(j.req.Workspace)}
+		if j.decision.Decision == gate.Ask && !slices.Contains(holds, h) {
+			holds = append(holds, h)
+		}
+	}
 	var answered gate.Decision
-	for part := 0; part <= decided[len(decided)-1].part; part++ {
-		asked := false
+	for _, h := range holds {
+		found := false
 		for _, j := range decided {
-			if j.part != part || j.decision.Decision != gate.Ask {
+			if j.part != h.part || j.decision.Decision != gate.Ask || resolvedDir(j.req.Workspace) != h.dir {
 				continue
 			}
 			d, err := askEditor(ctx, remote.Request{Agent: agentName, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
@@ -196,14 +213,22 @@ func askEditors(ctx context.Context, agentName string, decided []judged, deadlin
 			if err != nil || d.Decision != gate.Allow {
 				return d, err
 			}
-			answered, asked = d, true
+			answered, found = d, true
 			break
 		}
-		if !asked && slices.ContainsFunc(decided, func(j judged) bool { return j.part == part && j.decision.Decision == gate.Ask }) {
+		if !found {
 			return gate.Decision{}, remote.ErrNoEditor
 		}
 	}
 	return answered, nil
+}
+
+// resolvedDir is dir with its links resolved, or dir when they cannot be.
+func resolvedDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
 }
 
 // strictest is the decision that stands among the workspaces' (docs/agents.md,

@@ -117,6 +117,7 @@ func (e *hookEditor) runHook(t *testing.T, command string, args ...string) (deci
 	defer cancel()
 	hook := exec.CommandContext(ctx, e.server.Path, append([]string{"hook", "claude-code", "--codewhale-version", "0.10.1"}, args...)...)
 	hook.Env = e.server.Env
+	hook.Dir = e.ws // agents start their hooks in the session's directory
 	hook.Stdin = bytes.NewReader(event)
 	var out, errOut bytes.Buffer
 	hook.Stdout, hook.Stderr = &out, &errOut

@@ -63,6 +63,8 @@ func newHookWorld(t *testing.T) hookWorld {
 	}
 	t.Setenv("HOME", w.home)
 	t.Setenv("CODEWHALE_HOME", w.codewhaleHome)
+	// The hook runs where the agent runs it: in the session's directory.
+	t.Chdir(w.ws)
 	for _, v := range []string{"CODEWHALE_CONFIG_PATH", "DEEPSEEK_CONFIG_PATH"} {
 		t.Setenv(v, "")
 	}
@@ -77,12 +79,17 @@ func newHookWorld(t *testing.T) hookWorld {
 // (agents/testdata/captured/AGENT/NAME.json, /REPO and /HOME standing for
 // them, testdata/hooks/AGENT/captured/NAME.golden), decided as 0.10.1.
 func TestHookGolden(t *testing.T) {
+	// Absolute: each case runs the hook in its own workspace (t.Chdir).
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, agent := range agents.Names() {
-		events, err := filepath.Glob(filepath.Join("testdata", "hooks", agent, "*.json"))
+		events, err := filepath.Glob(filepath.Join(here, "testdata", "hooks", agent, "*.json"))
 		if err != nil || len(events) == 0 {
 			t.Fatalf("%s: no golden events (%v)", agent, err)
 		}
-		captured, _ := filepath.Glob(filepath.Join("..", "..", "agents", "testdata", "captured", agent, "*.json"))
+		captured, _ := filepath.Glob(filepath.Join(here, "..", "..", "agents", "testdata", "captured", agent, "*.json"))
 		for _, event := range append(events, captured...) {
 			name := strings.TrimSuffix(filepath.Base(event), ".json")
 			real := slices.Contains(captured, event)
@@ -102,7 +109,7 @@ func TestHookGolden(t *testing.T) {
 						t.Fatal(err)
 					}
 					release, placeholders = "0.10.1", []string{"/REPO", w.ws, "/HOME", w.home}
-					golden = filepath.Join("testdata", "hooks", agent, "captured", name+".golden")
+					golden = filepath.Join(here, "testdata", "hooks", agent, "captured", name+".golden")
 				}
 				stdin := strings.NewReplacer(placeholders...).Replace(string(raw))
 				code, out, errOut := runCLI(t, stdin, "hook", agent, "--codewhale-version", release)
