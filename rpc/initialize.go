@@ -170,7 +170,7 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	// Watch first: a file that changes after the watches are set reports
 	// an event, and the first check, which follows, reads what came before.
 	s.startWatching()
-	s.startRemote()
+	s.syncRemotes()
 	s.mu.Lock()
 	folders := slices.Clone(s.folders)
 	s.mu.Unlock()
