@@ -197,3 +197,28 @@ func TestMessageRequestPutsDenyFirst(t *testing.T) {
 		t.Errorf("message %q", p.Message())
 	}
 }
+
+// A forced hold offers only what it honours: a session grant or a saved
+// rule would not pass the next such call, so neither is on the card.
+func TestForcedHoldOffersOnlyOnceAndDeny(t *testing.T) {
+	snap, req := asking(t)
+	req.OutsideSandbox, req.NeedsHuman = true, "an unapproved project hook matches this call"
+	d := gate.Decide(context.Background(), snap, req, gate.Deps{})
+	if d.Decision != gate.Ask || d.Prompt == nil || !d.Prompt.Forced {
+		t.Fatalf("not a forced hold: %s at %d: %s", d.Decision, d.Layer, d.Reason)
+	}
+	p, err := NewPrompt(req, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range p.Choices {
+		ids = append(ids, string(c.ID))
+	}
+	if got := strings.Join(ids, ","); got != "once,deny" {
+		t.Errorf("a forced hold offers %s", got)
+	}
+	if !strings.Contains(p.Detail, "only this call can be approved") {
+		t.Errorf("the card does not say why: %q", p.Detail)
+	}
+}

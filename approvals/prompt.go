@@ -96,9 +96,9 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	}
 	detail := d.Prompt.Description
 	if d.Prompt.Forced {
-		detail += " (a forced hold: session grants and saved rules cannot pass it)"
+		detail += " (a forced hold: session grants and saved rules cannot pass it, so only this call can be approved)"
 	}
-	if d.Prompt.AlwaysRefused != "" {
+	if d.Prompt.AlwaysRefused != "" && !d.Prompt.Forced {
 		detail += " (\"" + choiceTitles[gate.ChoiceAlways] + "\" is not offered: " + d.Prompt.AlwaysRefused + ")"
 	}
 	p := &Prompt{
@@ -117,6 +117,11 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 		p.Rule = &rule
 	}
 	for _, c := range d.Prompt.Choices {
+		if d.Prompt.Forced && !worksWhenForced(gate.Choice(c)) {
+			// Codewhale's card offers them, but neither would pass the
+			// next such call: offering them would promise what is not so.
+			continue
+		}
 		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
 		if item.ID == gate.ChoiceSession {
 			item.Title = cardText(sessionTitle(req.Tool, d.Prompt))
@@ -130,6 +135,13 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 		p.Choices = append(p.Choices, item)
 	}
 	return p, nil
+}
+
+// worksWhenForced reports whether choice c does what it says on a
+// forced hold, where session grants and saved rules are not consulted
+// (docs/codewhale/pipeline.md §8.2): approving once and denying do.
+func worksWhenForced(c gate.Choice) bool {
+	return c == gate.ChoiceOnce || c == gate.ChoiceDeny
 }
 
 // cardText is the card's own text (a reason, a rule, a title), which may
