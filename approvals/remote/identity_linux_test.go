@@ -72,7 +72,9 @@ while True:
 		t.Fatalf("Ask through the impostor: %v, want ErrNoEditor naming it", err)
 	}
 	// The editor's server starts and takes its path back.
-	listen(t, ws, func(context.Context, Request) gate.Decision { return gate.Decision{Decision: gate.Deny, Reason: "the real one"} })
+	listen(t, ws, func(context.Context, Request) gate.Decision {
+		return gate.Decision{Decision: gate.Deny, Reason: "the real one"}
+	})
 	d, err := Ask(context.Background(), Request{Agent: "codex", Workspace: ws, Call: shellCall(ws), Deadline: time.Now().Add(time.Minute)})
 	if err != nil || d.Reason != "the real one" {
 		t.Fatalf("after the server took the path back: %+v, %v", d, err)
