@@ -210,6 +210,19 @@ func TestEveryWorkspaceFolderIsServed(t *testing.T) {
 	if d, err := ask(); err != nil || d.Decision != gate.Allow || d.Approval == nil || d.Approval.Choice != "once" {
 		t.Fatalf("an agent in the second folder: %+v, %v", d, err)
 	}
+	// Each folder's status, by name; a folder the editor did not open is refused.
+	var st struct {
+		Workspace string `json:"workspace"`
+	}
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", map[string]string{"workspace": second}, &st); err != nil || st.Workspace != second {
+		t.Errorf("status of the second folder: %+v, %v", st, err)
+	}
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", map[string]string{"workspace": w.tmp}, &st); err == nil {
+		t.Errorf("the status of a folder the editor did not open was given")
+	}
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", map[string]string{"workspace": "rel"}, &st); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("a relative workspace: %v", err)
+	}
 	removed, _ := json.Marshal(map[string]any{"event": map[string]any{"added": []any{}, "removed": []any{folders[1]}}})
 	if err := s.conn.Notify(s.ctx(), "workspace/didChangeWorkspaceFolders", json.RawMessage(removed)); err != nil {
 		t.Fatal(err)
