@@ -222,3 +222,28 @@ func TestForcedHoldOffersOnlyOnceAndDeny(t *testing.T) {
 		t.Errorf("the card does not say why: %q", p.Detail)
 	}
 }
+
+// A hook that asked for a person is never answered by an allow that asked
+// nobody (the editor deciding by another release): that is denied, while
+// a person's answer or their session grant still decides.
+func TestAHooksAskIsNotAllowedWithNobodyAsked(t *testing.T) {
+	snap, req := asking(t)
+	req.AskedForHuman = true
+	read := req
+	read.Tool, read.Input = "read_file", map[string]any{"path": "README.md"}
+	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceSession}, 0), Sessions: NewSessions()}
+	defer a.Broker.Close()
+	if d := a.Authorize(context.Background(), snap, read, "codex"); d.Decision != gate.Deny || !strings.Contains(d.Reason, "the two disagree") {
+		t.Fatalf("an allow with nobody asked: %s at %d: %s", d.Decision, d.Layer, d.Reason)
+	}
+	if d := a.Authorize(context.Background(), snap, req, "codex"); d.Decision != gate.Allow || d.Approval == nil {
+		t.Fatalf("a person's approval: %s: %s", d.Decision, d.Reason)
+	}
+	if d := a.Authorize(context.Background(), snap, req, "codex"); d.Decision != gate.Allow || d.Approval == nil || d.Approval.Source == "prompt" {
+		t.Fatalf("their session grant: %s: %s (%+v)", d.Decision, d.Reason, d.Approval)
+	}
+	read.AskedForHuman = false
+	if d := a.Authorize(context.Background(), snap, read, ""); d.Decision != gate.Allow {
+		t.Fatalf("the editor's own call: %s: %s", d.Decision, d.Reason)
+	}
+}

@@ -68,6 +68,8 @@ func (s *Server) decideRemote(ctx context.Context, r remote.Request) gate.Decisi
 	// The agent runs the call itself, outside Codewhale's OS sandbox,
 	// whatever the request says.
 	r.Call.OutsideSandbox = true
+	// A hook asks the editor only when its own decision is an ask.
+	r.Call.AskedForHuman = true
 	d, _, _ := s.authorizeAndAnnounce(ctx, r.Call, r.Agent)
 	return d
 }
