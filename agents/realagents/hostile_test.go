@@ -100,3 +100,31 @@ func TestGeminiRelativeDirPath(t *testing.T) {
 	installUser(t, s)
 	s.run(filepath.Join(s.repo, "sub"), fakemodel.Step{Tool: "run_shell_command", Args: map[string]any{"command": "cat id_rsa", "dir_path": "../../home/.ssh"}}).noSecret(t)
 }
+
+// A workspace-scoped deny holds for an agent started through a symlink to
+// the repository (issue 14, point 5: the cwd spelled through the link no
+// longer matched `workspace = "<repo>"`).
+func TestSymlinkedStartKeepsWorkspaceRules(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		s.writeFile(filepath.Join(s.home, ".codewhale", "permissions.toml"),
+			"[[rules]]\ntool = \"exec_shell\"\ncommand = \"touch\"\nworkspace = \""+s.repo+"\"\naction = \"deny\"\n")
+		link := filepath.Join(s.root, "link")
+		if err := os.Symlink(s.repo, link); err != nil {
+			t.Fatal(err)
+		}
+		// Full Access (the saved posture, docs/codewhale/pipeline.md §1):
+		// ordinary approvals pass, so only the rule can stop a command.
+		s.writeFile(filepath.Join(s.home, ".codewhale", "settings.toml"), "permission_posture = \"full-access\"\n")
+		installUser(t, s)
+		r := s.run(link, a.shell("mkdir control-dir"), a.shell("touch link-marker"))
+		// The control: a command no rule names runs, so what stops the
+		// next one is the workspace rule.
+		if !s.exists(filepath.Join(s.repo, "control-dir")) {
+			t.Fatalf("control: mkdir did not run; the model was told %q", r.results[0])
+		}
+		if s.exists(filepath.Join(s.repo, "link-marker")) {
+			t.Errorf("started through a symlink, a command the repository's workspace rule denies ran; the model was told %q", r.results[1])
+		}
+	})
+}
