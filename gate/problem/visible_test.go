@@ -85,3 +85,41 @@ func TestShowCappedKeepsStartAndEnd(t *testing.T) {
 		t.Errorf("a short value was changed: %q, %d", got, hidden)
 	}
 }
+
+// FuzzVisible: whatever the bytes, the shown text is valid UTF-8 whose
+// only characters outside escapes are printable ASCII, line breaks and the
+// newline mark; it has one line per newline of the input, and its escapes
+// are counted.
+func FuzzVisible(f *testing.F) {
+	for _, seed := range []string{"", "ls", "a\u202eb\n", "\xff\xfe", "⟪⟫⏎", "e\u0301\u200b\t\r\n"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, escaped := Visible{Multiline: true}.Show(in)
+		if !utf8.ValidString(got) {
+			t.Fatalf("not UTF-8: %q", got)
+		}
+		if strings.Count(got, "\n") != strings.Count(in, "\n") {
+			t.Fatalf("%d lines for %d newlines: %q", strings.Count(got, "\n"), strings.Count(in, "\n"), got)
+		}
+		if strings.Count(got, EscapeOpen) != escaped || strings.Count(got, EscapeClose) != escaped {
+			t.Fatalf("%d escapes counted in %q", escaped, got)
+		}
+		depth := 0
+		for _, r := range got {
+			switch {
+			case string(r) == EscapeOpen:
+				depth++
+			case string(r) == EscapeClose:
+				depth--
+			case depth > 0 && !invisible(r):
+			case r == '\n' || (r >= 0x20 && r < 0x7f) || string(r) == NewlineMark:
+			default:
+				t.Fatalf("%U shown raw in %q", r, got)
+			}
+			if depth < 0 || depth > 1 {
+				t.Fatalf("escapes nest or close unopened in %q", got)
+			}
+		}
+	})
+}
