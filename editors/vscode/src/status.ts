@@ -33,22 +33,37 @@ export interface StatusBarText {
  * The status bar item: posture, sandbox and the approvals waiting here
  * (the queue's count, which is the one the user can act on).
  */
-export function statusBarText(status: ServerStatus | undefined, waiting: number, problem?: string, askedBy: string[] = []): StatusBarText {
+export function statusBarText(status: ServerStatus | undefined, waiting: number, problem?: string, askedBy: string[] = [], folders: string[] = []): StatusBarText {
   // Other agents' calls (codewhale-ls hook AGENT) say whose they are.
   const who = askedBy.length > 0 ? ` (${askedBy.join(', ')})` : '';
   const waitingText = waiting > 0 ? ` $(bell-dot) ${waiting} waiting${who}` : '';
   if (problem) {
-    return { text: `$(error) Codewhale${waitingText}`, tooltip: problem, attention: true };
+    // Said in words, and clicking it offers the restart (extension.ts).
+    return { text: `$(error) Codewhale: server failed${waitingText}`, tooltip: `${problem}\n\nClick for the actions that fix it.`, attention: true };
   }
   if (!status) {
     return { text: `$(sync~spin) Codewhale${waitingText}`, tooltip: 'codewhale-ls is starting', attention: waiting > 0 };
   }
   const sandbox = sandboxName(status.sandbox);
+  const folder = status.workspace ? baseName(status.workspace) : '';
+  const others = folders.filter((f) => f !== status.workspace);
+  const scope = !status.workspace
+    ? 'no folder open'
+    : others.length === 0
+      ? `folder ${status.workspace}`
+      : `folder ${status.workspace}, the first of this window's ${others.length + 1} folders; ` +
+        `calls in ${others.map(baseName).join(', ')} are decided by their own .codewhale/ files, whose posture is not shown here`;
   return {
-    text: `$(shield) ${status.posture} · ${sandbox}${waitingText}`,
-    tooltip: `Codewhale posture ${status.posture}, sandbox ${sandbox}; ${waiting} approval(s) waiting. codewhale-ls ${status.version}. Click for the status.`,
+    text: `$(shield) ${folder ? folder + ': ' : ''}${status.posture} · ${sandbox}${others.length > 0 ? ` (+${others.length} folder${others.length > 1 ? 's' : ''})` : ''}${waitingText}`,
+    tooltip: `Codewhale posture ${status.posture}, sandbox ${sandbox}, for ${scope}; ${waiting} approval(s) waiting. codewhale-ls ${status.version}. Click for the status.`,
     attention: waiting > 0,
   };
+}
+
+/** The last element of a path, whichever separator it uses. */
+function baseName(p: string): string {
+  const parts = p.split(/[\\/]/).filter((x) => x !== '');
+  return parts[parts.length - 1] ?? p;
 }
 
 /** codewhale/status as a Markdown page (Show status). */
