@@ -15,6 +15,8 @@
 //   CODEWHALE_E2E_CALLS        JSON list of {call, answer}: answer is a choice id to
 //                              click, "escape" to press Esc, or "wait" to let it time out
 //   CODEWHALE_E2E_QUEUE        two {call, answer} asked at once, answered in order
+//   CODEWHALE_E2E_CARDS        JSON list of {call, shot}: cards to inspect, photograph and deny
+//   CODEWHALE_E2E_KEYS         two {call}: one typed at (then denied), one approved with Alt+Enter
 //   CODEWHALE_E2E_SHOTS        directory for the screenshots
 //   CODEWHALE_E2E_BROWSER_PID  file to write Chromium's pid to (the Go test kills its group)
 import { createRequire } from 'node:module';
@@ -231,6 +233,66 @@ try {
     report.approvals.push(entry);
     step(`${call.callId}: ${answer} -> ${entry.decision?.decision ?? entry.error}`);
   }
+
+  // The spoofing strings: each card must show every invisible or
+  // reordering character as a visible escape (no raw one reaches the
+  // DOM), newlines as markers, and a long value's end; each is
+  // photographed for the README, then denied.
+  report.cards = [];
+  for (const { call, shot } of JSON.parse(env('CODEWHALE_E2E_CARDS'))) {
+    const startedAt = await authorize(call);
+    await denyButton.waitFor();
+    const card = { callId: call.callId, authorizeToPromptMs: Date.now() - startedAt };
+    Object.assign(card, await prompt.locator('body').evaluate((body) => ({
+      text: body.innerText,
+      // Direction controls, zero-width and other invisible characters,
+      // anywhere in the page's text.
+      rawInvisible: [...body.textContent.matchAll(/[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3164\ufeff]/gu)].map((m) => m[0].codePointAt(0).toString(16)),
+      escapes: [...body.querySelectorAll('.esc')].map((e) => e.textContent),
+      newlineMarkers: body.querySelectorAll('pre.value .nl').length,
+      tail: body.querySelector('pre.tail')?.textContent ?? null,
+      facts: [...body.querySelectorAll('.facts')].map((e) => e.textContent),
+    })));
+    await page.screenshot({ path: path.join(shots, shot) });
+    await denyButton.click();
+    Object.assign(card, await decisionOf(call.callId, startedAt));
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+    report.cards.push(card);
+    step(`${call.callId}: card photographed as ${shot}`);
+  }
+
+  // Keys cannot approve: typing that lands in the card as it opens, and
+  // Enter and Space on a focused approve button, answer nothing; the
+  // click on Deny that follows is what the call gets. Then the keyboard's
+  // deliberate way: Alt+Enter on a focused approve button, untouched.
+  const [typed, keyed] = JSON.parse(env('CODEWHALE_E2E_KEYS'));
+  report.keys = {};
+  {
+    const startedAt = await authorize(typed.call);
+    await denyButton.waitFor();
+    await page.keyboard.type('yes\n ');
+    const once = prompt.locator('button[data-choice="once"]');
+    await prompt.locator('button[data-choice="once"]:enabled').waitFor();
+    await once.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Enter');
+    report.keys.inertWhileTyping = (await once.getAttribute('aria-disabled')) === 'true';
+    await denyButton.click();
+    report.keys.typed = await decisionOf(typed.call.callId, startedAt);
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  {
+    const startedAt = await authorize(keyed.call);
+    const once = prompt.locator('button[data-choice="once"]');
+    await prompt.locator('button[data-choice="once"]:enabled').waitFor();
+    await once.focus();
+    await prompt.locator('button[data-choice="once"][aria-disabled="false"]').waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Alt+Enter');
+    report.keys.altEnter = await decisionOf(keyed.call.callId, startedAt);
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  step('keys: typing and Enter/Space approve nothing; Alt+Enter on a focused, untouched approve button does');
 
   // Two agents' calls at once: the panel shows the oldest and says another
   // waits; answering it brings up the next. The user opens the command

