@@ -121,15 +121,25 @@ type vscodeDecision struct {
 	} `json:"approval"`
 }
 
-func TestVSCodeEndToEnd(t *testing.T) {
+// vscodeSession is one code-server set up for a test: its directories
+// (a hermetic home, the Codewhale home from testdata, user data with the
+// user settings given), its environment, and both extensions installed.
+type vscodeSession struct {
+	tools codeServerTools
+	root  string
+	dirs  map[string]string
+	env   []string
+}
+
+func newVSCodeSession(t *testing.T, settings map[string]any) *vscodeSession {
+	t.Helper()
 	tools := requireCodeServer(t)
 	root := t.TempDir()
 	vsix := extensionVSIX(t, tools.node, root)
-
-	dirs := map[string]string{}
+	s := &vscodeSession{tools: tools, root: root, dirs: map[string]string{}}
 	for _, name := range []string{"home", "home/.codewhale", "config", "data", "cache", "state", "user-data", "extensions", "harness", "shots", "ws"} {
-		dirs[name] = filepath.Join(root, name)
-		if err := os.MkdirAll(dirs[name], 0o700); err != nil {
+		s.dirs[name] = filepath.Join(root, name)
+		if err := os.MkdirAll(s.dirs[name], 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -138,11 +148,75 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dirs["shots"] = abs
+		s.dirs["shots"] = abs
 	}
-	ws, codewhaleHome := dirs["ws"], dirs["home/.codewhale"]
+	copyTree(t, "testdata/vscode-e2e/home", s.dirs["home/.codewhale"])
+	user := map[string]any{
+		"codewhale.approvalTimeoutSeconds":             approvalTimeoutSeconds,
+		"codewhale.codewhaleVersion":                   "0.10.1",
+		"workbench.startupEditor":                      "none",
+		"workbench.tips.enabled":                       false,
+		"workbench.secondarySideBar.defaultVisibility": "hidden",
+		"chat.disableAIFeatures":                       true,
+		"extensions.ignoreRecommendations":             true,
+		"telemetry.telemetryLevel":                     "off",
+		"update.mode":                                  "none",
+	}
+	for k, v := range settings {
+		user[k] = v
+	}
+	writeJSON(t, filepath.Join(s.dirs["user-data"], "User", "settings.json"), user)
+	s.env = []string{
+		"PATH=" + filepath.Dir(tools.node) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + s.dirs["home"],
+		// The approval socket lives here, not in the machine's runtime directory.
+		"XDG_RUNTIME_DIR=" + s.dirs["home"],
+		"XDG_CONFIG_HOME=" + s.dirs["config"],
+		"XDG_DATA_HOME=" + s.dirs["data"],
+		"XDG_CACHE_HOME=" + s.dirs["cache"],
+		"XDG_STATE_HOME=" + s.dirs["state"],
+		"CODEWHALE_HOME=" + s.dirs["home/.codewhale"],
+		"CODEWHALE_E2E_HARNESS_DIR=" + s.dirs["harness"],
+		// Without this, code-server asks open-vsx.org about extensions;
+		// 127.0.0.1:9 (discard) keeps it on this machine.
+		`EXTENSIONS_GALLERY={"serviceUrl":"http://127.0.0.1:9/gallery","itemUrl":"http://127.0.0.1:9/item"}`,
+		"LANG=C.UTF-8",
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			logExtensionHostLogs(t, filepath.Join(s.dirs["user-data"], "logs"))
+		}
+	})
+	install := s.codeServer("--install-extension", vsix, "--install-extension", harnessVSIX(t, root))
+	runIn(t, root, s.env, install[0], install[1:]...)
+	return s
+}
+
+func (s *vscodeSession) codeServer(args ...string) []string {
+	return append([]string{s.tools.node, s.tools.codeServer,
+		"--user-data-dir", s.dirs["user-data"], "--extensions-dir", s.dirs["extensions"]}, args...)
+}
+
+// start starts code-server with args (before the folder or workspace
+// file, open) and returns its address.
+func (s *vscodeSession) start(t *testing.T, open string, args ...string) string {
+	t.Helper()
+	argv := s.codeServer(append([]string{"--auth", "none", "--bind-addr", "127.0.0.1:0",
+		"--disable-telemetry", "--disable-update-check",
+		"--disable-getting-started-override", "--ignore-last-opened"}, append(args, open)...)...)
+	return startCodeServer(t, s.root, s.env, argv)
+}
+
+// browserEnv is the environment of the browser script.
+func (s *vscodeSession) browserEnv(url string, extra ...string) []string {
+	return append(append(s.env[:len(s.env):len(s.env)],
+		"CODEWHALE_E2E_DIR="+s.tools.dir, "CODEWHALE_E2E_URL="+url, "CODEWHALE_E2E_SHOTS="+s.dirs["shots"]), extra...)
+}
+
+func TestVSCodeEndToEnd(t *testing.T) {
+	s := newVSCodeSession(t, nil)
+	ws, codewhaleHome := s.dirs["ws"], s.dirs["home/.codewhale"]
 	copyTree(t, "testdata/vscode-e2e/ws", ws)
-	copyTree(t, "testdata/vscode-e2e/home", codewhaleHome)
 	// Trust the workspace and approve its hooks.toml's bytes, as
 	// Codewhale 0.10.1 requires (docs/codewhale/releases/0.10.0.md B.3),
 	// so that the file is loaded and linted.
@@ -157,51 +231,7 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(codewhaleHome, config.HookApprovalsFile), []byte(approval), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, filepath.Join(dirs["user-data"], "User", "settings.json"), map[string]any{
-		"codewhale.approvalTimeoutSeconds":             approvalTimeoutSeconds,
-		"codewhale.codewhaleVersion":                   "0.10.1",
-		"workbench.startupEditor":                      "none",
-		"workbench.tips.enabled":                       false,
-		"workbench.secondarySideBar.defaultVisibility": "hidden",
-		"chat.disableAIFeatures":                       true,
-		"extensions.ignoreRecommendations":             true,
-		"telemetry.telemetryLevel":                     "off",
-		"update.mode":                                  "none",
-	})
-
-	env := []string{
-		"PATH=" + filepath.Dir(tools.node) + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + dirs["home"],
-		// The approval socket lives here, not in the machine's runtime directory.
-		"XDG_RUNTIME_DIR=" + dirs["home"],
-		"XDG_CONFIG_HOME=" + dirs["config"],
-		"XDG_DATA_HOME=" + dirs["data"],
-		"XDG_CACHE_HOME=" + dirs["cache"],
-		"XDG_STATE_HOME=" + dirs["state"],
-		"CODEWHALE_HOME=" + codewhaleHome,
-		"CODEWHALE_E2E_HARNESS_DIR=" + dirs["harness"],
-		// Without this, code-server asks open-vsx.org about extensions;
-		// 127.0.0.1:9 (discard) keeps it on this machine.
-		`EXTENSIONS_GALLERY={"serviceUrl":"http://127.0.0.1:9/gallery","itemUrl":"http://127.0.0.1:9/item"}`,
-		"LANG=C.UTF-8",
-	}
-	codeServer := func(args ...string) []string {
-		return append([]string{tools.node, tools.codeServer,
-			"--user-data-dir", dirs["user-data"], "--extensions-dir", dirs["extensions"]}, args...)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			logExtensionHostLogs(t, filepath.Join(dirs["user-data"], "logs"))
-		}
-	})
-	harness := harnessVSIX(t, root)
-	install := codeServer("--install-extension", vsix, "--install-extension", harness)
-	runIn(t, root, env, install[0], install[1:]...)
-
-	server := startCodeServer(t, root, env, codeServer(
-		"--auth", "none", "--bind-addr", "127.0.0.1:0",
-		"--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
-		"--disable-getting-started-override", "--ignore-last-opened", ws))
+	server := s.start(t, ws, "--disable-workspace-trust")
 
 	calls := []map[string]any{
 		// A write in the workspace: every choice is offered, "always" with
@@ -221,9 +251,7 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		{"call": authorizeCall(ws, "e2e-keys-typed", "npm publish --dry-run")},
 		{"call": authorizeCall(ws, "e2e-keys-alt-enter", "npm run build")},
 	}
-	report := runBrowser(t, tools, root, append(env,
-		"CODEWHALE_E2E_DIR="+tools.dir,
-		"CODEWHALE_E2E_URL="+server,
+	report := runBrowser[vscodeReport](t, s.tools, s.root, "e2e/vscode.mjs", s.browserEnv(server,
 		"CODEWHALE_E2E_WORKSPACE="+ws,
 		"CODEWHALE_E2E_OPEN="+mustJSON(t, []string{
 			".codewhale/config.toml",
@@ -234,7 +262,6 @@ func TestVSCodeEndToEnd(t *testing.T) {
 		"CODEWHALE_E2E_QUEUE="+mustJSON(t, queue),
 		"CODEWHALE_E2E_CARDS="+mustJSON(t, cards),
 		"CODEWHALE_E2E_KEYS="+mustJSON(t, keys),
-		"CODEWHALE_E2E_SHOTS="+dirs["shots"],
 	))
 
 	checkDiagnostics(t, report)
@@ -243,7 +270,7 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	checkCards(t, report)
 	checkKeys(t, report)
 	for _, name := range []string{"vscode-diagnostics.png", "vscode-approval.png"} {
-		checkScreenshot(t, filepath.Join(dirs["shots"], name))
+		checkScreenshot(t, filepath.Join(s.dirs["shots"], name))
 	}
 }
 
@@ -563,12 +590,12 @@ func startCodeServer(t *testing.T, dir string, env, argv []string) string {
 	return ""
 }
 
-// runBrowser runs editors/e2e/vscode.mjs and returns its report. The script
+// runBrowser runs a browser script (editors/e2e/vscode*.mjs) and returns its report. The script
 // and the Chromium it launches (in a process group of its own) are killed
 // by group whatever happens.
-func runBrowser(t *testing.T, tools codeServerTools, dir string, env []string) vscodeReport {
+func runBrowser[R any](t *testing.T, tools codeServerTools, dir, scriptPath string, env []string) R {
 	t.Helper()
-	script, err := filepath.Abs("e2e/vscode.mjs")
+	script, err := filepath.Abs(scriptPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -593,7 +620,7 @@ func runBrowser(t *testing.T, tools codeServerTools, dir string, env []string) v
 		t.Fatalf("editors/e2e/vscode.mjs: %v\n%s", runErr, stderr.String())
 	}
 	t.Logf("browser steps:\n%s", stderr.String())
-	var report vscodeReport
+	var report R
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
 		t.Fatalf("the browser script's report: %v\n%s", err, stdout.String())
 	}
@@ -792,4 +819,176 @@ func logTail(t *testing.T, path string) {
 		data = data[len(data)-4000:]
 	}
 	t.Logf("%s (end):\n%s", path, data)
+}
+
+// vscodeEdgeReport is editors/e2e/vscode-edge.mjs's report.
+type vscodeEdgeReport struct {
+	Steps               []string `json:"steps"`
+	HomeFileMs          int64    `json:"homeFileMs"`
+	Language            string   `json:"language"`
+	StatusBar           string   `json:"statusBar"`
+	StatusBarLabel      string   `json:"statusBarLabel"`
+	RestrictedIndicator bool     `json:"restrictedIndicator"`
+	Authorize           struct {
+		Decision *struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		} `json:"decision"`
+	} `json:"authorize"`
+	HookCard *struct {
+		Buttons []string `json:"buttons"`
+		Text    string   `json:"text"`
+	} `json:"hookCard"`
+	Hook *struct {
+		Code   int    `json:"code"`
+		Stdout string `json:"stdout"`
+		Stderr string `json:"stderr"`
+	} `json:"hook"`
+	StatusPage *struct {
+		Text      string   `json:"text"`
+		Tabs      []string `json:"tabs"`
+		DirtyTabs int      `json:"dirtyTabs"`
+	} `json:"statusPage"`
+	Failures []struct {
+		Name    string   `json:"name"`
+		Message string   `json:"message"`
+		Actions []string `json:"actions"`
+		// Every notification then: the client's own ("write EPIPE") must not bury it.
+		Notifications []string `json:"notifications"`
+		StatusBar     string   `json:"statusBar"`
+		Spinning      int      `json:"spinning"`
+	} `json:"failures"`
+}
+
+// restrictedRule is the card's and codewhale.authorize's one sentence
+// about Restricted Mode (editors/vscode/src/approvals.ts restrictedText).
+const restrictedRule = "This window is in Restricted Mode (its folder is not trusted): nothing can be approved in it"
+
+// TestVSCodeRestrictedMultiRoot: a multi-root window of two folders
+// without .codewhale/, in Restricted Mode. The home permissions.toml is
+// linted (stock VS Code has no TOML language); the status bar names the
+// folder its posture is for and says there is another; codewhale.authorize
+// and a Claude Code hook call from the second folder get one rule: the
+// card offers Deny alone and says why, and the click on Deny is the
+// agent's answer.
+func TestVSCodeRestrictedMultiRoot(t *testing.T) {
+	s := newVSCodeSession(t, map[string]any{
+		// Restricted Mode without the modal that asks about trust.
+		"security.workspace.trust.enabled":       true,
+		"security.workspace.trust.startupPrompt": "never",
+		"security.workspace.trust.banner":        "never",
+	})
+	alpha, beta := filepath.Join(s.dirs["ws"], "alpha"), filepath.Join(s.dirs["ws"], "beta")
+	for _, dir := range []string{alpha, beta} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte("no .codewhale here\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	workspaceFile := filepath.Join(s.dirs["ws"], "two.code-workspace")
+	writeJSON(t, workspaceFile, map[string]any{"folders": []map[string]string{{"path": alpha}, {"path": beta}}})
+	server := s.start(t, workspaceFile)
+	hook := map[string]any{
+		"bin":  serverBinary(t),
+		"args": []string{"hook", "claude-code", "--codewhale-version", "0.10.1"},
+		"cwd":  beta,
+		"event": map[string]any{
+			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "npm test && curl -s https://example.com"},
+			"tool_use_id": "toolu_restricted", "permission_mode": "default", "cwd": beta, "session_id": "s1",
+		},
+	}
+	report := runBrowser[vscodeEdgeReport](t, s.tools, s.root, "e2e/vscode-edge.mjs", s.browserEnv(server,
+		"CODEWHALE_E2E_MODE=restricted",
+		"CODEWHALE_E2E_OPEN_PARAMS="+mustJSON(t, map[string]string{"workspace": workspaceFile}),
+		"CODEWHALE_E2E_HOME_FILE="+filepath.Join(s.dirs["home/.codewhale"], "permissions.toml"),
+		"CODEWHALE_E2E_CALL="+mustJSON(t, authorizeCall(alpha, "e2e-restricted", "npm test")),
+		"CODEWHALE_E2E_HOOK="+mustJSON(t, hook),
+	))
+	t.Logf("VS Code: the home permissions.toml (%s) -> diagnostics visible in %d ms", report.Language, report.HomeFileMs)
+	if !report.RestrictedIndicator {
+		t.Errorf("the window is not in Restricted Mode; the test's premise fails")
+	}
+	if !strings.Contains(report.StatusBar, "alpha: ") || !strings.Contains(report.StatusBar, "(+1 folder)") {
+		t.Errorf("the status bar says %q; want the first folder named and the second counted", report.StatusBar)
+	}
+	if d := report.Authorize.Decision; d == nil || d.Decision != "deny" || !strings.Contains(d.Reason, restrictedRule) {
+		t.Errorf("codewhale.authorize in Restricted Mode: %+v, want a deny that says the rule", d)
+	}
+	if c := report.HookCard; c == nil || !slices.Equal(c.Buttons, []string{"deny"}) || !strings.Contains(c.Text, restrictedRule) || !strings.Contains(c.Text, "Claude Code asks") {
+		t.Errorf("the hook call's card in Restricted Mode: %+v; want Deny alone, Claude Code named and the rule said", c)
+	}
+	if h := report.Hook; h == nil || !strings.Contains(h.Stdout, `"permissionDecision":"deny"`) {
+		t.Errorf("the hook's answer to Claude Code: %+v, want deny", h)
+	}
+	checkScreenshot(t, filepath.Join(s.dirs["shots"], "vscode-approval-restricted.png"))
+}
+
+// TestVSCodeServerFailures: Show status opens a read-only preview (no
+// dirty Untitled tab); then a server that exits at once and a binary built
+// for another platform, each named by codewhale.server.path in the
+// remote's (code-server's Machine) settings, as a user would: each is said
+// in words, with the actions that fix it, and the status bar says the
+// server failed instead of spinning.
+func TestVSCodeServerFailures(t *testing.T) {
+	s := newVSCodeSession(t, nil)
+	broken := filepath.Join(s.root, "broken")
+	if err := os.MkdirAll(broken, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	crash := filepath.Join(broken, "codewhale-ls-crash")
+	if err := os.WriteFile(crash, []byte("#!/bin/sh\necho 'codewhale-ls: cannot start: boom' >&2\nexit 3\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// An ELF header for arm64: what a linux-arm64 .vsix installed on x64 holds.
+	arm := filepath.Join(broken, "codewhale-ls-arm64")
+	header := make([]byte, 64)
+	copy(header, []byte{0x7f, 'E', 'L', 'F', 2, 1, 1})
+	header[18] = 0xb7
+	if err := os.WriteFile(arm, header, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A folder without .codewhale/ (the explorer shows a file once the
+	// extension host is up).
+	if err := os.WriteFile(filepath.Join(s.dirs["ws"], "README.txt"), []byte("no .codewhale here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	server := s.start(t, s.dirs["ws"], "--disable-workspace-trust")
+	report := runBrowser[vscodeEdgeReport](t, s.tools, s.root, "e2e/vscode-edge.mjs", s.browserEnv(server,
+		"CODEWHALE_E2E_MODE=failures",
+		"CODEWHALE_E2E_OPEN_PARAMS="+mustJSON(t, map[string]string{"folder": s.dirs["ws"]}),
+		"CODEWHALE_E2E_HOME_FILE="+filepath.Join(s.dirs["home/.codewhale"], "permissions.toml"),
+		"CODEWHALE_E2E_MACHINE_SETTINGS="+filepath.Join(s.dirs["user-data"], "Machine", "settings.json"),
+		"CODEWHALE_E2E_BROKEN="+mustJSON(t, []map[string]string{{"name": "crash", "path": crash}, {"name": "wrong-platform", "path": arm}}),
+	))
+	if p := report.StatusPage; p == nil || p.DirtyTabs != 0 || containsSubstring(p.Tabs, "Untitled") || !strings.Contains(p.Text, "posture: ") {
+		t.Errorf("Show status left %+v; want a read-only preview, no Untitled or dirty tab", p)
+	}
+	want := map[string][]string{
+		"crash":          {"exited with code 3", "codewhale-ls: cannot start: boom"},
+		"wrong-platform": {"is a build for linux-arm64", "codewhale.server.path"},
+	}
+	if len(report.Failures) != len(want) {
+		t.Fatalf("%d failures reported, want %d", len(report.Failures), len(want))
+	}
+	for _, f := range report.Failures {
+		for _, phrase := range want[f.Name] {
+			if !strings.Contains(f.Message, phrase) {
+				t.Errorf("%s: the notification says %q; want %q in it", f.Name, f.Message, phrase)
+			}
+		}
+		if !slices.Contains(f.Actions, "Restart server") {
+			t.Errorf("%s: %q with actions %q; want Restart server", f.Name, f.Message, f.Actions)
+		}
+		for _, n := range f.Notifications {
+			if regexp.MustCompile(`EPIPE|stream was destroyed|couldn't create connection|initialization failed`).MatchString(n) {
+				t.Errorf("%s: a notification says %q; only the one in words should", f.Name, n)
+			}
+		}
+		if f.Spinning > 0 {
+			t.Errorf("%s: the status bar still spins: %q", f.Name, f.StatusBar)
+		}
+		checkScreenshot(t, filepath.Join(s.dirs["shots"], "vscode-server-"+f.Name+".png"))
+	}
 }

@@ -218,7 +218,8 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
         lastExit = { code: null, signal: null, spawnError: err.code ?? err.message, stderr };
         resolve();
       });
-      child.on('exit', (code, signal) => {
+      // 'close', not 'exit': it comes after stderr has been read to its end.
+      child.on('close', (code, signal) => {
         lastExit = { code, signal, stderr, spawnError: lastExit?.spawnError };
         resolve();
       });
@@ -230,6 +231,9 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     initializationOptions: initializationOptions(settings),
     outputChannel: log,
     traceOutputChannel: log,
+    // No retry and no message of the client's own ("write EPIPE"): the
+    // failure is said in words once, by reportProblem.
+    initializationFailedHandler: () => false,
     errorHandler: {
       error: (_err, _message, count) => ({ action: (count ?? 0) < 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
       // A server that exits is restarted while it exits less than five
@@ -242,14 +246,15 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
           log.warn(`codewhale-ls exited (${exits.length}); restarting it`);
           return { action: CloseAction.Restart, handled: true };
         }
-        if (own === client) {
+        // Once per failure: a start that fails also rejects start() below.
+        if (own === client && !startProblem) {
           reportProblem(failure(!running));
         }
         return { action: CloseAction.DoNotRestart, handled: true };
       },
     },
   };
-  const own = new LanguageClient('codewhale', 'Codewhale', serverOptions, clientOptions);
+  const own = new CodewhaleClient('codewhale', 'Codewhale', serverOptions, clientOptions, () => running);
   client = own;
   client.onRequest('codewhale/approve', (prompt: ApprovalPrompt, token: vscode.CancellationToken) =>
     new Promise<ApprovalAnswer>((resolve) => {
@@ -307,6 +312,23 @@ function boundedWait(done: Promise<void>, ms: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/**
+ * The language client, without its own notifications until the server
+ * runs: a server that fails to start is said once, in words, by
+ * reportProblem; the client's "couldn't create connection to server" and
+ * "Server initialization failed" toasts (about a destroyed stream) would
+ * bury it. They still go to the output channel.
+ */
+class CodewhaleClient extends LanguageClient {
+  constructor(id: string, name: string, server: ServerOptions, options: LanguageClientOptions, private readonly started: () => boolean) {
+    super(id, name, server, options);
+  }
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.started() ? showNotification : false);
+  }
 }
 
 /** The restart under way, if any: restarts run one at a time. */
