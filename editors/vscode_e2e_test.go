@@ -893,10 +893,10 @@ func TestVSCodeRestrictedMultiRoot(t *testing.T) {
 	hook := map[string]any{
 		"bin":  serverBinary(t),
 		"args": []string{"hook", "claude-code", "--codewhale-version", "0.10.1"},
-		"cwd":  beta,
+		"cwd":  alpha,
 		"event": map[string]any{
 			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "npm test && curl -s https://example.com"},
-			"tool_use_id": "toolu_restricted", "permission_mode": "default", "cwd": beta, "session_id": "s1",
+			"tool_use_id": "toolu_restricted", "permission_mode": "default", "cwd": alpha, "session_id": "s1",
 		},
 	}
 	report := runBrowser[vscodeEdgeReport](t, s.tools, s.root, "e2e/vscode-edge.mjs", s.browserEnv(server,
