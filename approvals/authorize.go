@@ -44,6 +44,14 @@ func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req g
 	if d.Decision == gate.Ask {
 		d = a.ask(ctx, snap, req, agent, d)
 	}
+	if req.AskedForHuman && d.Decision == gate.Allow && d.Approval == nil {
+		// The hook asked for a person by its rules; these would let the
+		// call through with nobody asked. The looser of two deciders must
+		// not win.
+		d = blocked(d, fmt.Sprintf("The agent's hook asked for a person to approve this call, but the rules here (Codewhale %s) would allow it with nobody asked: "+
+			"the two disagree (another Codewhale release, or the policy files changed between the two reads), so it is denied. "+
+			"Make the hook and the editor use the same release (--codewhale-version in the hook's command, the editor's Codewhale version setting), then retry.", snap.Release.Name()))
+	}
 	if err := ctx.Err(); err != nil && d.Decision != gate.Deny {
 		d = blocked(d, "The authorize request was cancelled ("+err.Error()+"); a cancelled call is denied.")
 	}

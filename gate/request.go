@@ -43,6 +43,13 @@ type Request struct {
 	// Set by codewhale-ls, never read from an AuthorizeRequest; it only
 	// tightens.
 	NeedsHuman string
+	// AskedForHuman: whoever sends the call decided it already and found
+	// that a person must decide (another agent's hook, asking the editor
+	// over the approval socket). An allow that needs nobody is then a
+	// disagreement between the two deciders, which approvals.Authorizer
+	// denies. Set by codewhale-ls, never read from a request; it only
+	// tightens.
+	AskedForHuman bool
 }
 
 // HasAllowList distinguishes an empty allow list (nothing allowed) from none.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
@@ -67,7 +68,7 @@ func (s *Server) newDeciding(opts initOptions, root string) (*deciding, error) {
 		}
 	}
 	d.background = hooks.NewBackground(s.hooks)
-	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale"}
+	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale", async: opts.ApprovalsAsync, waiting: s.waiting}
 	d.authz = &approvals.Authorizer{
 		Broker:   approvals.NewBroker(asker, timeout),
 		Sessions: approvals.NewSessions(),
@@ -142,13 +143,13 @@ func (s *Server) startWatching() {
 // ending the lifetime then stops the hooks still running.
 func (s *Server) stopDeciding() {
 	s.mu.Lock()
-	authz, w, bg, l, rs := s.authz, s.watcher, s.background, s.decisions, s.remote
-	s.watcher, s.background, s.decisions, s.remote = nil, nil, nil, nil
+	authz, w, bg, l, rs := s.authz, s.watcher, s.background, s.decisions, s.remotes
+	s.watcher, s.background, s.decisions, s.remotes = nil, nil, nil, map[string]*remote.Server{}
 	s.mu.Unlock()
-	if rs != nil {
+	for _, srv := range rs {
 		// First, so that a hook waiting on a prompt sees the server go
 		// (and denies) rather than the prompt's cut-short answer.
-		_ = rs.Close()
+		_ = srv.Close()
 	}
 	if authz != nil {
 		authz.Broker.Close()

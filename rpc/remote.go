@@ -2,36 +2,64 @@ package rpc
 
 import (
 	"context"
+	"slices"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
-// startRemote serves the approval socket of the client's workspace, so
-// that another agent's pre-tool hook (codewhale-ls hook AGENT) in the same
-// workspace is decided here and its asks are put to the user in this
-// editor. Without a workspace, or when the socket cannot be served, hooks
-// decide without an editor; the server works on.
-func (s *Server) startRemote() {
+// syncRemotes serves the approval socket of every workspace folder of the
+// client (the root it named when it named no folder), so that another
+// agent's pre-tool hook (codewhale-ls hook AGENT) in any of them is
+// decided here and its asks are put to the user in this editor; a folder
+// the client removed stops being served. Without a workspace, or where a
+// socket cannot be served, hooks decide without an editor; the server
+// works on. It runs in the order of the client's notifications
+// (initialized, workspace/didChangeWorkspaceFolders), and listens
+// outside s.mu since listening touches the disk.
+func (s *Server) syncRemotes() {
 	s.mu.Lock()
-	root, state := s.root, s.state
-	s.mu.Unlock()
-	if root == "" || state != running {
-		return
-	}
-	srv, err := remote.Listen(root, s.decideRemote)
-	if err != nil {
-		s.log.Warn("not serving approvals to other agents' hooks", "workspace", root, "error", err)
-		return
-	}
-	s.mu.Lock()
-	if s.state != running || s.remote != nil {
+	if s.state != running {
 		s.mu.Unlock()
-		_ = srv.Close()
 		return
 	}
-	s.remote = srv
+	want := slices.Clone(s.folders)
+	if len(want) == 0 && s.root != "" {
+		want = []string{s.root}
+	}
+	var gone []*remote.Server
+	for root, srv := range s.remotes {
+		if !slices.Contains(want, root) {
+			gone = append(gone, srv)
+			delete(s.remotes, root)
+		}
+	}
+	var add []string
+	for _, root := range want {
+		if _, ok := s.remotes[root]; !ok {
+			add = append(add, root)
+		}
+	}
 	s.mu.Unlock()
+	for _, srv := range gone {
+		_ = srv.Close()
+	}
+	for _, root := range add {
+		srv, err := remote.Listen(root, s.decideRemote)
+		if err != nil {
+			s.log.Warn("not serving approvals to other agents' hooks", "workspace", root, "error", err)
+			continue
+		}
+		s.mu.Lock()
+		_, taken := s.remotes[root]
+		if s.state != running || taken {
+			s.mu.Unlock()
+			_ = srv.Close()
+			continue
+		}
+		s.remotes[root] = srv
+		s.mu.Unlock()
+	}
 }
 
 // decideRemote decides another agent's call exactly as codewhale/authorize
@@ -40,6 +68,8 @@ func (s *Server) decideRemote(ctx context.Context, r remote.Request) gate.Decisi
 	// The agent runs the call itself, outside Codewhale's OS sandbox,
 	// whatever the request says.
 	r.Call.OutsideSandbox = true
+	// A hook asks the editor only when its own decision is an ask.
+	r.Call.AskedForHuman = true
 	d, _, _ := s.authorizeAndAnnounce(ctx, r.Call, r.Agent)
 	return d
 }

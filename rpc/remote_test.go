@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
@@ -28,7 +31,12 @@ func agentAsks(w *world, agent, command string, deadline time.Time) (gate.Decisi
 // once listening.
 func waitServing(t *testing.T, w *world) {
 	t.Helper()
-	path, err := remote.SocketPath(w.ws)
+	waitServingAt(t, w.ws)
+}
+
+func waitServingAt(t *testing.T, root string) {
+	t.Helper()
+	path, err := remote.SocketPath(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +176,69 @@ func TestAnotherAgentsShellReadMeetsTheDenyList(t *testing.T) {
 	}
 	if d.Decision != gate.Deny || d.Layer != gate.LayerSandbox || !strings.Contains(d.Reason, "read deny-list") || s.promptCount() != 0 {
 		t.Fatalf("decision %+v after %d prompts", d, s.promptCount())
+	}
+	s.shutdown()
+}
+
+// Every folder of a multi-root workspace has its socket: an agent in the
+// second folder reaches the editor too, and a folder the client removes
+// is no longer served.
+func TestEveryWorkspaceFolderIsServed(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	second := w.tmp + "/second"
+	w.write(t, second+"/.git/HEAD", "ref: refs/heads/main\n")
+	s := newSession(t, w, Options{})
+	s.approve = func(context.Context, string, json.RawMessage) (any, error) {
+		return map[string]string{"choice": "once"}, nil
+	}
+	folders := []map[string]string{{"uri": string(uri.File(w.ws)), "name": "ws"}, {"uri": string(uri.File(second)), "name": "second"}}
+	var res json.RawMessage
+	if _, err := s.conn.Call(s.ctx(), "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": editor, "workspaceFolders": folders,
+		"initializationOptions": map[string]any{"config": w.configPath(), "approvals": "codewhale", "decisionLog": false}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.server.Initialized(s.ctx(), &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	waitServingAt(t, w.ws)
+	waitServingAt(t, second)
+	ask := func() (gate.Decision, error) {
+		return remote.Ask(context.Background(), remote.Request{Agent: "gemini-cli", Workspace: second, Deadline: time.Now().Add(time.Minute),
+			Call: gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: second}})
+	}
+	if d, err := ask(); err != nil || d.Decision != gate.Allow || d.Approval == nil || d.Approval.Choice != "once" {
+		t.Fatalf("an agent in the second folder: %+v, %v", d, err)
+	}
+	// Each folder's status, by name; a folder the editor did not open is refused.
+	var st struct {
+		Workspace string `json:"workspace"`
+	}
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", map[string]string{"workspace": second}, &st); err != nil || st.Workspace != second {
+		t.Errorf("status of the second folder: %+v, %v", st, err)
+	}
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", map[string]string{"workspace": w.tmp}, &st); err == nil {
+		t.Errorf("the status of a folder the editor did not open was given")
+	}
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", map[string]string{"workspace": "rel"}, &st); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("a relative workspace: %v", err)
+	}
+	removed, _ := json.Marshal(map[string]any{"event": map[string]any{"added": []any{}, "removed": []any{folders[1]}}})
+	if err := s.conn.Notify(s.ctx(), "workspace/didChangeWorkspaceFolders", json.RawMessage(removed)); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := remote.SocketPath(second)
+	for i := 0; ; i++ {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("the removed folder's socket is still there")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := ask(); !errors.Is(err, remote.ErrNoEditor) {
+		t.Fatalf("after the folder was removed: %v, want no editor", err)
 	}
 	s.shutdown()
 }

@@ -69,9 +69,12 @@ type Server struct {
 	background *hooks.Background
 	decisions  *approvals.DecisionLog // nil when disabled or unopenable
 	watcher    *watch.Watcher
-	// remote serves other agents' hooks on the workspace's approval
-	// socket (rpc/remote.go); nil when not serving.
-	remote *remote.Server
+	// waiting are the prompts sent as notifications (approvalsAsync),
+	// answered by codewhale/answerApproval.
+	waiting *waitingPrompts
+	// remotes serve other agents' hooks on each workspace folder's
+	// approval socket (rpc/remote.go), by folder.
+	remotes map[string]*remote.Server
 	// lifetime ends when deciding stops (shutdown, exit, the client gone):
 	// every decision's context ends with it, so no hook outlives the
 	// session and every pending call is denied at once.
@@ -111,6 +114,8 @@ type Server struct {
 
 func newServer(opts Options) *Server {
 	s := &Server{
+		waiting:    newWaitingPrompts(),
+		remotes:    map[string]*remote.Server{},
 		env:        opts.Env,
 		log:        opts.Log,
 		debounce:   opts.Debounce,

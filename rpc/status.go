@@ -1,7 +1,11 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -39,10 +43,21 @@ type FileStatus struct {
 	Errors []string         `json:"errors"`
 }
 
-// status takes no params; whatever the client sent is ignored. It
-// describes the client's workspace, else, when it named none, the
-// workspace of the policy file opened last.
-func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) {
+// status describes one workspace: the one named by the optional params
+// {"workspace": "<folder>"} (a folder of a multi-root window, which must
+// be one the editor opened), else the client's workspace, else, when it
+// named none, the workspace of the policy file opened last. Params that
+// are absent, null or {} name none.
+func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error) {
+	named, err := statusWorkspace(params)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	if named != "" {
+		if why := s.outsideWorkspaces(named); why != "" {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "workspace: "+why)
+		}
+	}
 	s.mu.Lock()
 	root := s.root
 	if root == "" {
@@ -51,6 +66,9 @@ func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) 
 		root = s.lastOpened
 	}
 	s.mu.Unlock()
+	if named != "" {
+		root = named
+	}
 	// Decisions are made from the snapshot of the files on disk, not from
 	// editor buffers.
 	snap := s.policyFor(root)
@@ -76,4 +94,26 @@ func status(ctx context.Context, s *Server, _ jsonrpc2.RawMessage) (any, error) 
 		st.Files = append(st.Files, fs)
 	}
 	return st, nil
+}
+
+// statusWorkspace reads codewhale/status's optional params strictly.
+func statusWorkspace(params jsonrpc2.RawMessage) (string, error) {
+	if len(params) == 0 || string(params) == "null" {
+		return "", nil
+	}
+	var p struct {
+		Workspace *string `json:"workspace"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return "", fmt.Errorf("params must be {\"workspace\": \"<absolute folder>\"} or absent: %v", err)
+	}
+	if p.Workspace == nil {
+		return "", nil
+	}
+	if !filepath.IsAbs(*p.Workspace) {
+		return "", fmt.Errorf("workspace: %q is not an absolute path", problem.Excerpt(*p.Workspace))
+	}
+	return filepath.Clean(*p.Workspace), nil
 }

@@ -58,6 +58,7 @@ func didChangeWorkspaceFolders(ctx context.Context, s *Server, params jsonrpc2.R
 	}
 	s.root = workspaces.Default(s.root, s.folders)
 	s.mu.Unlock()
+	s.syncRemotes()
 	s.lintFolders(added)
 	return nil, nil
 }

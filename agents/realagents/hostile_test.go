@@ -67,3 +67,64 @@ func TestClaudeBookkeepingToolsRun(t *testing.T) {
 		}
 	}
 }
+
+// Every way of writing a denied path that the issue found walking past the
+// read deny-list in the real CLIs (issue 14, point 2): globs, brackets,
+// brace lists, ${HOME}, a directory argument and a recursive search of a
+// tree holding .env. None of the key or the .env secret reaches the model.
+func TestDeniedReadsInEveryShellSpelling(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		s.writeFile(filepath.Join(s.repo, ".env"), "API_TOKEN="+secret+"\n")
+		s.install(s.repo)
+		var script []fakemodel.Step
+		for _, c := range []string{
+			"cat ~/.s?h/id_rsa", "cat ~/.[s]sh/id_rsa", "cat ~/.{ssh,x}/id_rsa", "cat ~/.*/id_rsa", "head ~/.s*/id*",
+			"cat ${HOME}/.ssh/id_rsa", "tar c -C ~ .ssh", "cat .e*", "cat .en[v]", "cat {.env,x}", "grep -r API_TOKEN .",
+		} {
+			script = append(script, a.shell(c))
+		}
+		r := s.run(s.repo, script...)
+		r.noSecret(t)
+		for i, res := range r.results {
+			t.Logf("%s: %.160q", script[i].Args, res)
+		}
+	})
+}
+
+// Gemini's shell tool runs in its dir_path, relative to where Gemini
+// stands: from repo/sub, ../../home/.ssh is the home's .ssh (issue 14,
+// point 1).
+func TestGeminiRelativeDirPath(t *testing.T) {
+	s := newSession(t, gemini)
+	installUser(t, s)
+	s.run(filepath.Join(s.repo, "sub"), fakemodel.Step{Tool: "run_shell_command", Args: map[string]any{"command": "cat id_rsa", "dir_path": "../../home/.ssh"}}).noSecret(t)
+}
+
+// A workspace-scoped deny holds for an agent started through a symlink to
+// the repository (issue 14, point 5: the cwd spelled through the link no
+// longer matched `workspace = "<repo>"`).
+func TestSymlinkedStartKeepsWorkspaceRules(t *testing.T) {
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		s.writeFile(filepath.Join(s.home, ".codewhale", "permissions.toml"),
+			"[[rules]]\ntool = \"exec_shell\"\ncommand = \"touch\"\nworkspace = \""+s.repo+"\"\naction = \"deny\"\n")
+		link := filepath.Join(s.root, "link")
+		if err := os.Symlink(s.repo, link); err != nil {
+			t.Fatal(err)
+		}
+		// Full Access (the saved posture, docs/codewhale/pipeline.md §1):
+		// ordinary approvals pass, so only the rule can stop a command.
+		s.writeFile(filepath.Join(s.home, ".codewhale", "settings.toml"), "permission_posture = \"full-access\"\n")
+		installUser(t, s)
+		r := s.run(link, a.shell("mkdir control-dir"), a.shell("touch link-marker"))
+		// The control: a command no rule names runs, so what stops the
+		// next one is the workspace rule.
+		if !s.exists(filepath.Join(s.repo, "control-dir")) {
+			t.Fatalf("control: mkdir did not run; the model was told %q", r.results[0])
+		}
+		if s.exists(filepath.Join(s.repo, "link-marker")) {
+			t.Errorf("started through a symlink, a command the repository's workspace rule denies ran; the model was told %q", r.results[1])
+		}
+	})
+}

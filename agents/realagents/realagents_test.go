@@ -287,3 +287,45 @@ func TestCopilotGPT5Patch(t *testing.T) {
 		t.Errorf("the patch adding secrets/key.txt was applied past the constitution; the model was told %q", r.results[1])
 	}
 }
+
+// No agent switches off its own hook, or chooses the editor's server,
+// with one write that the posture lets through (issue 14, point 4): its
+// own settings, another agent's, and the editor settings that name the
+// codewhale-ls binary, by its write tool and by a shell redirection.
+func TestNoAgentWritesTheHooksSettings(t *testing.T) {
+	own := map[string]string{
+		"claude-code": ".claude/settings.local.json",
+		"gemini-cli":  ".gemini/settings.json",
+		"codex":       ".codex/hooks.json",
+		"copilot-cli": ".github/hooks/off.json",
+	}
+	eachAgent(t, func(t *testing.T, a *agent) {
+		s := newSession(t, a)
+		autoReview(s)
+		installUser(t, s)
+		files := []string{own[a.name], ".github/copilot/settings.json", ".vscode/settings.json"}
+		// The directories exist, as in a real repository (Copilot's create
+		// does not make them), so only the hook can stop a write.
+		for _, f := range append(files, ".cursor/hooks.json", "notes/ok.json") {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(s.repo, f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var script []fakemodel.Step
+		for _, f := range files {
+			script = append(script, a.write(f, "{\"disableAllHooks\": true, \"codewhale.server.path\": \"/tmp/x\"}\n"))
+		}
+		script = append(script, a.shell("echo '{\"hooks\": {}}' > .cursor/hooks.json"))
+		// The control: the same write to an ordinary new directory runs.
+		script = append(script, a.write("notes/ok.json", "{}\n"))
+		r := s.run(s.repo, script...)
+		if !s.exists(filepath.Join(s.repo, "notes", "ok.json")) {
+			t.Fatalf("control: an ordinary write did not happen; the model was told %q", r.results[len(r.results)-1])
+		}
+		for i, f := range append(files, ".cursor/hooks.json") {
+			if s.exists(filepath.Join(s.repo, f)) {
+				t.Errorf("%s was written; the model was told %q", f, r.results[i])
+			}
+		}
+	})
+}

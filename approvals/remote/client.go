@@ -70,8 +70,9 @@ func encodeRequest(req Request) ([]byte, error) {
 	return append(raw, '\n'), nil
 }
 
-// dial connects to workspace's server and checks it runs as us: an answer
-// from another user's process must not allow anything.
+// dial connects to workspace's server and checks it runs as us and is
+// codewhale-ls: an answer from another user's process, or from any other
+// program of ours that took the socket's path, must not allow anything.
 func dial(ctx context.Context, workspace string) (*net.UnixConn, error) {
 	path, err := SocketPath(workspace)
 	if err != nil {
@@ -92,6 +93,10 @@ func dial(ctx context.Context, workspace string) (*net.UnixConn, error) {
 	if err := checkPeer(conn); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
+	}
+	if err := checkServerIdentity(conn); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%w: %v; not asked", ErrNoEditor, err)
 	}
 	return conn, nil
 }

@@ -74,8 +74,9 @@ func Listen(workspace string, handle Handler) (*Server, error) {
 // Path is the socket the server listens on.
 func (s *Server) Path() string { return s.path }
 
-// removeStale removes a socket left by a server that died, and refuses to
-// take over one that still answers.
+// removeStale removes a socket left by a server that died or held by a
+// program that is not codewhale-ls, and refuses to take over one that
+// another codewhale-ls serves.
 func removeStale(path string) error {
 	info, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -88,8 +89,13 @@ func removeStale(path string) error {
 		return fmt.Errorf("%s exists and is not a socket; refusing to replace it", path)
 	}
 	if conn, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		// Another editor's codewhale-ls serves the workspace; anything
+		// else listening there is an impostor, whose socket goes.
+		impostor := checkServerIdentity(conn.(*net.UnixConn))
 		conn.Close()
-		return ErrInUse
+		if impostor == nil {
+			return ErrInUse
+		}
 	}
 	return os.Remove(path)
 }
