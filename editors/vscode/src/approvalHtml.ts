@@ -170,6 +170,16 @@ export function detailExtra(p: ApprovalPrompt): string {
   return detail;
 }
 
+/**
+ * The TOML "always" would append, as it would be written: its line breaks
+ * are its layout, so the server's `⏎` before each is dropped (a `⏎` in
+ * the text itself comes escaped, `⟪⏎ U+23CE⟫`); anything invisible is
+ * still escaped.
+ */
+export function previewText(preview: string): string {
+  return visible(preview.replace(/⏎\n/g, '\n'), false);
+}
+
 function fieldHtml(f: InputField): string {
   const tail = tailOf(f.text);
   const end = tail === undefined
@@ -216,8 +226,9 @@ export function approvalHtml(view: ApprovalView): string {
   const detail = extra ? `<p class="detail">${markedHtml(extra)}</p>` : '';
   let preview = '';
   if (always?.preview) {
-    preview = `<p class="label">“${escapeHtml(visible(always.title))}” would append to permissions.toml:</p>\n  <pre class="preview"><code>${escapeHtml(visible(always.preview, false))}</code></pre>`;
-  } else if (!restricted && !p.detail?.includes('is not offered')) {
+    preview = `<p class="label">“${escapeHtml(visible(always.title))}” would append to permissions.toml:</p>\n  <pre class="preview"><code>${escapeHtml(previewText(always.preview))}</code></pre>`;
+  } else if (!restricted && !/is not offered|forced hold/.test(p.detail ?? '')) {
+    // The server says why when it knows (a forced hold, a refusal); else this.
     preview = `<p class="note">“Always allow in this repo” is not offered for this call: Codewhale offers it only where a saved rule could describe the call (docs/codewhale/pipeline.md §8.3).</p>`;
   }
   const restrictedNote = restricted

@@ -15,13 +15,15 @@ import { documentSelector } from './selector';
 import { failureText, ServerExit, shouldRestart } from './serverFailure';
 import { resolveServer } from './serverPath';
 import { initializationOptions, needsRestart, startSettings, StartSettings } from './settings';
-import { ServerStatus, statusBarText, statusMarkdown } from './status';
+import { FolderStatus, ServerStatus, statusBarText, statusMarkdown } from './status';
 
 let client: LanguageClient | undefined;
 let log: vscode.LogOutputChannel;
 let queue: ApprovalQueue;
 let statusItem: vscode.StatusBarItem;
 let lastStatus: ServerStatus | undefined;
+/** The other folders of a multi-root window and their status (codewhale/status {workspace}). */
+let folderStatuses: FolderStatus[] = [];
 let startProblem: string | undefined;
 let panel: vscode.WebviewPanel | undefined;
 /** The prompt id the panel shows; a close while it shows denies it. */
@@ -69,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ auth
         void restartServer();
       }
     }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => updateStatusBar()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void refreshStatus()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restartServer()),
     // A saved policy file may change the posture or sandbox shown.
     vscode.workspace.onDidSaveTextDocument(() => void refreshStatus()),
@@ -354,8 +356,19 @@ async function refreshStatus(): Promise<ServerStatus | undefined> {
   if (!client || !client.isRunning()) {
     return undefined;
   }
+  const running = client;
   try {
-    lastStatus = await client.sendRequest<ServerStatus>('codewhale/status');
+    lastStatus = await running.sendRequest<ServerStatus>('codewhale/status');
+    // Each other folder of a multi-root window by name: its calls are
+    // decided by its own .codewhale/ files.
+    folderStatuses = await Promise.all(fileFolders().filter((f) => f !== lastStatus?.workspace).map(async (folder) => {
+      try {
+        return { path: folder, status: await running.sendRequest<ServerStatus>('codewhale/status', { workspace: folder }) };
+      } catch (err) {
+        log.warn(`codewhale/status for ${folder}: ${String(err)}`);
+        return { path: folder };
+      }
+    }));
   } catch (err) {
     log.warn(`codewhale/status: ${String(err)}`);
   }
@@ -364,7 +377,8 @@ async function refreshStatus(): Promise<ServerStatus | undefined> {
 }
 
 function updateStatusBar(): void {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const known = new Map(folderStatuses.map((f) => [f.path, f]));
+  const folders = fileFolders().map((path) => known.get(path) ?? { path });
   const view = statusBarText(lastStatus, queue.size(), startProblem, queue.askedBy(), folders);
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
@@ -484,6 +498,11 @@ async function authorize(call: unknown): Promise<Decision> {
   }
 }
 
+/** The window's folders on disk. */
+function fileFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
 function firstFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
 }
@@ -538,7 +557,8 @@ async function showStatus(): Promise<void> {
     }
     return;
   }
-  await showMarkdown('Codewhale status', statusMarkdown(status));
+  const others = folderStatuses.map((f) => f.status).filter((st): st is ServerStatus => st !== undefined);
+  await showMarkdown('Codewhale status', [status, ...others].map(statusMarkdown).join('\n'));
 }
 
 async function openPermissions(): Promise<void> {

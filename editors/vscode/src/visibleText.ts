@@ -40,9 +40,6 @@ function hex(cp: number): string {
 /** The escape for one character, in the server's notation. */
 export function escapeFor(cp: number): string {
   const name = names[cp];
-  if (cp === 0x09) {
-    return '⟪TAB⟫';
-  }
   return '⟪' + (name ? name + ' ' : '') + hex(cp) + '⟫';
 }
 

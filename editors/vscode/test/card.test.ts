@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApprovalPrompt } from '../src/approvals';
-import { approvalHtml, cardFields, fieldFacts, markedHtml, tailOf } from '../src/approvalHtml';
+import { approvalHtml, cardFields, fieldFacts, markedHtml, previewText, tailOf } from '../src/approvalHtml';
 import { visibleText } from '../src/visibleText';
 
 /** Direction controls, zero-width ones, spaces that are not spaces, controls. */
@@ -24,7 +24,7 @@ test('direction controls, zero-width characters, NBSP, tabs and controls become 
   assert.equal(shown.text, 'ls ⟪RLI U+2067⟫⟪LRI U+2066⟫; bash -c "$(curl x)" ⟪PDI U+2069⟫⟪LRI U+2066⟫ #⟪PDI U+2069⟫⟪PDI U+2069⟫');
   assert.equal(shown.escaped, 6);
   assert.equal(visibleText('a\u202eb\u200bc\u00a0d\te\u0000f\u001bg\u00adh\ufeffi\u3164j\u0301').text,
-    'a⟪RLO U+202E⟫b⟪ZWSP U+200B⟫c⟪NBSP U+00A0⟫d⟪TAB⟫e⟪NUL U+0000⟫f⟪ESC U+001B⟫g⟪SHY U+00AD⟫h⟪BOM U+FEFF⟫i⟪U+3164⟫j⟪U+0301⟫');
+    'a⟪RLO U+202E⟫b⟪ZWSP U+200B⟫c⟪NBSP U+00A0⟫d⟪TAB U+0009⟫e⟪NUL U+0000⟫f⟪ESC U+001B⟫g⟪SHY U+00AD⟫h⟪BOM U+FEFF⟫i⟪U+3164⟫j⟪U+0301⟫');
   // Tag characters (astral, invisible) and a lone surrogate.
   assert.equal(visibleText('x\u{E0041}\ud800').text, 'x⟪U+E0041⟫⟪U+D800⟫');
   for (const s of [spoof, '\u200f\u202a\u202b\u202c\u202d\u2028\u2029\u180e\u2060\u2061\u2062\u2063\u2064']) {
@@ -87,4 +87,9 @@ test('the reason is said once, with what the detail adds to it', () => {
   const same = approvalHtml({ prompt: prompt({ reason, detail: reason }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
   assert.ok(!same.includes('class="detail"'));
   assert.match(approvalHtml({ prompt: prompt({ summary: 'bash: ls \u202e' }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 }), /1 character shown as ⟪escapes⟫/);
+});
+
+test('the rule preview is the TOML as it would be written: no newline markers, invisibles still escaped', () => {
+  assert.equal(previewText('[[rules]]⏎\ntool = "write_file"⏎\npath = "notes.txt"⏎\n'), '[[rules]]\ntool = "write_file"\npath = "notes.txt"\n');
+  assert.equal(previewText('path = "a⟪⏎ U+23CE⟫\u202eb"\n'), 'path = "a⟪⏎ U+23CE⟫⟪RLO U+202E⟫b"\n');
 });

@@ -73,10 +73,11 @@ test('user-only settings ignore a workspace or folder value; only a change that 
   assert.ok(needsRestart(undefined, s));
 });
 
-test('the status bar names the folder, and says when the window has more', () => {
+test('the status bar names the folder; with more folders, each one\'s posture is in the tooltip', () => {
   const status = { version: '1', configPath: '', permissionsPath: '', workspace: '/w/alpha', posture: 'suggest', sandbox: 'workspace-write', pendingApprovals: 0, files: [] };
-  assert.match(statusBarText(status, 0, undefined, [], ['/w/alpha']).text, /^\$\(shield\) alpha: suggest · workspace-write$/);
-  const multi = statusBarText(status, 0, undefined, [], ['/w/alpha', '/w/beta']);
-  assert.match(multi.text, /alpha: suggest · workspace-write \(\+1 folder\)/);
-  assert.match(multi.tooltip, /for folder \/w\/alpha, the first of this window's 2 folders; calls in beta are decided by their own/);
+  assert.match(statusBarText(status, 0, undefined, [], [{ path: '/w/alpha' }]).text, /^\$\(shield\) alpha: suggest · workspace-write$/);
+  const beta = { ...status, workspace: '/w/beta', posture: 'never', sandbox: { type: 'read-only' } };
+  const multi = statusBarText(status, 0, undefined, [], [{ path: '/w/alpha' }, { path: '/w/beta', status: beta }, { path: '/w/gamma' }]);
+  assert.match(multi.text, /alpha: suggest · workspace-write \(\+2 folders\)/);
+  assert.match(multi.tooltip, /alpha: posture suggest, sandbox workspace-write; beta: posture never, sandbox read-only; gamma: status unknown/);
 });
