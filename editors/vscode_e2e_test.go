@@ -847,6 +847,10 @@ type vscodeEdgeReport struct {
 		Stdout string `json:"stdout"`
 		Stderr string `json:"stderr"`
 	} `json:"hook"`
+	DecisionLog *struct {
+		Text  string `json:"text"`
+		Dirty int    `json:"dirty"`
+	} `json:"decisionLog"`
 	StatusPage *struct {
 		Text      string   `json:"text"`
 		Tabs      []string `json:"tabs"`
@@ -873,7 +877,8 @@ const restrictedRule = "This window is in Restricted Mode (its folder is not tru
 // folder its posture is for and says there is another; codewhale.authorize
 // and a Claude Code hook call from the second folder get one rule: the
 // card offers Deny alone and says why, and the click on Deny is the
-// agent's answer.
+// agent's answer; Open decision log then opens the server's
+// decisions.jsonl, read-only.
 func TestVSCodeRestrictedMultiRoot(t *testing.T) {
 	s := newVSCodeSession(t, map[string]any{
 		// Restricted Mode without the modal that asks about trust.
@@ -930,6 +935,9 @@ func TestVSCodeRestrictedMultiRoot(t *testing.T) {
 	}
 	if h := report.Hook; h == nil || !strings.Contains(h.Stdout, `"permissionDecision":"deny"`) {
 		t.Errorf("the hook's answer to Claude Code: %+v, want deny", h)
+	}
+	if l := report.DecisionLog; l == nil || l.Dirty != 0 || strings.Contains(l.Text, "typed into the log") || !strings.Contains(l.Text, "deny") {
+		t.Errorf("Open decision log: %+v; want the decisions.jsonl the server wrote, read-only", l)
 	}
 	checkScreenshot(t, filepath.Join(s.dirs["shots"], "vscode-approval-restricted.png"))
 }

@@ -92,6 +92,21 @@ try {
     await w.denyButton.click();
     report.hook = { code: await exited, stdout: out, stderr: err };
     step('hook call in Restricted Mode answered');
+
+    // Open decision log: the server's decisions.jsonl, read-only (typing
+    // into it changes nothing), not the output channel.
+    await w.runCommand('Codewhale: Open decision log');
+    const logTab = page.locator('.tabs-container .tab', { hasText: 'decisions.jsonl' });
+    await logTab.first().waitFor({ timeout: 30_000 });
+    const logEditor = page.locator('.monaco-editor[data-uri$="/decisions.jsonl"] .view-lines');
+    await logEditor.filter({ hasText: 'toolu_restricted' }).or(logEditor.filter({ hasText: '"deny"' })).first().waitFor({ timeout: 30_000 });
+    await logEditor.first().click();
+    await page.keyboard.type('typed into the log');
+    report.decisionLog = {
+      text: (await logEditor.first().innerText()).slice(0, 2000),
+      dirty: await page.locator('.tabs-container .tab.dirty', { hasText: 'decisions.jsonl' }).count(),
+    };
+    step('decision log opened read-only');
   }
 
   if (mode === 'failures') {
