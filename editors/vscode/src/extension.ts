@@ -211,9 +211,10 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
   const serverOptions: ServerOptions = () => {
     const child = childProcess.spawn(choice.command, ['serve'], { stdio: 'pipe' });
     let stderr = '';
+    // Kept for the failure's words; the client itself copies stderr to
+    // the output channel.
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-8000);
-      log.append(chunk.toString('utf8'));
     });
     exited = new Promise<void>((resolve) => {
       child.on('error', (err: NodeJS.ErrnoException) => {
