@@ -15,18 +15,12 @@
 //   CODEWHALE_E2E_CALLS        JSON list of {call, answer}: answer is a choice id to
 //                              click, "escape" to press Esc, or "wait" to let it time out
 //   CODEWHALE_E2E_QUEUE        two {call, answer} asked at once, answered in order
+//   CODEWHALE_E2E_CARDS        JSON list of {call, shot}: cards to inspect, photograph and deny
+//   CODEWHALE_E2E_KEYS         two {call}: one typed at (then denied), one approved with Alt+Enter
 //   CODEWHALE_E2E_SHOTS        directory for the screenshots
 //   CODEWHALE_E2E_BROWSER_PID  file to write Chromium's pid to (the Go test kills its group)
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import path from 'node:path';
-
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
-const { chromium } = createRequire(path.join(env('CODEWHALE_E2E_DIR'), 'node_modules', '/'))('playwright-core');
+import { env, launch, workbench } from './workbench.mjs';
 
 const workspace = env('CODEWHALE_E2E_WORKSPACE');
 const harnessDir = env('CODEWHALE_E2E_HARNESS_DIR');
@@ -40,59 +34,11 @@ const step = (what) => {
   process.stderr.write(`e2e: ${what}\n`);
 };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// waitForFile polls for a file the harness writes (atomically, by rename).
-async function waitForFile(file, timeoutMs) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch (err) {
-      if (err.code !== 'ENOENT') throw err;
-    }
-    if (Date.now() > end) throw new Error(`no ${path.basename(file)} after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
-
-// A browser server, not launch(): its process id is known, so the Go test
-// can kill Chromium's process group whatever happens to this script.
-const browserServer = await chromium.launchServer({
-  executablePath: process.env.CODEWHALE_E2E_CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
-fs.writeFileSync(env('CODEWHALE_E2E_BROWSER_PID'), String(browserServer.process().pid));
-const browser = await chromium.connect(browserServer.wsEndpoint());
-const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+const { page, close } = await launch({ folder: workspace });
 try {
-  page.setDefaultTimeout(30_000);
-  const url = new URL(env('CODEWHALE_E2E_URL'));
-  url.searchParams.set('folder', workspace);
-  // The workbench's first load (megabytes of scripts) took over 30 s while
-  // the whole suite ran beside it on two CPUs: the page's own "load" is
-  // not waited for, the workbench is, with the explorer's bound.
-  await page.goto(url.toString(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  // The explorer shows the folder once the remote extension host is up.
-  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
   step('workbench loaded');
 
-  const quickInput = page.locator('.quick-input-widget input.input');
-
-  // runCommand runs a command from the command palette, as a user would;
-  // whileOpen, if given, runs once the palette is open, before typing.
-  async function runCommand(title, whileOpen) {
-    await page.keyboard.press('F1');
-    await quickInput.waitFor();
-    await whileOpen?.();
-    await quickInput.fill(`>${title}`);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor();
-    await quickInput.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  }
+  const { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, prompt, promptTab, denyButton, promptText } = workbench(page, harnessDir);
 
   // Problems panel rows for one file: the file row ("config.toml  .codewhale
   // 1") is followed by its markers; markers carry "[Ln L, Col C]".
@@ -121,17 +67,7 @@ try {
   for (const file of filesToOpen) {
     const absolute = path.isAbsolute(file) ? file : path.join(workspace, file);
     const name = path.basename(absolute);
-    await page.keyboard.press('Control+P');
-    await quickInput.waitFor();
-    await quickInput.fill(absolute);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-    const openedAt = Date.now();
-    await quickInput.press('Enter');
-    // Diagnostics are visible once the file's editor shows a squiggle (the
-    // server may have published them before the file was opened: then they
-    // show at once, which is what the user sees).
-    await page.locator(`.monaco-editor[data-uri$="/${name}"] .view-overlays :is(.squiggly-error, .squiggly-warning, .squiggly-info)`).first().waitFor({ timeout: 60_000 });
-    const ms = Date.now() - openedAt;
+    const ms = await openWithDiagnostics(absolute);
     opened.push({ absolute, name, ms });
     step(`${file}: diagnostics visible ${ms} ms after opening`);
   }
@@ -153,12 +89,6 @@ try {
   await runCommand('View: Toggle Panel Visibility');
   await page.locator('.markers-panel').waitFor({ state: 'hidden' });
 
-  // The approval panel is a webview: an iframe holding the active frame.
-  const prompt = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-  const promptTab = page.locator('.tabs-container .tab[aria-label*="Codewhale approval"]');
-  const denyButton = prompt.locator('button[data-choice="deny"]');
-  const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
-
   // denyGetsFocus says whether Deny has the focus within 3 s.
   const denyGetsFocus = () => denyButton.evaluate((b) => new Promise((resolve) => {
     const deadline = Date.now() + 3000;
@@ -174,15 +104,6 @@ try {
     return (await item.innerText()).replace(/\s+/g, ' ').trim();
   }
 
-  // authorize has the harness (the agent) ask about call; it resolves when
-  // the harness has called codewhale.authorize, with the time it did.
-  async function authorize(call, whileOpen) {
-    fs.writeFileSync(path.join(harnessDir, 'call.json'), JSON.stringify(call));
-    await runCommand('Codewhale E2E: Authorize the next agent call', whileOpen);
-    const { startedAt } = await waitForFile(path.join(harnessDir, `started-${call.callId}.json`), 30_000);
-    return startedAt;
-  }
-
   // answerPrompt answers the prompt on screen as a user would: a click on
   // a choice, Esc, or nothing at all ("wait").
   async function answerPrompt(answer) {
@@ -192,11 +113,6 @@ try {
     } else if (answer !== 'wait') {
       await prompt.locator(`button[data-choice="${answer}"]`).click();
     }
-  }
-
-  async function decisionOf(callId, startedAt) {
-    const result = await waitForFile(path.join(harnessDir, `decision-${callId}.json`), 120_000);
-    return { decision: result.decision ?? null, error: result.error ?? null, answeredAfterMs: result.finishedAt - startedAt };
   }
 
   for (const [index, { call, answer }] of calls.entries()) {
@@ -231,6 +147,66 @@ try {
     report.approvals.push(entry);
     step(`${call.callId}: ${answer} -> ${entry.decision?.decision ?? entry.error}`);
   }
+
+  // The spoofing strings: each card must show every invisible or
+  // reordering character as a visible escape (no raw one reaches the
+  // DOM), newlines as markers, and a long value's end; each is
+  // photographed for the README, then denied.
+  report.cards = [];
+  for (const { call, shot } of JSON.parse(env('CODEWHALE_E2E_CARDS'))) {
+    const startedAt = await authorize(call);
+    await denyButton.waitFor();
+    const card = { callId: call.callId, authorizeToPromptMs: Date.now() - startedAt };
+    Object.assign(card, await prompt.locator('body').evaluate((body) => ({
+      text: body.innerText,
+      // Direction controls, zero-width and other invisible characters,
+      // anywhere in the page's text.
+      rawInvisible: [...body.textContent.matchAll(/[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3164\ufeff]/gu)].map((m) => m[0].codePointAt(0).toString(16)),
+      escapes: [...body.querySelectorAll('.esc')].map((e) => e.textContent),
+      newlineMarkers: body.querySelectorAll('pre.value .nl').length,
+      tail: body.querySelector('pre.tail')?.textContent ?? null,
+      facts: [...body.querySelectorAll('.facts')].map((e) => e.textContent),
+    })));
+    await page.screenshot({ path: path.join(shots, shot) });
+    await denyButton.click();
+    Object.assign(card, await decisionOf(call.callId, startedAt));
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+    report.cards.push(card);
+    step(`${call.callId}: card photographed as ${shot}`);
+  }
+
+  // Keys cannot approve: typing that lands in the card as it opens, and
+  // Enter and Space on a focused approve button, answer nothing; the
+  // click on Deny that follows is what the call gets. Then the keyboard's
+  // deliberate way: Alt+Enter on a focused approve button, untouched.
+  const [typed, keyed] = JSON.parse(env('CODEWHALE_E2E_KEYS'));
+  report.keys = {};
+  {
+    const startedAt = await authorize(typed.call);
+    await denyButton.waitFor();
+    await page.keyboard.type('yes\n ');
+    const once = prompt.locator('button[data-choice="once"]');
+    await prompt.locator('button[data-choice="once"]:enabled').waitFor();
+    await once.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Enter');
+    report.keys.inertWhileTyping = (await once.getAttribute('aria-disabled')) === 'true';
+    await denyButton.click();
+    report.keys.typed = await decisionOf(typed.call.callId, startedAt);
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  {
+    const startedAt = await authorize(keyed.call);
+    const once = prompt.locator('button[data-choice="once"]');
+    await prompt.locator('button[data-choice="once"]:enabled').waitFor();
+    await once.focus();
+    await prompt.locator('button[data-choice="once"][aria-disabled="false"]').waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Alt+Enter');
+    report.keys.altEnter = await decisionOf(keyed.call.callId, startedAt);
+    await promptTab.waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  step('keys: typing and Enter/Space approve nothing; Alt+Enter on a focused, untouched approve button does');
 
   // Two agents' calls at once: the panel shows the oldest and says another
   // waits; answering it brings up the next. The user opens the command
@@ -276,7 +252,6 @@ try {
   process.stderr.write(`e2e: failed; the screen is in ${shot}\n`);
   throw err;
 } finally {
-  await browser.close();
-  await browserServer.close();
+  await close();
 }
 process.stdout.write(JSON.stringify(report) + '\n');

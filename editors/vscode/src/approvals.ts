@@ -9,6 +9,22 @@ export interface ApprovalChoice {
   preview?: string;
 }
 
+/**
+ * One field of the call's input, whole, as the server escaped it
+ * (docs/codewhale/contract.md §4): `text` has each newline as `⏎` and a
+ * line break, every other character that is not printable ASCII as
+ * `⟪…⟫`; `bytes` is the value's size, `escaped` how many characters are
+ * escapes, `hidden` how many bytes were left out in the middle (only past
+ * 64 KiB, marked `⟪… N bytes hidden …⟫` in the text).
+ */
+export interface InputField {
+  field: string;
+  text: string;
+  bytes: number;
+  escaped: number;
+  hidden: number;
+}
+
 /** codewhale/approve's params (docs/codewhale/contract.md §4). */
 export interface ApprovalPrompt {
   id: string;
@@ -23,6 +39,8 @@ export interface ApprovalPrompt {
   agent?: string;
   /** The Codewhale release whose rules decided the card. */
   codewhale?: string;
+  /** Every field of the input, the summary's first; absent from older servers. */
+  inputs?: InputField[];
   choices: ApprovalChoice[];
   default: string;
   /** RFC 3339, UTC. */
@@ -31,6 +49,24 @@ export interface ApprovalPrompt {
 
 /** codewhale/approve's result: an offered choice, or null (a deny). */
 export type ApprovalAnswer = { choice: string } | null;
+
+/**
+ * The one rule of Restricted Mode, for the card and for
+ * codewhale.authorize alike: in a window whose folder is not trusted
+ * nothing can be approved.
+ */
+export const restrictedText =
+  'This window is in Restricted Mode (its folder is not trusted): nothing can be approved in it, ' +
+  'so every call that needs your approval is denied. To approve calls here, trust the folder ' +
+  '(Workspaces: Manage Workspace Trust).';
+
+/**
+ * The choices the user can take: in Restricted Mode Deny alone, else
+ * every offered one.
+ */
+export function allowedChoices(prompt: ApprovalPrompt, trusted: boolean): ApprovalChoice[] {
+  return trusted ? prompt.choices : prompt.choices.filter((c) => c.id === 'deny');
+}
 
 interface Pending {
   prompt: ApprovalPrompt;
@@ -46,7 +82,12 @@ interface Pending {
 export class ApprovalQueue {
   private readonly pending: Pending[] = [];
 
-  constructor(private readonly changed: () => void) {}
+  /**
+   * trusted says whether the window's folder is trusted now: when it is
+   * not, an answer other than Deny is taken as null (a deny), whatever
+   * the page sent.
+   */
+  constructor(private readonly changed: () => void, private readonly trusted: () => boolean = () => true) {}
 
   add(prompt: ApprovalPrompt, respond: (answer: ApprovalAnswer) => void): void {
     this.pending.push({ prompt, respond });
@@ -78,7 +119,7 @@ export class ApprovalQueue {
     if (!entry) {
       return false;
     }
-    const offered = typeof choice === 'string' && entry.prompt.choices.some((c) => c.id === choice);
+    const offered = typeof choice === 'string' && allowedChoices(entry.prompt, this.trusted()).some((c) => c.id === choice);
     entry.respond(offered ? { choice: choice as string } : null);
     return true;
   }
@@ -159,9 +200,10 @@ export function panelUpdate(state: PanelState, current: ApprovalPrompt | undefin
  * The choices as buttons: Deny first (it is the default and takes the
  * focus), then the others in the server's order. Only offered choices.
  */
-export function buttonOrder(prompt: ApprovalPrompt): ApprovalChoice[] {
-  const deny = prompt.choices.filter((c) => c.id === 'deny');
-  return [...deny, ...prompt.choices.filter((c) => c.id !== 'deny')];
+export function buttonOrder(prompt: ApprovalPrompt, trusted = true): ApprovalChoice[] {
+  const choices = allowedChoices(prompt, trusted);
+  const deny = choices.filter((c) => c.id === 'deny');
+  return [...deny, ...choices.filter((c) => c.id !== 'deny')];
 }
 
 /**

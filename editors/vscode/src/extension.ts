@@ -1,25 +1,29 @@
 // The VS Code side: starts codewhale-ls, shows its prompts and status.
 // Everything that decides something lives in the vscode-free modules
 // beside this one, which have unit tests.
+import * as childProcess from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
+import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import { approvalHtml, panelTitle, QueueCount } from './approvalHtml';
-import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate } from './approvals';
-import { clientDeny, Decision, decisionLine, explainMarkdown, finalDecision, grantFollowUp } from './decision';
+import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
+import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
 import { documentSelector } from './selector';
+import { failureText, ServerExit, shouldRestart } from './serverFailure';
 import { resolveServer } from './serverPath';
-import { initializationOptions } from './settings';
-import { ServerStatus, statusBarText, statusMarkdown } from './status';
+import { initializationOptions, needsRestart, startSettings, StartSettings } from './settings';
+import { FolderStatus, ServerStatus, statusBarText, statusMarkdown } from './status';
 
 let client: LanguageClient | undefined;
 let log: vscode.LogOutputChannel;
 let queue: ApprovalQueue;
 let statusItem: vscode.StatusBarItem;
 let lastStatus: ServerStatus | undefined;
+/** The other folders of a multi-root window and their status (codewhale/status {workspace}). */
+let folderStatuses: FolderStatus[] = [];
 let startProblem: string | undefined;
 let panel: vscode.WebviewPanel | undefined;
 /** The prompt id the panel shows; a close while it shows denies it. */
@@ -27,28 +31,47 @@ let shownPromptId: string | undefined;
 /** The count of prompts behind the shown one that the panel's webview.html says. */
 let htmlBehind = 0;
 let extensionContext: vscode.ExtensionContext;
+/** The settings the current server was started with (or failed to start with). */
+let startedWith: StartSettings | undefined;
+/** Read-only pages (Explain, Show status) by URI path: never an editable, dirty buffer. */
+const pages = new Map<string, string>();
+const pageScheme = 'codewhale-page';
+const pageChanged = new vscode.EventEmitter<vscode.Uri>();
 
 export async function activate(context: vscode.ExtensionContext): Promise<{ authorize: (call: unknown) => Promise<Decision> }> {
   log = vscode.window.createOutputChannel('Codewhale', { log: true });
   statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 100);
-  statusItem.command = 'codewhale.showStatus';
+  statusItem.command = 'codewhale.statusClicked';
+  // In Restricted Mode nothing can be approved (approvals.ts restrictedText):
+  // the queue takes any answer but Deny as a deny, whatever the page sent.
   queue = new ApprovalQueue(() => {
     showApprovals();
     updateStatusBar();
-  });
+  }, () => vscode.workspace.isTrusted);
   context.subscriptions.push(log, statusItem, { dispose: () => queue.dispose() });
   context.subscriptions.push(
     vscode.commands.registerCommand('codewhale.restartServer', restartServer),
     vscode.commands.registerCommand('codewhale.explain', explainCommand),
     vscode.commands.registerCommand('codewhale.showStatus', showStatus),
     vscode.commands.registerCommand('codewhale.openPermissions', openPermissions),
-    vscode.commands.registerCommand('codewhale.openDecisionLog', () => log.show(true)),
+    vscode.commands.registerCommand('codewhale.openDecisionLog', openDecisionLog),
+    vscode.commands.registerCommand('codewhale.showOutput', () => log.show(true)),
+    vscode.commands.registerCommand('codewhale.statusClicked', () => (startProblem ? showProblem() : showStatus())),
     vscode.commands.registerCommand('codewhale.authorize', authorize),
+    vscode.workspace.registerTextDocumentContentProvider(pageScheme, {
+      onDidChange: pageChanged.event,
+      provideTextDocumentContent: (uri) => pages.get(uri.path) ?? '',
+    }),
+    pageChanged,
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('codewhale')) {
+      // Only a change to what the server is started with, from a source
+      // that counts (settings.ts: never a workspace's value of a user-only
+      // setting), restarts it; the trace setting the client follows itself.
+      if (e.affectsConfiguration('codewhale') && needsRestart(startedWith, currentSettings())) {
         void restartServer();
       }
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void refreshStatus()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restartServer()),
     // A saved policy file may change the posture or sandbox shown.
     vscode.workspace.onDidSaveTextDocument(() => void refreshStatus()),
@@ -100,15 +123,60 @@ function restoreExecuteBit(extensionPath: string): void {
   }
 }
 
+function currentSettings(): StartSettings {
+  const config = vscode.workspace.getConfiguration('codewhale');
+  return startSettings(<T>(key: string) => config.inspect<T>(key), config.get<number>('approvalTimeoutSeconds', 300));
+}
+
+/** The first bytes of file, to tell a wrong-platform build (serverFailure.ts); empty when unreadable. */
+function fileHeader(file: string): Uint8Array {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(64);
+      const n = fs.readSync(fd, buf, 0, 64, 0);
+      return buf.subarray(0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return new Uint8Array();
+  }
+}
+
+/** Says a server failure: in the status bar, the log and a notification with the actions that fix it. */
+function reportProblem(problem: string): void {
+  startProblem = problem;
+  log.error(problem);
+  updateStatusBar();
+  void showProblem();
+}
+
+async function showProblem(): Promise<void> {
+  if (!startProblem) {
+    return;
+  }
+  const actions = ['Restart server', 'Open user settings', 'Show output'];
+  const picked = await vscode.window.showErrorMessage(startProblem, ...actions);
+  if (picked === actions[0]) {
+    await restartServer();
+  } else if (picked === actions[1]) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'codewhale.server.path');
+  } else if (picked === actions[2]) {
+    log.show(true);
+  }
+}
+
 async function startServer(context: vscode.ExtensionContext): Promise<void> {
   extensionContext = context;
   restoreExecuteBit(context.extensionPath);
-  const config = vscode.workspace.getConfiguration('codewhale');
-  // codewhale.server.path and codewhale.decisionLog are restricted
-  // configurations (package.json): in an untrusted workspace VS Code
-  // returns only the user's own value, never one the repository sets.
+  const settings = currentSettings();
+  startedWith = settings;
+  // codewhale.server.path, codewhale.codewhaleVersion and
+  // codewhale.decisionLog are the user's alone (settings.ts userOnly):
+  // read from user (or remote) settings, never from a workspace.
   const choice = resolveServer({
-    configured: config.get<string>('server.path', ''),
+    configured: settings.serverPath,
     extensionPath: context.extensionPath,
     platform: process.platform,
     pathEnv: process.env.PATH ?? '',
@@ -118,27 +186,79 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     startProblem = choice.error;
     log.error(choice.error);
     updateStatusBar();
-    void vscode.window.showErrorMessage(choice.error, 'Copy install command').then((picked) => {
-      if (picked) {
+    void vscode.window.showErrorMessage(choice.error, 'Copy install command', 'Open user settings').then((picked) => {
+      if (picked === 'Copy install command') {
         void vscode.env.clipboard.writeText('go install github.com/codewhale-ls/codewhale-ls/cmd/codewhale-ls@latest');
+      } else if (picked) {
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'codewhale.server.path');
       }
     });
     return;
   }
   startProblem = undefined;
   log.info(`starting ${choice.command} serve (${choice.source})`);
-  const serverOptions: ServerOptions = { command: choice.command, args: ['serve'], transport: TransportKind.stdio };
+  // The process is spawned here, not by the client, so that its exit
+  // code, spawn error and stderr can be said in words when it fails
+  // (serverFailure.ts) instead of the client's "write EPIPE".
+  let lastExit: ServerExit | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  let running = false;
+  const exits: number[] = [];
+  const failure = (neverStarted: boolean): string => failureText({
+    command: choice.command, source: choice.source, platform: process.platform, arch: process.arch,
+    header: fileHeader(choice.command), exit: lastExit, crashes: exits.length, neverStarted,
+  });
+  const serverOptions: ServerOptions = () => {
+    const child = childProcess.spawn(choice.command, ['serve'], { stdio: 'pipe' });
+    let stderr = '';
+    // Kept for the failure's words; the client itself copies stderr to
+    // the output channel.
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-8000);
+    });
+    exited = new Promise<void>((resolve) => {
+      child.on('error', (err: NodeJS.ErrnoException) => {
+        lastExit = { code: null, signal: null, spawnError: err.code ?? err.message, stderr };
+        resolve();
+      });
+      // 'close', not 'exit': it comes after stderr has been read to its end.
+      child.on('close', (code, signal) => {
+        lastExit = { code, signal, stderr, spawnError: lastExit?.spawnError };
+        resolve();
+      });
+    });
+    return Promise.resolve(child);
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(os.homedir(), process.env.CODEWHALE_HOME),
-    initializationOptions: initializationOptions({
-      approvalTimeoutSeconds: config.get<number>('approvalTimeoutSeconds', 300),
-      decisionLog: config.get<string>('decisionLog', ''),
-      codewhaleVersion: config.get<string>('codewhaleVersion', ''),
-    }),
+    initializationOptions: initializationOptions(settings),
     outputChannel: log,
     traceOutputChannel: log,
+    // No retry and no message of the client's own ("write EPIPE"): the
+    // failure is said in words once, by reportProblem.
+    initializationFailedHandler: () => false,
+    errorHandler: {
+      error: (_err, _message, count) => ({ action: (count ?? 0) < 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+      // A server that exits is restarted while it exits less than five
+      // times in three minutes; then, or when it never started, it is
+      // said in words with the actions that fix it.
+      closed: async () => {
+        exits.push(Date.now());
+        await boundedWait(exited, 2000);
+        if (running && shouldRestart(exits)) {
+          log.warn(`codewhale-ls exited (${exits.length}); restarting it`);
+          return { action: CloseAction.Restart, handled: true };
+        }
+        // Once per failure: a start that fails also rejects start() below.
+        if (own === client && !startProblem) {
+          reportProblem(failure(!running));
+        }
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    },
   };
-  client = new LanguageClient('codewhale', 'Codewhale', serverOptions, clientOptions);
+  const own = new CodewhaleClient('codewhale', 'Codewhale', serverOptions, clientOptions, () => running);
+  client = own;
   client.onRequest('codewhale/approve', (prompt: ApprovalPrompt, token: vscode.CancellationToken) =>
     new Promise<ApprovalAnswer>((resolve) => {
       queue.add(prompt, resolve);
@@ -161,6 +281,9 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     void afterDecision(d);
   });
   client.onDidChangeState((e) => {
+    if (e.newState === State.Running) {
+      running = true;
+    }
     if (e.newState === State.Stopped) {
       // Prompts of a server that is gone cannot be answered.
       queue.dispose();
@@ -172,12 +295,42 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
     }
   });
   try {
-    await client.start();
+    await own.start();
     await refreshStatus();
   } catch (err) {
-    startProblem = `codewhale-ls did not start: ${String(err)}`;
-    log.error(startProblem);
-    updateStatusBar();
+    log.error(`codewhale-ls did not start: ${String(err)}`);
+    await boundedWait(exited, 2000);
+    if (own === client && !startProblem) {
+      reportProblem(failure(true));
+    }
+  }
+}
+
+/** Waits for done, or ms at most: a process that neither exits nor answers must not hold a report back. */
+function boundedWait(done: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void done.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The language client, without its own notifications until the server
+ * runs: a server that fails to start is said once, in words, by
+ * reportProblem; the client's "couldn't create connection to server" and
+ * "Server initialization failed" toasts (about a destroyed stream) would
+ * bury it. They still go to the output channel.
+ */
+class CodewhaleClient extends LanguageClient {
+  constructor(id: string, name: string, server: ServerOptions, options: LanguageClientOptions, private readonly started: () => boolean) {
+    super(id, name, server, options);
+  }
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.started() ? showNotification : false);
   }
 }
 
@@ -204,8 +357,19 @@ async function refreshStatus(): Promise<ServerStatus | undefined> {
   if (!client || !client.isRunning()) {
     return undefined;
   }
+  const running = client;
   try {
-    lastStatus = await client.sendRequest<ServerStatus>('codewhale/status');
+    lastStatus = await running.sendRequest<ServerStatus>('codewhale/status');
+    // Each other folder of a multi-root window by name: its calls are
+    // decided by its own .codewhale/ files.
+    folderStatuses = await Promise.all(fileFolders().filter((f) => f !== lastStatus?.workspace).map(async (folder) => {
+      try {
+        return { path: folder, status: await running.sendRequest<ServerStatus>('codewhale/status', { workspace: folder }) };
+      } catch (err) {
+        log.warn(`codewhale/status for ${folder}: ${String(err)}`);
+        return { path: folder };
+      }
+    }));
   } catch (err) {
     log.warn(`codewhale/status: ${String(err)}`);
   }
@@ -214,7 +378,9 @@ async function refreshStatus(): Promise<ServerStatus | undefined> {
 }
 
 function updateStatusBar(): void {
-  const view = statusBarText(lastStatus, queue.size(), startProblem, queue.askedBy());
+  const known = new Map(folderStatuses.map((f) => [f.path, f]));
+  const folders = fileFolders().map((path) => known.get(path) ?? { path });
+  const view = statusBarText(lastStatus, queue.size(), startProblem, queue.askedBy(), folders);
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
   statusItem.backgroundColor = view.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -249,6 +415,7 @@ function showApprovals(): void {
         nonce: crypto.randomBytes(16).toString('base64'),
         cspSource: shown.webview.cspSource,
         nowMs: Date.now(),
+        restricted: !vscode.workspace.isTrusted,
       });
       if (update.reveal) {
         shown.reveal(undefined, false);
@@ -266,7 +433,11 @@ function createApprovalPanel(): vscode.WebviewPanel {
     localResourceRoots: [],
   });
   panel = own;
-  own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown }) => {
+  own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown; command?: unknown }) => {
+    if (message.command === 'manageTrust') {
+      void vscode.commands.executeCommand('workbench.trust.manage');
+      return;
+    }
     if (typeof message.id === 'string') {
       queue.answer(message.id, typeof message.choice === 'string' ? message.choice : null);
     }
@@ -317,7 +488,7 @@ async function afterDecision(d: Decision): Promise<void> {
 async function authorize(call: unknown): Promise<Decision> {
   try {
     if (!vscode.workspace.isTrusted) {
-      return clientDeny('this workspace is not trusted: codewhale.authorize denies every call in it', call);
+      return clientDeny(restrictedText, call);
     }
     if (!client || !client.isRunning()) {
       return clientDeny(startProblem ?? 'codewhale-ls is not running', call);
@@ -328,13 +499,27 @@ async function authorize(call: unknown): Promise<Decision> {
   }
 }
 
+/** The window's folders on disk. */
+function fileFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
 function firstFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
 }
 
-async function showMarkdown(content: string): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-  await vscode.commands.executeCommand('markdown.showPreview', doc.uri).then(undefined, () => vscode.window.showTextDocument(doc));
+/**
+ * Shows content as a Markdown preview of a read-only virtual document
+ * (nothing to save, no dirty Untitled tab); where the Markdown preview is
+ * missing, as the read-only document itself.
+ */
+async function showMarkdown(title: string, content: string): Promise<void> {
+  const uri = vscode.Uri.from({ scheme: pageScheme, path: `/${title}.md` });
+  pages.set(uri.path, content);
+  pageChanged.fire(uri);
+  await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+  });
 }
 
 async function explainCommand(): Promise<void> {
@@ -357,7 +542,7 @@ async function explainCommand(): Promise<void> {
   }
   try {
     const d = await client.sendRequest<Decision>('codewhale/explain', request);
-    await showMarkdown(explainMarkdown(tool, command, d));
+    await showMarkdown('Codewhale explain', explainMarkdown(tool, command, d));
   } catch (err) {
     void vscode.window.showErrorMessage(`codewhale/explain: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -366,10 +551,15 @@ async function explainCommand(): Promise<void> {
 async function showStatus(): Promise<void> {
   const status = await refreshStatus();
   if (!status) {
-    void vscode.window.showErrorMessage(startProblem ?? 'codewhale-ls is not running');
+    if (startProblem) {
+      await showProblem();
+    } else {
+      void vscode.window.showErrorMessage('codewhale-ls is not running');
+    }
     return;
   }
-  await showMarkdown(statusMarkdown(status));
+  const others = folderStatuses.map((f) => f.status).filter((st): st is ServerStatus => st !== undefined);
+  await showMarkdown('Codewhale status', [status, ...others].map(statusMarkdown).join('\n'));
 }
 
 async function openPermissions(): Promise<void> {
@@ -385,4 +575,26 @@ async function openPermissions(): Promise<void> {
     return;
   }
   await vscode.window.showTextDocument(uri);
+}
+
+/**
+ * Opens the decision log file the server writes, read-only: the user
+ * reads it, only the server appends to it. The Codewhale output channel
+ * (Codewhale: Show output) has the same decisions as lines.
+ */
+async function openDecisionLog(): Promise<void> {
+  const status = lastStatus ?? (await refreshStatus());
+  const setting = startedWith?.decisionLog ?? currentSettings().decisionLog;
+  const file = status ? decisionLogPath(setting, status.configPath, path) : setting.trim() !== '' && setting.trim() !== 'off' ? setting.trim() : undefined;
+  if (!file) {
+    const why = setting.trim() === 'off' ? 'codewhale.decisionLog is off: no decision log file is written' : (startProblem ?? 'codewhale-ls did not say where its files are');
+    void vscode.window.showErrorMessage(`${why}. Codewhale: Show output has this session's decisions.`);
+    return;
+  }
+  if (!fs.existsSync(file)) {
+    void vscode.window.showInformationMessage(`No decision has been logged yet: ${file} does not exist.`);
+    return;
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+  await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession').then(undefined, () => undefined);
 }

@@ -27,3 +27,60 @@ export function initializationOptions(settings: Settings): Record<string, unknow
   }
   return options;
 }
+
+/** What WorkspaceConfiguration.inspect() says about one setting, the parts read here. */
+export interface Inspected<T> {
+  defaultValue?: T;
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+}
+
+/**
+ * The settings that are the user's alone: which binary runs
+ * (codewhale.server.path), which Codewhale release decides
+ * (codewhale.codewhaleVersion) and which file the server appends to
+ * (codewhale.decisionLog). A repository's .vscode/settings.json or
+ * .code-workspace must never choose them, trusted or not: package.json
+ * gives them scopes a workspace cannot set, and they are read here from
+ * the user's (or, in a remote window, the remote's) settings alone.
+ */
+export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog'] as const;
+
+/** The user's own value of a setting: user or remote settings, else the default; never a workspace's. */
+export function userValue<T>(inspected: Inspected<T> | undefined, fallback: T): T {
+  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+}
+
+/** Everything the server is started with that comes from settings. */
+export interface StartSettings extends Settings {
+  serverPath: string;
+}
+
+/**
+ * The settings as the server is started with them: user-only ones by
+ * userValue, approvalTimeoutSeconds from wherever VS Code takes it (a
+ * workspace may shorten or lengthen its prompts' wait; an expiry is a deny).
+ */
+export function startSettings(inspect: <T>(key: string) => Inspected<T> | undefined, timeout: number): StartSettings {
+  return {
+    serverPath: userValue<string>(inspect('server.path'), ''),
+    codewhaleVersion: userValue<string>(inspect('codewhaleVersion'), ''),
+    decisionLog: userValue<string>(inspect('decisionLog'), ''),
+    approvalTimeoutSeconds: timeout,
+  };
+}
+
+/**
+ * Whether a configuration change calls for a new server: only when what
+ * the server would be started with differs from what the running one
+ * was, so a workspace value of a user-only setting (ignored) or an
+ * unrelated codewhale.* setting restarts nothing.
+ */
+export function needsRestart(running: StartSettings | undefined, next: StartSettings): boolean {
+  if (!running) {
+    return true;
+  }
+  return running.serverPath !== next.serverPath || running.codewhaleVersion !== next.codewhaleVersion ||
+    running.decisionLog !== next.decisionLog || running.approvalTimeoutSeconds !== next.approvalTimeoutSeconds;
+}

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, buttonOrder, countdownText, panelUpdate } from '../src/approvals';
+import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, buttonOrder, countdownText, panelUpdate, restrictedText } from '../src/approvals';
 import { approvalHtml, queueText } from '../src/approvalHtml';
 
 function prompt(id: string, extra: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
@@ -138,29 +138,60 @@ test('the panel: Deny first and focused, data-choice buttons, the rule preview, 
   assert.match(html, /echo &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.match(html, /&quot;quoted&quot; &amp; &lt;b&gt;/);
   assert.equal([...html.matchAll(/<script nonce="NONCE">/g)].length, 1, 'one script, with the nonce');
-  assert.match(html, /e\.key === 'Escape'\) \{ e\.preventDefault\(\); answer\(null\); \}/);
+  assert.equal([...html.matchAll(/&quot;quoted&quot;/g)].length, 1, 'the reason is said once');
 });
 
-test("the panel says which agent asked and whose rules decided, escaped", () => {
-  const fromHook = prompt('p', { agent: 'claude-code <x>', codewhale: '0.10.1' });
+test('the panel says who asked, in words, the layer by name, and whose rules decided, escaped', () => {
+  const fromHook = prompt('p', { agent: 'claude-code', codewhale: '0.10.1', layer: 6, rule: 'exec_shell' });
   const html = approvalHtml({ prompt: fromHook, behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
-  assert.match(html, /<tr><th>Asked by<\/th><td>claude-code &lt;x&gt;<\/td><\/tr>/);
-  assert.match(html, /<tr><th>Rules of<\/th><td>Codewhale 0\.10\.1<\/td><\/tr>/);
+  assert.match(html, /<p class="who">Claude Code asks to use <code>bash<\/code><\/p>/);
+  assert.match(html, /<dt>Decided by<\/dt><dd>layer 6 \(auto-review\), rule exec_shell<\/dd>/);
+  assert.match(html, /<dt>Rules of<\/dt><dd>Codewhale 0\.10\.1<\/dd>/);
+  assert.ok(!html.includes('Codewhale asks'));
   const own = approvalHtml({ prompt: prompt('q'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
-  assert.ok(!own.includes('Asked by'), "the editor's own agent is not named");
+  assert.match(own, /An agent in VS Code asks to use/);
+  const odd = approvalHtml({ prompt: prompt('r', { agent: 'x<y>\u202e' }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.match(odd, /x&lt;y&gt;⟪RLO U\+202E⟫ asks/);
 });
 
-test('the panel without an "always" choice shows no preview', () => {
+test('the panel without an "always" choice shows no preview and says why', () => {
   const html = approvalHtml({ prompt: prompt('p', { choices: [{ id: 'deny', title: 'Deny' }, { id: 'once', title: 'Approve once' }] }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
   assert.ok(!html.includes('class="preview"'));
+  assert.match(html, /“Always allow in this repo” is not offered for this call/);
   assert.match(html, /<p class="queue" id="queue"><\/p>/, 'no prompt waits behind it: an empty line');
+  // The server's own reason, in the detail, is not doubled.
+  const refused = approvalHtml({ prompt: prompt('p', { detail: 'cargo test ("Always allow in this repo" is not offered: a forced hold)', choices: [{ id: 'deny', title: 'Deny' }] }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  assert.equal([...refused.matchAll(/is not offered/g)].length, 1);
 });
+
+test('Restricted Mode: Deny alone, the rule said, and any other answer is a deny', () => {
+  const html = approvalHtml({ prompt: prompt('p'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0, restricted: true });
+  const buttons = [...html.matchAll(/<button[^>]*data-choice="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(buttons, ['deny']);
+  assert.ok(html.includes(restrictedText.replace(/\(/g, '(')), 'the card says the rule');
+  assert.ok(!html.includes('class="preview"'));
+  assert.deepEqual(buttonOrder(prompt('p'), false).map((c) => c.id), ['deny']);
+  let trusted = false;
+  const answers: ApprovalAnswer[] = [];
+  const queue = new ApprovalQueue(() => {}, () => trusted);
+  queue.add(prompt('a'), (a) => answers.push(a));
+  queue.add(prompt('b'), (a) => answers.push(a));
+  queue.add(prompt('c'), (a) => answers.push(a));
+  queue.answer('a', 'once');
+  queue.answer('b', 'deny');
+  trusted = true;
+  queue.answer('c', 'once');
+  assert.deepEqual(answers, [null, { choice: 'deny' }, { choice: 'once' }]);
+});
+
+interface FakeEvent { key?: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; shiftKey?: boolean; repeat?: boolean; isTrusted?: boolean; detail?: number; preventDefault: () => void }
 
 /**
  * Runs the panel's script against a minimal DOM: what it posts for a
- * click, for Esc, for Space, that only the first answer is posted, where
- * the focus goes, and what a message from the extension changes.
- * hasFocus says whether the page has the keyboard (document.hasFocus()).
+ * click (a pointer's, or one a key made), for keys, that only the first
+ * answer is posted, where the focus goes, and what a message from the
+ * extension changes. hasFocus says whether the page has the keyboard
+ * (document.hasFocus()). Timers run only when the test says (arm).
  */
 function runPanelScript(html: string, hasFocus = true) {
   const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html)?.[1];
@@ -168,9 +199,16 @@ function runPanelScript(html: string, hasFocus = true) {
   const posted: unknown[] = [];
   const body = { id: 'body' };
   let active: { id: string } = body;
-  const buttons = [...html.matchAll(/data-choice="([^"]+)"/g)].map((m) => {
-    const listeners: (() => void)[] = [];
-    const button = { id: m[1], dataset: { choice: m[1] }, disabled: false, listeners, addEventListener: (_: string, f: () => void) => listeners.push(f), focus: () => { if (!button.disabled) active = button; } };
+  type Listener = (e: FakeEvent) => void;
+  const buttons = [...html.matchAll(/<button[^>]*data-choice="([^"]+)"/g)].map((m) => {
+    const listeners = new Map<string, Listener[]>();
+    const attributes = new Map<string, string>();
+    const button = {
+      id: m[1], dataset: { choice: m[1] }, disabled: false, listeners, attributes,
+      addEventListener: (type: string, f: Listener) => listeners.set(type, [...(listeners.get(type) ?? []), f]),
+      setAttribute: (k: string, v: string) => attributes.set(k, v),
+      focus: () => { if (!button.disabled) active = button; },
+    };
     return button;
   });
   const texts = new Map<string, { textContent: string }>();
@@ -183,26 +221,49 @@ function runPanelScript(html: string, hasFocus = true) {
     return element;
   };
   const windowListeners = new Map<string, ((e: unknown) => void)[]>();
+  const documentListeners = new Map<string, ((e: unknown) => void)[]>();
   let tickers: (() => void)[] = [];
+  let visibility = 'visible';
   const fakeDocument = {
     body,
     get activeElement() { return active; },
+    get visibilityState() { return visibility; },
     hasFocus: () => hasFocus,
     querySelectorAll: () => buttons,
     querySelector: (sel: string) => buttons.find((b) => sel.includes(`"${b.dataset.choice}"`)),
     getElementById: (id: string) => texts.get(id),
+    addEventListener: (type: string, f: (e: unknown) => void) => documentListeners.set(type, [...(documentListeners.get(type) ?? []), f]),
   };
   const fakeWindow = { addEventListener: (type: string, f: (e: unknown) => void) => windowListeners.set(type, [...(windowListeners.get(type) ?? []), f]) };
   const dispatch = (type: string, e: unknown) => windowListeners.get(type)?.forEach((f) => f(e));
-  const timeouts: (() => void)[] = [];
-  const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', 'setTimeout', script);
-  run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); }, (f: () => void) => { timeouts.push(f); });
+  let timeouts = new Map<number, () => void>();
+  let nextTimer = 1;
+  const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', 'setTimeout', 'clearTimeout', script);
+  run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); },
+    (f: () => void) => { timeouts.set(nextTimer, f); return nextTimer++; }, (id: number) => { timeouts.delete(id); });
+  const fire = (choice: string, type: string, e: Partial<FakeEvent>) =>
+    buttons.find((b) => b.dataset.choice === choice)?.listeners.get(type)?.forEach((f) => f({ preventDefault: () => {}, ...e }));
+  let prevented = false;
   return {
     posted,
-    click: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.listeners.forEach((f) => f()),
-    key: (key: string) => dispatch('keydown', { key, preventDefault: () => {} }),
+    /** A pointer's click: pressed and released on the button. */
+    click: (choice: string) => {
+      fire(choice, 'pointerdown', { isTrusted: true });
+      fire(choice, 'click', { isTrusted: true, detail: 1 });
+    },
+    /** The click a browser makes for Enter or Space on a focused button (detail 0). */
+    keyClick: (choice: string) => fire(choice, 'click', { isTrusted: true, detail: 0 }),
+    key: (key: string, mods: Partial<FakeEvent> = {}) => {
+      prevented = false;
+      dispatch('keydown', { key, ...mods, preventDefault: () => { prevented = true; } });
+      return prevented;
+    },
     tick: () => tickers.forEach((f) => f()),
-    arm: () => timeouts.splice(0).forEach((f) => f()),
+    /** The timers run out (the page has been up, untouched, for ARM_MS). */
+    arm: () => { const due = [...timeouts.values()]; timeouts = new Map(); due.forEach((f) => f()); },
+    hide: () => { visibility = 'hidden'; documentListeners.get('visibilitychange')?.forEach((f) => f({})); },
+    show: () => { visibility = 'visible'; documentListeners.get('visibilitychange')?.forEach((f) => f({})); },
+    approveInert: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.attributes.get('aria-disabled') === 'true',
     /** The page gets the keyboard (VS Code focuses the webview, or the user clicks into it). */
     gainFocus: () => { hasFocus = true; dispatch('focus', {}); },
     /** The user moves the focus inside the page (Tab). */
@@ -227,6 +288,7 @@ test('the panel script: Deny focused, a click posts its choice once, Esc posts n
   assert.equal(page.focused(), 'deny');
   page.key(' ');
   assert.deepEqual(page.posted, []);
+  page.arm();
   page.click('always');
   page.click('once');
   page.key('Escape');
@@ -236,6 +298,45 @@ test('the panel script: Deny focused, a click posts its choice once, Esc posts n
   assert.deepEqual(esc.posted, [{ id: 'cwp_1', choice: null }]);
   esc.tick();
   assert.match(esc.countdown.textContent, /^time is up|left, until \d\d:\d\d:\d\d$/);
+});
+
+test('no key typed into the card approves: Enter and Space on an approve button do nothing, every key re-arms', () => {
+  const html = approvalHtml({ prompt: prompt('cwp_k'), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
+  const page = runPanelScript(html);
+  page.arm();
+  page.focus('once');
+  // Enter and Space on a focused approve button: the key is swallowed and
+  // the click the browser would make from it (detail 0) is ignored.
+  assert.ok(page.key('Enter'), 'Enter on an approve button is prevented');
+  page.keyClick('once');
+  assert.ok(page.key(' '), 'Space is prevented');
+  page.keyClick('once');
+  assert.deepEqual(page.posted, []);
+  // A key (typing meant for a chat) makes the approve buttons wait again:
+  // a click right after it does nothing, nor Alt+Enter.
+  page.key('x');
+  assert.ok(page.approveInert('once'));
+  page.click('once');
+  page.key('Alt');
+  page.key('Enter', { altKey: true });
+  assert.deepEqual(page.posted, []);
+  // Untouched for ARM_MS: Alt+Enter on the focused approve button approves.
+  page.arm();
+  assert.ok(!page.approveInert('once'));
+  page.key('Alt');
+  page.key('Enter', { altKey: true });
+  assert.deepEqual(page.posted, [{ id: 'cwp_k', choice: 'once' }]);
+  // Alt+Enter on Deny is no approval; a hidden page re-arms too.
+  const other = runPanelScript(html);
+  other.arm();
+  other.key('Enter', { altKey: true });
+  other.hide();
+  other.show();
+  other.click('session');
+  assert.deepEqual(other.posted, []);
+  other.arm();
+  other.click('session');
+  assert.deepEqual(other.posted, [{ id: 'cwp_k', choice: 'session' }]);
 });
 
 test('a prompt that arms while the user types elsewhere leaves the focus there; Deny takes it when the page gets it', () => {

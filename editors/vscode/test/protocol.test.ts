@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { previewText } from '../src/approvalHtml';
 import { after, before, describe, test } from 'node:test';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import * as P from 'vscode-languageserver-protocol/node';
@@ -262,7 +263,9 @@ describe('codewhale-ls as the extension drives it', { skip: binary ? false : 'CO
     const preview = server.prompts[server.prompts.length - 1].choices.find((c) => c.id === 'always')?.preview;
     assert.ok(preview && preview.includes('cargo check'), `preview ${preview}`);
     const saved = fs.readFileSync(path.join(world.codewhaleHome, 'permissions.toml'), 'utf8');
-    assert.ok(saved.includes(preview.trim()), `permissions.toml:\n${saved}\npreview:\n${preview}`);
+    // The rule as the card shows it (previewText: the server marks its
+    // line breaks ⏎) is the rule saved.
+    assert.ok(saved.includes(previewText(preview).trim()), `permissions.toml:\n${saved}\npreview:\n${preview}`);
   });
 
   test('a cancelled call withdraws its prompt', async () => {

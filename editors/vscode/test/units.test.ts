@@ -106,10 +106,10 @@ test('after "always": a clean buffer reloads itself, unsaved edits are never ove
 test('status bar: posture, sandbox, waiting count highlighted', () => {
   const status = { version: '0.1', configPath: '', permissionsPath: '', workspace: '/ws', posture: 'ask', sandbox: { type: 'workspace-write' }, pendingApprovals: 0, files: [] };
   assert.deepEqual(statusBarText(status, 0).attention, false);
-  assert.equal(statusBarText(status, 0).text, '$(shield) ask · workspace-write');
+  assert.equal(statusBarText(status, 0).text, '$(shield) ws: ask · workspace-write');
   const waiting = statusBarText(status, 2);
-  assert.equal(waiting.text, '$(shield) ask · workspace-write $(bell-dot) 2 waiting');
+  assert.equal(waiting.text, '$(shield) ws: ask · workspace-write $(bell-dot) 2 waiting');
   assert.equal(waiting.attention, true);
   assert.equal(statusBarText(undefined, 0, 'not found').attention, true);
-  assert.equal(statusBarText(status, 2, undefined, ['codex', 'cursor']).text, '$(shield) ask · workspace-write $(bell-dot) 2 waiting (codex, cursor)');
+  assert.equal(statusBarText(status, 2, undefined, ['codex', 'cursor']).text, '$(shield) ws: ask · workspace-write $(bell-dot) 2 waiting (codex, cursor)');
 });
