@@ -84,6 +84,7 @@ type session struct {
 	mu        sync.Mutex
 	published map[uri.URI]*protocol.PublishDiagnosticsParams
 	versions  map[uri.URI][]int32 // every publication's version, in order
+	counts    map[uri.URI][]int   // every publication's number of diagnostics, in order
 	log       []string
 	changed   chan struct{} // closed and replaced on every publish
 
@@ -148,7 +149,7 @@ func connect(t testing.TB, w *world, opts Options, c2sR io.ReadCloser, c2sW io.W
 		opts.Env = config.MapEnv{"HOME": w.home}
 	}
 	s := &session{t: t, world: w, toSrv: c2sW, served: make(chan error, 1),
-		published: map[uri.URI]*protocol.PublishDiagnosticsParams{}, versions: map[uri.URI][]int32{}, changed: make(chan struct{})}
+		published: map[uri.URI]*protocol.PublishDiagnosticsParams{}, versions: map[uri.URI][]int32{}, counts: map[uri.URI][]int{}, changed: make(chan struct{})}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(logTo{s}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -222,6 +223,7 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 	s.published[p.URI] = &p
 	v, _ := p.Version.Get()
 	s.versions[p.URI] = append(s.versions[p.URI], v)
+	s.counts[p.URI] = append(s.counts[p.URI], len(p.Diagnostics))
 	close(s.changed)
 	s.changed = make(chan struct{})
 	return nil, nil

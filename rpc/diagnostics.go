@@ -45,10 +45,11 @@ func (w *workspace) publish(res *diagnostics.Result, docs []*document.Document, 
 			out = append(out, &protocol.PublishDiagnosticsParams{URI: d.URI, Version: protocol.NewOptional(d.Version), Diagnostics: []protocol.Diagnostic{}})
 		}
 	}
+	var cleared []uri.URI
 	s.mu.Lock()
 	for u := range w.published {
 		if _, again := published[u]; !again {
-			out = append(out, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+			cleared = append(cleared, u)
 		}
 	}
 	w.published = map[uri.URI]bool{}
@@ -58,6 +59,13 @@ func (w *workspace) publish(res *diagnostics.Result, docs []*document.Document, 
 		}
 	}
 	s.mu.Unlock()
+	for _, u := range cleared {
+		// A file another workspace now holds open is that one's to
+		// publish: clearing it here would wipe the findings it showed.
+		if !s.ownedElsewhere(u, w) {
+			out = append(out, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+		}
+	}
 	for _, p := range out {
 		if err := s.client.PublishDiagnostics(context.Background(), p); err != nil {
 			s.log.Warn("publishDiagnostics failed", "uri", p.URI, "error", err)

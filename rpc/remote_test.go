@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -239,6 +240,66 @@ func TestEveryWorkspaceFolderIsServed(t *testing.T) {
 	}
 	if _, err := ask(); !errors.Is(err, remote.ErrNoEditor) {
 		t.Fatalf("after the folder was removed: %v, want no editor", err)
+	}
+	s.shutdown()
+}
+
+// A file open in one workspace is published by that workspace alone: a
+// second folder that once published the file from disk (before it was
+// opened) must not clear it when it checks again (seen in VS Code: the home
+// permissions.toml, opened first in a two-folder window, lost its
+// diagnostics).
+func TestAnotherFolderNeverClearsAnOpenFile(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
+	second := w.tmp + "/second"
+	w.write(t, second+"/.git/HEAD", "ref: refs/heads/main\n")
+	s := newSession(t, w, Options{})
+	folders := []map[string]string{{"uri": string(uri.File(w.ws)), "name": "ws"}, {"uri": string(uri.File(second)), "name": "second"}}
+	var res json.RawMessage
+	if _, err := s.conn.Call(s.ctx(), "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": editor, "workspaceFolders": folders,
+		"initializationOptions": map[string]any{"config": w.configPath(), "decisionLog": false}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.server.Initialized(s.ctx(), &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	home := uri.File(w.permissionsPath())
+	broken := func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 }
+	s.waitFor(home, "the home file's findings from disk", broken)
+	// Both folders read the home file: wait until each has published it.
+	for i := 0; ; i++ {
+		s.mu.Lock()
+		n := len(s.versions[home])
+		s.mu.Unlock()
+		if n >= 2 {
+			break
+		}
+		if i == 2000 {
+			t.Fatal("the second folder never published the home file")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	text, _ := os.ReadFile(w.permissionsPath())
+	s.open(w.permissionsPath(), 1, string(text))
+	s.waitFor(home, "the open file's findings", func(p *protocol.PublishDiagnosticsParams) bool {
+		v, ok := p.Version.Get()
+		return ok && v == 1 && broken(p)
+	})
+	// The second folder checks again twice (a file of its own changes):
+	// after the second, everything the first sent has arrived.
+	overlay := second + "/.codewhale/config.toml"
+	for i, text := range []string{"bogus_key = 1\n", "bogus_key = 2\nother_bogus = 3\n"} {
+		w.write(t, overlay, text)
+		want := i + 1
+		s.waitFor(uri.File(overlay), "the second folder's check", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == want })
+	}
+	s.mu.Lock()
+	counts := s.counts[home]
+	s.mu.Unlock()
+	if slices.Contains(counts, 0) {
+		t.Fatalf("the open home file's findings were cleared by the other folder: diagnostics per publication %v", counts)
 	}
 	s.shutdown()
 }
