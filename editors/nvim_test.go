@@ -201,6 +201,10 @@ type promptSeen struct {
 	Lines      []string
 	Statusline string
 	Picker     string
+	Mode       string
+	SameBuffer bool `json:"same_buffer"`
+	Focused    bool
+	Typed      []string
 	Picked     struct {
 		Items  []string
 		Prompt string
@@ -219,8 +223,8 @@ func TestNeovimPlugin(t *testing.T) {
 		// what feature detection must choose there
 		start, waits string
 	}{
-		{"debian 0.7", hostNeovim, "vim.lsp.start_client", "modal"},
-		{"sid 0.12", sidNeovim, "vim.lsp.config", "coroutine"},
+		{"debian 0.7", hostNeovim, "vim.lsp.start_client", "asynchronous"},
+		{"sid 0.12", sidNeovim, "vim.lsp.config", "asynchronous"},
 	} {
 		t.Run(editor.name, func(t *testing.T) {
 			nv := editor.find(t)
@@ -324,7 +328,7 @@ func TestNeovimPlugin(t *testing.T) {
 						t.Errorf("%s: choices %q, Deny not first", name, p.Choices)
 					}
 					text := strings.Join(p.Lines, "\n")
-					for _, s := range []string{"cargo", "Reason:", "left (until", "[[rules]]", "> Deny", "<Esc> deny"} {
+					for _, s := range []string{"cargo", "Reason:", "left (until", "[[rules]]", "d          Deny", "Approve once", "type "} {
 						if !strings.Contains(text, s) {
 							t.Errorf("%s: the prompt lacks %q:\n%s", name, s, text)
 						}
@@ -334,17 +338,18 @@ func TestNeovimPlugin(t *testing.T) {
 					}
 					t.Logf("%s: authorize -> visible prompt %.0f ms", name, p.Ms)
 				}
-				if fromInsert, ok := res.Answers["from_insert"]; editor.waits == "coroutine" && (!ok || fromInsert.Result.Choice != "deny") {
+				// A prompt over insert mode: the typing goes on into the
+				// buffer, the card takes the keys only after <Esc>.
+				fromInsert := res.Answers["from_insert"]
+				if fromInsert.Result.Choice != "deny" || fromInsert.Mode != "i" || !fromInsert.SameBuffer || fromInsert.Focused ||
+					strings.Join(fromInsert.Typed, "\n") != "let obj = 1;\nyield" {
 					t.Errorf("a prompt over insert mode: %+v", fromInsert)
 				}
 				session := res.Answers["session"]
-				if editor.waits == "coroutine" {
-					if session.Picker != "plugin" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||
-						!strings.Contains(session.Picked.Prompt, "left (until") || session.Picked.Kind != "codewhale.approval" {
-						t.Errorf("a picker plugin's vim.ui.select got %+v", session)
-					}
-				} else if session.Picker != "own" || len(session.Picked.Items) != 0 {
-					t.Errorf("modal Neovim: the prompt went to %q, vim.ui.select got %+v", session.Picker, session.Picked)
+				if session.Picker != "plugin, then the code" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||
+					!strings.HasPrefix(session.Picked.Prompt, "Codewhale: bash") || !strings.Contains(session.Picked.Prompt, "cargo doc") || strings.Contains(session.Picked.Prompt, "\n") ||
+					session.Picked.Kind != "codewhale.approval" {
+					t.Errorf("a picker plugin's vim.ui.select got %+v", session)
 				}
 				if !strings.Contains(strings.Join(res.ReloadedLines, "\n"), "cargo fmt") || res.ModifiedReload {
 					t.Errorf("after always, permissions.toml buffer %q (modified %v)", res.ReloadedLines, res.ModifiedReload)
@@ -357,7 +362,8 @@ func TestNeovimPlugin(t *testing.T) {
 				if err != nil || !strings.Contains(string(disk), "cargo clippy") || !strings.Contains(string(disk), `tool = "exec_shell"`) {
 					t.Errorf("permissions.toml on disk: %q, %v", disk, err)
 				}
-				if res.Queued.Statusline != "CW: 2 approvals waiting" || res.Queued.Floats != 1 ||
+				// One card on the screen: its text and its footer.
+				if res.Queued.Statusline != "CW: 2 approvals waiting" || res.Queued.Floats != 2 ||
 					!strings.Contains(strings.Join(res.Queued.Lines, "\n"), "1 more waiting") {
 					t.Errorf("two prompts at once: %+v", res.Queued)
 				}
@@ -412,7 +418,7 @@ func TestNeovimPlugin(t *testing.T) {
 				if res.Features != start {
 					t.Errorf("the client started with %q, want %q", res.Features, start)
 				}
-				if res.FloatsOpen != 1 {
+				if res.FloatsOpen != 2 {
 					t.Errorf("%d floats while the prompt waited", res.FloatsOpen)
 				}
 				if res.Decision.Decision != "deny" || res.Decision.Choice != "timeout" {
@@ -421,10 +427,10 @@ func TestNeovimPlugin(t *testing.T) {
 				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") {
 					t.Errorf("Neovim not focused, a prompt announced %q", res.Notified)
 				}
-				if editor.waits == "coroutine" && (res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout") {
+				if res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout" {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
 				}
-				if editor.waits == "coroutine" && !res.UserFloatKept {
+				if !res.UserFloatKept {
 					t.Error("withdrawing a picker plugin's prompt closed a float the user opened meanwhile")
 				}
 				if res.Codewhale.Behaviour != "0.10.1" || res.Codewhale.Source != "initializationOptions.codewhaleVersion" {

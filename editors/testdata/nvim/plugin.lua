@@ -14,16 +14,16 @@ local cw
 -- head is the prompt on the screen.
 local function head()
   for _, e in ipairs(cw._state.queue) do
-    if e.picker then
+    if e.card then
       return e
     end
   end
 end
 
--- visible: the oldest prompt's float is on the screen.
+-- visible: the oldest prompt's card is on the screen.
 local function visible()
   local e = head()
-  return e and e.picker and e.picker.win and api.nvim_win_is_valid(e.picker.win)
+  return e and e.card and e.card.win and api.nvim_win_is_valid(e.card.win)
 end
 
 local function float_count()
@@ -51,38 +51,32 @@ local function decided(call, what)
   return { decision = d.decision, layer = d.layer, reason = d.reason, choice = type(d.approval) == 'table' and d.approval.choice or nil }
 end
 
--- answer types keys into the prompt the way a user would: a stray <CR>
--- right as it appears (which must be ignored), then, once it takes keys,
--- j to the wanted choice and <CR>, or <Esc>.
+-- answer types keys into the card the way a user would. First keys
+-- meant for a buffer as it takes the keyboard (<CR>, j, y, and the
+-- choice's own code right after another key): nothing is answered. Then,
+-- once the card has been left untouched long enough to be armed, the
+-- deliberate act: the choice's code, d for Deny, or <Esc>.
 local function answer(choice_id)
   local e = head()
-  api.nvim_input('<CR>')
-  t.must(5000, 'the prompt to take keys', function()
-    return vim.loop.now() - e.picker.opened >= require('codewhale.prompt').arm_ms + 50
-  end)
+  t.must(10000, 'the card to take the keys', function() return e.card.focused end)
+  local card = e.card
+  local code = card.codes[choice_id] or card.codes.once
+  local keys = (card.keys or 0) + 11
+  api.nvim_input('<CR>jjj<CR>yy<CR>' .. code)
+  t.must(5000, 'the stray keys to be handled', function() return e.done or (card.keys or 0) >= keys end)
   if e.done then
-    error('a stray <CR> typed as the prompt appeared answered it')
+    error('keys meant for a buffer (<CR>jjj<CR>yy<CR> and a code) answered the prompt')
   end
+  t.must(10000, 'the card to arm', function() return card.armed end)
   if choice_id == nil then
     api.nvim_input('<Esc>')
-    return
+  elseif choice_id == 'deny' then
+    api.nvim_input('d')
+  elseif card.codes[choice_id] then
+    api.nvim_input(card.codes[choice_id])
+  else
+    error('choice ' .. choice_id .. ' not offered: ' .. vim.inspect(card.choices))
   end
-  -- Keys meant for a buffer: down to the last choice and <CR>, then any
-  -- key but y. Nothing is answered, and the cursor is back on Deny.
-  api.nvim_input(string.rep('j', #e.picker.choices) .. '<CR>x')
-  t.must(5000, 'the stray keys to be handled', function()
-    return e.picker.index == 1 and not e.picker.confirming
-  end)
-  if e.done then
-    error('keys meant for a buffer (j…j<CR>x) answered the prompt')
-  end
-  for i, c in ipairs(e.picker.choices) do
-    if c.id == choice_id then
-      api.nvim_input(string.rep('j', i - 1) .. '<CR>' .. (i > 1 and 'y' or ''))
-      return
-    end
-  end
-  error('choice ' .. choice_id .. ' not offered: ' .. vim.inspect(e.picker.choices))
 end
 
 local function prompt_seen(call, name)
@@ -90,8 +84,8 @@ local function prompt_seen(call, name)
   local e = head()
   local seen = {
     ms = t.ms_since(call.t0),
-    choices = vim.tbl_map(function(c) return c.id end, e.picker.choices),
-    lines = t.lines(e.picker.buf),
+    choices = vim.tbl_map(function(c) return c.id end, e.card.choices),
+    lines = e.card:all_lines(),
     statusline = cw.statusline(),
   }
   return seen
@@ -183,7 +177,8 @@ local function timeout_case()
 
   -- A picker plugin's prompt past its deadline: its window is closed
   -- (where the handler can wait for a picker plugin at all).
-  if cw._state.approval_mode:find('coroutine') then
+  do
+    cw.options.ui_select = true
     local builtin = vim.ui.select
     local picker_win
     vim.ui.select = function()
@@ -200,6 +195,7 @@ local function timeout_case()
     t.note('user_float_kept', api.nvim_win_is_valid(hover))
     pcall(api.nvim_win_close, hover, true)
     vim.ui.select = builtin
+    cw.options.ui_select = false
   end
 
   -- The server gone while a prompt waits: the call is denied, the
@@ -270,15 +266,24 @@ local function main_case()
     seen.result = decided(call, case.name)
     answers[case.name] = seen
   end
-  -- A prompt that takes the focus from insert mode leaves it.
-  if cw._state.approval_mode:find('coroutine') then
-    api.nvim_input('i')
+  -- A prompt that arrives in insert mode reads no key until the user
+  -- leaves insert mode: what they type goes on into their buffer.
+  do
+    local before = api.nvim_get_current_buf()
+    api.nvim_input('Go')
     t.must(5000, 'insert mode', function() return api.nvim_get_mode().mode == 'i' end)
     local call = authorize('cargo tree')
-    prompt_seen(call, 'a prompt over insert mode')
-    t.must(5000, 'normal mode in the prompt', function() return api.nvim_get_mode().mode == 'n' end)
+    t.must(10000, 'the card over insert mode', visible)
+    api.nvim_input('let obj = 1;<CR>yield')
+    t.must(5000, 'the typing', function() return vim.fn.getchar(1) == 0 and api.nvim_get_current_line() == 'yield' end)
+    local seen = { mode = api.nvim_get_mode().mode, same_buffer = api.nvim_get_current_buf() == before, focused = head().card.focused }
+    api.nvim_input('<Esc>')
+    t.must(5000, 'the card to take the keys after insert mode', function() return head() and head().card.focused end)
     answer('deny')
-    answers.from_insert = { result = decided(call, 'a prompt over insert mode') }
+    seen.result = decided(call, 'a prompt over insert mode')
+    seen.typed = api.nvim_buf_get_lines(before, -3, -1, false)
+    answers.from_insert = seen
+    api.nvim_buf_call(before, function() vim.cmd('silent! edit!') end)
   end
   t.must(10000, 'permissions.toml reloaded with the new rule', function()
     return table.concat(t.lines(pbuf), '\n'):find('cargo fmt', 1, true) ~= nil
@@ -309,7 +314,7 @@ local function main_case()
   -- Two prompts at once: one on the screen, the other waiting.
   local a, b = authorize('make a'), authorize('make b')
   t.must(10000, 'two prompts queued', function() return #cw._state.queue == 2 and visible() end)
-  t.note('queued', { statusline = cw.statusline(), lines = t.lines(head().picker.buf), floats = float_count() })
+  t.note('queued', { statusline = cw.statusline(), lines = head().card:all_lines(), floats = float_count() })
   answer('deny')
   t.must(20000, 'one of the two decided', function() return a.decision ~= nil or b.decision ~= nil end)
   t.must(10000, 'the other prompt', visible)
@@ -317,8 +322,9 @@ local function main_case()
   decided(a, 'the first queued')
   decided(b, 'the second queued')
 
-  -- A picker plugin's vim.ui.select, where the request handler can wait
-  -- for it (no nested loop: see codewhale.nvim's approve).
+  -- A picker plugin's vim.ui.select, opted into (ui_select): it gets one
+  -- line and Deny first, and its pick of "session" still needs the code
+  -- typed in the card.
   local builtin = vim.ui.select
   local picked = {}
   vim.ui.select = function(items, opts, on_choice)
@@ -331,19 +337,15 @@ local function main_case()
       end
     end
   end
+  cw.options.ui_select = true
   call = authorize('cargo doc')
-  if cw._state.approval_mode == nil or cw._state.approval_mode:find('coroutine') then
-    answers.session = { picker = 'plugin' }
-  else
-    -- Modal (0.7): the plugin's own prompt reads the keys.
-    answers.session = prompt_seen(call, 'session')
-    answers.session.picker = 'own'
-    answer('session')
-  end
+  answers.session = prompt_seen(call, 'session')
+  t.must(10000, 'the pick', function() return head() and head().card.picked ~= nil end)
+  answers.session.picker = call.decision == nil and 'plugin, then the code' or 'plugin alone'
+  answer('session')
   answers.session.result = decided(call, 'session')
-  if picked.items then
-    answers.session.picked = picked
-  end
+  answers.session.picked = picked
+  cw.options.ui_select = false
   vim.ui.select = builtin
   t.note('answers', answers)
   t.note('approval_mode', cw._state.approval_mode)

@@ -62,10 +62,12 @@ function M.check()
   h.ok('client started with ' .. f.path)
   local mode = cw._state.approval_mode
   h.info(mode and ('approval prompts: ' .. mode) or 'approval prompts: none yet this session')
-  if cw._builtin_select() then
-    h.info("vim.ui.select is Neovim's built-in (blocking): approvals use codewhale's own floating prompt")
+  if cw.options.ui_select ~= true then
+    h.info("approvals use codewhale's own card (ui_select = true would hand the choice to a picker plugin)")
+  elseif cw._builtin_select() then
+    h.info("ui_select = true, but vim.ui.select is Neovim's built-in (a blocking inputlist): approvals use codewhale's own card")
   else
-    h.info('vim.ui.select is replaced by a picker plugin: approvals use it')
+    h.info('ui_select = true: approvals go to the picker plugin that replaces vim.ui.select, the card beside it takes the code')
   end
 end
 

@@ -23,6 +23,14 @@ M.options = {
   codewhale_version = nil,
   -- Decisions kept in memory for :CodewhaleLog when no log file exists.
   keep_decisions = 200,
+  -- true: approvals go to vim.ui.select where a picker plugin replaces it
+  -- (the card stays beside it and still takes the code); false: always
+  -- the plugin's own card.
+  ui_select = false,
+  -- When Neovim is not focused, a waiting approval: 'bell' rings the
+  -- terminal's bell, 'notify' asks the terminal for a desktop
+  -- notification (OSC 777), false does neither (a message is always shown).
+  alert = 'bell',
 }
 
 local state = {
@@ -51,8 +59,9 @@ function M.features()
   return f
 end
 
--- The built-in vim.ui.select is inputlist(), which blocks the editor; a
--- picker plugin replaces the function, and then its picker is used.
+-- The built-in vim.ui.select is inputlist(), which blocks the editor and
+-- reads keys typed for something else: it is never used for approvals.
+-- A picker plugin that replaces it is, if the user opts in (ui_select).
 local function builtin_select()
   local info = debug.getinfo(vim.ui.select, 'S')
   return info ~= nil and info.source:match('vim/ui%.lua$') ~= nil
@@ -109,6 +118,28 @@ end
 
 local show_next
 
+-- alert tells a user whose terminal is not focused that an approval
+-- waits (options.alert): the terminal bell, or a desktop notification
+-- through the terminal (OSC 777, which many terminals and tmux pass on).
+local function alert(p)
+  local how = M.options.alert
+  if how ~= 'bell' and how ~= 'notify' then
+    return
+  end
+  local seq = '\7'
+  if how == 'notify' then
+    local what = prompt.one_line(p):gsub('[%c;]', ' ')
+    seq = '\27]777;notify;Codewhale approval;' .. what .. '\7'
+  end
+  -- 0.10+ runs the UI in another process: nvim_ui_send (0.12) reaches
+  -- its terminal; before that the UI shares this process's stderr.
+  if type(api.nvim_ui_send) == 'function' then
+    pcall(api.nvim_ui_send, seq)
+  else
+    pcall(function() io.stderr:write(seq) end)
+  end
+end
+
 -- finish answers an entry once, removes it from the queue and shows the
 -- next. answer is {choice = id} or vim.NIL (dismissed: a deny).
 local function finish(entry, answer)
@@ -126,8 +157,8 @@ local function finish(entry, answer)
       break
     end
   end
-  if entry.resume then
-    entry.resume(answer)
+  if entry.reply then
+    entry.reply(answer)
   end
   redraw_status()
   vim.schedule(show_next)
@@ -140,82 +171,28 @@ local function answer_of(choice)
   return vim.NIL
 end
 
--- current is the prompt to show. Normally the oldest. When prompts are
--- modal (each one's handler waits in an event loop nested inside the
--- previous one's), Neovim can send an answer only once every later
--- prompt is answered, so the newest is shown first.
-local function current()
-  local last = state.queue[#state.queue]
-  if last and last.modal then
-    return last
-  end
-  return state.queue[1]
-end
-
--- show_next puts the current prompt on the screen, taking off one that
--- must wait.
+-- show_next puts the oldest prompt on the screen, one at a time: a
+-- prompt is answered in the order asked, and the card says how many
+-- more wait.
 function show_next()
-  local entry = current()
-  for _, e in ipairs(state.queue) do
-    if e ~= entry and e.picker then
-      e.picker:hide()
-      e.picker, e.shown = nil, false
-    end
-  end
-  if not entry or entry.shown then
+  local entry = state.queue[1]
+  if not entry or entry.card then
     return
   end
-  entry.shown = true
-  local function waiting()
-    return #state.queue - 1
-  end
-  if entry.modal or builtin_select() then
-    entry.picker = prompt.open(entry.prompt, waiting, function(choice) finish(entry, answer_of(choice)) end, { focus = not entry.modal })
-  else
-    local items = prompt.choices(entry.prompt)
-    local text = table.concat(prompt.lines(entry.prompt, waiting()), '\n')
-    -- The picker's own windows are the floats it opens while it starts
-    -- (in vim.ui.select or on the next tick): those are closed if the
-    -- prompt is withdrawn, and no float the user opened later.
-    local before, owned = {}, {}
-    for _, w in ipairs(api.nvim_list_wins()) do
-      before[w] = true
-    end
-    local function claim()
-      for _, w in ipairs(api.nvim_list_wins()) do
-        if not before[w] and api.nvim_win_get_config(w).relative ~= '' then
-          owned[w] = true
-        end
-      end
-    end
-    entry.close_picker = function()
-      for w in pairs(owned) do
-        if api.nvim_win_is_valid(w) then
-          pcall(api.nvim_win_close, w, true)
-        end
-      end
-    end
-    vim.ui.select(items, {
-      prompt = text,
-      kind = 'codewhale.approval',
-      format_item = function(c) return c.title or c.id end,
-    }, function(choice)
-      -- A late answer to a withdrawn prompt is ignored by finish.
-      finish(entry, answer_of(choice))
-    end)
-    claim()
-    vim.schedule(claim)
-  end
-  pcall(vim.cmd, 'redraw')
+  entry.card = prompt.open(entry.prompt, {
+    waiting = function() return #state.queue - 1 end,
+    on_choice = function(choice) finish(entry, answer_of(choice)) end,
+    -- A picker only when the user opted in (ui_select) and one replaces
+    -- the built-in (a blocking inputlist()).
+    picker = M.options.ui_select == true and not builtin_select(),
+  })
 end
 
 local function withdraw(id)
   for _, entry in ipairs(state.queue) do
     if entry.prompt.id == id then
-      if entry.picker then
-        entry.picker:close()
-      elseif entry.close_picker then
-        entry.close_picker()
+      if entry.card then
+        entry.card:close()
       end
       finish(entry, vim.NIL)
       return
@@ -234,54 +211,75 @@ local function arm_deadline(entry)
   entry.deadline_timer:start(ms + 1000, 0, vim.schedule_wrap(function() withdraw(entry.prompt.id) end))
 end
 
--- approve answers codewhale/approve. Where Neovim runs the request
--- handler in a coroutine (0.12 does), it suspends until the user answers
--- and the editor stays fully usable meanwhile. Where it does not (0.7),
--- Neovim sends whatever the handler returns at once,
--- so the handler waits for the answer in a nested event loop (vim.wait):
--- timers, LSP messages and redraws go on, and keys are read by the
--- prompt itself, which is then modal.
-local function approve(_, p, ctx)
-  if type(p) ~= 'table' or type(p.id) ~= 'string' then
-    return vim.NIL
-  end
-  local entry = { prompt = p, client_id = ctx and ctx.client_id }
-  local co, main = coroutine.running()
-  local yieldable = co ~= nil and not main and (coroutine.isyieldable == nil or coroutine.isyieldable())
-  entry.modal = not yieldable
-  state.approval_mode = yieldable and 'answered from a suspended coroutine (the editor stays usable)'
-    or 'modal, read in a nested event loop (timers and LSP go on)'
+-- enqueue adds a prompt the server asks; reply(answer) sends the answer
+-- back the way it was asked.
+local function enqueue(p, client_id, reply)
+  local entry = { prompt = p, client_id = client_id, reply = reply }
   table.insert(state.queue, entry)
   for _, e in ipairs(state.queue) do
-    if e.picker then
-      e.picker:render() -- "N more waiting"
+    if e.card then
+      e.card:render() -- "N more waiting"
     end
   end
   arm_deadline(entry)
   redraw_status()
   if vim.g.codewhale_focused == false then
     notify('an approval is waiting', vim.log.levels.WARN)
+    alert(p)
   end
-  show_next()
-  if entry.modal then
-    -- The keys go to the prompt on the screen: a prompt that arrives
-    -- while another waits nests its loop inside this one and is shown.
-    while not entry.done do
-      local head = current()
-      if head and head.picker then
-        local c = vim.fn.getchar(0)
-        if c ~= 0 then
-          head.picker:key(type(c) == 'number' and vim.fn.nr2char(c) or c)
-        end
+  vim.schedule(show_next)
+  return entry
+end
+
+-- approval_requested takes codewhale/approvalRequested, the server's
+-- prompt when the client asked for approvalsAsync (always: see
+-- client_config); the answer goes back as the request
+-- codewhale/answerApproval. A handler that returns at once is the only
+-- kind Neovim 0.7 has for a server request, so every Neovim uses this
+-- one way, and the editor is never held while a prompt waits.
+local function approval_requested(_, p, ctx)
+  if type(p) ~= 'table' or type(p.id) ~= 'string' then
+    return
+  end
+  local client_id = ctx and ctx.client_id
+  state.approval_mode = 'asynchronous (codewhale/approvalRequested, answered by codewhale/answerApproval)'
+  vim.schedule(function()
+    enqueue(p, client_id, function(answer)
+      local client = vim.lsp.get_client_by_id(client_id)
+      if not client then
+        return -- the server is gone, and with it the call: denied
       end
-      vim.wait(20, function() return entry.done end, 5)
-    end
-    return entry.answer
+      local choice = answer ~= vim.NIL and answer.choice or vim.NIL
+      client_request(client, 'codewhale/answerApproval', { id = p.id, choice = choice }, function(err)
+        if err then
+          -- The prompt stopped waiting first (deadline, cancel): denied.
+          notify('answer not taken: ' .. tostring(err.message or vim.inspect(err)), vim.log.levels.WARN)
+        end
+      end)
+    end)
+  end)
+end
+
+-- approve answers codewhale/approve, the request of a server that does
+-- not know approvalsAsync. Where Neovim runs the handler in a coroutine
+-- (0.12 does) it suspends until the user answers. Where it does not (0.7),
+-- Neovim would send whatever the handler returns at once, and waiting
+-- in a nested loop read keys the user meant for the editor (issue 15):
+-- the call is denied and the user told to update codewhale-ls.
+local function approve(_, p, ctx)
+  if type(p) ~= 'table' or type(p.id) ~= 'string' then
+    return vim.NIL
   end
-  if entry.done then
-    return entry.answer
+  local co, main = coroutine.running()
+  local yieldable = co ~= nil and not main and (coroutine.isyieldable == nil or coroutine.isyieldable())
+  if not yieldable then
+    state.approval_mode = 'denied: this codewhale-ls predates approvalsAsync and this Neovim cannot wait for an answer'
+    notify('codewhale-ls asked with codewhale/approve, which this Neovim cannot answer later: denied; update codewhale-ls', vim.log.levels.ERROR)
+    return vim.NIL
   end
-  entry.resume = function(answer)
+  state.approval_mode = 'answered from a suspended coroutine (codewhale/approve; the editor stays usable)'
+  local entry = enqueue(p, ctx and ctx.client_id, nil)
+  entry.reply = function(answer)
     vim.schedule(function() coroutine.resume(co, answer) end)
   end
   return coroutine.yield()
@@ -338,7 +336,7 @@ end
 -- client_config is the configuration every code path starts the client
 -- with (vim.lsp.config's lsp/codewhale_ls.lua returns it too).
 function M.client_config()
-  local init = { approvals = 'codewhale' }
+  local init = { approvals = 'codewhale', approvalsAsync = true }
   init.config = M.options.config
   init.approvalTimeoutSeconds = M.options.approval_timeout
   init.decisionLog = M.options.decision_log
@@ -350,6 +348,7 @@ function M.client_config()
     init_options = init,
     handlers = {
       ['codewhale/approve'] = approve,
+      ['codewhale/approvalRequested'] = approval_requested,
       ['codewhale/approvalWithdrawn'] = function(_, params)
         if type(params) == 'table' and type(params.id) == 'string' then
           vim.schedule(function() withdraw(params.id) end)
