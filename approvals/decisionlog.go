@@ -15,9 +15,11 @@ import (
 
 // DecisionLog appends one JSON line per final decision (docs/codewhale/contract.md §4): time
 // (RFC 3339 with nanoseconds, UTC), callId, tool, decision, layer,
-// layerName, rule, reason, approval, and agent for a call another agent
-// made through `codewhale-ls hook`. Never the call's input or any file's
-// contents: LogEntry has no field that could hold them.
+// layerName, rule, reason, approval, agent for a call another agent made
+// through `codewhale-ls hook`, and for a call a person answered, shown:
+// the command (or path, pattern, URL) the card showed them, so they can
+// see later what they approved. Never the rest of the input or any
+// file's contents: LogEntry has no field that could hold them.
 type DecisionLog struct {
 	file *os.File
 }
@@ -36,6 +38,10 @@ type LogEntry struct {
 	// Agent names the agent whose hook asked (docs/agents.md); absent for
 	// Codewhale's own calls.
 	Agent string `json:"agent,omitempty"`
+	// Shown is the call's title field as its card showed it (visible
+	// text, start and end of a long one), for a call answered by a person
+	// or their session grant.
+	Shown string `json:"shown,omitempty"`
 }
 
 // EntryFor builds the entry of a final decision for tool, made for agent
@@ -52,6 +58,7 @@ func EntryFor(now time.Time, toolName, agent string, d gate.Decision) LogEntry {
 		Rule:      d.Rule,
 		Reason:    d.Reason,
 		Approval:  d.Approval,
+		Shown:     shownToPerson(d),
 	}
 }
 

@@ -216,3 +216,17 @@ func TestDecisionLogErrors(t *testing.T) {
 		t.Errorf("opening under a file: %v", err)
 	}
 }
+
+// A call a person answered is logged with the command they saw, as they
+// saw it; other calls keep no input at all.
+func TestLogShowsWhatAPersonApproved(t *testing.T) {
+	d := gate.Decision{Decision: gate.Allow, Input: map[string]any{"command": "ls \u202e; rm -rf ~", "content": "secret"},
+		Approval: &gate.Approval{Choice: "once", Source: "prompt"}}
+	if e := EntryFor(time.Now(), "exec_shell", "", d); e.Shown != "ls ⟪RLO U+202E⟫; rm -rf ~" {
+		t.Errorf("shown %q", e.Shown)
+	}
+	d.Approval = nil
+	if e := EntryFor(time.Now(), "exec_shell", "", d); e.Shown != "" {
+		t.Errorf("a call nobody answered logged its input: %q", e.Shown)
+	}
+}

@@ -1,8 +1,10 @@
 package approvals
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -29,6 +31,25 @@ type Prompt struct {
 	// Agent names the other agent whose call this is, when it came from
 	// a pre-tool hook (codewhale-ls hook AGENT); "" for the editor's own.
 	Agent string `json:"agent,omitempty"`
+	// Inputs is the whole input of the call, field by field, as visible
+	// text: what will run, with nothing cut but what ShowCapped says.
+	Inputs []Input `json:"inputs"`
+}
+
+// Input is one field of the call's input as the card shows it
+// (docs/codewhale/contract.md §4, ApprovalPrompt).
+type Input struct {
+	Field string `json:"field"`
+	// Text is the value as problem.Visible shows it, line breaks kept; a
+	// value that is not a string is its compact JSON.
+	Text string `json:"text"`
+	// Bytes is the length of the value itself.
+	Bytes int `json:"bytes"`
+	// Escaped counts the characters Text shows as escapes.
+	Escaped int `json:"escaped"`
+	// Hidden is how many bytes of a value past problem.VisibleCapBytes the
+	// card leaves out between its start and its end.
+	Hidden int `json:"hidden"`
 }
 
 // ChoiceItem is one button of the card.
@@ -73,37 +94,109 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 	if d.Decision != gate.Ask || d.Prompt == nil {
 		return nil, fmt.Errorf("decision %s at layer %d has no approval card", d.Decision, d.Layer)
 	}
-	p := &Prompt{
-		Tool:      req.Tool,
-		Summary:   summary(req.Tool, d.Input),
-		Detail:    d.Prompt.Description,
-		Reason:    d.Reason,
-		Layer:     d.Layer,
-		Rule:      d.Rule,
-		Workspace: req.Workspace,
-		Default:   gate.ChoiceDeny,
-		Codewhale: d.Codewhale,
-	}
+	detail := d.Prompt.Description
 	if d.Prompt.Forced {
-		p.Detail += " (a forced hold: session grants and saved rules cannot pass it)"
+		detail += " (a forced hold: session grants and saved rules cannot pass it)"
 	}
 	if d.Prompt.AlwaysRefused != "" {
-		p.Detail += " (\"" + choiceTitles[gate.ChoiceAlways] + "\" is not offered: " + d.Prompt.AlwaysRefused + ")"
+		detail += " (\"" + choiceTitles[gate.ChoiceAlways] + "\" is not offered: " + d.Prompt.AlwaysRefused + ")"
+	}
+	p := &Prompt{
+		Tool:      cardText(req.Tool),
+		Summary:   summary(req.Tool, d.Input),
+		Detail:    cardText(detail),
+		Reason:    cardText(d.Reason),
+		Layer:     d.Layer,
+		Workspace: cardText(req.Workspace),
+		Default:   gate.ChoiceDeny,
+		Codewhale: d.Codewhale,
+		Inputs:    inputs(d.Input),
+	}
+	if d.Rule != nil {
+		rule := cardText(*d.Rule)
+		p.Rule = &rule
 	}
 	for _, c := range d.Prompt.Choices {
 		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
 		if item.ID == gate.ChoiceSession {
-			item.Title = sessionTitle(req.Tool, d.Prompt)
+			item.Title = cardText(sessionTitle(req.Tool, d.Prompt))
 		}
 		if item.Title == "" {
 			return nil, fmt.Errorf("the gate offered an unknown choice %q", c)
 		}
 		if item.ID == gate.ChoiceAlways {
-			item.Preview = d.Prompt.AlwaysTOML()
+			item.Preview = cardText(d.Prompt.AlwaysTOML())
 		}
 		p.Choices = append(p.Choices, item)
 	}
 	return p, nil
+}
+
+// cardText is the card's own text (a reason, a rule, a title), which may
+// quote the agent's: visible as problem.Visible shows it, with the
+// punctuation of the server's own messages left as it is.
+func cardText(s string) string {
+	text, _ := problem.Visible{Multiline: true, Allow: "—…→“”‘’"}.Show(s)
+	return text
+}
+
+// summaryKeys are the input fields a card's title names, in the order
+// tried: the one that says what the call does.
+var summaryKeys = []string{"command", "path", "file_path", "pattern", "url", "task_id"}
+
+// shownLogBytes bounds what the decision log keeps of a call's title field.
+const shownLogBytes = 4 << 10
+
+// shownToPerson is the title field of a call a person answered (by a
+// prompt or their session grant), as the card showed it; "" otherwise.
+func shownToPerson(d gate.Decision) string {
+	if d.Approval == nil {
+		return ""
+	}
+	for _, key := range summaryKeys {
+		if v, ok := d.Input[key].(string); ok && v != "" {
+			text, _, _ := problem.Visible{}.ShowCapped(v, shownLogBytes)
+			return text
+		}
+	}
+	return ""
+}
+
+// inputs is every field of input as the card shows it, the title's field
+// first and the rest by name, each whole unless it passes
+// problem.VisibleCapBytes.
+func inputs(input map[string]any) []Input {
+	names := make([]string, 0, len(input))
+	for name := range input {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		ra, rb := slices.Index(summaryKeys, a), slices.Index(summaryKeys, b)
+		switch {
+		case ra >= 0 && rb >= 0:
+			return ra - rb
+		case ra >= 0:
+			return -1
+		case rb >= 0:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	out := make([]Input, 0, len(names))
+	for _, name := range names {
+		value, ok := input[name].(string)
+		if !ok {
+			raw, err := json.Marshal(input[name])
+			if err != nil {
+				raw = []byte(fmt.Sprintf("%v", input[name]))
+			}
+			value = string(raw)
+		}
+		text, escaped, hidden := problem.Visible{Multiline: true}.ShowCapped(value, problem.VisibleCapBytes)
+		field, _ := problem.Visible{}.Show(name)
+		out = append(out, Input{Field: field, Text: text, Bytes: len(value), Escaped: escaped, Hidden: hidden})
+	}
+	return out
 }
 
 // offers reports whether id is one of the card's choices.
@@ -127,23 +220,42 @@ func (p *Prompt) ChoiceTitled(title string) (gate.Choice, bool) {
 	return "", false
 }
 
-// Titles are the card's button titles in order.
+// Titles are the card's button titles, Deny first: a client that lists
+// them and takes the first on a bare Enter or a "1" denies.
 func (p *Prompt) Titles() []string {
-	out := make([]string, len(p.Choices))
-	for i, c := range p.Choices {
-		out[i] = c.Title
+	out := make([]string, 0, len(p.Choices))
+	for _, c := range p.Choices {
+		if c.ID == gate.ChoiceDeny {
+			out = append([]string{c.Title}, out...)
+		} else {
+			out = append(out, c.Title)
+		}
 	}
 	return out
 }
 
-// Message is the card as one paragraph, for clients that show only text.
+// messageInputBytes bounds the input a text-only message quotes.
+const messageInputBytes = 2 << 10
+
+// Message is the card as text, for clients that show only text: who asks,
+// the call, why, and the whole of its first input when the title had to
+// cut it.
 func (p *Prompt) Message() string {
-	msg := fmt.Sprintf("Codewhale: allow %s? %s", p.Summary, p.Detail)
+	who := "Codewhale asks"
+	if p.Agent != "" {
+		who = p.Agent + " asks (through Codewhale's rules)"
+	}
+	msg := fmt.Sprintf("%s: allow %s? %s", who, p.Summary, p.Detail)
 	if p.Codewhale != "" {
 		msg += " (Codewhale " + p.Codewhale + " rules)"
 	}
 	if p.Deadline != "" {
 		msg += " (denied at " + p.Deadline + " without an answer)"
+	}
+	if len(p.Inputs) > 0 && !strings.HasSuffix(p.Summary, ": "+p.Inputs[0].Text) {
+		// The start and the end, where a danger hides, in a size a
+		// message box can show.
+		msg += "\n" + p.Inputs[0].Field + ":\n" + problem.Visible{Multiline: true}.CapShown(p.Inputs[0].Text, messageInputBytes)
 	}
 	return msg
 }
@@ -152,10 +264,16 @@ func (p *Prompt) Message() string {
 // titles it: the tool and (an excerpt of) the argument that says what it
 // does. The whole input is in the decision; a title need not repeat it.
 func summary(toolName string, input map[string]any) string {
-	for _, key := range []string{"command", "path", "file_path", "pattern", "url", "task_id"} {
+	title, _ := problem.Visible{}.Show(toolName)
+	for _, key := range summaryKeys {
 		if v, ok := input[key].(string); ok && v != "" {
-			return toolName + ": " + problem.Excerpt(v)
+			shown := problem.CapRunes(v, problem.ExcerptRunes, "")
+			text, _ := problem.Visible{}.Show(shown)
+			if len(shown) < len(v) {
+				text += "… (" + strconv.Itoa(len(v)) + " bytes in all; the card's inputs show it whole)"
+			}
+			return title + ": " + text
 		}
 	}
-	return toolName
+	return title
 }

@@ -29,10 +29,17 @@ type editorAsker struct {
 	conn   jsonrpc2.Conn
 	client protocol.Client
 	custom bool
+	// async: codewhale/approvalRequested and codewhale/answerApproval
+	// instead of the codewhale/approve request (approve_async.go).
+	async   bool
+	waiting *waitingPrompts
 }
 
 func (a editorAsker) Ask(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
-	if a.custom {
+	switch {
+	case a.custom && a.async:
+		return a.askAsync(ctx, p)
+	case a.custom:
 		return a.askCustom(ctx, p)
 	}
 	return a.askMessage(ctx, p)

@@ -337,8 +337,8 @@ func TestAuthorizeShowMessageRequest(t *testing.T) {
 		}
 		s.initializeWith(editor, map[string]any{"decisionLog": false})
 		expect(t, s.authorize(w.call("bash", bash("cargo test"))), c.decision, 8, c.approval)
-		if got := strings.Join(actions, "|"); got != "Approve once|Approve for session: every later \"cargo test\" command with any options|Always allow in this repo|Deny" {
-			t.Errorf("actions %s", got)
+		if got := strings.Join(actions, "|"); got != "Deny|Approve once|Approve for session: every later \"cargo test\" command with any options|Always allow in this repo" {
+			t.Errorf("actions %s (Deny must come first: a list's first entry is what a bare Enter or a 1 picks)", got)
 		}
 		s.shutdown()
 	}

@@ -188,6 +188,18 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 		}
 		return approve(ctx, req.Method(), params)
 	}
+	if req.Method() == "codewhale/approvalRequested" { // approvalsAsync
+		params := json.RawMessage(append([]byte(nil), req.Params()...))
+		s.mu.Lock()
+		s.prompts = append(s.prompts, params)
+		approve := s.approve
+		s.mu.Unlock()
+		if approve != nil {
+			// The answer is the client's own request, sent later.
+			go approve(context.Background(), req.Method(), params)
+		}
+		return nil, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.countOnly {

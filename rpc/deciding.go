@@ -67,7 +67,7 @@ func (s *Server) newDeciding(opts initOptions, root string) (*deciding, error) {
 		}
 	}
 	d.background = hooks.NewBackground(s.hooks)
-	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale"}
+	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale", async: opts.ApprovalsAsync, waiting: s.waiting}
 	d.authz = &approvals.Authorizer{
 		Broker:   approvals.NewBroker(asker, timeout),
 		Sessions: approvals.NewSessions(),

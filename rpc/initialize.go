@@ -18,11 +18,15 @@ import (
 // initOptions are the client's initializationOptions (docs/codewhale/contract.md §4).
 // Only config is used by the linter; the approval broker reads the rest.
 type initOptions struct {
-	Config                 string          `json:"config"`
-	ApprovalTimeoutSeconds *int            `json:"approvalTimeoutSeconds"`
-	Approvals              string          `json:"approvals"`
-	DecisionLog            json.RawMessage `json:"decisionLog"` // a path, or false
-	CodewhaleVersion       string          `json:"codewhaleVersion"`
+	Config                 string `json:"config"`
+	ApprovalTimeoutSeconds *int   `json:"approvalTimeoutSeconds"`
+	Approvals              string `json:"approvals"`
+	// ApprovalsAsync (with approvals = "codewhale"): prompts as the
+	// codewhale/approvalRequested notification, answered by the client's
+	// codewhale/answerApproval request (rpc/approve_async.go).
+	ApprovalsAsync   bool            `json:"approvalsAsync"`
+	DecisionLog      json.RawMessage `json:"decisionLog"` // a path, or false
+	CodewhaleVersion string          `json:"codewhaleVersion"`
 }
 
 func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {

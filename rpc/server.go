@@ -69,6 +69,9 @@ type Server struct {
 	background *hooks.Background
 	decisions  *approvals.DecisionLog // nil when disabled or unopenable
 	watcher    *watch.Watcher
+	// waiting are the prompts sent as notifications (approvalsAsync),
+	// answered by codewhale/answerApproval.
+	waiting *waitingPrompts
 	// remote serves other agents' hooks on the workspace's approval
 	// socket (rpc/remote.go); nil when not serving.
 	remote *remote.Server
@@ -111,6 +114,7 @@ type Server struct {
 
 func newServer(opts Options) *Server {
 	s := &Server{
+		waiting:    newWaitingPrompts(),
 		env:        opts.Env,
 		log:        opts.Log,
 		debounce:   opts.Debounce,
