@@ -347,7 +347,7 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				session := res.Answers["session"]
 				if session.Picker != "plugin, then the code" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||
-					!strings.HasPrefix(session.Picked.Prompt, "Codewhale: bash") || !strings.Contains(session.Picked.Prompt, "cargo doc") || strings.Contains(session.Picked.Prompt, "\n") ||
+					!strings.HasPrefix(session.Picked.Prompt, "Codewhale approval: bash") || !strings.Contains(session.Picked.Prompt, "cargo doc") || strings.Contains(session.Picked.Prompt, "\n") ||
 					session.Picked.Kind != "codewhale.approval" {
 					t.Errorf("a picker plugin's vim.ui.select got %+v", session)
 				}

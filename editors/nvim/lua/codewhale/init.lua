@@ -253,7 +253,7 @@ local function approval_requested(_, p, ctx)
       client_request(client, 'codewhale/answerApproval', { id = p.id, choice = choice }, function(err)
         if err then
           -- The prompt stopped waiting first (deadline, cancel): denied.
-          notify('answer not taken: ' .. tostring(err.message or vim.inspect(err)), vim.log.levels.WARN)
+          notify('too late: that prompt had already ended, and its call was denied', vim.log.levels.WARN)
         end
       end)
     end)

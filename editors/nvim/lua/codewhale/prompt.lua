@@ -287,11 +287,11 @@ end
 -- one_line is the prompt in one line, for a picker's title: pickers put
 -- it in a single-line field (telescope's handler failed on newlines).
 function M.one_line(prompt)
-  local s = 'Codewhale: ' .. (field(prompt.tool) or '?') .. ' ' .. (field(prompt.summary) or '')
+  local s = 'Codewhale approval: ' .. (field(prompt.summary) or field(prompt.tool) or '?')
   if vim.fn.strchars(s) > 70 then
     s = vim.fn.strcharpart(s, 0, 69) .. '…'
   end
-  return s .. ' (the card shows it whole)'
+  return s .. ' (whole on the card)'
 end
 
 -- codes draws a code for every choice but Deny: three letters, the
@@ -498,7 +498,7 @@ function Card:layout()
   width = math.min(width, math.max(20, columns - 4), 100)
   local fh = self:footer_height()
   -- Beside a picker the card takes the upper part of the screen.
-  local room = self.use_picker and math.floor(total / 2) or total
+  local room = self.use_picker and math.floor(total * 2 / 3) or total
   local max_body = math.max(3, room - fh - 5)
   local height = math.min(rows(self.body_lines, width), max_body)
   self.fits = rows(self.body_lines, width) <= height
@@ -521,7 +521,12 @@ function Card:layout()
     vim.wo[w].cursorline = false
   end
   vim.wo[self.win].breakindent = true
-  vim.wo[self.win].scrolloff = 0
+  -- A line taller than the window (a long command wraps over many rows)
+  -- must scroll by rows: 'smoothscroll' (0.10+) makes <C-e> do that;
+  -- without it j moves the cursor by rows (gj), and the cursor kept in
+  -- the middle (scrolloff) scrolls the view.
+  self.smooth = pcall(function() vim.wo[self.win].smoothscroll = true end)
+  vim.wo[self.win].scrolloff = self.smooth and 0 or 999
   -- The text opens at its first line, whatever the user's cursor did.
   api.nvim_win_set_cursor(self.win, { 1, 0 })
   api.nvim_win_call(self.win, function() vim.cmd('normal! gg0') end)
@@ -628,6 +633,9 @@ function Card:key(k)
   self.keys = (self.keys or 0) + 1
   local ready = self.armed
   local move = scroll[k]
+  if move and not self.smooth then
+    move = ({ ['\5'] = 'gj', ['\25'] = 'gk' })[move] or move
+  end
   if move then
     api.nvim_win_call(self.win, function() vim.cmd('normal! ' .. move) end)
     self.typed = ''
@@ -703,7 +711,7 @@ function Card:footer_lines()
   elseif not self.armed then
     state = string.format('keys ignored until you type nothing for %g s', M.guard_ms / 1000)
   elseif self.picked and self.picked.id ~= 'deny' then
-    state = 'to confirm "' .. M.title(self.picked) .. '", type its code'
+    state = 'ready: type a code to confirm "' .. M.title(self.picked) .. '", d to deny'
   else
     state = 'ready: type a code to approve, d to deny, <Esc> or q to dismiss'
   end
@@ -712,7 +720,7 @@ function Card:footer_lines()
   if not self.fits then
     local top = vim.fn.line('w0', self.win)
     local bot = vim.fn.line('w$', self.win)
-    scroll_hint = string.format('lines %d-%d of %d: scroll with j k <C-d> <C-u> g G', top, bot, #self.body_lines)
+    scroll_hint = string.format('more than fits (lines %d-%d of %d): scroll with j k <C-d> <C-u> g G', top, bot, #self.body_lines)
   end
   local waiting = self.waiting()
   table.insert(out, M.time_left(self.prompt) .. (waiting > 0 and string.format(', %d more waiting', waiting) or ''))
