@@ -71,7 +71,9 @@ func TestNeovimStrayKeys(t *testing.T) {
 				}
 				return n
 			}
-			shown := func(n int) typingEvent { return ev.wait(func(e typingEvent) bool { return e.Event == "shown" && e.N == n }) }
+			shown := func(n int) typingEvent {
+				return ev.wait(func(e typingEvent) bool { return e.Event == "shown" && e.N == n })
+			}
 			undecided := func(n int, what string) {
 				t.Helper()
 				if e, ok := ev.find(func(e typingEvent) bool { return e.Event == "decided" && e.N == n }); ok {
@@ -86,7 +88,9 @@ func TestNeovimStrayKeys(t *testing.T) {
 				tm.waitScreen("ready: type a code")
 				return e
 			}
-			decided := func(n int) typingEvent { return ev.wait(func(e typingEvent) bool { return e.Event == "decided" && e.N == n }) }
+			decided := func(n int) typingEvent {
+				return ev.wait(func(e typingEvent) bool { return e.Event == "decided" && e.N == n })
+			}
 
 			// 1. Insert mode in src/main.rs: the ask arrives while the
 			// user goes on typing `let obj = 1;<CR>yield` and more. The
