@@ -53,7 +53,7 @@ func TestNeovimScreenshots(t *testing.T) {
 		}
 		want := map[string][]string{
 			"diagnostics": {"never evaluates the tool", "Diagnostics:", "permissions.toml"},
-			"approval":    {"Codewhale approval", "> Deny", "[[rules]]", "left (until", "CW: 1 approval waiting"},
+			"approval":    {"Codewhale approval", "ZWSP U+200B", "cargo publish", "type ", "ready: type a code", "left (until", "CW: 1 approval waiting"},
 		}[step]
 		// tmux may not have drawn all the editor wrote yet: capture until
 		// the screen shows the step.
