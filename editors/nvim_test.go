@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -267,6 +268,14 @@ func TestNeovimPlugin(t *testing.T) {
 						Decision, Reason string
 						Layer            int
 					} `json:"no_server"`
+					HelpTop     struct{ Name, Line string } `json:"help_top"`
+					OtherServer bool                        `json:"other_server_diagnostics"`
+					Completion  struct {
+						Omnifunc, Line string
+						Start          int
+						Lines          []string
+					}
+					ExplainEnv      []string `json:"explain_env"`
 					HookPromptLines []string `json:"hook_prompt_lines"`
 					HookStatusline  string   `json:"hook_statusline"`
 				}
@@ -277,8 +286,26 @@ func TestNeovimPlugin(t *testing.T) {
 				if res.HookStatusline != "CW: 1 approval waiting (codex)" {
 					t.Errorf("statusline with another agent's call waiting: %q", res.HookStatusline)
 				}
-				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") {
-					t.Errorf("a call with no server: %+v", res.NoServer)
+				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") ||
+					strings.Contains(res.NoServer.Reason, ":Codewhale") {
+					t.Errorf("a call with no server (its reason must name no command that does not exist): %+v", res.NoServer)
+				}
+				if !strings.HasSuffix(res.HelpTop.Name, "codewhale.txt") || !strings.Contains(res.HelpTop.Line, "*codewhale*") {
+					t.Errorf(":help codewhale opened %+v, want the top of codewhale.txt", res.HelpTop)
+				}
+				if res.OtherServer {
+					t.Error("the workspace's server's diagnostics of the home's permissions.toml were shown beside the home server's")
+				}
+				// 0.7's own omnifunc made `""never"`; the plugin's inserts
+				// the textEdit over its range.
+				if !slices.Contains(res.Completion.Lines, `approval_policy = "never"`) || slices.ContainsFunc(res.Completion.Lines, func(l string) bool { return strings.Contains(l, `""`) }) {
+					t.Errorf("completion of approval_policy = \" gives %+v", res.Completion)
+				}
+				if editor.start == "vim.lsp.start_client" && res.Completion.Omnifunc != "v:lua.require'codewhale'.omnifunc" {
+					t.Errorf("0.7: omnifunc on attach is %q", res.Completion.Omnifunc)
+				}
+				if env := strings.Join(res.ExplainEnv, "\n"); !strings.Contains(env, `read_file {"path": ".env"}`) || !strings.Contains(env, "=> deny at layer 9") {
+					t.Errorf(":CodewhaleExplain read_file .env:\n%s", env)
 				}
 				if !strings.HasSuffix(res.Help, "codewhale.txt") {
 					t.Errorf(":help codewhale-approvals opened %q", res.Help)
@@ -373,7 +400,8 @@ func TestNeovimPlugin(t *testing.T) {
 						t.Errorf(":CodewhaleExplain lacks %q:\n%s", s, explain)
 					}
 				}
-				if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") {
+				if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") ||
+					!strings.Contains(status, "decides as 0.10.1") {
 					t.Errorf(":CodewhaleStatus:\n%s", status)
 				}
 				if !strings.HasSuffix(res.Log.Name, "decisions.jsonl") || res.Log.Lines < 6 {
@@ -384,6 +412,9 @@ func TestNeovimPlugin(t *testing.T) {
 					if !strings.Contains(health, s) {
 						t.Errorf(":checkhealth codewhale lacks %q:\n%s", s, health)
 					}
+				}
+				if strings.Contains(health, ".codewhale/.codewhale/") {
+					t.Errorf(":checkhealth codewhale lists the home's own overlay:\n%s", health)
 				}
 				if strings.Contains(health, "ERROR") {
 					t.Errorf(":checkhealth codewhale reports an error:\n%s", health)
@@ -411,6 +442,7 @@ func TestNeovimPlugin(t *testing.T) {
 					}
 					FloatsAfterStop int `json:"floats_after_stop"`
 					Notified        []string
+					Alerts          int
 					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
 					UserFloatKept   bool                              `json:"user_float_kept"`
 				}
@@ -424,8 +456,8 @@ func TestNeovimPlugin(t *testing.T) {
 				if res.Decision.Decision != "deny" || res.Decision.Choice != "timeout" {
 					t.Errorf("decision %+v, want deny by timeout", res.Decision)
 				}
-				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") {
-					t.Errorf("Neovim not focused, a prompt announced %q", res.Notified)
+				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") || res.Alerts != 1 {
+					t.Errorf("Neovim not focused, a prompt announced %q, %d bells", res.Notified, res.Alerts)
 				}
 				if res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout" {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
@@ -447,6 +479,17 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 			}
 			t.Run("a prompt past its deadline", func(t *testing.T) { deadline(t, "timeout", editor.start) })
+			t.Run("no codewhale-ls", func(t *testing.T) {
+				w := newNvimWorld(t, nv)
+				var res struct {
+					Notified []string
+					Clients  int
+				}
+				w.run(t, "plugin.lua", "nobinary", &res)
+				if len(res.Notified) == 0 || !strings.Contains(res.Notified[0], "not found") || res.Clients != 0 {
+					t.Errorf("opening a policy file without codewhale-ls: told %q, %d clients", res.Notified, res.Clients)
+				}
+			})
 			if editor.start == "vim.lsp.config" {
 				t.Run("a prompt past its deadline in a client started as 0.8-0.10 do", func(t *testing.T) {
 					deadline(t, "timeout-start", "vim.lsp.start")

@@ -160,6 +160,7 @@ local function timeout_case()
   t.note('prompt', prompt_seen(call, 'the call left to time out'))
   t.must(5000, 'the notification', function() return #notified > 0 end)
   t.note('notified', notified)
+  t.note('alerts', cw._state.alerts or 0)
   vim.cmd('doautocmd FocusGained')
   vim.notify = notify
   t.note('floats_open', float_count())
@@ -224,6 +225,10 @@ local function main_case()
   vim.cmd('help codewhale-approvals')
   t.note('help', api.nvim_buf_get_name(0))
   vim.cmd('close')
+  -- :help codewhale is the plugin's help, at its top.
+  vim.cmd('help codewhale')
+  t.note('help_top', { name = api.nvim_buf_get_name(0), line = api.nvim_get_current_line() })
+  vim.cmd('close')
 
   -- A broken permissions.toml: diagnostics, then its quick fix.
   local t0 = vim.loop.hrtime()
@@ -252,6 +257,24 @@ local function main_case()
   open(ws .. '/.codewhale/config.toml')
   t.must(10000, 'the workspace client', function() return cw.client_for(ws) and cw.client_for(ws).config.root_dir == ws end)
   t.note('clients', #cw.clients())
+
+  -- Completion through the plugin's omnifunc inserts the server's
+  -- textEdit over its range.
+  do
+    local buf = api.nvim_get_current_buf()
+    api.nvim_buf_set_lines(buf, 0, -1, false, { 'approval_policy = "' })
+    api.nvim_win_set_cursor(0, { 1, #'approval_policy = "' })
+    local omnifunc = vim.bo[buf].omnifunc
+    local line = api.nvim_get_current_line()
+    local start = cw.omnifunc(1, '')
+    local words = {}
+    for _, it in ipairs(cw.omnifunc(0, line:sub(start + 1))) do
+      table.insert(words, line:sub(1, start) .. it.word)
+    end
+    t.note('completion', { omnifunc = omnifunc, lines = words, start = start, line = line })
+    vim.cmd('silent! edit!')
+  end
+
 
   local answers = {}
   for _, case in ipairs({
@@ -351,7 +374,22 @@ local function main_case()
   t.note('approval_mode', cw._state.approval_mode)
   t.note('features', cw.features().path)
 
+  -- The workspace's server publishing the user's permissions.toml (it
+  -- lints it too): shown only from the home's client, which owns it.
+  do
+    local other = cw.client_for(ws)
+    local handler = (other.handlers and other.handlers['textDocument/publishDiagnostics'])
+      or (other.config.handlers and other.config.handlers['textDocument/publishDiagnostics'])
+      or vim.lsp.handlers['textDocument/publishDiagnostics']
+    handler(nil, { uri = vim.uri_from_bufnr(pbuf), diagnostics = { { range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } },
+      message = 'from the other server', code = 'CWOTHER', severity = 2, source = 'codewhale' } } },
+      { client_id = other.id, method = 'textDocument/publishDiagnostics' }, {})
+    t.note('other_server_diagnostics', has_code(pbuf, 'CWOTHER') ~= nil)
+  end
   t.note('permissions_namespaces', vim.tbl_count(namespaces))
+
+  vim.cmd('CodewhaleExplain read_file .env')
+  t.note('explain_env', scratch_lines('codewhale://explain'))
   vim.cmd('CodewhaleExplain exec_shell cargo publish')
   t.note('explain', scratch_lines('codewhale://explain'))
   vim.cmd('CodewhaleStatus')
@@ -372,6 +410,21 @@ t.main(function()
     -- vim.lsp.enable hidden, as those versions lack it.
     vim.lsp.enable = nil
   end
+  local notified = {}
+  if t.env.case == 'nobinary' then
+    -- codewhale-ls missing: opening a policy file says so.
+    local notify = vim.notify
+    vim.notify = function(msg, level)
+      table.insert(notified, msg)
+      return notify(msg, level)
+    end
+    cw.setup({ cmd = { t.env.dir .. '/bin/not-there', 'serve' } })
+    open(ws .. '/.codewhale/config.toml')
+    t.must(5000, 'a word about the missing binary', function() return #notified > 0 end)
+    t.note('notified', notified)
+    t.note('clients', #cw.clients())
+    return
+  end
   cw.setup({
     cmd = { t.env.bin, 'serve' },
     approval_timeout = t.env.case == 'main' and 120 or 2,
@@ -379,7 +432,9 @@ t.main(function()
     codewhale_version = '0.10.1',
   })
   t.note('features', cw.features().path)
-  if t.env.case ~= 'main' then
+  if t.env.case == 'nobinary' then
+    return
+  elseif t.env.case ~= 'main' then
     timeout_case()
   else
     main_case()

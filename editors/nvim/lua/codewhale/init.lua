@@ -117,6 +117,7 @@ end
 --- Approvals ---------------------------------------------------------
 
 local show_next
+local publish_diagnostics, binary_found
 
 -- alert tells a user whose terminal is not focused that an approval
 -- waits (options.alert): the terminal bell, or a desktop notification
@@ -126,6 +127,7 @@ local function alert(p)
   if how ~= 'bell' and how ~= 'notify' then
     return
   end
+  state.alerts = (state.alerts or 0) + 1
   local seq = '\7'
   if how == 'notify' then
     local what = prompt.one_line(p):gsub('[%c;]', ' ')
@@ -333,6 +335,42 @@ local function deny_inflight(client_id)
   end
 end
 
+-- publish_diagnostics shows a file's findings from one client only: the
+-- one whose workspace owns the file (paths.root). The server of another
+-- workspace lints the same file (the user's permissions.toml applies to
+-- every workspace) and publishes it too, and Neovim would show each
+-- finding once per client (issue 15 point 11).
+function publish_diagnostics(err, result, ctx, config)
+  if type(result) == 'table' and type(result.uri) == 'string' and ctx and ctx.client_id then
+    local client = vim.lsp.get_client_by_id(ctx.client_id)
+    local owner = paths.root(vim.uri_to_fname(result.uri))
+    local root = client and client.config and client.config.root_dir
+    if owner and root and paths.normalize(owner) ~= paths.normalize(root) then
+      for _, c in ipairs(get_clients()) do
+        if c.config and c.config.root_dir and paths.normalize(c.config.root_dir) == paths.normalize(owner) then
+          return -- the owner's client publishes it
+        end
+      end
+    end
+  end
+  return vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+end
+
+-- binary_found tells, once, when the server cannot be started: 0.11+'s
+-- vim.lsp.enable would otherwise fail without a word on opening a file.
+local told_missing = false
+function binary_found()
+  local bin = M.options.cmd and M.options.cmd[1]
+  if type(bin) == 'string' and vim.fn.executable(bin) == 1 then
+    return true
+  end
+  if not told_missing then
+    told_missing = true
+    notify(tostring(bin) .. ' not found: install codewhale-ls (see :help codewhale-setup) or set cmd in setup{}; :checkhealth codewhale', vim.log.levels.ERROR)
+  end
+  return false
+end
+
 -- client_config is the configuration every code path starts the client
 -- with (vim.lsp.config's lsp/codewhale_ls.lua returns it too).
 function M.client_config()
@@ -355,7 +393,16 @@ function M.client_config()
         end
       end,
       ['codewhale/decision'] = on_decision,
+      ['textDocument/publishDiagnostics'] = publish_diagnostics,
     },
+    on_attach = function(_, bufnr)
+      -- Neovim 0.7 sets no omnifunc, and its vim.lsp.omnifunc inserts
+      -- newText at the keyword's start, not at the edit's range: ours
+      -- honours the range. A buffer with an omnifunc keeps it.
+      if vim.bo[bufnr].omnifunc == '' then
+        vim.bo[bufnr].omnifunc = "v:lua.require'codewhale'.omnifunc"
+      end
+    end,
     on_exit = function(_, _, client_id)
       vim.schedule(function()
         deny_inflight(client_id)
@@ -375,7 +422,7 @@ function M.client_config()
     -- vim.lsp.config (0.11+): attach only to Codewhale's files.
     root_dir = function(bufnr, on_dir)
       local root = paths.root(api.nvim_buf_get_name(bufnr))
-      if root then
+      if root and binary_found() then
         on_dir(root)
       end
     end,
@@ -387,7 +434,7 @@ end
 function M.attach(buf)
   buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
   local root = paths.root(api.nvim_buf_get_name(buf))
-  if not root then
+  if not root or not binary_found() then
     return nil
   end
   local cfg = M.client_config()
@@ -472,7 +519,7 @@ function M.authorize(call, cb)
   end
   local client = M.client_for(call.workspace)
   if not client then
-    return done(deny_decision(call, 'codewhale-ls is not running: open a Codewhale policy file or run :CodewhaleStart'))
+    return done(deny_decision(call, 'codewhale-ls is not running: open a Codewhale policy file (.codewhale/config.toml, ~/.codewhale/permissions.toml) to start it'))
   end
   local req = vim.deepcopy(call)
   req.workspace = req.workspace or client.config.root_dir
@@ -503,6 +550,97 @@ function M.request(method, params, cb, workspace)
   client_request(client, method, params, function(err, result) cb(err, result) end)
 end
 
+--- Completion ----------------------------------------------------------
+
+-- byte_col is the byte column of an LSP position's character in line,
+-- counted in the client's position encoding.
+local function byte_col(line, character, encoding)
+  if encoding == 'utf-8' then
+    return math.min(character, #line)
+  end
+  local units, i = 0, 1
+  while i <= #line and units < character do
+    local c = line:byte(i)
+    local len = c < 0x80 and 1 or c < 0xE0 and 2 or c < 0xF0 and 3 or 4
+    units = units + ((encoding ~= 'utf-32' and len == 4) and 2 or 1)
+    i = i + len
+  end
+  return i - 1
+end
+
+local omni = { items = {} }
+
+-- omnifunc is 'omnifunc' completion (<C-x><C-o>) that inserts each
+-- item's textEdit.newText over the range the server gave: Neovim 0.7's
+-- vim.lsp.omnifunc put newText at the start of the keyword instead, so
+-- `approval_policy = "` completed to `""never"` (issue 15 point 13).
+-- Set on attach where the buffer has no omnifunc.
+function M.omnifunc(findstart, base)
+  if findstart == 1 then
+    omni.items = {}
+    local buf = api.nvim_get_current_buf()
+    local client
+    for _, c in ipairs(get_clients()) do
+      if c.attached_buffers and c.attached_buffers[buf] then
+        client = c
+      end
+    end
+    local line = api.nvim_get_current_line()
+    local col = api.nvim_win_get_cursor(0)[2]
+    local keyword = vim.fn.match(line:sub(1, col), [[\k*$]])
+    if not client then
+      return -3 -- leave completion mode quietly
+    end
+    local enc = client.offset_encoding or 'utf-16'
+    local params = vim.lsp.util.make_position_params(0, enc)
+    local res
+    if getmetatable(client) then
+      res = client:request_sync('textDocument/completion', params, 2000, buf)
+    else
+      res = client.request_sync('textDocument/completion', params, 2000, buf)
+    end
+    local result = res and res.result
+    local items = type(result) == 'table' and (result.items or result) or {}
+    local start = keyword
+    local found = {}
+    for _, it in ipairs(items) do
+      local te = it.textEdit
+      local range = type(te) == 'table' and (te.range or te.insert)
+      local s, word
+      if range then
+        s, word = byte_col(line, range.start.character, enc), te.newText
+      else
+        s, word = keyword, it.insertText or it.label
+      end
+      if type(word) == 'string' and s <= col then
+        table.insert(found, { start = s, word = word, item = it })
+        start = math.min(start, s)
+      end
+    end
+    -- One start column for all: an item whose range starts later gets
+    -- the text between the two in front of its newText.
+    for _, f in ipairs(found) do
+      local doc = f.item.documentation
+      table.insert(omni.items, {
+        word = line:sub(start + 1, f.start) .. f.word,
+        abbr = f.item.label,
+        menu = type(f.item.detail) == 'string' and f.item.detail or '',
+        info = type(doc) == 'table' and doc.value or (type(doc) == 'string' and doc or ''),
+        icase = 1,
+        dup = 1,
+      })
+    end
+    return start
+  end
+  local out = {}
+  for _, it in ipairs(omni.items) do
+    if it.word:sub(1, #base):lower() == base:lower() then
+      table.insert(out, it)
+    end
+  end
+  return out
+end
+
 --- Commands ------------------------------------------------------------
 
 local function scratch(title, lines)
@@ -527,6 +665,20 @@ local function str(v)
   return tostring(v)
 end
 
+-- codewhale_line is the Codewhale release the server decides as
+-- (status.codewhale, contract.md §4): the release found, the behaviour
+-- used, where it came from, and the server's note.
+function M.codewhale_line(c)
+  if type(c) ~= 'table' then
+    return '-'
+  end
+  local line = string.format('%s (decides as %s; %s)', str(c.release), str(c.behaviour), str(c.source))
+  if c.note ~= nil and c.note ~= vim.NIL and c.note ~= '' then
+    line = line .. ': ' .. str(c.note)
+  end
+  return line
+end
+
 function M.status_lines(s)
   local lines = {
     'codewhale-ls ' .. str(s.version),
@@ -534,6 +686,7 @@ function M.status_lines(s)
     'posture:     ' .. str(s.posture),
     'sandbox:     ' .. str(s.sandbox),
     'pending:     ' .. str(s.pendingApprovals),
+    'codewhale:   ' .. M.codewhale_line(s.codewhale),
     'config:      ' .. str(s.configPath),
     'permissions: ' .. str(s.permissionsPath),
     'files:',
@@ -578,10 +731,53 @@ function M.explain_lines(req, d)
   return lines
 end
 
--- explain shows how the policy judges tool with command, never prompting.
-function M.explain(tool, command, cb)
+-- The field each of Codewhale's tools names its argument in, as the
+-- gate reads them (docs/codewhale/pipeline.md, the adapter's fields;
+-- gate/layer9_sandbox.go, gate/layer9_shellreads.go, gate/layer8_approval.go).
+-- A tool of two fields takes its first word as the first field and the
+-- rest as the second: `grep_files TODO src`.
+local explain_fields = {
+  exec_shell = { 'command' }, bash = { 'command' }, Bash = { 'command' }, task_shell_start = { 'command' },
+  exec_shell_wait = { 'command' }, exec_shell_interact = { 'command' },
+  read_file = { 'path' }, read = { 'path' }, write_file = { 'path' }, write = { 'path' },
+  edit_file = { 'path' }, edit = { 'path' }, list_dir = { 'path' }, image_ocr = { 'path' }, read_media = { 'path' },
+  grep_files = { 'pattern', 'path' }, file_search = { 'pattern', 'path' },
+  fetch_url = { 'url' }, rlm_open = { 'url' }, web_search = { 'query' },
+}
+M.explain_fields = explain_fields
+
+-- explain_input is the input of tool for :CodewhaleExplain's argument:
+-- a JSON object as given, else the tool's own field(s) (command for a
+-- tool not listed).
+function M.explain_input(tool, arg)
+  if arg:match('^%s*{') then
+    local ok, v = pcall(vim.fn.json_decode, arg)
+    if ok and type(v) == 'table' then
+      return v
+    end
+    return nil, 'not a JSON object: ' .. arg
+  end
+  local fields = explain_fields[tool] or { 'command' }
+  if #fields == 1 then
+    return { [fields[1]] = arg }
+  end
+  local first, rest = arg:match('^(%S+)%s+(.+)$')
+  if not first then
+    return { [fields[1]] = arg }
+  end
+  return { [fields[1]] = first, [fields[2]] = rest }
+end
+
+-- explain shows how the policy judges tool with arg (see explain_input),
+-- never prompting.
+function M.explain(tool, arg, cb)
   local client = M.client_for(nil)
-  local req = { tool = tool, input = { command = command }, workspace = client and client.config.root_dir }
+  local input, bad = M.explain_input(tool, arg)
+  if not input then
+    notify('explain: ' .. bad, vim.log.levels.ERROR)
+    return cb and cb(nil)
+  end
+  local req = { tool = tool, input = input, workspace = client and client.config.root_dir }
   M.request('codewhale/explain', req, function(err, d)
     if err or type(d) ~= 'table' then
       notify('explain: ' .. str(err and err.message or 'no answer'), vim.log.levels.ERROR)
@@ -624,12 +820,23 @@ end
 function M.setup(opts)
   M.options = vim.tbl_deep_extend('force', M.options, opts or {})
   local f = M.features()
+  local group = api.nvim_create_augroup('codewhale', { clear = true })
   if f.config then
     vim.lsp.config(name, M.client_config())
     vim.lsp.enable(name)
+    -- vim.lsp.enable skips a server whose cmd is not executable, without
+    -- a word: opening a policy file says so here.
+    api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = { 'toml', 'json' },
+      callback = function(args)
+        if paths.root(api.nvim_buf_get_name(args.buf)) then
+          binary_found()
+        end
+      end,
+    })
     return
   end
-  local group = api.nvim_create_augroup('codewhale', { clear = true })
   api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = { 'toml', 'json' },
