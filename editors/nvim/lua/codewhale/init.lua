@@ -193,6 +193,8 @@ end
 local function withdraw(id)
   for _, entry in ipairs(state.queue) do
     if entry.prompt.id == id then
+      -- The server stopped waiting: nothing is sent back for it.
+      entry.withdrawn = true
       if entry.card then
         entry.card:close()
       end
@@ -246,10 +248,11 @@ local function approval_requested(_, p, ctx)
   local client_id = ctx and ctx.client_id
   state.approval_mode = 'asynchronous (codewhale/approvalRequested, answered by codewhale/answerApproval)'
   vim.schedule(function()
-    enqueue(p, client_id, function(answer)
+    local entry
+    entry = enqueue(p, client_id, function(answer)
       local client = vim.lsp.get_client_by_id(client_id)
-      if not client then
-        return -- the server is gone, and with it the call: denied
+      if entry.withdrawn or not client then
+        return -- withdrawn (the server no longer waits) or the server gone: the call is denied
       end
       local choice = answer ~= vim.NIL and answer.choice or vim.NIL
       client_request(client, 'codewhale/answerApproval', { id = p.id, choice = choice }, function(err)

@@ -409,6 +409,12 @@ function M.open(prompt, opts)
     end
   end })
   api.nvim_create_autocmd('CmdlineLeave', { group = self.group, callback = function() self.away = nil end })
+  api.nvim_create_autocmd('VimResized', { group = self.group, callback = function()
+    if not self.done then
+      self:layout()
+      self:render()
+    end
+  end })
   -- Leaving the card (a split opened from it, a mouse click) gives the
   -- keys back; it takes them again as soon as it may, with a new guard.
   api.nvim_create_autocmd('WinLeave', {
