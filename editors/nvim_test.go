@@ -275,13 +275,24 @@ func TestNeovimPlugin(t *testing.T) {
 						Start          int
 						Lines          []string
 					}
-					ExplainEnv      []string `json:"explain_env"`
+					ExplainEnv []string `json:"explain_env"`
+					Escaped    struct {
+						Visible string
+						Lines   []string
+					}
 					HookPromptLines []string `json:"hook_prompt_lines"`
 					HookStatusline  string   `json:"hook_statusline"`
 				}
 				w.run(t, "plugin.lua", "main", &res)
 				if lines := strings.Join(res.HookPromptLines, "\n"); !strings.Contains(lines, "(asked by codex)") || !strings.Contains(lines, "Rules of Codewhale 0.10.1") {
 					t.Errorf("another agent's prompt does not name the agent and the release:\n%s", lines)
+				}
+				if want := "a⟪RLO U+202E⟫b⟪TAB⟫c⟪ZWSP U+200B⟫d⟪NBSP U+00A0⟫e⟪0xFF⟫"; res.Escaped.Visible != want {
+					t.Errorf("the plugin's own escaping: %q, want %q", res.Escaped.Visible, want)
+				}
+				if lines := strings.Join(res.Escaped.Lines, "\n"); !strings.Contains(lines, "command (2 lines, 2 invisible") ||
+					!strings.Contains(lines, "  ls ⟪RLI U+2067⟫x⟪PDI U+2069⟫\n  rm -rf /") {
+					t.Errorf("a raw input's card text:\n%s", lines)
 				}
 				if res.HookStatusline != "CW: 1 approval waiting (codex)" {
 					t.Errorf("statusline with another agent's call waiting: %q", res.HookStatusline)

@@ -216,6 +216,14 @@ local function main_case()
   -- Another agent's call (through `codewhale-ls hook`) names the agent.
   t.note('hook_prompt_lines', require('codewhale.prompt').lines({ id = 'x', tool = 'bash', summary = 'git push', reason = 'r', layer = 8,
     agent = 'codex', codewhale = '0.10.1', choices = {}, deadline = '2026-12-02T00:00:00Z' }, 0))
+  -- Text a server failed to escape is escaped by the plugin: nothing
+  -- can reorder or hide what the card shows.
+  local P = require('codewhale.prompt')
+  t.note('escaped', {
+    visible = P.visible('a\u{202e}b\tc\u{200b}d\u{a0}e\255'),
+    lines = P.lines({ id = 'y', tool = 'exec_shell', inputs = { { field = 'command', text = 'ls \u{2067}x\u{2069}\nrm -rf /', escaped = 0, hidden = 0 } },
+      reason = 'r', layer = 8, choices = {}, deadline = '2026-12-02T00:00:00Z' }, 0),
+  })
   table.insert(cw._state.queue, { prompt = { id = 'x', agent = 'codex' } })
   t.note('hook_statusline', cw.statusline())
   table.remove(cw._state.queue)

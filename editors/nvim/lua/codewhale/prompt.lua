@@ -459,11 +459,14 @@ function Card:fill_body()
 end
 
 -- rows is how many screen rows lines take in a window width wide that
--- wraps.
+-- wraps with 'breakindent': a line's later rows are as indented as its
+-- first, so they hold that much less.
 local function rows(lines, width)
   local n = 0
   for _, l in ipairs(lines) do
-    n = n + math.max(1, math.ceil(api.nvim_strwidth(l) / math.max(1, width)))
+    local w = api.nvim_strwidth(l)
+    local indent = #l:match('^ *')
+    n = n + 1 + math.ceil(math.max(0, w - width) / math.max(1, width - indent))
   end
   return n
 end
