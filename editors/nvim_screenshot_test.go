@@ -7,7 +7,6 @@ import (
 	"context"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +19,6 @@ import (
 // prompt. CODEWHALE_UPDATE_SCREENSHOTS=1 writes them to docs/images;
 // otherwise they are drawn and checked, and the committed ones left alone.
 func TestNeovimScreenshots(t *testing.T) {
-	tmux := requireTool(t, "tmux", "apt-get install tmux, or .ci/setup-nvim.sh")
 	// The newest Neovim when its root is there, else Debian's.
 	var nv neovim
 	root := os.Getenv("CODEWHALE_NVIM_SID_ROOT")
@@ -34,26 +32,10 @@ func TestNeovimScreenshots(t *testing.T) {
 	}
 	w := newNvimWorld(t, nv)
 	const cols, rows = 100, 30
-	socket := filepath.Join(t.TempDir(), "tmux.sock")
-	pane := append([]string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin"}, w.env("screenshot")...)
-	if nv.chroot != "" {
-		pane = append(pane, requireTool(t, "chroot", "coreutils"), nv.chroot)
-	}
-	pane = append(pane, nv.path, "--clean", "-c", "luafile "+w.guest(filepath.Join(w.dir, "scripts", "screenshot.lua")))
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	tmuxCmd := func(args ...string) *exec.Cmd {
-		c := exec.CommandContext(ctx, tmux, append([]string{"-S", socket, "-f", "/dev/null"}, args...)...)
-		c.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + w.dir, "XDG_RUNTIME_DIR=" + w.dir}
-		c.WaitDelay = 5 * time.Second
-		return c
-	}
-	args := append([]string{"new-session", "-d", "-x", "100", "-y", "30", "--"}, pane...)
-	if out, err := tmuxCmd(args...).CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
-	// The tmux server is a daemon of this test: it ends with it.
-	defer tmuxCmd("kill-server").Run()
+	tm := startTmuxNeovim(t, ctx, w, "screenshot.lua", "screenshot", cols, rows)
+	tmuxCmd := tm.cmd
 
 	images := filepath.Join("..", "docs", "images")
 	update := os.Getenv("CODEWHALE_UPDATE_SCREENSHOTS") == "1"
@@ -71,7 +53,7 @@ func TestNeovimScreenshots(t *testing.T) {
 		}
 		want := map[string][]string{
 			"diagnostics": {"never evaluates the tool", "Diagnostics:", "permissions.toml"},
-			"approval":    {"Codewhale approval", "> Deny", "[[rules]]", "left (until", "CW: 1 approval waiting"},
+			"approval":    {"Codewhale approval", "ZWSP U+200B", "cargo publish", "type ", "ready: type a code", "left (until", "CW: 1 approval waiting"},
 		}[step]
 		// tmux may not have drawn all the editor wrote yet: capture until
 		// the screen shows the step.

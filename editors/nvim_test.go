@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +202,10 @@ type promptSeen struct {
 	Lines      []string
 	Statusline string
 	Picker     string
+	Mode       string
+	SameBuffer bool `json:"same_buffer"`
+	Focused    bool
+	Typed      []string
 	Picked     struct {
 		Items  []string
 		Prompt string
@@ -219,8 +224,8 @@ func TestNeovimPlugin(t *testing.T) {
 		// what feature detection must choose there
 		start, waits string
 	}{
-		{"debian 0.7", hostNeovim, "vim.lsp.start_client", "modal"},
-		{"sid 0.12", sidNeovim, "vim.lsp.config", "coroutine"},
+		{"debian 0.7", hostNeovim, "vim.lsp.start_client", "asynchronous"},
+		{"sid 0.12", sidNeovim, "vim.lsp.config", "asynchronous"},
 	} {
 		t.Run(editor.name, func(t *testing.T) {
 			nv := editor.find(t)
@@ -263,6 +268,18 @@ func TestNeovimPlugin(t *testing.T) {
 						Decision, Reason string
 						Layer            int
 					} `json:"no_server"`
+					HelpTop     struct{ Name, Line string } `json:"help_top"`
+					OtherServer bool                        `json:"other_server_diagnostics"`
+					Completion  struct {
+						Omnifunc, Line string
+						Start          int
+						Lines          []string
+					}
+					ExplainEnv []string `json:"explain_env"`
+					Escaped    struct {
+						Visible string
+						Lines   []string
+					}
 					HookPromptLines []string `json:"hook_prompt_lines"`
 					HookStatusline  string   `json:"hook_statusline"`
 				}
@@ -270,11 +287,36 @@ func TestNeovimPlugin(t *testing.T) {
 				if lines := strings.Join(res.HookPromptLines, "\n"); !strings.Contains(lines, "(asked by codex)") || !strings.Contains(lines, "Rules of Codewhale 0.10.1") {
 					t.Errorf("another agent's prompt does not name the agent and the release:\n%s", lines)
 				}
+				if want := "a⟪RLO U+202E⟫b⟪TAB⟫c⟪ZWSP U+200B⟫d⟪NBSP U+00A0⟫e⟪0xFF⟫"; res.Escaped.Visible != want {
+					t.Errorf("the plugin's own escaping: %q, want %q", res.Escaped.Visible, want)
+				}
+				if lines := strings.Join(res.Escaped.Lines, "\n"); !strings.Contains(lines, "command (2 lines, 2 invisible") ||
+					!strings.Contains(lines, "  ls ⟪RLI U+2067⟫x⟪PDI U+2069⟫\n  rm -rf /") {
+					t.Errorf("a raw input's card text:\n%s", lines)
+				}
 				if res.HookStatusline != "CW: 1 approval waiting (codex)" {
 					t.Errorf("statusline with another agent's call waiting: %q", res.HookStatusline)
 				}
-				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") {
-					t.Errorf("a call with no server: %+v", res.NoServer)
+				if res.NoServer.Decision != "deny" || res.NoServer.Layer != 0 || !strings.Contains(res.NoServer.Reason, "not running") ||
+					strings.Contains(res.NoServer.Reason, ":Codewhale") {
+					t.Errorf("a call with no server (its reason must name no command that does not exist): %+v", res.NoServer)
+				}
+				if !strings.HasSuffix(res.HelpTop.Name, "codewhale.txt") || !strings.Contains(res.HelpTop.Line, "*codewhale*") {
+					t.Errorf(":help codewhale opened %+v, want the top of codewhale.txt", res.HelpTop)
+				}
+				if res.OtherServer {
+					t.Error("the workspace's server's diagnostics of the home's permissions.toml were shown beside the home server's")
+				}
+				// 0.7's own omnifunc made `""never"`; the plugin's inserts
+				// the textEdit over its range.
+				if !slices.Contains(res.Completion.Lines, `approval_policy = "never"`) || slices.ContainsFunc(res.Completion.Lines, func(l string) bool { return strings.Contains(l, `""`) }) {
+					t.Errorf("completion of approval_policy = \" gives %+v", res.Completion)
+				}
+				if editor.start == "vim.lsp.start_client" && res.Completion.Omnifunc != "v:lua.require'codewhale'.omnifunc" {
+					t.Errorf("0.7: omnifunc on attach is %q", res.Completion.Omnifunc)
+				}
+				if env := strings.Join(res.ExplainEnv, "\n"); !strings.Contains(env, `read_file {"path": ".env"}`) || !strings.Contains(env, "=> deny at layer 9") {
+					t.Errorf(":CodewhaleExplain read_file .env:\n%s", env)
 				}
 				if !strings.HasSuffix(res.Help, "codewhale.txt") {
 					t.Errorf(":help codewhale-approvals opened %q", res.Help)
@@ -324,7 +366,7 @@ func TestNeovimPlugin(t *testing.T) {
 						t.Errorf("%s: choices %q, Deny not first", name, p.Choices)
 					}
 					text := strings.Join(p.Lines, "\n")
-					for _, s := range []string{"cargo", "Reason:", "left (until", "[[rules]]", "> Deny", "<Esc> deny"} {
+					for _, s := range []string{"cargo", "Reason:", "left (until", "[[rules]]", "d          Deny", "Approve once", "type "} {
 						if !strings.Contains(text, s) {
 							t.Errorf("%s: the prompt lacks %q:\n%s", name, s, text)
 						}
@@ -334,17 +376,18 @@ func TestNeovimPlugin(t *testing.T) {
 					}
 					t.Logf("%s: authorize -> visible prompt %.0f ms", name, p.Ms)
 				}
-				if fromInsert, ok := res.Answers["from_insert"]; editor.waits == "coroutine" && (!ok || fromInsert.Result.Choice != "deny") {
+				// A prompt over insert mode: the typing goes on into the
+				// buffer, the card takes the keys only after <Esc>.
+				fromInsert := res.Answers["from_insert"]
+				if fromInsert.Result.Choice != "deny" || fromInsert.Mode != "i" || !fromInsert.SameBuffer || fromInsert.Focused ||
+					strings.Join(fromInsert.Typed, "\n") != "let obj = 1;\nyield" {
 					t.Errorf("a prompt over insert mode: %+v", fromInsert)
 				}
 				session := res.Answers["session"]
-				if editor.waits == "coroutine" {
-					if session.Picker != "plugin" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||
-						!strings.Contains(session.Picked.Prompt, "left (until") || session.Picked.Kind != "codewhale.approval" {
-						t.Errorf("a picker plugin's vim.ui.select got %+v", session)
-					}
-				} else if session.Picker != "own" || len(session.Picked.Items) != 0 {
-					t.Errorf("modal Neovim: the prompt went to %q, vim.ui.select got %+v", session.Picker, session.Picked)
+				if session.Picker != "plugin, then the code" || len(session.Picked.Items) == 0 || session.Picked.Items[0] != "deny" ||
+					!strings.HasPrefix(session.Picked.Prompt, "Codewhale approval: bash") || !strings.Contains(session.Picked.Prompt, "cargo doc") || strings.Contains(session.Picked.Prompt, "\n") ||
+					session.Picked.Kind != "codewhale.approval" {
+					t.Errorf("a picker plugin's vim.ui.select got %+v", session)
 				}
 				if !strings.Contains(strings.Join(res.ReloadedLines, "\n"), "cargo fmt") || res.ModifiedReload {
 					t.Errorf("after always, permissions.toml buffer %q (modified %v)", res.ReloadedLines, res.ModifiedReload)
@@ -357,7 +400,8 @@ func TestNeovimPlugin(t *testing.T) {
 				if err != nil || !strings.Contains(string(disk), "cargo clippy") || !strings.Contains(string(disk), `tool = "exec_shell"`) {
 					t.Errorf("permissions.toml on disk: %q, %v", disk, err)
 				}
-				if res.Queued.Statusline != "CW: 2 approvals waiting" || res.Queued.Floats != 1 ||
+				// One card on the screen: its text and its footer.
+				if res.Queued.Statusline != "CW: 2 approvals waiting" || res.Queued.Floats != 2 ||
 					!strings.Contains(strings.Join(res.Queued.Lines, "\n"), "1 more waiting") {
 					t.Errorf("two prompts at once: %+v", res.Queued)
 				}
@@ -367,7 +411,8 @@ func TestNeovimPlugin(t *testing.T) {
 						t.Errorf(":CodewhaleExplain lacks %q:\n%s", s, explain)
 					}
 				}
-				if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") {
+				if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") ||
+					!strings.Contains(status, "decides as 0.10.1") {
 					t.Errorf(":CodewhaleStatus:\n%s", status)
 				}
 				if !strings.HasSuffix(res.Log.Name, "decisions.jsonl") || res.Log.Lines < 6 {
@@ -378,6 +423,9 @@ func TestNeovimPlugin(t *testing.T) {
 					if !strings.Contains(health, s) {
 						t.Errorf(":checkhealth codewhale lacks %q:\n%s", s, health)
 					}
+				}
+				if strings.Contains(health, ".codewhale/.codewhale/") {
+					t.Errorf(":checkhealth codewhale lists the home's own overlay:\n%s", health)
 				}
 				if strings.Contains(health, "ERROR") {
 					t.Errorf(":checkhealth codewhale reports an error:\n%s", health)
@@ -405,6 +453,7 @@ func TestNeovimPlugin(t *testing.T) {
 					}
 					FloatsAfterStop int `json:"floats_after_stop"`
 					Notified        []string
+					Alerts          int
 					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
 					UserFloatKept   bool                              `json:"user_float_kept"`
 				}
@@ -412,19 +461,19 @@ func TestNeovimPlugin(t *testing.T) {
 				if res.Features != start {
 					t.Errorf("the client started with %q, want %q", res.Features, start)
 				}
-				if res.FloatsOpen != 1 {
+				if res.FloatsOpen != 2 {
 					t.Errorf("%d floats while the prompt waited", res.FloatsOpen)
 				}
 				if res.Decision.Decision != "deny" || res.Decision.Choice != "timeout" {
 					t.Errorf("decision %+v, want deny by timeout", res.Decision)
 				}
-				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") {
-					t.Errorf("Neovim not focused, a prompt announced %q", res.Notified)
+				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") || res.Alerts != 1 {
+					t.Errorf("Neovim not focused, a prompt announced %q, %d bells", res.Notified, res.Alerts)
 				}
-				if editor.waits == "coroutine" && (res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout") {
+				if res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout" {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)
 				}
-				if editor.waits == "coroutine" && !res.UserFloatKept {
+				if !res.UserFloatKept {
 					t.Error("withdrawing a picker plugin's prompt closed a float the user opened meanwhile")
 				}
 				if res.Codewhale.Behaviour != "0.10.1" || res.Codewhale.Source != "initializationOptions.codewhaleVersion" {
@@ -441,6 +490,17 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 			}
 			t.Run("a prompt past its deadline", func(t *testing.T) { deadline(t, "timeout", editor.start) })
+			t.Run("no codewhale-ls", func(t *testing.T) {
+				w := newNvimWorld(t, nv)
+				var res struct {
+					Notified []string
+					Clients  int
+				}
+				w.run(t, "plugin.lua", "nobinary", &res)
+				if len(res.Notified) == 0 || !strings.Contains(res.Notified[0], "not found") || res.Clients != 0 {
+					t.Errorf("opening a policy file without codewhale-ls: told %q, %d clients", res.Notified, res.Clients)
+				}
+			})
 			if editor.start == "vim.lsp.config" {
 				t.Run("a prompt past its deadline in a client started as 0.8-0.10 do", func(t *testing.T) {
 					deadline(t, "timeout-start", "vim.lsp.start")

@@ -91,6 +91,27 @@ func drawBox(img *image.RGBA, c image.Rectangle, r rune, fg color.Color) bool {
 		parts = []image.Rectangle{left, up}
 	case '■': // virtual text's prefix
 		parts = []image.Rectangle{image.Rect(mx-2, my-2, mx+3, my+3)}
+	// The marks of the approval card's escapes (⟪RLO U+202E⟫, a line's
+	// ⏎, "…"), drawn pixel by pixel: the picture must show them where
+	// the terminal does.
+	case '⟪', '⟫':
+		for k := 0; k < 2; k++ {
+			for dy := -3; dy <= 3; dy++ {
+				dx := (abs(dy)*2 + 1) / 3
+				x := c.Min.X + 1 + 3*k + dx
+				if r == '⟫' {
+					x = c.Max.X - 2 - 3*k - dx
+				}
+				parts = append(parts, image.Rect(x, my+dy, x+1, my+dy+1))
+			}
+		}
+	case '…':
+		for x := c.Min.X + 1; x < c.Max.X; x += 2 {
+			parts = append(parts, image.Rect(x, c.Min.Y+10, x+1, c.Min.Y+11))
+		}
+	case '⏎':
+		parts = []image.Rectangle{image.Rect(c.Max.X-2, c.Min.Y+3, c.Max.X-1, my+1), image.Rect(c.Min.X+1, my, c.Max.X-1, my+1),
+			image.Rect(c.Min.X+2, my-1, c.Min.X+3, my+2), image.Rect(c.Min.X+3, my-2, c.Min.X+4, my+3)}
 	default:
 		return false
 	}
@@ -98,6 +119,13 @@ func drawBox(img *image.RGBA, c image.Rectangle, r rune, fg color.Color) bool {
 		draw.Draw(img, p, &image.Uniform{fg}, image.Point{}, draw.Src)
 	}
 	return true
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 var (

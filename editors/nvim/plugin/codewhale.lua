@@ -11,12 +11,12 @@ api.nvim_create_user_command('CodewhaleStatus', function() require('codewhale').
   { desc = 'codewhale-ls: posture, sandbox, files loaded, approvals waiting' })
 
 api.nvim_create_user_command('CodewhaleExplain', function(opts)
-  local tool, command = opts.args:match('^(%S+)%s+(.+)$')
+  local tool, arg = opts.args:match('^(%S+)%s+(.+)$')
   if not tool then
-    vim.notify('usage: :CodewhaleExplain {tool} {command}', vim.log.levels.ERROR)
+    vim.notify('usage: :CodewhaleExplain {tool} {argument}, e.g. read_file .env, exec_shell git push, or {tool} {json}', vim.log.levels.ERROR)
     return
   end
-  require('codewhale').explain(tool, command)
+  require('codewhale').explain(tool, arg)
 end, { nargs = '+', desc = 'codewhale-ls: how the nine layers judge a tool call' })
 
 api.nvim_create_user_command('CodewhaleLog', function() require('codewhale').log() end,

@@ -14,16 +14,16 @@ local cw
 -- head is the prompt on the screen.
 local function head()
   for _, e in ipairs(cw._state.queue) do
-    if e.picker then
+    if e.card then
       return e
     end
   end
 end
 
--- visible: the oldest prompt's float is on the screen.
+-- visible: the oldest prompt's card is on the screen.
 local function visible()
   local e = head()
-  return e and e.picker and e.picker.win and api.nvim_win_is_valid(e.picker.win)
+  return e and e.card and e.card.win and api.nvim_win_is_valid(e.card.win)
 end
 
 local function float_count()
@@ -51,38 +51,32 @@ local function decided(call, what)
   return { decision = d.decision, layer = d.layer, reason = d.reason, choice = type(d.approval) == 'table' and d.approval.choice or nil }
 end
 
--- answer types keys into the prompt the way a user would: a stray <CR>
--- right as it appears (which must be ignored), then, once it takes keys,
--- j to the wanted choice and <CR>, or <Esc>.
+-- answer types keys into the card the way a user would. First keys
+-- meant for a buffer as it takes the keyboard (<CR>, j, y, and the
+-- choice's own code right after another key): nothing is answered. Then,
+-- once the card has been left untouched long enough to be armed, the
+-- deliberate act: the choice's code, d for Deny, or <Esc>.
 local function answer(choice_id)
   local e = head()
-  api.nvim_input('<CR>')
-  t.must(5000, 'the prompt to take keys', function()
-    return vim.loop.now() - e.picker.opened >= require('codewhale.prompt').arm_ms + 50
-  end)
+  t.must(10000, 'the card to take the keys', function() return e.card.focused end)
+  local card = e.card
+  local code = card.codes[choice_id] or card.codes.once
+  local keys = (card.keys or 0) + 11
+  api.nvim_input('<CR>jjj<CR>yy<CR>' .. code)
+  t.must(5000, 'the stray keys to be handled', function() return e.done or (card.keys or 0) >= keys end)
   if e.done then
-    error('a stray <CR> typed as the prompt appeared answered it')
+    error('keys meant for a buffer (<CR>jjj<CR>yy<CR> and a code) answered the prompt')
   end
+  t.must(10000, 'the card to arm', function() return card.armed end)
   if choice_id == nil then
     api.nvim_input('<Esc>')
-    return
+  elseif choice_id == 'deny' then
+    api.nvim_input('d')
+  elseif card.codes[choice_id] then
+    api.nvim_input(card.codes[choice_id])
+  else
+    error('choice ' .. choice_id .. ' not offered: ' .. vim.inspect(card.choices))
   end
-  -- Keys meant for a buffer: down to the last choice and <CR>, then any
-  -- key but y. Nothing is answered, and the cursor is back on Deny.
-  api.nvim_input(string.rep('j', #e.picker.choices) .. '<CR>x')
-  t.must(5000, 'the stray keys to be handled', function()
-    return e.picker.index == 1 and not e.picker.confirming
-  end)
-  if e.done then
-    error('keys meant for a buffer (j…j<CR>x) answered the prompt')
-  end
-  for i, c in ipairs(e.picker.choices) do
-    if c.id == choice_id then
-      api.nvim_input(string.rep('j', i - 1) .. '<CR>' .. (i > 1 and 'y' or ''))
-      return
-    end
-  end
-  error('choice ' .. choice_id .. ' not offered: ' .. vim.inspect(e.picker.choices))
 end
 
 local function prompt_seen(call, name)
@@ -90,8 +84,8 @@ local function prompt_seen(call, name)
   local e = head()
   local seen = {
     ms = t.ms_since(call.t0),
-    choices = vim.tbl_map(function(c) return c.id end, e.picker.choices),
-    lines = t.lines(e.picker.buf),
+    choices = vim.tbl_map(function(c) return c.id end, e.card.choices),
+    lines = e.card:all_lines(),
     statusline = cw.statusline(),
   }
   return seen
@@ -166,6 +160,7 @@ local function timeout_case()
   t.note('prompt', prompt_seen(call, 'the call left to time out'))
   t.must(5000, 'the notification', function() return #notified > 0 end)
   t.note('notified', notified)
+  t.note('alerts', cw._state.alerts or 0)
   vim.cmd('doautocmd FocusGained')
   vim.notify = notify
   t.note('floats_open', float_count())
@@ -183,7 +178,8 @@ local function timeout_case()
 
   -- A picker plugin's prompt past its deadline: its window is closed
   -- (where the handler can wait for a picker plugin at all).
-  if cw._state.approval_mode:find('coroutine') then
+  do
+    cw.options.ui_select = true
     local builtin = vim.ui.select
     local picker_win
     vim.ui.select = function()
@@ -200,6 +196,7 @@ local function timeout_case()
     t.note('user_float_kept', api.nvim_win_is_valid(hover))
     pcall(api.nvim_win_close, hover, true)
     vim.ui.select = builtin
+    cw.options.ui_select = false
   end
 
   -- The server gone while a prompt waits: the call is denied, the
@@ -219,6 +216,14 @@ local function main_case()
   -- Another agent's call (through `codewhale-ls hook`) names the agent.
   t.note('hook_prompt_lines', require('codewhale.prompt').lines({ id = 'x', tool = 'bash', summary = 'git push', reason = 'r', layer = 8,
     agent = 'codex', codewhale = '0.10.1', choices = {}, deadline = '2026-12-02T00:00:00Z' }, 0))
+  -- Text a server failed to escape is escaped by the plugin: nothing
+  -- can reorder or hide what the card shows.
+  local P = require('codewhale.prompt')
+  t.note('escaped', {
+    visible = P.visible('a\u{202e}b\tc\u{200b}d\u{a0}e\255'),
+    lines = P.lines({ id = 'y', tool = 'exec_shell', inputs = { { field = 'command', text = 'ls \u{2067}x\u{2069}\nrm -rf /', escaped = 0, hidden = 0 } },
+      reason = 'r', layer = 8, choices = {}, deadline = '2026-12-02T00:00:00Z' }, 0),
+  })
   table.insert(cw._state.queue, { prompt = { id = 'x', agent = 'codex' } })
   t.note('hook_statusline', cw.statusline())
   table.remove(cw._state.queue)
@@ -227,6 +232,10 @@ local function main_case()
   vim.cmd('helptags ' .. vim.fn.fnameescape(t.env.plugin .. '/doc'))
   vim.cmd('help codewhale-approvals')
   t.note('help', api.nvim_buf_get_name(0))
+  vim.cmd('close')
+  -- :help codewhale is the plugin's help, at its top.
+  vim.cmd('help codewhale')
+  t.note('help_top', { name = api.nvim_buf_get_name(0), line = api.nvim_get_current_line() })
   vim.cmd('close')
 
   -- A broken permissions.toml: diagnostics, then its quick fix.
@@ -257,6 +266,24 @@ local function main_case()
   t.must(10000, 'the workspace client', function() return cw.client_for(ws) and cw.client_for(ws).config.root_dir == ws end)
   t.note('clients', #cw.clients())
 
+  -- Completion through the plugin's omnifunc inserts the server's
+  -- textEdit over its range.
+  do
+    local buf = api.nvim_get_current_buf()
+    api.nvim_buf_set_lines(buf, 0, -1, false, { 'approval_policy = "' })
+    api.nvim_win_set_cursor(0, { 1, #'approval_policy = "' })
+    local omnifunc = vim.bo[buf].omnifunc
+    local line = api.nvim_get_current_line()
+    local start = cw.omnifunc(1, '')
+    local words = {}
+    for _, it in ipairs(cw.omnifunc(0, line:sub(start + 1))) do
+      table.insert(words, line:sub(1, start) .. it.word)
+    end
+    t.note('completion', { omnifunc = omnifunc, lines = words, start = start, line = line })
+    vim.cmd('silent! edit!')
+  end
+
+
   local answers = {}
   for _, case in ipairs({
     { name = 'once', command = 'cargo test', choice = 'once' },
@@ -270,15 +297,24 @@ local function main_case()
     seen.result = decided(call, case.name)
     answers[case.name] = seen
   end
-  -- A prompt that takes the focus from insert mode leaves it.
-  if cw._state.approval_mode:find('coroutine') then
-    api.nvim_input('i')
+  -- A prompt that arrives in insert mode reads no key until the user
+  -- leaves insert mode: what they type goes on into their buffer.
+  do
+    local before = api.nvim_get_current_buf()
+    api.nvim_input('Go')
     t.must(5000, 'insert mode', function() return api.nvim_get_mode().mode == 'i' end)
     local call = authorize('cargo tree')
-    prompt_seen(call, 'a prompt over insert mode')
-    t.must(5000, 'normal mode in the prompt', function() return api.nvim_get_mode().mode == 'n' end)
+    t.must(10000, 'the card over insert mode', visible)
+    api.nvim_input('let obj = 1;<CR>yield')
+    t.must(5000, 'the typing', function() return vim.fn.getchar(1) == 0 and api.nvim_get_current_line() == 'yield' end)
+    local seen = { mode = api.nvim_get_mode().mode, same_buffer = api.nvim_get_current_buf() == before, focused = head().card.focused }
+    api.nvim_input('<Esc>')
+    t.must(5000, 'the card to take the keys after insert mode', function() return head() and head().card.focused end)
     answer('deny')
-    answers.from_insert = { result = decided(call, 'a prompt over insert mode') }
+    seen.result = decided(call, 'a prompt over insert mode')
+    seen.typed = api.nvim_buf_get_lines(before, -3, -1, false)
+    answers.from_insert = seen
+    api.nvim_buf_call(before, function() vim.cmd('silent! edit!') end)
   end
   t.must(10000, 'permissions.toml reloaded with the new rule', function()
     return table.concat(t.lines(pbuf), '\n'):find('cargo fmt', 1, true) ~= nil
@@ -309,7 +345,7 @@ local function main_case()
   -- Two prompts at once: one on the screen, the other waiting.
   local a, b = authorize('make a'), authorize('make b')
   t.must(10000, 'two prompts queued', function() return #cw._state.queue == 2 and visible() end)
-  t.note('queued', { statusline = cw.statusline(), lines = t.lines(head().picker.buf), floats = float_count() })
+  t.note('queued', { statusline = cw.statusline(), lines = head().card:all_lines(), floats = float_count() })
   answer('deny')
   t.must(20000, 'one of the two decided', function() return a.decision ~= nil or b.decision ~= nil end)
   t.must(10000, 'the other prompt', visible)
@@ -317,8 +353,9 @@ local function main_case()
   decided(a, 'the first queued')
   decided(b, 'the second queued')
 
-  -- A picker plugin's vim.ui.select, where the request handler can wait
-  -- for it (no nested loop: see codewhale.nvim's approve).
+  -- A picker plugin's vim.ui.select, opted into (ui_select): it gets one
+  -- line and Deny first, and its pick of "session" still needs the code
+  -- typed in the card.
   local builtin = vim.ui.select
   local picked = {}
   vim.ui.select = function(items, opts, on_choice)
@@ -331,25 +368,36 @@ local function main_case()
       end
     end
   end
+  cw.options.ui_select = true
   call = authorize('cargo doc')
-  if cw._state.approval_mode == nil or cw._state.approval_mode:find('coroutine') then
-    answers.session = { picker = 'plugin' }
-  else
-    -- Modal (0.7): the plugin's own prompt reads the keys.
-    answers.session = prompt_seen(call, 'session')
-    answers.session.picker = 'own'
-    answer('session')
-  end
+  answers.session = prompt_seen(call, 'session')
+  t.must(10000, 'the pick', function() return head() and head().card.picked ~= nil end)
+  answers.session.picker = call.decision == nil and 'plugin, then the code' or 'plugin alone'
+  answer('session')
   answers.session.result = decided(call, 'session')
-  if picked.items then
-    answers.session.picked = picked
-  end
+  answers.session.picked = picked
+  cw.options.ui_select = false
   vim.ui.select = builtin
   t.note('answers', answers)
   t.note('approval_mode', cw._state.approval_mode)
   t.note('features', cw.features().path)
 
+  -- The workspace's server publishing the user's permissions.toml (it
+  -- lints it too): shown only from the home's client, which owns it.
+  do
+    local other = cw.client_for(ws)
+    local handler = (other.handlers and other.handlers['textDocument/publishDiagnostics'])
+      or (other.config.handlers and other.config.handlers['textDocument/publishDiagnostics'])
+      or vim.lsp.handlers['textDocument/publishDiagnostics']
+    handler(nil, { uri = vim.uri_from_bufnr(pbuf), diagnostics = { { range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } },
+      message = 'from the other server', code = 'CWOTHER', severity = 2, source = 'codewhale' } } },
+      { client_id = other.id, method = 'textDocument/publishDiagnostics' }, {})
+    t.note('other_server_diagnostics', has_code(pbuf, 'CWOTHER') ~= nil)
+  end
   t.note('permissions_namespaces', vim.tbl_count(namespaces))
+
+  vim.cmd('CodewhaleExplain read_file .env')
+  t.note('explain_env', scratch_lines('codewhale://explain'))
   vim.cmd('CodewhaleExplain exec_shell cargo publish')
   t.note('explain', scratch_lines('codewhale://explain'))
   vim.cmd('CodewhaleStatus')
@@ -370,6 +418,21 @@ t.main(function()
     -- vim.lsp.enable hidden, as those versions lack it.
     vim.lsp.enable = nil
   end
+  local notified = {}
+  if t.env.case == 'nobinary' then
+    -- codewhale-ls missing: opening a policy file says so.
+    local notify = vim.notify
+    vim.notify = function(msg, level)
+      table.insert(notified, msg)
+      return notify(msg, level)
+    end
+    cw.setup({ cmd = { t.env.dir .. '/bin/not-there', 'serve' } })
+    open(ws .. '/.codewhale/config.toml')
+    t.must(5000, 'a word about the missing binary', function() return #notified > 0 end)
+    t.note('notified', notified)
+    t.note('clients', #cw.clients())
+    return
+  end
   cw.setup({
     cmd = { t.env.bin, 'serve' },
     approval_timeout = t.env.case == 'main' and 120 or 2,
@@ -377,7 +440,9 @@ t.main(function()
     codewhale_version = '0.10.1',
   })
   t.note('features', cw.features().path)
-  if t.env.case ~= 'main' then
+  if t.env.case == 'nobinary' then
+    return
+  elseif t.env.case ~= 'main' then
     timeout_case()
   else
     main_case()

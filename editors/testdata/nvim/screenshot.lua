@@ -45,10 +45,13 @@ t.main(function()
     return c and c.config.root_dir == ws
   end)
   local decided = false
-  cw.authorize({ tool = 'bash', input = { command = 'cargo test --workspace' }, workspace = ws }, function() decided = true end)
-  t.must(10000, 'the prompt', function()
+  -- A command that hides a character and runs on over two lines: the card
+  -- shows both as visible marks.
+  cw.authorize({ tool = 'exec_shell', input = { command = 'git push --force\u{200b} origin main\ncargo publish' }, workspace = ws },
+    function() decided = true end)
+  t.must(10000, 'the card, armed', function()
     local e = cw._state.queue[1]
-    return e and e.picker and api.nvim_win_is_valid(e.picker.win) and vim.loop.now() - e.picker.opened > require('codewhale.prompt').arm_ms
+    return e and e.card and e.card.armed
   end)
   show('approval')
   api.nvim_input('<Esc>')

@@ -46,11 +46,15 @@ function M.check()
     else
       local s = res.result
       h.info(string.format('posture %s, sandbox %s, %s approval(s) waiting', tostring(s.posture), vim.fn.json_encode(s.sandbox), tostring(s.pendingApprovals)))
+      local home = require('codewhale.paths').codewhale_home()
       for _, f in ipairs(type(s.files) == 'table' and s.files or {}) do
         local line = string.format('%s: %s', tostring(f.path), tostring(f.state))
+        -- The home's own server has no project overlay: the server's
+        -- <home>/.codewhale/config.toml, always missing, is left out.
+        local overlay_of_home = f.state == 'missing' and type(f.path) == 'string' and f.path:sub(1, #home + 12) == home .. '/.codewhale/'
         if f.state == 'invalid' then
           h.warn(line)
-        else
+        elseif not overlay_of_home then
           h.ok(line)
         end
       end
@@ -62,10 +66,12 @@ function M.check()
   h.ok('client started with ' .. f.path)
   local mode = cw._state.approval_mode
   h.info(mode and ('approval prompts: ' .. mode) or 'approval prompts: none yet this session')
-  if cw._builtin_select() then
-    h.info("vim.ui.select is Neovim's built-in (blocking): approvals use codewhale's own floating prompt")
+  if cw.options.ui_select ~= true then
+    h.info("approvals use codewhale's own card (ui_select = true would hand the choice to a picker plugin)")
+  elseif cw._builtin_select() then
+    h.info("ui_select = true, but vim.ui.select is Neovim's built-in (a blocking inputlist): approvals use codewhale's own card")
   else
-    h.info('vim.ui.select is replaced by a picker plugin: approvals use it')
+    h.info('ui_select = true: approvals go to the picker plugin that replaces vim.ui.select, the card beside it takes the code')
   end
 end
 

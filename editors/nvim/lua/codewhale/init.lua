@@ -23,6 +23,14 @@ M.options = {
   codewhale_version = nil,
   -- Decisions kept in memory for :CodewhaleLog when no log file exists.
   keep_decisions = 200,
+  -- true: approvals go to vim.ui.select where a picker plugin replaces it
+  -- (the card stays beside it and still takes the code); false: always
+  -- the plugin's own card.
+  ui_select = false,
+  -- When Neovim is not focused, a waiting approval: 'bell' rings the
+  -- terminal's bell, 'notify' asks the terminal for a desktop
+  -- notification (OSC 777), false does neither (a message is always shown).
+  alert = 'bell',
 }
 
 local state = {
@@ -51,8 +59,9 @@ function M.features()
   return f
 end
 
--- The built-in vim.ui.select is inputlist(), which blocks the editor; a
--- picker plugin replaces the function, and then its picker is used.
+-- The built-in vim.ui.select is inputlist(), which blocks the editor and
+-- reads keys typed for something else: it is never used for approvals.
+-- A picker plugin that replaces it is, if the user opts in (ui_select).
 local function builtin_select()
   local info = debug.getinfo(vim.ui.select, 'S')
   return info ~= nil and info.source:match('vim/ui%.lua$') ~= nil
@@ -108,6 +117,30 @@ end
 --- Approvals ---------------------------------------------------------
 
 local show_next
+local publish_diagnostics, binary_found
+
+-- alert tells a user whose terminal is not focused that an approval
+-- waits (options.alert): the terminal bell, or a desktop notification
+-- through the terminal (OSC 777, which many terminals and tmux pass on).
+local function alert(p)
+  local how = M.options.alert
+  if how ~= 'bell' and how ~= 'notify' then
+    return
+  end
+  state.alerts = (state.alerts or 0) + 1
+  local seq = '\7'
+  if how == 'notify' then
+    local what = prompt.one_line(p):gsub('[%c;]', ' ')
+    seq = '\27]777;notify;Codewhale approval;' .. what .. '\7'
+  end
+  -- 0.10+ runs the UI in another process: nvim_ui_send (0.12) reaches
+  -- its terminal; before that the UI shares this process's stderr.
+  if type(api.nvim_ui_send) == 'function' then
+    pcall(api.nvim_ui_send, seq)
+  else
+    pcall(function() io.stderr:write(seq) end)
+  end
+end
 
 -- finish answers an entry once, removes it from the queue and shows the
 -- next. answer is {choice = id} or vim.NIL (dismissed: a deny).
@@ -126,8 +159,8 @@ local function finish(entry, answer)
       break
     end
   end
-  if entry.resume then
-    entry.resume(answer)
+  if entry.reply then
+    entry.reply(answer)
   end
   redraw_status()
   vim.schedule(show_next)
@@ -140,82 +173,30 @@ local function answer_of(choice)
   return vim.NIL
 end
 
--- current is the prompt to show. Normally the oldest. When prompts are
--- modal (each one's handler waits in an event loop nested inside the
--- previous one's), Neovim can send an answer only once every later
--- prompt is answered, so the newest is shown first.
-local function current()
-  local last = state.queue[#state.queue]
-  if last and last.modal then
-    return last
-  end
-  return state.queue[1]
-end
-
--- show_next puts the current prompt on the screen, taking off one that
--- must wait.
+-- show_next puts the oldest prompt on the screen, one at a time: a
+-- prompt is answered in the order asked, and the card says how many
+-- more wait.
 function show_next()
-  local entry = current()
-  for _, e in ipairs(state.queue) do
-    if e ~= entry and e.picker then
-      e.picker:hide()
-      e.picker, e.shown = nil, false
-    end
-  end
-  if not entry or entry.shown then
+  local entry = state.queue[1]
+  if not entry or entry.card then
     return
   end
-  entry.shown = true
-  local function waiting()
-    return #state.queue - 1
-  end
-  if entry.modal or builtin_select() then
-    entry.picker = prompt.open(entry.prompt, waiting, function(choice) finish(entry, answer_of(choice)) end, { focus = not entry.modal })
-  else
-    local items = prompt.choices(entry.prompt)
-    local text = table.concat(prompt.lines(entry.prompt, waiting()), '\n')
-    -- The picker's own windows are the floats it opens while it starts
-    -- (in vim.ui.select or on the next tick): those are closed if the
-    -- prompt is withdrawn, and no float the user opened later.
-    local before, owned = {}, {}
-    for _, w in ipairs(api.nvim_list_wins()) do
-      before[w] = true
-    end
-    local function claim()
-      for _, w in ipairs(api.nvim_list_wins()) do
-        if not before[w] and api.nvim_win_get_config(w).relative ~= '' then
-          owned[w] = true
-        end
-      end
-    end
-    entry.close_picker = function()
-      for w in pairs(owned) do
-        if api.nvim_win_is_valid(w) then
-          pcall(api.nvim_win_close, w, true)
-        end
-      end
-    end
-    vim.ui.select(items, {
-      prompt = text,
-      kind = 'codewhale.approval',
-      format_item = function(c) return c.title or c.id end,
-    }, function(choice)
-      -- A late answer to a withdrawn prompt is ignored by finish.
-      finish(entry, answer_of(choice))
-    end)
-    claim()
-    vim.schedule(claim)
-  end
-  pcall(vim.cmd, 'redraw')
+  entry.card = prompt.open(entry.prompt, {
+    waiting = function() return #state.queue - 1 end,
+    on_choice = function(choice) finish(entry, answer_of(choice)) end,
+    -- A picker only when the user opted in (ui_select) and one replaces
+    -- the built-in (a blocking inputlist()).
+    picker = M.options.ui_select == true and not builtin_select(),
+  })
 end
 
 local function withdraw(id)
   for _, entry in ipairs(state.queue) do
     if entry.prompt.id == id then
-      if entry.picker then
-        entry.picker:close()
-      elseif entry.close_picker then
-        entry.close_picker()
+      -- The server stopped waiting: nothing is sent back for it.
+      entry.withdrawn = true
+      if entry.card then
+        entry.card:close()
       end
       finish(entry, vim.NIL)
       return
@@ -234,54 +215,76 @@ local function arm_deadline(entry)
   entry.deadline_timer:start(ms + 1000, 0, vim.schedule_wrap(function() withdraw(entry.prompt.id) end))
 end
 
--- approve answers codewhale/approve. Where Neovim runs the request
--- handler in a coroutine (0.12 does), it suspends until the user answers
--- and the editor stays fully usable meanwhile. Where it does not (0.7),
--- Neovim sends whatever the handler returns at once,
--- so the handler waits for the answer in a nested event loop (vim.wait):
--- timers, LSP messages and redraws go on, and keys are read by the
--- prompt itself, which is then modal.
-local function approve(_, p, ctx)
-  if type(p) ~= 'table' or type(p.id) ~= 'string' then
-    return vim.NIL
-  end
-  local entry = { prompt = p, client_id = ctx and ctx.client_id }
-  local co, main = coroutine.running()
-  local yieldable = co ~= nil and not main and (coroutine.isyieldable == nil or coroutine.isyieldable())
-  entry.modal = not yieldable
-  state.approval_mode = yieldable and 'answered from a suspended coroutine (the editor stays usable)'
-    or 'modal, read in a nested event loop (timers and LSP go on)'
+-- enqueue adds a prompt the server asks; reply(answer) sends the answer
+-- back the way it was asked.
+local function enqueue(p, client_id, reply)
+  local entry = { prompt = p, client_id = client_id, reply = reply }
   table.insert(state.queue, entry)
   for _, e in ipairs(state.queue) do
-    if e.picker then
-      e.picker:render() -- "N more waiting"
+    if e.card then
+      e.card:render() -- "N more waiting"
     end
   end
   arm_deadline(entry)
   redraw_status()
   if vim.g.codewhale_focused == false then
     notify('an approval is waiting', vim.log.levels.WARN)
+    alert(p)
   end
-  show_next()
-  if entry.modal then
-    -- The keys go to the prompt on the screen: a prompt that arrives
-    -- while another waits nests its loop inside this one and is shown.
-    while not entry.done do
-      local head = current()
-      if head and head.picker then
-        local c = vim.fn.getchar(0)
-        if c ~= 0 then
-          head.picker:key(type(c) == 'number' and vim.fn.nr2char(c) or c)
-        end
+  vim.schedule(show_next)
+  return entry
+end
+
+-- approval_requested takes codewhale/approvalRequested, the server's
+-- prompt when the client asked for approvalsAsync (always: see
+-- client_config); the answer goes back as the request
+-- codewhale/answerApproval. A handler that returns at once is the only
+-- kind Neovim 0.7 has for a server request, so every Neovim uses this
+-- one way, and the editor is never held while a prompt waits.
+local function approval_requested(_, p, ctx)
+  if type(p) ~= 'table' or type(p.id) ~= 'string' then
+    return
+  end
+  local client_id = ctx and ctx.client_id
+  state.approval_mode = 'asynchronous (codewhale/approvalRequested, answered by codewhale/answerApproval)'
+  vim.schedule(function()
+    local entry
+    entry = enqueue(p, client_id, function(answer)
+      local client = vim.lsp.get_client_by_id(client_id)
+      if entry.withdrawn or not client then
+        return -- withdrawn (the server no longer waits) or the server gone: the call is denied
       end
-      vim.wait(20, function() return entry.done end, 5)
-    end
-    return entry.answer
+      local choice = answer ~= vim.NIL and answer.choice or vim.NIL
+      client_request(client, 'codewhale/answerApproval', { id = p.id, choice = choice }, function(err)
+        if err then
+          -- The prompt stopped waiting first (deadline, cancel): denied.
+          notify('too late: that prompt had already ended, and its call was denied', vim.log.levels.WARN)
+        end
+      end)
+    end)
+  end)
+end
+
+-- approve answers codewhale/approve, the request of a server that does
+-- not know approvalsAsync. Where Neovim runs the handler in a coroutine
+-- (0.12 does) it suspends until the user answers. Where it does not (0.7),
+-- Neovim would send whatever the handler returns at once, and waiting
+-- in a nested loop read keys the user meant for the editor (issue 15):
+-- the call is denied and the user told to update codewhale-ls.
+local function approve(_, p, ctx)
+  if type(p) ~= 'table' or type(p.id) ~= 'string' then
+    return vim.NIL
   end
-  if entry.done then
-    return entry.answer
+  local co, main = coroutine.running()
+  local yieldable = co ~= nil and not main and (coroutine.isyieldable == nil or coroutine.isyieldable())
+  if not yieldable then
+    state.approval_mode = 'denied: this codewhale-ls predates approvalsAsync and this Neovim cannot wait for an answer'
+    notify('codewhale-ls asked with codewhale/approve, which this Neovim cannot answer later: denied; update codewhale-ls', vim.log.levels.ERROR)
+    return vim.NIL
   end
-  entry.resume = function(answer)
+  state.approval_mode = 'answered from a suspended coroutine (codewhale/approve; the editor stays usable)'
+  local entry = enqueue(p, ctx and ctx.client_id, nil)
+  entry.reply = function(answer)
     vim.schedule(function() coroutine.resume(co, answer) end)
   end
   return coroutine.yield()
@@ -335,10 +338,46 @@ local function deny_inflight(client_id)
   end
 end
 
+-- publish_diagnostics shows a file's findings from one client only: the
+-- one whose workspace owns the file (paths.root). The server of another
+-- workspace lints the same file (the user's permissions.toml applies to
+-- every workspace) and publishes it too, and Neovim would show each
+-- finding once per client (issue 15 point 11).
+function publish_diagnostics(err, result, ctx, config)
+  if type(result) == 'table' and type(result.uri) == 'string' and ctx and ctx.client_id then
+    local client = vim.lsp.get_client_by_id(ctx.client_id)
+    local owner = paths.root(vim.uri_to_fname(result.uri))
+    local root = client and client.config and client.config.root_dir
+    if owner and root and paths.normalize(owner) ~= paths.normalize(root) then
+      for _, c in ipairs(get_clients()) do
+        if c.config and c.config.root_dir and paths.normalize(c.config.root_dir) == paths.normalize(owner) then
+          return -- the owner's client publishes it
+        end
+      end
+    end
+  end
+  return vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+end
+
+-- binary_found tells, once, when the server cannot be started: 0.11+'s
+-- vim.lsp.enable would otherwise fail without a word on opening a file.
+local told_missing = false
+function binary_found()
+  local bin = M.options.cmd and M.options.cmd[1]
+  if type(bin) == 'string' and vim.fn.executable(bin) == 1 then
+    return true
+  end
+  if not told_missing then
+    told_missing = true
+    notify(tostring(bin) .. ' not found: install codewhale-ls (see :help codewhale-setup) or set cmd in setup{}; :checkhealth codewhale', vim.log.levels.ERROR)
+  end
+  return false
+end
+
 -- client_config is the configuration every code path starts the client
 -- with (vim.lsp.config's lsp/codewhale_ls.lua returns it too).
 function M.client_config()
-  local init = { approvals = 'codewhale' }
+  local init = { approvals = 'codewhale', approvalsAsync = true }
   init.config = M.options.config
   init.approvalTimeoutSeconds = M.options.approval_timeout
   init.decisionLog = M.options.decision_log
@@ -350,13 +389,23 @@ function M.client_config()
     init_options = init,
     handlers = {
       ['codewhale/approve'] = approve,
+      ['codewhale/approvalRequested'] = approval_requested,
       ['codewhale/approvalWithdrawn'] = function(_, params)
         if type(params) == 'table' and type(params.id) == 'string' then
           vim.schedule(function() withdraw(params.id) end)
         end
       end,
       ['codewhale/decision'] = on_decision,
+      ['textDocument/publishDiagnostics'] = publish_diagnostics,
     },
+    on_attach = function(_, bufnr)
+      -- Neovim 0.7 sets no omnifunc, and its vim.lsp.omnifunc inserts
+      -- newText at the keyword's start, not at the edit's range: ours
+      -- honours the range. A buffer with an omnifunc keeps it.
+      if vim.bo[bufnr].omnifunc == '' then
+        vim.bo[bufnr].omnifunc = "v:lua.require'codewhale'.omnifunc"
+      end
+    end,
     on_exit = function(_, _, client_id)
       vim.schedule(function()
         deny_inflight(client_id)
@@ -376,7 +425,7 @@ function M.client_config()
     -- vim.lsp.config (0.11+): attach only to Codewhale's files.
     root_dir = function(bufnr, on_dir)
       local root = paths.root(api.nvim_buf_get_name(bufnr))
-      if root then
+      if root and binary_found() then
         on_dir(root)
       end
     end,
@@ -388,7 +437,7 @@ end
 function M.attach(buf)
   buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
   local root = paths.root(api.nvim_buf_get_name(buf))
-  if not root then
+  if not root or not binary_found() then
     return nil
   end
   local cfg = M.client_config()
@@ -473,7 +522,7 @@ function M.authorize(call, cb)
   end
   local client = M.client_for(call.workspace)
   if not client then
-    return done(deny_decision(call, 'codewhale-ls is not running: open a Codewhale policy file or run :CodewhaleStart'))
+    return done(deny_decision(call, 'codewhale-ls is not running: open a Codewhale policy file (.codewhale/config.toml, ~/.codewhale/permissions.toml) to start it'))
   end
   local req = vim.deepcopy(call)
   req.workspace = req.workspace or client.config.root_dir
@@ -504,6 +553,97 @@ function M.request(method, params, cb, workspace)
   client_request(client, method, params, function(err, result) cb(err, result) end)
 end
 
+--- Completion ----------------------------------------------------------
+
+-- byte_col is the byte column of an LSP position's character in line,
+-- counted in the client's position encoding.
+local function byte_col(line, character, encoding)
+  if encoding == 'utf-8' then
+    return math.min(character, #line)
+  end
+  local units, i = 0, 1
+  while i <= #line and units < character do
+    local c = line:byte(i)
+    local len = c < 0x80 and 1 or c < 0xE0 and 2 or c < 0xF0 and 3 or 4
+    units = units + ((encoding ~= 'utf-32' and len == 4) and 2 or 1)
+    i = i + len
+  end
+  return i - 1
+end
+
+local omni = { items = {} }
+
+-- omnifunc is 'omnifunc' completion (<C-x><C-o>) that inserts each
+-- item's textEdit.newText over the range the server gave: Neovim 0.7's
+-- vim.lsp.omnifunc put newText at the start of the keyword instead, so
+-- `approval_policy = "` completed to `""never"` (issue 15 point 13).
+-- Set on attach where the buffer has no omnifunc.
+function M.omnifunc(findstart, base)
+  if findstart == 1 then
+    omni.items = {}
+    local buf = api.nvim_get_current_buf()
+    local client
+    for _, c in ipairs(get_clients()) do
+      if c.attached_buffers and c.attached_buffers[buf] then
+        client = c
+      end
+    end
+    local line = api.nvim_get_current_line()
+    local col = api.nvim_win_get_cursor(0)[2]
+    local keyword = vim.fn.match(line:sub(1, col), [[\k*$]])
+    if not client then
+      return -3 -- leave completion mode quietly
+    end
+    local enc = client.offset_encoding or 'utf-16'
+    local params = vim.lsp.util.make_position_params(0, enc)
+    local res
+    if getmetatable(client) then
+      res = client:request_sync('textDocument/completion', params, 2000, buf)
+    else
+      res = client.request_sync('textDocument/completion', params, 2000, buf)
+    end
+    local result = res and res.result
+    local items = type(result) == 'table' and (result.items or result) or {}
+    local start = keyword
+    local found = {}
+    for _, it in ipairs(items) do
+      local te = it.textEdit
+      local range = type(te) == 'table' and (te.range or te.insert)
+      local s, word
+      if range then
+        s, word = byte_col(line, range.start.character, enc), te.newText
+      else
+        s, word = keyword, it.insertText or it.label
+      end
+      if type(word) == 'string' and s <= col then
+        table.insert(found, { start = s, word = word, item = it })
+        start = math.min(start, s)
+      end
+    end
+    -- One start column for all: an item whose range starts later gets
+    -- the text between the two in front of its newText.
+    for _, f in ipairs(found) do
+      local doc = f.item.documentation
+      table.insert(omni.items, {
+        word = line:sub(start + 1, f.start) .. f.word,
+        abbr = f.item.label,
+        menu = type(f.item.detail) == 'string' and f.item.detail or '',
+        info = type(doc) == 'table' and doc.value or (type(doc) == 'string' and doc or ''),
+        icase = 1,
+        dup = 1,
+      })
+    end
+    return start
+  end
+  local out = {}
+  for _, it in ipairs(omni.items) do
+    if it.word:sub(1, #base):lower() == base:lower() then
+      table.insert(out, it)
+    end
+  end
+  return out
+end
+
 --- Commands ------------------------------------------------------------
 
 local function scratch(title, lines)
@@ -528,6 +668,20 @@ local function str(v)
   return tostring(v)
 end
 
+-- codewhale_line is the Codewhale release the server decides as
+-- (status.codewhale, contract.md §4): the release found, the behaviour
+-- used, where it came from, and the server's note.
+function M.codewhale_line(c)
+  if type(c) ~= 'table' then
+    return '-'
+  end
+  local line = string.format('%s (decides as %s; %s)', str(c.release), str(c.behaviour), str(c.source))
+  if c.note ~= nil and c.note ~= vim.NIL and c.note ~= '' then
+    line = line .. ': ' .. str(c.note)
+  end
+  return line
+end
+
 function M.status_lines(s)
   local lines = {
     'codewhale-ls ' .. str(s.version),
@@ -535,6 +689,7 @@ function M.status_lines(s)
     'posture:     ' .. str(s.posture),
     'sandbox:     ' .. str(s.sandbox),
     'pending:     ' .. str(s.pendingApprovals),
+    'codewhale:   ' .. M.codewhale_line(s.codewhale),
     'config:      ' .. str(s.configPath),
     'permissions: ' .. str(s.permissionsPath),
     'files:',
@@ -579,10 +734,53 @@ function M.explain_lines(req, d)
   return lines
 end
 
--- explain shows how the policy judges tool with command, never prompting.
-function M.explain(tool, command, cb)
+-- The field each of Codewhale's tools names its argument in, as the
+-- gate reads them (docs/codewhale/pipeline.md, the adapter's fields;
+-- gate/layer9_sandbox.go, gate/layer9_shellreads.go, gate/layer8_approval.go).
+-- A tool of two fields takes its first word as the first field and the
+-- rest as the second: `grep_files TODO src`.
+local explain_fields = {
+  exec_shell = { 'command' }, bash = { 'command' }, Bash = { 'command' }, task_shell_start = { 'command' },
+  exec_shell_wait = { 'command' }, exec_shell_interact = { 'command' },
+  read_file = { 'path' }, read = { 'path' }, write_file = { 'path' }, write = { 'path' },
+  edit_file = { 'path' }, edit = { 'path' }, list_dir = { 'path' }, image_ocr = { 'path' }, read_media = { 'path' },
+  grep_files = { 'pattern', 'path' }, file_search = { 'pattern', 'path' },
+  fetch_url = { 'url' }, rlm_open = { 'url' }, web_search = { 'query' },
+}
+M.explain_fields = explain_fields
+
+-- explain_input is the input of tool for :CodewhaleExplain's argument:
+-- a JSON object as given, else the tool's own field(s) (command for a
+-- tool not listed).
+function M.explain_input(tool, arg)
+  if arg:match('^%s*{') then
+    local ok, v = pcall(vim.fn.json_decode, arg)
+    if ok and type(v) == 'table' then
+      return v
+    end
+    return nil, 'not a JSON object: ' .. arg
+  end
+  local fields = explain_fields[tool] or { 'command' }
+  if #fields == 1 then
+    return { [fields[1]] = arg }
+  end
+  local first, rest = arg:match('^(%S+)%s+(.+)$')
+  if not first then
+    return { [fields[1]] = arg }
+  end
+  return { [fields[1]] = first, [fields[2]] = rest }
+end
+
+-- explain shows how the policy judges tool with arg (see explain_input),
+-- never prompting.
+function M.explain(tool, arg, cb)
   local client = M.client_for(nil)
-  local req = { tool = tool, input = { command = command }, workspace = client and client.config.root_dir }
+  local input, bad = M.explain_input(tool, arg)
+  if not input then
+    notify('explain: ' .. bad, vim.log.levels.ERROR)
+    return cb and cb(nil)
+  end
+  local req = { tool = tool, input = input, workspace = client and client.config.root_dir }
   M.request('codewhale/explain', req, function(err, d)
     if err or type(d) ~= 'table' then
       notify('explain: ' .. str(err and err.message or 'no answer'), vim.log.levels.ERROR)
@@ -625,12 +823,23 @@ end
 function M.setup(opts)
   M.options = vim.tbl_deep_extend('force', M.options, opts or {})
   local f = M.features()
+  local group = api.nvim_create_augroup('codewhale', { clear = true })
   if f.config then
     vim.lsp.config(name, M.client_config())
     vim.lsp.enable(name)
+    -- vim.lsp.enable skips a server whose cmd is not executable, without
+    -- a word: opening a policy file says so here.
+    api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = { 'toml', 'json' },
+      callback = function(args)
+        if paths.root(api.nvim_buf_get_name(args.buf)) then
+          binary_found()
+        end
+      end,
+    })
     return
   end
-  local group = api.nvim_create_augroup('codewhale', { clear = true })
   api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = { 'toml', 'json' },

@@ -1,0 +1,111 @@
+//go:build unix
+
+package editors_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// tmuxNeovim is a real Neovim in a tmux pane of a fixed size, running one
+// of testdata/nvim's scripts, for tests that type into it as a person does
+// (send-keys) and read what the pane shows (capture-pane).
+type tmuxNeovim struct {
+	t          *testing.T
+	ctx        context.Context
+	tmux       string
+	socket     string
+	dir        string
+	cols, rows int
+}
+
+// startTmuxNeovim starts nv on script in a detached tmux session; the
+// session and its server end with the test (t.Cleanup), or when ctx does.
+func startTmuxNeovim(t *testing.T, ctx context.Context, w *nvimWorld, script, kind string, cols, rows int) *tmuxNeovim {
+	t.Helper()
+	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: requireTool(t, "tmux", "apt-get install tmux, or .ci/setup-nvim.sh"),
+		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: w.dir, cols: cols, rows: rows}
+	pane := append([]string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
+	if w.nv.chroot != "" {
+		pane = append(pane, requireTool(t, "chroot", "coreutils"), w.nv.chroot)
+	}
+	pane = append(pane, w.nv.path, "--clean", "-c", "luafile "+w.guest(filepath.Join(w.dir, "scripts", script)))
+	args := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "--"}, pane...)
+	if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	// The tmux server is a daemon of this test: it ends with it.
+	t.Cleanup(func() { tm.cmd("kill-server").Run() })
+	return tm
+}
+
+func (tm *tmuxNeovim) cmd(args ...string) *exec.Cmd {
+	c := exec.CommandContext(tm.ctx, tm.tmux, append([]string{"-S", tm.socket, "-f", "/dev/null"}, args...)...)
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + tm.dir, "XDG_RUNTIME_DIR=" + tm.dir}
+	c.WaitDelay = 5 * time.Second
+	return c
+}
+
+// capture is the pane's text; with colours (capture-pane -e) when sgr.
+func (tm *tmuxNeovim) capture(sgr bool) string {
+	args := []string{"capture-pane", "-p"}
+	if sgr {
+		args = append(args, "-e")
+	}
+	out, err := tm.cmd(args...).Output()
+	if err != nil {
+		tm.t.Fatalf("capture-pane: %v", err)
+	}
+	return string(out)
+}
+
+// waitScreen waits until the pane shows every one of want and returns
+// the screen. It fails after a minute: the bound of a hang, far above
+// any draw.
+func (tm *tmuxNeovim) waitScreen(want ...string) string {
+	tm.t.Helper()
+	give := time.Now().Add(time.Minute)
+	for {
+		screen := tm.capture(false)
+		missing := missingText(screen, want)
+		if missing == "" {
+			return screen
+		}
+		if time.Now().After(give) {
+			tm.t.Fatalf("the screen never showed %q:\n%s", missing, screen)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// typing is the pause between two keys of a person typing fast: the
+// keys arrive one by one, as from a keyboard, never as one paste.
+const typing = 35 * time.Millisecond
+
+// typeText types text key by key ('\n' is Enter, '\x1b' Escape).
+func (tm *tmuxNeovim) typeText(text string) {
+	tm.t.Helper()
+	for _, r := range text {
+		var args []string
+		switch r {
+		case '\n':
+			args = []string{"send-keys", "Enter"}
+		case '\x1b':
+			args = []string{"send-keys", "Escape"}
+		case ';':
+			// A lone ";" separates tmux commands.
+			args = []string{"send-keys", "-l", `\;`}
+		default:
+			args = []string{"send-keys", "-l", string(r)}
+		}
+		if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
+			tm.t.Fatalf("send-keys %q: %v\n%s", r, err, out)
+		}
+		time.Sleep(typing)
+	}
+}
