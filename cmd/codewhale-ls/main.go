@@ -21,16 +21,31 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
        codewhale-ls version
+       codewhale-ls COMMAND --help
 
 common flags: --config PATH  --workspace DIR  --mode plan|agent|operate|yolo
               --posture ask|auto-review|full-access|never
 `
+
+// helpAsked reports whether a subcommand's args ask for its help. An
+// agent's hook (hook AGENT ...) never does: whatever its arguments, it
+// answers the agent, so a --help there is an unknown flag and a deny.
+func helpAsked(cmd string, rest []string) bool {
+	if cmd == "hook" && len(rest) > 0 && rest[0] != "install" && rest[0] != "uninstall" && !wantsHelp(rest[:1]) {
+		return false
+	}
+	return wantsHelp(rest)
+}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return serve(nil, stdin, stdout, stderr)
 	}
 	cmd, rest := args[0], args[1:]
+	if help, ok := commandHelp[cmd]; ok && helpAsked(cmd, rest) {
+		fmt.Fprint(stdout, help)
+		return 0
+	}
 	switch cmd {
 	case "serve":
 		return serve(rest, stdin, stdout, stderr)

@@ -242,3 +242,39 @@ func TestExplainNamesTheReleaseChange(t *testing.T) {
 		t.Errorf("0.10.1:\n%s", out)
 	}
 }
+
+// Every subcommand answers --help and -h on standard output with its
+// usage, flags and an example, and exits 0; an agent's hook never does,
+// since its answer is the agent's (a deny in the agent's form).
+func TestEverySubcommandHasHelp(t *testing.T) {
+	for cmd, want := range commandHelp {
+		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}} {
+			var stdout, stderr bytes.Buffer
+			if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != want {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout.String(), stderr.String())
+			}
+			if !strings.HasPrefix(want, "usage: codewhale-ls "+cmd) {
+				t.Errorf("%s's help does not start with its usage: %q", cmd, want)
+			}
+			if cmd != "version" && !strings.Contains(want, "\nexample: ") {
+				t.Errorf("%s's help has no example", cmd)
+			}
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"hook", "install", "--help"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != commandHelp["hook"] {
+		t.Errorf("hook install --help: exit %d, %q", code, stdout.String())
+	}
+	stdout.Reset()
+	code := run([]string{"hook", "claude-code", "--help"}, strings.NewReader(`{}`), &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) || !strings.Contains(stdout.String(), "unknown flag --help") {
+		t.Errorf("an agent's hook given --help: exit %d, %q (want the agent's deny)", code, stdout.String())
+	}
+	for _, cmd := range []string{"check", "authorize", "explain", "serve", "schema"} {
+		for _, name := range []string{"codewhale-version"} {
+			if !strings.Contains(commandHelp[cmd], "--"+name) {
+				t.Errorf("%s's help does not name --%s", cmd, name)
+			}
+		}
+	}
+}

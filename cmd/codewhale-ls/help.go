@@ -1,0 +1,106 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/agents"
+)
+
+// commonFlagsHelp describes commonFlags, which check, authorize and
+// explain take.
+const commonFlagsHelp = `  --config PATH              the user config.toml (default: Codewhale's own search)
+  --workspace DIR            the workspace (default: the git root of the current directory)
+  --mode plan|agent|operate|yolo
+  --posture ask|auto-review|full-access|never
+  --origin interactive|background|headless
+  --codewhale-version V      decide as Codewhale V (default: the codewhale on PATH, else the newest)
+`
+
+// commandHelp is each subcommand's --help: what it does, its flags and an
+// example (docs/codewhale/contract.md §2 is the contract behind them).
+var commandHelp = map[string]string{
+	"serve": `usage: codewhale-ls serve [--stdio] [--codewhale-version V]
+
+Runs the language server on standard input and output (LSP, JSON-RPC);
+editors start it. Logs go to standard error.
+
+  --stdio                    accepted because editors pass it (the only transport)
+  --codewhale-version V      decide and lint as Codewhale V
+
+example: codewhale-ls serve --stdio
+`,
+	"check": `usage: codewhale-ls check [flags] [FILE...]
+
+Lints Codewhale's policy files (config.toml, permissions.toml, the project
+overlay, hooks.toml, constitution.json) as the chosen Codewhale reads them,
+only FILE... when given. Exit 0 nothing at or above --fail-level, 2
+warnings at or above it, 3 errors, 1 bad usage or an internal failure.
+
+  --format text|json|sarif|github   how findings are printed (default text)
+  --fail-level error|warning|none   which findings fail the run (default error)
+` + commonFlagsHelp + `
+example: codewhale-ls check --format sarif > codewhale.sarif
+`,
+	"authorize": `usage: codewhale-ls authorize [flags] < request.json
+
+Decides one AuthorizeRequest (JSON on standard input) through Codewhale's
+nine layers and prints the Decision (JSON). It never prompts: a call a
+human must decide is printed as ask. Exit 0 when a Decision was printed,
+whatever it says; 1 with {"error": "..."} on standard error for a request
+it cannot read.
+
+` + commonFlagsHelp + `
+example: echo '{"tool":"exec_shell","input":{"command":"cargo test"}}' | codewhale-ls authorize
+`,
+	"explain": `usage: codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
+
+Shows how every layer judges a call, which layer decides, what later
+layers could tighten, and the exact rule "Always allow" would save.
+
+  --command CMD              a shell command's text
+  --path P                   a file tool's path
+  --input JSON               the whole input object
+  --json                     print the Decision as JSON
+` + commonFlagsHelp + `
+example: codewhale-ls explain exec_shell --command 'git push --force'
+`,
+	"schema": `usage: codewhale-ls schema NAME [--codewhale-version V]
+
+Prints the JSON Schema of a policy file as Codewhale V reads it (default:
+the newest implemented release). NAME is one of config, permissions,
+hooks, constitution.
+
+example: codewhale-ls schema permissions --codewhale-version 0.10.1
+`,
+	"hook": `usage: codewhale-ls hook AGENT [--config PATH] [--codewhale-version V] [--timeout SECONDS] < event.json
+       codewhale-ls hook install|uninstall AGENT [--user|--project [--workspace DIR]] [--yes]
+
+As AGENT's pre-tool hook, reads the agent's event, decides the call as
+authorize does and answers in the agent's own form, asking the editor's
+codewhale-ls where a human must decide (docs/agents.md). AGENT is one of
+` + strings.Join(agents.Names(), ", ") + `. Every error is a deny;
+flags it does not know (--help too) are denied in the agent's form.
+
+  --timeout SECONDS          the agent's hook timeout, when not its default
+  install|uninstall          add or remove the hook in the agent's settings
+                             (user level by default; the diff first, then --yes
+                             or a confirmation on a terminal)
+
+example: codewhale-ls hook install claude-code
+`,
+	"version": `usage: codewhale-ls version (also --version, -v)
+
+Prints codewhale-ls's version and the Codewhale releases it reproduces.
+`,
+}
+
+// wantsHelp reports whether args (a subcommand's) ask for its help before
+// any "--".
+func wantsHelp(args []string) bool {
+	end := slices.Index(args, "--")
+	if end < 0 {
+		end = len(args)
+	}
+	return slices.ContainsFunc(args[:end], func(a string) bool { return a == "-h" || a == "--help" })
+}
