@@ -2,9 +2,10 @@ package gate
 
 import (
 	"context"
-	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 rootUri is deprecated in LSP 3.17 in favour of workspaceFolders, yet clients that name no folders (Neovim without a root, older editors) still send it, and the workspace they name must be honoured
+
 package rpc
 
 import (

@@ -2,11 +2,12 @@ package rpc
 
 import (
 	"context"
-	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/codewhale-ls/codewhale-ls/agents/install"
 
 	"go.lsp.dev/protocol"
 

@@ -4,9 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"path/filepath"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"

@@ -12,13 +12,12 @@ import (
 // permissions.toml, a call, and the phase each implemented release gives
 // (0.9.10, 0.10.0, 0.10.1), with the reason where the spec words it.
 type releaseCase struct {
-	name  string
-	toml  string
-	call  Input
-	want  [3]Phase
-	why   string // the 0.10.1 reason, when the table gives it
-	fold  bool   // a macOS/Windows build
-	shell bool   // the call is exec_shell (Tool and Mode defaulted)
+	name string
+	toml string
+	call Input
+	want [3]Phase
+	why  string // the 0.10.1 reason, when the table gives it
+	fold bool   // a macOS/Windows build
 }
 
 func rule(lines string) string { return "[[rules]]\n" + lines + "\n" }

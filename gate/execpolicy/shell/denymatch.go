@@ -83,8 +83,9 @@ func (d Dialect) DenyMatchTokens(rule, target []string) bool {
 	if len(rule) == 0 || !d.laterTokensPresent(rule, target) {
 		return false
 	}
+	// Small searches (most) keep their memo on the stack.
 	var small [64]bool
-	failed := small[:0]
+	var failed []bool
 	if n := len(target) * len(rule); n <= len(small) {
 		failed = small[:n]
 	} else {
