@@ -50,15 +50,18 @@ func checkSymbols(t *testing.T, kind config.Kind, src []byte, symbols []Symbol) 
 // anywhere, and a file can be opened with the wrong kind.
 func TestEveryOffsetOfTheFixtures(t *testing.T) {
 	for name := range fixtureKinds {
-		src := fixture(t, name)
-		f, _ := execpolicy.ParseFile(src)
-		snap := &config.Snapshot{Permissions: f}
-		for _, kind := range assistKinds {
-			checkSymbols(t, kind, src, Symbols(kind, src))
-			for off := -1; off <= len(src)+1; off++ {
-				exercise(t, kind, src, off, snap)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each fixture is its own, read-only
+			src := fixture(t, name)
+			f, _ := execpolicy.ParseFile(src)
+			snap := &config.Snapshot{Permissions: f}
+			for _, kind := range assistKinds {
+				checkSymbols(t, kind, src, Symbols(kind, src))
+				for off := -1; off <= len(src)+1; off++ {
+					exercise(t, kind, src, off, snap)
+				}
 			}
-		}
+		})
 	}
 }
 
