@@ -212,7 +212,7 @@ func (d *looseness) rules() {
 		case n.Rule.Action == b.Rule.Action && n.Rule.Action != execpolicy.Allow && rootedToRelative(b.Rule, n.Rule, rel):
 			d.report(path, valueSpan(n, "path"), "this %s's path was the rooted %q, now the relative %q: Codewhale %s matched the rooted path inside or outside the workspace, the relative one only inside it", n.Rule.Action, *b.Rule.Path, *n.Rule.Path, rel.Name())
 		case n.Rule.Action != b.Rule.Action || n.Rule.Action == execpolicy.Ask:
-		case n.Rule.Action == execpolicy.Allow && !covers(b.Rule, n.Rule, dialect):
+		case n.Rule.Action == execpolicy.Allow && !covers(b.Rule, n.Rule, dialect, nil):
 			span, what := ruleChange(b, n)
 			d.report(path, span, "this allow's %s (it now matches calls the baseline rule did not)", what)
 		case n.Rule.Action == execpolicy.Deny && StarIsWildcard(b.Rule, rel) && hasStarWord(*b.Rule.Command) && (n.Rule.Command == nil || !hasStarWord(*n.Rule.Command)) && !denyStillCovers(b.Rule, n.Rule, rel):
@@ -237,7 +237,7 @@ func denyStillCovers(b, n execpolicy.Rule, rel release.Release) bool {
 			n.Command = b.Command
 		}
 	}
-	return covers(n, b, dialect)
+	return covers(n, b, dialect, nil)
 }
 
 // rootedToRelative: a path rule the release matched anywhere (rooted,

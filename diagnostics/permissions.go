@@ -28,7 +28,7 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 	if f == nil || pf == nil || !pf.Accepted || len(pf.Rules) == 0 {
 		return
 	}
-	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules, shell.DialectOf(snap.Release))}
+	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules, shell.DialectOf(snap.Release)), relPaths: relPaths{}}
 	for i, fr := range pf.Rules {
 		if fr.Rule.Promoted() && fr.Rule.Action == execpolicy.Deny && StarIsWildcard(fr.Rule, snap.Release) && hasStarWord(*fr.Rule.Command) {
 			l.starDenies = append(l.starDenies, i)
@@ -60,6 +60,11 @@ type permLint struct {
 	// starDenies are the promoted denies with a `*` word, when the
 	// release reads it as a wildcard.
 	starDenies []int
+	// relPaths remembers the paths CW200's coverage proof puts relative
+	// to a workspace: a file's path rules of one tool are all candidates
+	// of each other, so without it a 10,000-rule file normalised the same
+	// few thousand paths millions of times (docs/performance.md).
+	relPaths relPaths
 }
 
 func (l *permLint) add(code string, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {
@@ -113,7 +118,7 @@ func (l *permLint) shadowed(i int) {
 	}
 	for _, j := range l.index.coverCandidates(r.Rule) {
 		w := l.rules[j]
-		if j == i || w.Rule.Action <= r.Rule.Action || !covers(w.Rule, r.Rule, l.index.dialect) {
+		if j == i || w.Rule.Action <= r.Rule.Action || !covers(w.Rule, r.Rule, l.index.dialect, l.relPaths) {
 			continue
 		}
 		l.add("CW200", problem.Warning, r.Span,
@@ -151,10 +156,11 @@ func (l *permLint) blockedByStar(i int) bool {
 }
 
 // covers reports that w provably matches every call r matches, as the
-// release of dialect matches commands.
-func covers(w, r execpolicy.Rule, dialect shell.Dialect) bool {
+// release of dialect matches commands; memo, when not nil, keeps the
+// relative paths it computes.
+func covers(w, r execpolicy.Rule, dialect shell.Dialect, memo relPaths) bool {
 	// Cheapest tests first: a file's rules mostly differ in tool or command.
-	if w.Tool != r.Tool || !coversCommand(w, r, dialect) || !coversPath(w, r) {
+	if w.Tool != r.Tool || !coversCommand(w, r, dialect) || !coversPath(w, r, memo) {
 		return false
 	}
 	if w.Workspace != nil {
@@ -170,7 +176,7 @@ func covers(w, r execpolicy.Rule, dialect shell.Dialect) bool {
 	return true
 }
 
-func coversPath(w, r execpolicy.Rule) bool {
+func coversPath(w, r execpolicy.Rule, memo relPaths) bool {
 	switch {
 	case w.Path == nil:
 		return true
@@ -188,10 +194,30 @@ func coversPath(w, r execpolicy.Rule) bool {
 	if !strings.HasPrefix(scope, "/") {
 		return false
 	}
-	fold := execpolicy.HostFoldsCase()
-	wp, okW := execpolicy.RelPath(*w.Path, *r.Workspace, fold)
-	rp, okR := execpolicy.RelPath(*r.Path, *r.Workspace, fold)
+	wp, okW := memo.of(*w.Path, *r.Workspace)
+	rp, okR := memo.of(*r.Path, *r.Workspace)
 	return okW && okR && wp == rp
+}
+
+// relPaths memoises execpolicy.RelPath by path and workspace; a nil one
+// computes every time.
+type relPaths map[[2]string]relPath
+
+type relPath struct {
+	path string
+	ok   bool
+}
+
+func (m relPaths) of(path, workspace string) (string, bool) {
+	key := [2]string{path, workspace}
+	if got, seen := m[key]; seen {
+		return got.path, got.ok
+	}
+	p, ok := execpolicy.RelPath(path, workspace, execpolicy.HostFoldsCase())
+	if m != nil {
+		m[key] = relPath{p, ok}
+	}
+	return p, ok
 }
 
 func coversCommand(w, r execpolicy.Rule, dialect shell.Dialect) bool {
