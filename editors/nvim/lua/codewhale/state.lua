@@ -1,0 +1,23 @@
+-- The plugin's state in this Neovim session, owned here and nowhere
+-- else: the clients started by hand, the approvals waiting, the
+-- decisions received and the authorize calls not answered yet.
+
+---@class codewhale.State
+---@field clients table<string, integer> workspace root -> client id (vim.lsp.start_client only)
+---@field queue codewhale.Entry[] approvals waiting, oldest first; the first is on the screen
+---@field decisions table[] codewhale/decision notifications received, the newest last (options.keep_decisions of them)
+---@field inflight table<string, fun(reason: string)> authorize calls not answered yet: "clientid:n" -> their deny
+---@field next_call integer the n of the last authorize call's key
+---@field approval_mode string|nil how the last prompt arrived, for :checkhealth
+---@field alerts integer|nil bells or notifications sent for prompts while unfocused
+
+---@type codewhale.State
+local state = {
+  clients = {},
+  queue = {},
+  decisions = {},
+  inflight = {},
+  next_call = 0,
+}
+
+return state
