@@ -454,8 +454,14 @@ func TestNeovimPlugin(t *testing.T) {
 					FloatsAfterStop int `json:"floats_after_stop"`
 					Notified        []string
 					Alerts          int
-					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
-					UserFloatKept   bool                              `json:"user_float_kept"`
+					Focus           struct {
+						Lost struct {
+							State, Global bool
+						}
+						Gained bool
+					}
+					PluginPicker  struct{ Decision, Choice string } `json:"plugin_picker"`
+					UserFloatKept bool                              `json:"user_float_kept"`
 				}
 				w.run(t, "plugin.lua", kind, &res)
 				if res.Features != start {
@@ -469,6 +475,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") || res.Alerts != 1 {
 					t.Errorf("Neovim not focused, a prompt announced %q, %d bells", res.Notified, res.Alerts)
+				}
+				if res.Focus.Lost.State || res.Focus.Lost.Global || !res.Focus.Gained {
+					t.Errorf("the focus after FocusLost, FocusGained: %+v (want false, not in vim.g, true)", res.Focus)
 				}
 				if res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout" {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)

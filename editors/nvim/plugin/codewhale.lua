@@ -24,5 +24,5 @@ api.nvim_create_user_command('CodewhaleLog', function() require('codewhale').log
 
 -- A prompt that arrives while Neovim is not focused is announced too.
 local group = api.nvim_create_augroup('codewhale_focus', { clear = true })
-api.nvim_create_autocmd('FocusLost', { group = group, callback = function() vim.g.codewhale_focused = false end })
-api.nvim_create_autocmd('FocusGained', { group = group, callback = function() vim.g.codewhale_focused = true end })
+api.nvim_create_autocmd('FocusLost', { group = group, callback = function() require('codewhale.state').focused = false end })
+api.nvim_create_autocmd('FocusGained', { group = group, callback = function() require('codewhale.state').focused = true end })

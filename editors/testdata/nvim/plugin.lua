@@ -161,7 +161,10 @@ local function timeout_case()
   t.must(5000, 'the notification', function() return #notified > 0 end)
   t.note('notified', notified)
   t.note('alerts', cw._state.alerts or 0)
+  -- The focus is the plugin's own state, not a global of the user's.
+  local lost = { state = cw._state.focused, global = vim.g.codewhale_focused ~= nil }
   vim.cmd('doautocmd FocusGained')
+  t.note('focus', { lost = lost, gained = cw._state.focused })
   vim.notify = notify
   t.note('floats_open', float_count())
   -- The editor goes on while the prompt waits: a request is answered.

@@ -180,7 +180,7 @@ local function enqueue(p, client_id, reply)
   end
   arm_deadline(entry)
   util.redraw_status()
-  if vim.g.codewhale_focused == false then
+  if state.focused == false then
     util.notify('an approval is waiting', vim.log.levels.WARN)
     alert(p)
   end

@@ -1,6 +1,7 @@
 -- The plugin's state in this Neovim session, owned here and nowhere
--- else: the clients started by hand, the approvals waiting, the
--- decisions received and the authorize calls not answered yet.
+-- else (none of it is kept in vim.g): the clients started by hand, the
+-- approvals waiting, the decisions received, the authorize calls not
+-- answered yet and whether Neovim has the focus.
 
 ---@class codewhale.State
 ---@field clients table<string, integer> workspace root -> client id (vim.lsp.start_client only)
@@ -10,6 +11,7 @@
 ---@field next_call integer the n of the last authorize call's key
 ---@field approval_mode string|nil how the last prompt arrived, for :checkhealth
 ---@field alerts integer|nil bells or notifications sent for prompts while unfocused
+---@field focused boolean false from FocusLost until FocusGained (plugin/codewhale.lua)
 
 ---@type codewhale.State
 local state = {
@@ -18,6 +20,7 @@ local state = {
   decisions = {},
   inflight = {},
   next_call = 0,
+  focused = true,
 }
 
 return state
