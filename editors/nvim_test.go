@@ -275,8 +275,18 @@ func TestNeovimPlugin(t *testing.T) {
 						Start          int
 						Lines          []string
 					}
-					ExplainEnv []string `json:"explain_env"`
-					Escaped    struct {
+					ExplainEnv    []string `json:"explain_env"`
+					SubExplainEnv []string `json:"sub_explain_env"`
+					SubStatus     []string `json:"sub_status"`
+					SubLog        struct {
+						Name  string
+						Lines int
+					} `json:"sub_log"`
+					SubComplete struct {
+						Subs, St, Tools, Second, Status, Old, Commands []string
+					} `json:"sub_complete"`
+					SubWrong []string `json:"sub_wrong"`
+					Escaped  struct {
 						Visible string
 						Lines   []string
 					}
@@ -317,6 +327,31 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if env := strings.Join(res.ExplainEnv, "\n"); !strings.Contains(env, `read_file {"path": ".env"}`) || !strings.Contains(env, "=> deny at layer 9") {
 					t.Errorf(":CodewhaleExplain read_file .env:\n%s", env)
+				}
+				// :Codewhale {subcommand}, the old commands' aliases' target.
+				if env := strings.Join(res.SubExplainEnv, "\n"); !strings.Contains(env, `read_file {"path": ".env"}`) || !strings.Contains(env, "=> deny at layer 9") {
+					t.Errorf(":Codewhale explain read_file .env:\n%s", env)
+				}
+				if status := strings.Join(res.SubStatus, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "decides as 0.10.1") {
+					t.Errorf(":Codewhale status:\n%s", status)
+				}
+				if !strings.HasSuffix(res.SubLog.Name, "decisions.jsonl") || res.SubLog.Lines < 6 {
+					t.Errorf(":Codewhale log opened %+v", res.SubLog)
+				}
+				c := res.SubComplete
+				if !slices.Equal(c.Subs, []string{"explain", "log", "status"}) || !slices.Equal(c.St, []string{"status"}) ||
+					!slices.Equal(c.Tools, []string{"read", "read_file", "read_media"}) || len(c.Second) != 0 || len(c.Status) != 0 ||
+					!slices.Equal(c.Old, c.Tools) {
+					t.Errorf(":Codewhale completion: %+v", c)
+				}
+				for _, name := range []string{"Codewhale", "CodewhaleExplain", "CodewhaleLog", "CodewhaleStatus"} {
+					if !slices.Contains(c.Commands, name) {
+						t.Errorf("no :%s among %q", name, c.Commands)
+					}
+				}
+				if w := res.SubWrong; len(w) != 3 || !strings.Contains(w[0], "a subcommand is needed: :Codewhale {explain|log|status}") ||
+					!strings.Contains(w[1], "no subcommand nope") || !strings.Contains(w[2], "usage: :Codewhale explain {tool} {argument}") {
+					t.Errorf(":Codewhale without a subcommand, with a wrong one, explain without its argument said %q", w)
 				}
 				if !strings.HasSuffix(res.Help, "codewhale.txt") {
 					t.Errorf(":help codewhale-approvals opened %q", res.Help)
@@ -454,8 +489,14 @@ func TestNeovimPlugin(t *testing.T) {
 					FloatsAfterStop int `json:"floats_after_stop"`
 					Notified        []string
 					Alerts          int
-					PluginPicker    struct{ Decision, Choice string } `json:"plugin_picker"`
-					UserFloatKept   bool                              `json:"user_float_kept"`
+					Focus           struct {
+						Lost struct {
+							State, Global bool
+						}
+						Gained bool
+					}
+					PluginPicker  struct{ Decision, Choice string } `json:"plugin_picker"`
+					UserFloatKept bool                              `json:"user_float_kept"`
 				}
 				w.run(t, "plugin.lua", kind, &res)
 				if res.Features != start {
@@ -469,6 +510,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if len(res.Notified) != 1 || !strings.Contains(res.Notified[0], "approval is waiting") || res.Alerts != 1 {
 					t.Errorf("Neovim not focused, a prompt announced %q, %d bells", res.Notified, res.Alerts)
+				}
+				if res.Focus.Lost.State || res.Focus.Lost.Global || !res.Focus.Gained {
+					t.Errorf("the focus after FocusLost, FocusGained: %+v (want false, not in vim.g, true)", res.Focus)
 				}
 				if res.PluginPicker.Decision != "deny" || res.PluginPicker.Choice != "timeout" {
 					t.Errorf("a picker plugin's prompt past its deadline: %+v", res.PluginPicker)

@@ -7,22 +7,34 @@ vim.g.loaded_codewhale = true
 
 local api = vim.api
 
-api.nvim_create_user_command('CodewhaleStatus', function() require('codewhale').status() end,
-  { desc = 'codewhale-ls: posture, sandbox, files loaded, approvals waiting' })
+-- Everything is loaded on first use: these only name the commands.
+local function run(line) require('codewhale.commands').run(line) end
 
-api.nvim_create_user_command('CodewhaleExplain', function(opts)
-  local tool, arg = opts.args:match('^(%S+)%s+(.+)$')
-  if not tool then
-    vim.notify('usage: :CodewhaleExplain {tool} {argument}, e.g. read_file .env, exec_shell git push, or {tool} {json}', vim.log.levels.ERROR)
-    return
-  end
-  require('codewhale').explain(tool, arg)
-end, { nargs = '+', desc = 'codewhale-ls: how the nine layers judge a tool call' })
+-- :Codewhale {subcommand}: status, explain, log (|:Codewhale|).
+api.nvim_create_user_command('Codewhale', function(opts) run(opts.args) end, {
+  nargs = '*',
+  complete = function(arglead, cmdline, cursorpos)
+    return require('codewhale.commands').complete(arglead, cmdline, cursorpos)
+  end,
+  desc = 'codewhale-ls: :Codewhale status | explain {tool} {argument} | log',
+})
 
-api.nvim_create_user_command('CodewhaleLog', function() require('codewhale').log() end,
-  { desc = 'codewhale-ls: the decision log' })
+-- The commands before :Codewhale, kept as aliases of its subcommands.
+api.nvim_create_user_command('CodewhaleStatus', function() run('status') end,
+  { desc = 'codewhale-ls: posture, sandbox, files loaded, approvals waiting (:Codewhale status)' })
+
+api.nvim_create_user_command('CodewhaleExplain', function(opts) run('explain ' .. opts.args) end, {
+  nargs = '+',
+  complete = function(arglead, cmdline, cursorpos)
+    return require('codewhale.commands').complete(arglead, cmdline, cursorpos, 'explain')
+  end,
+  desc = 'codewhale-ls: how the nine layers judge a tool call (:Codewhale explain)',
+})
+
+api.nvim_create_user_command('CodewhaleLog', function() run('log') end,
+  { desc = 'codewhale-ls: the decision log (:Codewhale log)' })
 
 -- A prompt that arrives while Neovim is not focused is announced too.
 local group = api.nvim_create_augroup('codewhale_focus', { clear = true })
-api.nvim_create_autocmd('FocusLost', { group = group, callback = function() vim.g.codewhale_focused = false end })
-api.nvim_create_autocmd('FocusGained', { group = group, callback = function() vim.g.codewhale_focused = true end })
+api.nvim_create_autocmd('FocusLost', { group = group, callback = function() require('codewhale.state').focused = false end })
+api.nvim_create_autocmd('FocusGained', { group = group, callback = function() require('codewhale.state').focused = true end })

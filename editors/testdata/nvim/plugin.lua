@@ -161,7 +161,10 @@ local function timeout_case()
   t.must(5000, 'the notification', function() return #notified > 0 end)
   t.note('notified', notified)
   t.note('alerts', cw._state.alerts or 0)
+  -- The focus is the plugin's own state, not a global of the user's.
+  local lost = { state = cw._state.focused, global = vim.g.codewhale_focused ~= nil }
   vim.cmd('doautocmd FocusGained')
+  t.note('focus', { lost = lost, gained = cw._state.focused })
   vim.notify = notify
   t.note('floats_open', float_count())
   -- The editor goes on while the prompt waits: a request is answered.
@@ -405,6 +408,35 @@ local function main_case()
   vim.cmd('CodewhaleLog')
   t.note('log', { name = api.nvim_buf_get_name(0), lines = #t.lines(0) })
   vim.cmd('close')
+  -- :Codewhale {subcommand} does what the old commands do (they are
+  -- its aliases), and completes its subcommands and explain's tools.
+  vim.cmd('Codewhale explain read_file .env')
+  t.note('sub_explain_env', scratch_lines('codewhale://explain'))
+  vim.cmd('Codewhale status')
+  t.note('sub_status', scratch_lines('codewhale://status'))
+  vim.cmd('Codewhale log')
+  t.note('sub_log', { name = api.nvim_buf_get_name(0), lines = #t.lines(0) })
+  vim.cmd('close')
+  local function complete(line) return vim.fn.getcompletion(line, 'cmdline') end
+  t.note('sub_complete', {
+    subs = complete('Codewhale '),
+    st = complete('Codewhale st'),
+    tools = complete('Codewhale explain rea'),
+    second = complete('Codewhale explain read_file '),
+    status = complete('Codewhale status '),
+    old = complete('CodewhaleExplain rea'),
+    commands = vim.fn.getcompletion('Codewhale', 'command'),
+  })
+  do
+    local said = {}
+    local notify = vim.notify
+    vim.notify = function(msg) table.insert(said, msg) end
+    vim.cmd('Codewhale')
+    vim.cmd('Codewhale nope')
+    vim.cmd('Codewhale explain read_file')
+    vim.notify = notify
+    t.note('sub_wrong', said)
+  end
   vim.cmd('checkhealth codewhale')
   t.note('health', t.lines(0))
 end

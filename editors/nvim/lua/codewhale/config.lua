@@ -1,0 +1,40 @@
+-- The options of setup{} (doc/codewhale.txt, |codewhale-setup-options|):
+-- their defaults and the values in use. Every module reads them here.
+local M = {}
+
+---@class codewhale.Options
+---@field cmd string[] the server command
+---@field config string|nil path of the user config.toml (initializationOptions.config); nil: the server's default
+---@field approval_timeout integer|nil seconds a prompt waits; nil: the server's default
+---@field decision_log string|false|nil path of the decision log, false for none, nil: the server's default
+---@field codewhale_version string|nil the Codewhale release to decide as ("0.10.1"); nil: the codewhale on the server's PATH, else the newest release codewhale-ls implements
+---@field keep_decisions integer decisions kept in memory for :Codewhale log when no log file exists
+---@field ui_select boolean true: approvals go to vim.ui.select where a picker plugin replaces it (the card stays beside it and still takes the code); false: always the plugin's own card
+---@field alert 'bell'|'notify'|false when Neovim is not focused, a waiting approval: 'bell' rings the terminal's bell, 'notify' asks the terminal for a desktop notification (OSC 777), false does neither (a message is always shown)
+
+---@class codewhale.SetupOptions: codewhale.Options
+---@field cmd? string[]
+---@field keep_decisions? integer
+---@field ui_select? boolean
+---@field alert? 'bell'|'notify'|false
+
+---@type codewhale.Options
+M.options = {
+  cmd = { 'codewhale-ls', 'serve' },
+  config = nil,
+  approval_timeout = nil,
+  decision_log = nil,
+  codewhale_version = nil,
+  keep_decisions = 200,
+  ui_select = false,
+  alert = 'bell',
+}
+
+-- set merges opts into the options in use: a later setup{} changes only
+-- what it names.
+---@param opts codewhale.SetupOptions|nil
+function M.set(opts)
+  M.options = vim.tbl_deep_extend('force', M.options, opts or {})
+end
+
+return M
