@@ -9,11 +9,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import { approvalHtml, panelTitle, QueueCount } from './approvalHtml';
-import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
+import { ApprovalAnswer, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
 import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
 import { documentSelector } from './selector';
 import { failureText, ServerExit, shouldRestart } from './serverFailure';
 import { resolveServer } from './serverPath';
+import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
 import { initializationOptions, needsRestart, startSettings, StartSettings } from './settings';
 import { FolderStatus, ServerStatus, statusBarText, statusMarkdown } from './status';
 
@@ -259,7 +260,7 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
   };
   const own = new CodewhaleClient('codewhale', 'Codewhale', serverOptions, clientOptions, () => running);
   client = own;
-  client.onRequest('codewhale/approve', (prompt: ApprovalPrompt, token: vscode.CancellationToken) =>
+  client.onRequest(ApproveRequest, (prompt, token) =>
     new Promise<ApprovalAnswer>((resolve) => {
       queue.add(prompt, resolve);
       token.onCancellationRequested(() => queue.withdraw(prompt.id));
@@ -271,12 +272,12 @@ async function startServer(context: vscode.ExtensionContext): Promise<void> {
         });
       }
     }));
-  client.onNotification('codewhale/approvalWithdrawn', (params: { id: string; reason: string }) => {
+  client.onNotification(ApprovalWithdrawnNotification, (params) => {
     if (queue.withdraw(params.id)) {
       log.info(`approval ${params.id} withdrawn by the server (${params.reason})`);
     }
   });
-  client.onNotification('codewhale/decision', (d: Decision) => {
+  client.onNotification(DecisionNotification, (d) => {
     log.info(decisionLine(d));
     void afterDecision(d);
   });
@@ -359,12 +360,12 @@ async function refreshStatus(): Promise<ServerStatus | undefined> {
   }
   const running = client;
   try {
-    lastStatus = await running.sendRequest<ServerStatus>('codewhale/status');
+    lastStatus = await running.sendRequest(StatusRequest);
     // Each other folder of a multi-root window by name: its calls are
     // decided by its own .codewhale/ files.
     folderStatuses = await Promise.all(fileFolders().filter((f) => f !== lastStatus?.workspace).map(async (folder) => {
       try {
-        return { path: folder, status: await running.sendRequest<ServerStatus>('codewhale/status', { workspace: folder }) };
+        return { path: folder, status: await running.sendRequest(FolderStatusRequest, { workspace: folder }) };
       } catch (err) {
         log.warn(`codewhale/status for ${folder}: ${String(err)}`);
         return { path: folder };
@@ -493,7 +494,9 @@ async function authorize(call: unknown): Promise<Decision> {
     if (!client || !client.isRunning()) {
       return clientDeny(startProblem ?? 'codewhale-ls is not running', call);
     }
-    return finalDecision(await client.sendRequest('codewhale/authorize', call), call);
+    // Passed on as it came: the server checks every field (lspExt.ts
+    // AuthorizeParams), and finalDecision checks its answer.
+    return finalDecision(await client.sendRequest(AuthorizeRequest, call as AuthorizeParams), call);
   } catch (err) {
     return clientDeny(`codewhale/authorize failed: ${err instanceof Error ? err.message : String(err)}`, call);
   }
@@ -535,13 +538,13 @@ async function explainCommand(): Promise<void> {
   if (command === undefined) {
     return;
   }
-  const request: Record<string, unknown> = { tool, input: { command } };
+  const request: AuthorizeParams = { tool, input: { command } };
   const workspace = firstFolder();
   if (workspace) {
     request.workspace = workspace;
   }
   try {
-    const d = await client.sendRequest<Decision>('codewhale/explain', request);
+    const d = await client.sendRequest(ExplainRequest, request);
     await showMarkdown('Codewhale explain', explainMarkdown(tool, command, d));
   } catch (err) {
     void vscode.window.showErrorMessage(`codewhale/explain: ${err instanceof Error ? err.message : String(err)}`);
