@@ -1,5 +1,5 @@
 // The extension's side of the protocol, against the real codewhale-ls:
-// the initializationOptions settings.ts builds, the methods extension.ts
+// the initializationOptions settings.ts builds, the methods client.ts
 // calls, and the codewhale/approve answers the approval panel sends.
 // CODEWHALE_LS_BIN names the binary (editors/vscode_test.go builds it);
 // without it these tests skip.
