@@ -15,11 +15,15 @@ ensure_node24
 cd "$(dirname "$0")/../editors/vscode"
 echo "node $(node --version), npm $(npm --version)"
 
-# npm ci only when package-lock.json changed since the last install.
-stamp=node_modules/.codewhale-lock.sha256
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
-  npm ci --no-audit --no-fund --loglevel=error
-  echo "$want" >"$stamp"
-fi
-echo "editors/vscode: dependencies installed ($(ls node_modules | wc -l) packages)"
+# npm ci only when a package-lock.json changed since the last install:
+# the extension's, and its linter's in lint/ (a package of its own, as
+# lint/package.json says).
+for dir in . lint; do
+  stamp=$dir/node_modules/.codewhale-lock.sha256
+  want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+  fi
+done
+echo "editors/vscode: dependencies installed ($(ls node_modules | wc -l) packages, $(ls lint/node_modules | wc -l) for the linter)"

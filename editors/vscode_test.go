@@ -38,6 +38,22 @@ func requireExtensionDeps(t *testing.T) {
 	}
 }
 
+// eslintJS is the linter, installed apart in lint/ (lint/package.json
+// says why), relative to vscodeDir.
+var eslintJS = filepath.Join("lint", "node_modules", "eslint", "bin", "eslint.js")
+
+// requireLinter skips (fails under CODEWHALE_E2E=1) when the linter's
+// npm dependencies are missing.
+func requireLinter(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(vscodeDir, eslintJS)); err != nil {
+		if e2eRequired() {
+			t.Fatal("CODEWHALE_E2E=1 but editors/vscode/lint has no node_modules (run .ci/setup-vscode.sh)")
+		}
+		t.Skip("editors/vscode/lint has no node_modules (run .ci/setup-vscode.sh, or npm ci there); set CODEWHALE_E2E=1 to make that a failure")
+	}
+}
+
 // goCaches pins Go's build and module caches, which default to places
 // under HOME: the hermetic HOME would otherwise start them empty.
 var goCaches = sync.OnceValues(func() ([]string, error) {
@@ -93,10 +109,18 @@ func runIn(t *testing.T, dir string, env []string, name string, args ...string) 
 	return string(out)
 }
 
-// TestVSCodeExtensionTypeChecks: strict tsc over the sources and tests.
+// TestVSCodeExtensionTypeChecks: strict tsc over the sources and tests,
+// and ESLint (eslint.config.mjs, npm run lint) over them and the scripts.
 func TestVSCodeExtensionTypeChecks(t *testing.T) {
 	requireExtensionDeps(t)
-	runIn(t, vscodeDir, hermeticEnv(t, t.TempDir()), filepath.Join("node_modules", ".bin", "tsc"), "--noEmit", "-p", ".")
+	t.Run("tsc", func(t *testing.T) {
+		runIn(t, vscodeDir, hermeticEnv(t, t.TempDir()), filepath.Join("node_modules", ".bin", "tsc"), "--noEmit", "-p", ".")
+	})
+	t.Run("eslint", func(t *testing.T) {
+		requireLinter(t)
+		// --max-warnings 0: a warning is a finding too.
+		runIn(t, vscodeDir, hermeticEnv(t, t.TempDir()), "node", eslintJS, "--max-warnings", "0", ".")
+	})
 }
 
 // TestVSCodeExtensionTests runs the extension's unit tests and the Node

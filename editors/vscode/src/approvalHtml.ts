@@ -1,4 +1,4 @@
-// The approval panel's page. No `vscode` import: extension.ts passes the
+// The approval panel's page. No `vscode` import: client.ts passes the
 // webview's CSP source and a fresh nonce.
 import { ApprovalPrompt, buttonOrder, countdownText, InputField, restrictedText } from './approvals';
 import { visible, visibleText } from './visibleText';

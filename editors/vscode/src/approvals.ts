@@ -1,5 +1,5 @@
 // The queue of codewhale/approve prompts waiting for the user, and what an
-// answer sends back. No `vscode` import: the panel in extension.ts only
+// answer sends back. No `vscode` import: the panel in client.ts only
 // shows what this holds.
 
 export interface ApprovalChoice {

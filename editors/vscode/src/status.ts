@@ -38,7 +38,7 @@ export function statusBarText(status: ServerStatus | undefined, waiting: number,
   const who = askedBy.length > 0 ? ` (${askedBy.join(', ')})` : '';
   const waitingText = waiting > 0 ? ` $(bell-dot) ${waiting} waiting${who}` : '';
   if (problem) {
-    // Said in words, and clicking it offers the restart (extension.ts).
+    // Said in words, and clicking it offers the restart (client.ts).
     return { text: `$(error) Codewhale: server failed${waitingText}`, tooltip: `${problem}\n\nClick for the actions that fix it.`, attention: true };
   }
   if (!status) {

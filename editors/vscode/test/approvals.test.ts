@@ -222,7 +222,7 @@ function runPanelScript(html: string, hasFocus = true) {
   };
   const windowListeners = new Map<string, ((e: unknown) => void)[]>();
   const documentListeners = new Map<string, ((e: unknown) => void)[]>();
-  let tickers: (() => void)[] = [];
+  const tickers: (() => void)[] = [];
   let visibility = 'visible';
   const fakeDocument = {
     body,

