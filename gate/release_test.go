@@ -371,9 +371,9 @@ func TestReadDenyListSettings(t *testing.T) {
 func TestFatalChangesNamed(t *testing.T) {
 	fx := load(t, files{release: "0.10.1"}).noFatal(t)
 	fx.snap.Policy.Fatal = []string{"sandbox_mode (unset, so its default \"workspace-write\") is not allowed by requirements (read-only)"}
-	fx.snap.Policy.FatalChanges = []release.Change{release.RequirementsStricter0101}
+	fx.snap.Policy.FatalChanges = []release.Change{release.StricterRequirements}
 	d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{})
-	if d.Decision != Deny || d.Layer != LayerPosture || !changedBy(d, release.RequirementsStricter0101) {
+	if d.Decision != Deny || d.Layer != LayerPosture || !changedBy(d, release.StricterRequirements) {
 		t.Errorf("%s layer %d %q changes %v", d.Decision, d.Layer, d.Reason, d.Changes)
 	}
 }
@@ -383,12 +383,12 @@ func TestFatalChangesNamed(t *testing.T) {
 func TestLockChangesNamed(t *testing.T) {
 	fx := load(t, files{release: "0.10.1"}).noFatal(t)
 	fx.snap.Policy.Locked, fx.snap.Policy.PostureSource = true, "requirements"
-	fx.snap.Policy.LockChanges = []release.Change{release.RequirementsStricter0101}
+	fx.snap.Policy.LockChanges = []release.Change{release.StricterRequirements}
 	d := fx.decide(t, withPosture(fx.call("read_file", map[string]any{"path": "a"}), tool.FullAccess), Deps{})
-	if d.Posture != "ask" || !changedBy(d, release.RequirementsStricter0101) {
+	if d.Posture != "ask" || !changedBy(d, release.StricterRequirements) {
 		t.Errorf("posture %s changes %v", d.Posture, d.Changes)
 	}
-	if d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{}); changedBy(d, release.RequirementsStricter0101) {
+	if d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{}); changedBy(d, release.StricterRequirements) {
 		t.Errorf("a request the lock did not refuse names the change: %v", d.Changes)
 	}
 }

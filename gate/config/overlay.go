@@ -30,7 +30,7 @@ var projectKeys = []string{"model", "reasoning_effort", "notes_path", "approval_
 // projectKeysIn is the keys a project config applies under release r:
 // 0.10.1 ignores notes_path (docs/codewhale/releases/0.10.0.md Part D.9).
 func projectKeysIn(r release.Release) []string {
-	if r.Has(release.RemovedConfigKeys0101) {
+	if r.Has(release.RemovedConfigKeys) {
 		return slices.DeleteFunc(slices.Clone(projectKeys), func(k string) bool { return k == "notes_path" })
 	}
 	return projectKeys
@@ -44,9 +44,9 @@ func userOnlyIn(r release.Release, key string) bool {
 	switch {
 	case slices.Contains(neverAppliedInProject, key):
 		return true
-	case r.Has(release.NewConfigKeys0100) && slices.Contains(topLevelSince0100, key):
+	case r.Has(release.AddedConfigKeys) && slices.Contains(addedTopLevel, key):
 		return true
-	case r.Has(release.RemovedConfigKeys0101) && key == "notes_path":
+	case r.Has(release.RemovedConfigKeys) && key == "notes_path":
 		return true
 	}
 	return false

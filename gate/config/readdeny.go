@@ -55,7 +55,7 @@ type ReadDenyList struct {
 // or below an exempt path, plus every sandbox_denied_read_paths entry.
 // Relative configured paths are taken relative to the workspace, where a
 // tool's relative path points too.
-func buildReadDenyList(s SettingsSince0100, home, workspace string) ReadDenyList {
+func buildReadDenyList(s AddedSettings, home, workspace string) ReadDenyList {
 	var l ReadDenyList
 	if s.SandboxReadDenylistDefaults.Value {
 		exempt := func(r ReadDenyRule) bool {

@@ -87,7 +87,7 @@ const (
 // checked as its default, and an approval policy is allowed when an entry
 // names the same posture (`suggest` where `on-request` is listed).
 func (r Requirements) check(approval, sandbox Setting, rel release.Release) (fatal []string, changed bool) {
-	stricter := rel.Has(release.RequirementsStricter0101)
+	stricter := rel.Has(release.StricterRequirements)
 	exact := func(list []string, v string) bool {
 		return slices.ContainsFunc(list, func(a string) bool { return strings.EqualFold(a, v) })
 	}
@@ -123,5 +123,5 @@ func (r Requirements) check(approval, sandbox Setting, rel release.Release) (fat
 // locksPosture reports whether the requirements control the posture: a
 // non-empty approval list always; from 0.10.1 a sandbox list too (D.9).
 func (r Requirements) locksPosture(rel release.Release) bool {
-	return len(r.ApprovalPolicies) > 0 || (rel.Has(release.RequirementsStricter0101) && len(r.SandboxModes) > 0)
+	return len(r.ApprovalPolicies) > 0 || (rel.Has(release.StricterRequirements) && len(r.SandboxModes) > 0)
 }

@@ -50,7 +50,7 @@ type UserConfig struct {
 	Projects           *tomldoc.TableValue
 	WorkspaceEntries   *tomldoc.TableValue
 	hasManagedOrReqKey bool
-	SettingsSince0100
+	AddedSettings
 }
 
 // first returns the entry of the first alias present.
@@ -89,12 +89,12 @@ func readUserConfig(f *File, doc *tomldoc.Doc, source string, r release.Release)
 			f.add("CW003", problem.Error, e.Value.Span, "Codewhale refuses to start: [approval] default_selection must be a string")
 		}
 	}
-	if r.Has(release.NewConfigKeys0100) {
-		c.SettingsSince0100 = readSince0100(f, root, source)
+	if r.Has(release.AddedConfigKeys) {
+		c.AddedSettings = readAddedSettings(f, root, source)
 	}
-	nestedKeysSince0100(f, root, r)
-	if r.Has(release.RemovedConfigKeys0101) {
-		removedIn0101(f, root)
+	checkNestedAddedKeys(f, root, r)
+	if r.Has(release.RemovedConfigKeys) {
+		reportRemovedKeys(f, root)
 	}
 	known := knownTopLevelIn(r)
 	for _, e := range root.Entries {
