@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
@@ -210,7 +211,7 @@ func coversCommand(w, r execpolicy.Rule, dialect shell.Dialect) bool {
 	return false
 }
 
-// equalFoldASCII is tool.LowerASCII(a) == tool.LowerASCII(b) without
+// equalFoldASCII is ascii.Lower(a) == ascii.Lower(b) without
 // allocating: the comparison runs for every pair of rules.
 func equalFoldASCII(a, b string) bool {
 	if len(a) != len(b) {
@@ -425,7 +426,7 @@ func suggestTool(name string) string {
 	if s := tool.Semantic(name, nil); slices.Contains(execpolicy.EvaluatedTools, s) {
 		return s
 	}
-	if s, ok := toolAliases[tool.LowerASCII(strings.TrimSpace(name))]; ok {
+	if s, ok := toolAliases[ascii.Lower(strings.TrimSpace(name))]; ok {
 		return s
 	}
 	return problem.Nearest(strings.TrimSpace(name), execpolicy.EvaluatedTools)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
@@ -49,7 +50,7 @@ func rejectedPermissions(f *FileResult) {
 func startupValues(f *FileResult, root *tomldoc.TableValue) {
 	for _, key := range []string{"approval_policy", "approvalPolicy"} {
 		if v, e, ok := root.String(key); ok {
-			norm := tool.LowerASCII(strings.TrimSpace(v))
+			norm := ascii.Lower(strings.TrimSpace(v))
 			if !slices.Contains(config.ValidApprovalPolicies, norm) {
 				f.Problems = append(f.Problems, notOneOf("approval_policy", v, norm, e, config.ValidApprovalPolicies, postureHint(norm)))
 			}
@@ -60,7 +61,7 @@ func startupValues(f *FileResult, root *tomldoc.TableValue) {
 		if !ok {
 			continue
 		}
-		norm := tool.LowerASCII(strings.TrimSpace(v))
+		norm := ascii.Lower(strings.TrimSpace(v))
 		switch {
 		case !slices.Contains(config.ValidSandboxModes, norm):
 			f.Problems = append(f.Problems, notOneOf("sandbox_mode", v, norm, e, config.ValidSandboxModes, ""))

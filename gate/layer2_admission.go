@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -32,7 +33,7 @@ var mcpResourceAliases = []string{"mcp_read_resource", "read_mcp_resource"}
 
 // namesOf is the call's name with its alias set, lower-cased.
 func namesOf(call string, r release.Release) []string {
-	lower := tool.LowerASCII(call)
+	lower := ascii.Lower(call)
 	if a, ok := listAliases[lower]; ok {
 		return a
 	}
@@ -46,7 +47,7 @@ func namesOf(call string, r release.Release) []string {
 func listMatches(list []string, call string, r release.Release) bool {
 	names := namesOf(call, r)
 	for _, entry := range list {
-		e := tool.LowerASCII(entry)
+		e := ascii.Lower(entry)
 		for _, n := range names {
 			if prefix, ok := strings.CutSuffix(e, "*"); ok {
 				if strings.HasPrefix(n, prefix) {
@@ -94,7 +95,7 @@ func denyListHit(list []string, name string, input map[string]any, r release.Rel
 		return true, release.InputAwareDenyList
 	}
 	if listMatches(list, "bash", r) {
-		for _, n := range []string{tool.LowerASCII(name), semantic} {
+		for _, n := range []string{ascii.Lower(name), semantic} {
 			if slices.Contains(rawShellTools, n) {
 				return true, release.InputAwareDenyList
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -130,7 +131,7 @@ func requirement(name, semantic string, input map[string]any, sh *shellsafety.Co
 		}
 		return ReqAuto
 	case name == "agent" && action == "start":
-		if role, _ := input["role"].(string); slices.Contains(readOnlyAgentRoles, tool.LowerASCII(role)) {
+		if role, _ := input["role"].(string); slices.Contains(readOnlyAgentRoles, ascii.Lower(role)) {
 			return ReqAuto
 		}
 		return ReqRequired

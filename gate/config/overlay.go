@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // Overlay is what <workspace>/.codewhale/config.toml contributes once its
@@ -53,7 +53,7 @@ func userOnlyIn(r release.Release, key string) bool {
 }
 
 func approvalRank(v string) (int, bool) {
-	switch tool.LowerASCII(strings.TrimSpace(v)) {
+	switch ascii.Lower(strings.TrimSpace(v)) {
 	case "auto":
 		return 0, true
 	case "suggest", "suggested", "on-request", "untrusted":
@@ -65,7 +65,7 @@ func approvalRank(v string) (int, bool) {
 }
 
 func sandboxRank(v string) (int, bool) {
-	switch tool.LowerASCII(strings.TrimSpace(v)) {
+	switch ascii.Lower(strings.TrimSpace(v)) {
 	case "danger-full-access", "external-sandbox":
 		return 0, true
 	case "workspace-write":
@@ -107,8 +107,8 @@ func approvalBaseline(current Setting, saved string) (string, bool) {
 }
 
 func sandboxTightens(value string, current Setting) bool {
-	if tool.LowerASCII(strings.TrimSpace(value)) == "external-sandbox" {
-		return current.Set && tool.LowerASCII(strings.TrimSpace(current.Value)) == "external-sandbox"
+	if ascii.Lower(strings.TrimSpace(value)) == "external-sandbox" {
+		return current.Set && ascii.Lower(strings.TrimSpace(current.Value)) == "external-sandbox"
 	}
 	return tightens(sandboxRank, value, current.Value, current.Set)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
@@ -19,7 +20,7 @@ func savedPosture(f *File, doc *tomldoc.Doc) string {
 		return ""
 	}
 	if v, _, ok := doc.Root.String("permission_posture"); ok {
-		switch tool.LowerASCII(strings.TrimSpace(v)) {
+		switch ascii.Lower(strings.TrimSpace(v)) {
 		case "ask", "suggest", "on-request", "untrusted":
 			return "ask"
 		case "auto", "auto-review", "auto_review":
@@ -30,7 +31,7 @@ func savedPosture(f *File, doc *tomldoc.Doc) string {
 		e := doc.Root.Get("permission_posture")
 		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("Codewhale ignores permission_posture %q (expected ask, auto-review or full-access)", v))
 	}
-	if v, e, ok := doc.Root.String("default_mode"); ok && tool.LowerASCII(strings.TrimSpace(v)) == "yolo" {
+	if v, e, ok := doc.Root.String("default_mode"); ok && ascii.Lower(strings.TrimSpace(v)) == "yolo" {
 		f.add("CW003", problem.Info, e.Value.Span, `legacy default_mode = "yolo" is migrated to permission_posture = "full-access"`)
 		return "full-access"
 	}

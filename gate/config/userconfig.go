@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // knownTopLevel are the user config keys Codewhale reads (docs/codewhale/pipeline.md §11.1);
@@ -150,10 +150,10 @@ func table(f *File, t *tomldoc.TableValue, name string) *tomldoc.TableValue {
 // stops Codewhale.
 func validate(approval, sandbox Setting) []string {
 	var fatal []string
-	if approval.Set && !slices.Contains(ValidApprovalPolicies, tool.LowerASCII(strings.TrimSpace(approval.Value))) {
+	if approval.Set && !slices.Contains(ValidApprovalPolicies, ascii.Lower(strings.TrimSpace(approval.Value))) {
 		fatal = append(fatal, fmt.Sprintf("approval_policy %q from %s is not one of %s", approval.Value, approval.Source, strings.Join(ValidApprovalPolicies, ", ")))
 	}
-	if sandbox.Set && !slices.Contains(ValidSandboxModes, tool.LowerASCII(strings.TrimSpace(sandbox.Value))) {
+	if sandbox.Set && !slices.Contains(ValidSandboxModes, ascii.Lower(strings.TrimSpace(sandbox.Value))) {
 		fatal = append(fatal, fmt.Sprintf("sandbox_mode %q from %s is not one of %s", sandbox.Value, sandbox.Source, strings.Join(ValidSandboxModes, ", ")))
 	}
 	return fatal

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -56,7 +57,7 @@ func (c Condition) Matches(m MatchContext) bool {
 	case ToolCategory:
 		return c.Arg == Category(m.ToolName, m.Input)
 	case ModeIs:
-		return tool.LowerASCII(c.Arg) == tool.LowerASCII(EngineMode(m.Release, m.Mode))
+		return ascii.Lower(c.Arg) == ascii.Lower(EngineMode(m.Release, m.Mode))
 	case ExitCodeIs:
 		return m.ExitCode != nil && *m.ExitCode == c.Code
 	case AllOf:

@@ -2,7 +2,11 @@
 // postures, call origins and Codewhale's canonical (semantic) tool names.
 package tool
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
+)
 
 // Mode is Codewhale's session mode (docs/codewhale/pipeline.md §0.2).
 type Mode int
@@ -99,7 +103,7 @@ func (p Posture) Strictness() int {
 // ParsePosture is Codewhale's string → posture parser (trimmed, ASCII
 // case-insensitive). It also accepts approval_policy spellings.
 func ParsePosture(s string) (Posture, bool) {
-	switch lowerASCII(strings.TrimSpace(s)) {
+	switch ascii.Lower(strings.TrimSpace(s)) {
 	case "auto", "auto-review", "auto_review":
 		return AutoReview, true
 	case "bypass", "yolo", "dontask", "dont_ask", "bypass-permissions", "bypasspermissions", "full-access", "full_access", "full":
@@ -144,21 +148,6 @@ func ParseOrigin(s string) (Origin, bool) {
 	}
 	return Interactive, false
 }
-
-// lowerASCII lower-cases ASCII letters only, as Codewhale's Rust code does;
-// strings.ToLower would also fold non-ASCII letters.
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-// LowerASCII is exported for layers that must fold exactly as Codewhale does.
-func LowerASCII(s string) string { return lowerASCII(s) }
 
 // LiveMCPName is the call name Codewhale gives the MCP tool that
 // `mcp__server__tool` (another agent's spelling) means: mcp_<server>_<tool>,
