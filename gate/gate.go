@@ -208,7 +208,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 		p.sandbox = *esc.policy
 	}
 	// Layer 9: the sandbox the call runs under.
-	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, snap.Policy.ReadDenyList))
+	p.traceSandbox()
 	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
 }
 
@@ -222,31 +222,6 @@ func allowReason(l Layer) string {
 		return "Approved."
 	}
 	return "No approval required."
-}
-
-func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
-	net := "off"
-	if s.NetworkAccess != nil && *s.NetworkAccess {
-		net = "on"
-	}
-	var d string
-	switch s.Type {
-	case "workspace-write":
-		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
-	case "external-sandbox":
-		d = "external-sandbox, network " + net
-	default:
-		d = s.Type
-	}
-	switch {
-	case len(reads.Rules) == 0:
-	case s.Type == "danger-full-access":
-		// No OS sandbox wraps the shell, so only in-process reads meet it.
-		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
-	default:
-		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
-	}
-	return d
 }
 
 // Refuse is the fail-closed answer to our own errors, and to a request

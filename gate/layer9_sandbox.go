@@ -87,6 +87,38 @@ func readToolPaths(name, semantic string, input map[string]any, r release.Releas
 	return paths, by
 }
 
+// traceSandbox is layer 9's line of the trace: the sandbox the call runs
+// under, or would once its approval card is answered.
+func (p *plan) traceSandbox() {
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, p.snap.Policy.ReadDenyList))
+}
+
+// describeSandbox says what the OS sandbox s enforces, reads included.
+func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
+	net := "off"
+	if s.NetworkAccess != nil && *s.NetworkAccess {
+		net = "on"
+	}
+	var d string
+	switch s.Type {
+	case "workspace-write":
+		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
+	case "external-sandbox":
+		d = "external-sandbox, network " + net
+	default:
+		d = s.Type
+	}
+	switch {
+	case len(reads.Rules) == 0:
+	case s.Type == "danger-full-access":
+		// No OS sandbox wraps the shell, so only in-process reads meet it.
+		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
+	default:
+		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
+	}
+	return d
+}
+
 // readDenied is the sandbox's read deny-list for in-process reads: a read
 // of a denied path is refused in every posture, before any approval could
 // be asked for it, with the path as the call spelled it. Shell reads are
