@@ -50,6 +50,9 @@ type plan struct {
 	allowLayer   Layer
 	allowRule    *string
 	sandbox      Sandbox
+	// escalated is the sandbox an approved escalation request (layer 9,
+	// §9.2) widens the call's to; nil when the call asks for none.
+	escalated *Sandbox
 	// call is the call as auto-review sees it, its shell command parsed
 	// once for every layer that classifies it (4, 6, 8).
 	call autoreview.Call
@@ -180,34 +183,17 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if d, done := p.repoLaw(); done {
 		return d
 	}
-	// The read deny-list refuses before anyone could be asked (B.9.2).
-	if d, done := p.readDenied(); done {
+	// Layer 9, the part Codewhale plans before approval.
+	if d, done := p.sandboxBeforeApproval(); done {
 		return d
-	}
-	if d, done := p.unsandboxedReadDenied(); done {
-		return d
-	}
-	// The sandbox escalation request is planned last (§9.2), before approval.
-	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
-	if escalates && esc.blocked != "" {
-		return p.deny(LayerSandbox, esc.blocked, nil)
-	}
-	if escalates {
-		desc := esc.prompt
-		if p.force && p.desc != "" {
-			desc += ". Additional approval gate: " + p.desc
-		}
-		p.requireApproval(desc, nil, true)
 	}
 
 	// Layer 8: human approval.
 	if d, done := p.approval(deps.Sessions); done {
 		return d
 	}
-	if escalates {
-		p.sandbox = *esc.policy
-	}
 	// Layer 9: the sandbox the call runs under.
+	p.sandboxApproved()
 	p.traceSandbox()
 	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
 }

@@ -87,6 +87,47 @@ func readToolPaths(name, semantic string, input map[string]any, r release.Releas
 	return paths, by
 }
 
+// sandboxBeforeApproval is the part of layer 9 that Codewhale plans before
+// layer 8 asks anyone (docs/codewhale/pipeline.md §8.1, §9.2): the read
+// deny-list refuses a read before anyone could be asked (B.9.2), and a
+// model-requested sandbox escalation, planned last, is refused or becomes
+// a forced approval for this exact call.
+func (p *plan) sandboxBeforeApproval() (Decision, bool) {
+	if d, done := p.readDenied(); done {
+		return d, true
+	}
+	if d, done := p.unsandboxedReadDenied(); done {
+		return d, true
+	}
+	return p.requestEscalation()
+}
+
+// requestEscalation plans the call's sandbox escalation request (§9.2).
+func (p *plan) requestEscalation() (Decision, bool) {
+	esc, escalates := sandboxEscalation(p.req.Tool, p.input, p.sandbox, p.s.authority, p.req.Workspace)
+	if !escalates {
+		return Decision{}, false
+	}
+	if esc.blocked != "" {
+		return p.deny(LayerSandbox, esc.blocked, nil), true
+	}
+	desc := esc.prompt
+	if p.force && p.desc != "" {
+		desc += ". Additional approval gate: " + p.desc
+	}
+	p.requireApproval(desc, nil, true)
+	p.escalated = esc.policy
+	return Decision{}, false
+}
+
+// sandboxApproved is layer 9 once layer 8 let the call through: an
+// escalation it asked for now holds.
+func (p *plan) sandboxApproved() {
+	if p.escalated != nil {
+		p.sandbox = *p.escalated
+	}
+}
+
 // traceSandbox is layer 9's line of the trace: the sandbox the call runs
 // under, or would once its approval card is answered.
 func (p *plan) traceSandbox() {
