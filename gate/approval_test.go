@@ -166,7 +166,7 @@ func TestAlwaysChoiceEligibility(t *testing.T) {
 		if slices.Contains(d.Prompt.Choices, "always") || d.Prompt.AlwaysTOML() != "" {
 			t.Errorf("%q: always offered: %v %q", cmd, d.Prompt.Choices, d.Prompt.AlwaysTOML())
 		}
-		if !slices.Equal(d.Prompt.Choices, []string{"once", "session", "deny"}) {
+		if !slices.Equal(d.Prompt.Choices, []Choice{ChoiceOnce, ChoiceSession, ChoiceDeny}) {
 			t.Errorf("%q: choices %v", cmd, d.Prompt.Choices)
 		}
 	}
@@ -175,7 +175,7 @@ func TestAlwaysChoiceEligibility(t *testing.T) {
 	if d.Decision != Ask || d.Prompt == nil {
 		t.Fatalf("cargo test --workspace: %s %q", d.Decision, d.Reason)
 	}
-	if !slices.Equal(d.Prompt.Choices, []string{"once", "session", "always", "deny"}) {
+	if !slices.Equal(d.Prompt.Choices, []Choice{ChoiceOnce, ChoiceSession, ChoiceAlways, ChoiceDeny}) {
 		t.Errorf("choices %v", d.Prompt.Choices)
 	}
 	want := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"cargo test --workspace\"\ncommand_exact = true\nworkspace = \"" + fx.ws + "\"\naction = \"allow\"\n"

@@ -75,16 +75,16 @@ func (p *plan) grantsChanged(sessions Sessions, exact string, grants []string, d
 // prompt builds what the approval card would offer (docs/codewhale/pipeline.md §8.3).
 func (p *plan) prompt(exact, grouping string, grants []string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
-		SessionGrants: grants, Choices: []string{"once", "session"}}
+		SessionGrants: grants, Choices: []Choice{ChoiceOnce, ChoiceSession}}
 	switch rules := p.alwaysRules(); {
 	case len(rules) == 0:
 	case p.snap.PermissionsSaveRefused != "":
 		pr.AlwaysRefused = p.snap.PermissionsSaveRefused
 	default:
-		pr.Choices = append(pr.Choices, "always")
+		pr.Choices = append(pr.Choices, ChoiceAlways)
 		pr.Always = rules
 	}
-	pr.Choices = append(pr.Choices, "deny")
+	pr.Choices = append(pr.Choices, ChoiceDeny)
 	return pr
 }
 
