@@ -13,6 +13,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -237,8 +238,8 @@ func equalFoldASCII(a, b string) bool {
 func (l *permLint) askUnderNever(i int) {
 	r := l.rules[i]
 	p := l.snap.Policy
-	never := p.Posture == tool.Never
-	if posture, ok := tool.ParsePosture(p.ApprovalPolicy.Value); p.ApprovalPolicy.Set && ok && posture == tool.Never {
+	never := p.Posture == session.Never
+	if posture, ok := session.ParsePosture(p.ApprovalPolicy.Value); p.ApprovalPolicy.Set && ok && posture == session.Never {
 		never = true
 	}
 	if r.Rule.Action != execpolicy.Ask || !never {

@@ -9,6 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -144,7 +145,7 @@ func rawNameProblem(e *tomldoc.Entry, live, message string) problem.Problem {
 // call only in Auto-Review (docs/codewhale/pipeline.md §6.5), and a locked posture cannot
 // be switched there. An unlocked posture can, so nothing is reported then.
 func inertAutoReviewAllow(f *FileResult, root *tomldoc.TableValue, p config.Policy) {
-	if !p.Locked || p.Posture == tool.AutoReview {
+	if !p.Locked || p.Posture == session.AutoReview {
 		return
 	}
 	ar, _ := root.Sub("auto_review")

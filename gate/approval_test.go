@@ -9,18 +9,18 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // docs/codewhale/pipeline.md §8.2, disposition table
 // (approval_request_disposition_preserves_legacy_branch_order + UI tests).
 func TestDispositionTable(t *testing.T) {
 	const name, exact, group = "exec_shell", "shell:exec_shell:0011223344556677", "shell:cargo test"
-	full := authority{tool.Agent, tool.FullAccess, true}
-	ask := authority{tool.Agent, tool.Ask, false}
-	never := authority{tool.Agent, tool.Never, false}
-	auto := authority{tool.Agent, tool.AutoReview, false}
-	yolo := authority{tool.Yolo, tool.Ask, false}
+	full := authority{session.Agent, session.FullAccess, true}
+	ask := authority{session.Agent, session.Ask, false}
+	never := authority{session.Agent, session.Never, false}
+	auto := authority{session.Agent, session.AutoReview, false}
+	yolo := authority{session.Yolo, session.Ask, false}
 	const desc = "Tool execution requires approval"
 	rows := []struct {
 		label            string

@@ -35,7 +35,7 @@ type Deps struct {
 type plan struct {
 	req      Request
 	snap     *config.Snapshot
-	s        session
+	s        resolvedSession
 	input    map[string]any
 	semantic string
 	require  Requirement

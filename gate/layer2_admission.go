@@ -7,6 +7,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -126,7 +127,7 @@ func admission(req Request, shellOn, codeMode bool, r release.Release) (reason, 
 	name := req.Tool
 	// execute_tools is hidden in Plan mode; a call naming it there is
 	// refused like the other code runners (choices.md, B.4).
-	if req.Mode == tool.Plan && (slices.Contains(planBlockedCommands, name) || (codeMode && name == codeModeTool)) {
+	if req.Mode == session.Plan && (slices.Contains(planBlockedCommands, name) || (codeMode && name == codeModeTool)) {
 		return fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to run commands.", name), "plan mode blocks " + name, release.Change{}
 	}
 	if hit, widenedBy := denyListHit(req.DisallowedTools, name, req.Input, r); hit {

@@ -46,7 +46,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 }
 
 // grantsChanged records the release changes that make the disposition
-// differ from the one the oldest release's session grants give: the
+// differ from the one the oldest release's resolvedSession grants give: the
 // tool-name grant is gone (B.8.3), or the grouping key is narrower
 // (B.8.3-patch, D.7).
 func (p *plan) grantsChanged(sessions Sessions, exact string, grants []string, disp disposition) {

@@ -16,7 +16,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // Sessions is what layer 8 knows of earlier answers in this session:
@@ -170,8 +170,8 @@ func sessionApproved(sessions Sessions, keys []string) bool {
 
 // authority is what the posture resolver of §4.4 reads.
 type authority struct {
-	mode        tool.Mode
-	posture     tool.Posture
+	mode        session.Mode
+	posture     session.Posture
 	autoApprove bool
 }
 
@@ -185,8 +185,8 @@ const (
 
 // resolve is the posture-level truth table of §4.4.
 func resolve(a authority, req Requirement, nonBypassable bool) resolution {
-	yolo := a.mode == tool.Yolo
-	if a.posture == tool.Never && req != ReqAuto && !a.autoApprove && !yolo {
+	yolo := a.mode == session.Yolo
+	if a.posture == session.Never && req != ReqAuto && !a.autoApprove && !yolo {
 		return resolveDeny
 	}
 	if req == ReqAuto {
@@ -198,7 +198,7 @@ func resolve(a authority, req Requirement, nonBypassable bool) resolution {
 		}
 		return resolvePrompt
 	}
-	if a.autoApprove || a.posture == tool.FullAccess || yolo {
+	if a.autoApprove || a.posture == session.FullAccess || yolo {
 		return resolveAllow
 	}
 	return resolvePrompt
@@ -215,7 +215,7 @@ func dispose(a authority, sessions Sessions, name, exactKey string, grants []str
 	if sessions.Denied(exactKey) {
 		return disposition{Deny, fmt.Sprintf("Auto-denied %s: the same call was denied earlier in this session.", name), "session-grant"}
 	}
-	if a.posture == tool.AutoReview {
+	if a.posture == session.AutoReview {
 		return disposition{Deny, fmt.Sprintf("Auto-Review posture never opens an approval card; the held call is denied: %s", desc), ""}
 	}
 	p := resolve(a, ReqSuggest, false)
@@ -235,7 +235,7 @@ func dispose(a authority, sessions Sessions, name, exactKey string, grants []str
 }
 
 func postureOrMode(a authority) string {
-	if a.mode == tool.Yolo {
+	if a.mode == session.Yolo {
 		return "yolo mode"
 	}
 	return a.posture.Label()

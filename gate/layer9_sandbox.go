@@ -7,6 +7,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -26,9 +27,9 @@ func workspaceWrite(ws string, network bool) Sandbox {
 func sandboxPolicy(a authority, configured string, ws string, network bool) Sandbox {
 	var def Sandbox
 	switch {
-	case a.mode == tool.Plan:
+	case a.mode == session.Plan:
 		def = readOnly()
-	case a.mode == tool.Yolo || a.posture == tool.FullAccess || a.autoApprove:
+	case a.mode == session.Yolo || a.posture == session.FullAccess || a.autoApprove:
 		def = Sandbox{Type: "danger-full-access"}
 	default:
 		def = workspaceWrite(ws, network)
@@ -269,7 +270,7 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 	default:
 		return escalation{blocked: fmt.Sprintf("Invalid input: unknown sandbox_permissions value %q.", mode)}, true
 	}
-	if a.posture != tool.Ask || a.autoApprove {
+	if a.posture != session.Ask || a.autoApprove {
 		return escalation{blocked: fmt.Sprintf("Sandbox escalation requires a one-shot user approval, but the current %s posture cannot provide it.", a.posture.Label())}, true
 	}
 	return escalation{prompt: fmt.Sprintf("Sandbox escalation to '%s' for this exact call: %s", mode, reason), policy: &target}, true
@@ -278,7 +279,7 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 // SandboxOf is the sandbox a call in workspace gets in the default mode
 // (agent) and the posture the files resolve: what codewhale/status shows.
 func SandboxOf(snap *config.Snapshot, workspace string) Sandbox {
-	s := resolveSession(snap.Policy, snap.Release, Request{Mode: tool.Agent, Workspace: workspace})
+	s := resolveSession(snap.Policy, snap.Release, Request{Mode: session.Agent, Workspace: workspace})
 	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace, sandboxNetwork(snap))
 }
 

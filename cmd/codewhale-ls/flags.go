@@ -10,7 +10,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // flagSet is a tiny parser that, unlike package flag, accepts flags after
@@ -136,7 +136,7 @@ func (fs *flagSet) requestDefaults(workspace string) (gate.Request, error) {
 		base.Posture = &p
 	}
 	if v, ok := fs.values["origin"]; ok {
-		o, valid := tool.ParseOrigin(v)
+		o, valid := session.ParseOrigin(v)
 		if !valid {
 			return base, fmt.Errorf("--origin must be one of interactive, background, headless; got %q", v)
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // Policy is layer 1: the effective configuration and the posture it yields.
@@ -18,7 +18,7 @@ type Policy struct {
 	Yolo           bool
 	SavedPosture   string
 	Overlay        Overlay
-	Posture        tool.Posture
+	Posture        session.Posture
 	PostureSource  string
 	// Locked: Codewhale refuses posture cycling and --yolo.
 	Locked bool
@@ -117,19 +117,19 @@ func resolvePosture(p *Policy, source string) {
 	p.Locked = source != "unset"
 	switch {
 	case p.ApprovalPolicy.Set:
-		if posture, ok := tool.ParsePosture(p.ApprovalPolicy.Value); ok {
+		if posture, ok := session.ParsePosture(p.ApprovalPolicy.Value); ok {
 			p.Posture = posture
 			break
 		}
-		p.Posture = tool.Ask
+		p.Posture = session.Ask
 	case !p.Locked && p.SavedPosture != "":
-		p.Posture, _ = tool.ParsePosture(p.SavedPosture)
+		p.Posture, _ = session.ParsePosture(p.SavedPosture)
 		p.PostureSource = "settings.toml permission_posture"
 	default:
-		p.Posture = tool.Ask
+		p.Posture = session.Ask
 	}
 	if p.Yolo && !p.Locked {
-		p.Posture = tool.FullAccess
+		p.Posture = session.FullAccess
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // savedPosture reads ~/.codewhale/settings.toml: permission_posture
@@ -93,8 +93,8 @@ func (r Requirements) check(approval, sandbox Setting, rel release.Release) (fat
 		return slices.ContainsFunc(list, func(a string) bool { return strings.EqualFold(a, v) })
 	}
 	samePosture := func(list []string, v string) bool {
-		want, ok := tool.ParsePosture(v)
-		return ok && slices.ContainsFunc(list, func(a string) bool { p, ok := tool.ParsePosture(a); return ok && p == want })
+		want, ok := session.ParsePosture(v)
+		return ok && slices.ContainsFunc(list, func(a string) bool { p, ok := session.ParsePosture(a); return ok && p == want })
 	}
 	for _, k := range []struct {
 		name, def string

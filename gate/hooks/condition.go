@@ -8,6 +8,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -85,8 +86,8 @@ func (c Condition) Matches(m MatchContext) bool {
 // "auto" condition never matches (docs/codewhale/releases/0.10.0.md B.0,
 // B.3).
 func EngineMode(r release.Release, mode string) string {
-	if r.Has(release.HookModeThree) && (mode == tool.Yolo.EngineSpelling() || mode == "Auto") {
-		return tool.Agent.EngineSpelling()
+	if r.Has(release.HookModeThree) && (mode == session.Yolo.EngineSpelling() || mode == "Auto") {
+		return session.Agent.EngineSpelling()
 	}
 	return mode
 }
