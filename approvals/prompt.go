@@ -117,12 +117,12 @@ func NewPrompt(req gate.Request, d gate.Decision) (*Prompt, error) {
 		p.Rule = &rule
 	}
 	for _, c := range d.Prompt.Choices {
-		if d.Prompt.Forced && !worksWhenForced(gate.Choice(c)) {
+		if d.Prompt.Forced && !worksWhenForced(c) {
 			// Codewhale's card offers them, but neither would pass the
 			// next such call: offering them would promise what is not so.
 			continue
 		}
-		item := ChoiceItem{ID: gate.Choice(c), Title: choiceTitles[gate.Choice(c)]}
+		item := ChoiceItem{ID: c, Title: choiceTitles[c]}
 		if item.ID == gate.ChoiceSession {
 			item.Title = cardText(sessionTitle(req.Tool, d.Prompt))
 		}

@@ -70,10 +70,11 @@ func otherAgents(opts config.Options) []*FileResult {
 	byPath := map[string]*FileResult{}
 	var out []*FileResult
 	for _, f := range install.Unhooked(opts.Workspace, opts.Env) {
-		fr := byPath[f.Path]
+		path := f.Problem.File
+		fr := byPath[path]
 		if fr == nil {
-			fr = &FileResult{Path: f.Path, Src: f.Src}
-			byPath[f.Path] = fr
+			fr = &FileResult{Path: path, Src: f.Src}
+			byPath[path] = fr
 			out = append(out, fr)
 		}
 		fr.Problems = append(fr.Problems, f.Problem)

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // didYouMean finds the suggestion the loaders put in their messages
@@ -94,7 +94,7 @@ func valueFix(root *tomldoc.TableValue, kind config.Kind, p problem.Problem) *pr
 	if e == nil || e.Value.Kind != tomldoc.String {
 		return nil
 	}
-	folded := tool.LowerASCII(strings.TrimSpace(e.Value.Str))
+	folded := ascii.Lower(strings.TrimSpace(e.Value.Str))
 	replace := func(title, text string, safe bool) *problem.Fix {
 		return &problem.Fix{Title: title, Safe: safe, Edits: []problem.Edit{{Span: p.Span, NewText: text}}}
 	}

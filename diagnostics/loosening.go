@@ -43,7 +43,7 @@ func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) 
 	d := &looseness{base: base, now: snap, out: out}
 	d.posture()
 	d.sandbox()
-	d.settings0100()
+	d.addedSettings()
 	d.shell()
 	d.rules()
 	d.hooks()

@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -236,7 +238,7 @@ func coversCommand(w, r execpolicy.Rule, dialect shell.Dialect) bool {
 	return false
 }
 
-// equalFoldASCII is tool.LowerASCII(a) == tool.LowerASCII(b) without
+// equalFoldASCII is ascii.Lower(a) == ascii.Lower(b) without
 // allocating: the comparison runs for every pair of rules.
 func equalFoldASCII(a, b string) bool {
 	if len(a) != len(b) {
@@ -262,8 +264,8 @@ func equalFoldASCII(a, b string) bool {
 func (l *permLint) askUnderNever(i int) {
 	r := l.rules[i]
 	p := l.snap.Policy
-	never := p.Posture == tool.Never
-	if posture, ok := tool.ParsePosture(p.ApprovalPolicy.Value); p.ApprovalPolicy.Set && ok && posture == tool.Never {
+	never := p.Posture == session.Never
+	if posture, ok := session.ParsePosture(p.ApprovalPolicy.Value); p.ApprovalPolicy.Set && ok && posture == session.Never {
 		never = true
 	}
 	if r.Rule.Action != execpolicy.Ask || !never {
@@ -451,7 +453,7 @@ func suggestTool(name string) string {
 	if s := tool.Semantic(name, nil); slices.Contains(execpolicy.EvaluatedTools, s) {
 		return s
 	}
-	if s, ok := toolAliases[tool.LowerASCII(strings.TrimSpace(name))]; ok {
+	if s, ok := toolAliases[ascii.Lower(strings.TrimSpace(name))]; ok {
 		return s
 	}
 	return problem.Nearest(strings.TrimSpace(name), execpolicy.EvaluatedTools)

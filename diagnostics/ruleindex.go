@@ -4,9 +4,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // ruleIndex finds, for one rule, the few rules that could duplicate or
@@ -44,7 +44,7 @@ func newRuleIndex(rules []execpolicy.FileRule, dialect shell.Dialect) *ruleIndex
 			k := strings.TrimSpace(*r.Command)
 			t.exact[k] = append(t.exact[k], i)
 		default:
-			k := tool.LowerASCII(strings.TrimSpace(*r.Command))
+			k := ascii.Lower(strings.TrimSpace(*r.Command))
 			t.nonExact[k] = append(t.nonExact[k], i)
 			if c := strings.Join(strings.Fields(k), " "); c != k {
 				t.nonExact[c] = append(t.nonExact[c], i)
@@ -97,13 +97,13 @@ func (x *ruleIndex) coverCandidates(r execpolicy.Rule) []int {
 			out = append(out, t.exact[trimmed]...)
 			// A non-exact W covers an exact r when allowMatch(W, r): its
 			// pattern is r's arity class or a word prefix of r.
-			words := strings.Fields(tool.LowerASCII(trimmed))
+			words := strings.Fields(ascii.Lower(trimmed))
 			for n := 1; n <= len(words); n++ {
 				out = append(out, t.nonExact[strings.Join(words[:n], " ")]...)
 			}
 			out = append(out, t.nonExact[x.dialect.Classify(trimmed)]...)
 		} else {
-			out = append(out, t.nonExact[tool.LowerASCII(trimmed)]...)
+			out = append(out, t.nonExact[ascii.Lower(trimmed)]...)
 		}
 	}
 	sort.Ints(out)

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -49,7 +51,7 @@ func rejectedPermissions(f *FileResult) {
 func startupValues(f *FileResult, root *tomldoc.TableValue) {
 	for _, key := range []string{"approval_policy", "approvalPolicy"} {
 		if v, e, ok := root.String(key); ok {
-			norm := tool.LowerASCII(strings.TrimSpace(v))
+			norm := ascii.Lower(strings.TrimSpace(v))
 			if !slices.Contains(config.ValidApprovalPolicies, norm) {
 				f.Problems = append(f.Problems, notOneOf("approval_policy", v, norm, e, config.ValidApprovalPolicies, postureHint(norm)))
 			}
@@ -60,7 +62,7 @@ func startupValues(f *FileResult, root *tomldoc.TableValue) {
 		if !ok {
 			continue
 		}
-		norm := tool.LowerASCII(strings.TrimSpace(v))
+		norm := ascii.Lower(strings.TrimSpace(v))
 		switch {
 		case !slices.Contains(config.ValidSandboxModes, norm):
 			f.Problems = append(f.Problems, notOneOf("sandbox_mode", v, norm, e, config.ValidSandboxModes, ""))
@@ -143,7 +145,7 @@ func rawNameProblem(e *tomldoc.Entry, live, message string) problem.Problem {
 // call only in Auto-Review (docs/codewhale/pipeline.md §6.5), and a locked posture cannot
 // be switched there. An unlocked posture can, so nothing is reported then.
 func inertAutoReviewAllow(f *FileResult, root *tomldoc.TableValue, p config.Policy) {
-	if !p.Locked || p.Posture == tool.AutoReview {
+	if !p.Locked || p.Posture == session.AutoReview {
 		return
 	}
 	ar, _ := root.Sub("auto_review")

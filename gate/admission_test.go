@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // docs/codewhale/pipeline.md §2 "Vectors (list gate)".
@@ -117,14 +117,14 @@ func TestPlanModeCommandBlock(t *testing.T) {
 	for _, name := range names {
 		for _, input := range []map[string]any{{"command": "ls"}, {"action": "wait"}} {
 			req := fx.call(name, input)
-			req.Mode = tool.Plan
+			req.Mode = session.Plan
 			d := fx.decide(t, req, Deps{})
 			checkTrace(t, d)
 			want := "Tool '" + name + "' is not available in Plan mode — switch to Work mode to run commands."
 			if d.Decision != Deny || d.Layer != LayerAdmission || d.Reason != want {
 				t.Errorf("plan %s %v: %s layer %d %q", name, input, d.Decision, d.Layer, d.Reason)
 			}
-			req.Mode = tool.Operate
+			req.Mode = session.Operate
 			d = fx.decide(t, req, Deps{})
 			checkTrace(t, d)
 			if d.Layer == LayerAdmission {
@@ -134,7 +134,7 @@ func TestPlanModeCommandBlock(t *testing.T) {
 	}
 	// Not a command name: Plan does not refuse it at layer 2.
 	req := fx.call("read", map[string]any{"path": "a"})
-	req.Mode = tool.Plan
+	req.Mode = session.Plan
 	if d := fx.decide(t, req, Deps{}); d.Decision != Allow {
 		t.Errorf("plan read: %s %s", d.Decision, d.Reason)
 	}
@@ -158,15 +158,15 @@ func TestShellAvailability(t *testing.T) {
 	bash := map[string]any{"command": "ls"}
 	cases := []struct {
 		fx      fixture
-		origin  tool.Origin
-		mode    tool.Mode
+		origin  session.Origin
+		mode    session.Mode
 		refused bool
 	}{
-		{off, tool.Interactive, tool.Agent, true},
-		{off, tool.Interactive, tool.Yolo, false},
-		{unset, tool.Interactive, tool.Agent, false},
-		{unset, tool.Headless, tool.Agent, true},
-		{on, tool.Headless, tool.Agent, false},
+		{off, session.Interactive, session.Agent, true},
+		{off, session.Interactive, session.Yolo, false},
+		{unset, session.Interactive, session.Agent, false},
+		{unset, session.Headless, session.Agent, true},
+		{on, session.Headless, session.Agent, false},
 	}
 	for i, c := range cases {
 		req := c.fx.call("bash", bash)

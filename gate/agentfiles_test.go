@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // Another agent's call that writes, patches, moves or, in a shell command,
@@ -58,7 +58,7 @@ func TestAnotherAgentsControlFilesNeedAHuman(t *testing.T) {
 		for k, v := range c.input {
 			input[k] = strings.ReplaceAll(v.(string), "<ws>", fx.ws)
 		}
-		for _, posture := range []tool.Posture{tool.Ask, tool.FullAccess} {
+		for _, posture := range []session.Posture{session.Ask, session.FullAccess} {
 			req := withPosture(fx.call(c.tool, input), posture)
 			if d := fx.decide(t, req, Deps{Sessions: approvedFor(c.tool, "exec_shell")}); d.Decision != Allow {
 				continue // already held for Codewhale's own reasons: nothing to show
@@ -67,7 +67,7 @@ func TestAnotherAgentsControlFilesNeedAHuman(t *testing.T) {
 			d := fx.decide(t, req, Deps{Sessions: approvedFor(c.tool, "exec_shell")})
 			checkTrace(t, d)
 			want := Ask
-			if posture == tool.FullAccess {
+			if posture == session.FullAccess {
 				want = Deny // a forced hold Full Access cannot show becomes a deny
 			}
 			if d.Decision != want || !strings.Contains(d.Reason+d.Trace[len(d.Trace)-1].Detail, "human decides") && d.Decision == Ask {
@@ -88,7 +88,7 @@ func TestAnotherAgentsControlFilesNeedAHuman(t *testing.T) {
 		{"exec_shell", map[string]any{"command": "ls .github"}},
 	}
 	for _, c := range ordinary {
-		req := withPosture(fx.call(c.tool, c.input), tool.Ask)
+		req := withPosture(fx.call(c.tool, c.input), session.Ask)
 		own := fx.decide(t, req, Deps{})
 		req.OutsideSandbox = true
 		if d := fx.decide(t, req, Deps{}); d.Decision != own.Decision || d.Reason != own.Reason {

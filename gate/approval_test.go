@@ -9,18 +9,18 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // docs/codewhale/pipeline.md §8.2, disposition table
 // (approval_request_disposition_preserves_legacy_branch_order + UI tests).
 func TestDispositionTable(t *testing.T) {
 	const name, exact, group = "exec_shell", "shell:exec_shell:0011223344556677", "shell:cargo test"
-	full := authority{tool.Agent, tool.FullAccess, true}
-	ask := authority{tool.Agent, tool.Ask, false}
-	never := authority{tool.Agent, tool.Never, false}
-	auto := authority{tool.Agent, tool.AutoReview, false}
-	yolo := authority{tool.Yolo, tool.Ask, false}
+	full := authority{session.Agent, session.FullAccess, true}
+	ask := authority{session.Agent, session.Ask, false}
+	never := authority{session.Agent, session.Never, false}
+	auto := authority{session.Agent, session.AutoReview, false}
+	yolo := authority{session.Yolo, session.Ask, false}
 	const desc = "Tool execution requires approval"
 	rows := []struct {
 		label            string
@@ -166,7 +166,7 @@ func TestAlwaysChoiceEligibility(t *testing.T) {
 		if slices.Contains(d.Prompt.Choices, "always") || d.Prompt.AlwaysTOML() != "" {
 			t.Errorf("%q: always offered: %v %q", cmd, d.Prompt.Choices, d.Prompt.AlwaysTOML())
 		}
-		if !slices.Equal(d.Prompt.Choices, []string{"once", "session", "deny"}) {
+		if !slices.Equal(d.Prompt.Choices, []Choice{ChoiceOnce, ChoiceSession, ChoiceDeny}) {
 			t.Errorf("%q: choices %v", cmd, d.Prompt.Choices)
 		}
 	}
@@ -175,7 +175,7 @@ func TestAlwaysChoiceEligibility(t *testing.T) {
 	if d.Decision != Ask || d.Prompt == nil {
 		t.Fatalf("cargo test --workspace: %s %q", d.Decision, d.Reason)
 	}
-	if !slices.Equal(d.Prompt.Choices, []string{"once", "session", "always", "deny"}) {
+	if !slices.Equal(d.Prompt.Choices, []Choice{ChoiceOnce, ChoiceSession, ChoiceAlways, ChoiceDeny}) {
 		t.Errorf("choices %v", d.Prompt.Choices)
 	}
 	want := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"cargo test --workspace\"\ncommand_exact = true\nworkspace = \"" + fx.ws + "\"\naction = \"allow\"\n"

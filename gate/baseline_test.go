@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -38,9 +39,9 @@ func TestNonBypassableVectors(t *testing.T) {
 		if nb := nonBypassable(r.tool, sem, req); nb != r.forces {
 			t.Errorf("%s: nonBypassable %v, want %v", r.tool, nb, r.forces)
 		}
-		a := authority{mode: tool.Agent, posture: tool.Ask, autoApprove: r.autoApprove}
+		a := authority{mode: session.Agent, posture: session.Ask, autoApprove: r.autoApprove}
 		if r.autoApprove {
-			a.posture = tool.FullAccess
+			a.posture = session.FullAccess
 		}
 		got := resolve(a, req, nonBypassable(r.tool, sem, req))
 		if (got == resolvePrompt) != r.needsApproval {
@@ -61,7 +62,7 @@ func TestNonBypassableVectors(t *testing.T) {
 		}
 		req := fx.call(r.tool, in)
 		if r.autoApprove {
-			req = withPosture(req, tool.FullAccess)
+			req = withPosture(req, session.FullAccess)
 			if d := fx.decide(t, req, Deps{}); d.Decision != Allow {
 				t.Errorf("full access %s: %s %q", r.tool, d.Decision, d.Reason)
 			}
@@ -78,14 +79,14 @@ func TestNonBypassableVectors(t *testing.T) {
 func TestResolverTruthTable(t *testing.T) {
 	type auth = authority
 	var (
-		agentAsk   = auth{tool.Agent, tool.Ask, false}
-		agentFull  = auth{tool.Agent, tool.FullAccess, true}
-		yoloFull   = auth{tool.Yolo, tool.FullAccess, true}
-		agentNever = auth{tool.Agent, tool.Never, false}
-		staleNever = auth{tool.Agent, tool.Never, true}
-		yoloNever  = auth{tool.Yolo, tool.Never, false}
+		agentAsk   = auth{session.Agent, session.Ask, false}
+		agentFull  = auth{session.Agent, session.FullAccess, true}
+		yoloFull   = auth{session.Yolo, session.FullAccess, true}
+		agentNever = auth{session.Agent, session.Never, false}
+		staleNever = auth{session.Agent, session.Never, true}
+		yoloNever  = auth{session.Yolo, session.Never, false}
 	)
-	anyAuth := []auth{agentAsk, {tool.Agent, tool.AutoReview, false}, agentNever, agentFull, yoloFull, {tool.Plan, tool.Ask, false}}
+	anyAuth := []auth{agentAsk, {session.Agent, session.AutoReview, false}, agentNever, agentFull, yoloFull, {session.Plan, session.Ask, false}}
 	for _, a := range anyAuth {
 		for _, nb := range []bool{false, true} {
 			if got := resolve(a, ReqAuto, nb); got != resolveAllow {
@@ -128,24 +129,24 @@ func TestCarveOutPostureVectors(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(ws, "src"), 0o755))
 	must(t, os.WriteFile(filepath.Join(ws, "src", "main.rs"), nil, 0o644))
 	rows := []struct {
-		mode    tool.Mode
-		posture tool.Posture
+		mode    session.Mode
+		posture session.Posture
 		auto    bool
 		want    bool
 	}{
-		{tool.Agent, tool.Ask, false, true},
-		{tool.Operate, tool.Ask, false, true},
-		{tool.Agent, tool.FullAccess, true, false},
-		{tool.Yolo, tool.FullAccess, true, false},
-		{tool.Yolo, tool.Ask, false, false},
-		{tool.Agent, tool.Never, false, false},
-		{tool.Agent, tool.AutoReview, false, false},
-		{tool.Plan, tool.Ask, false, false},
+		{session.Agent, session.Ask, false, true},
+		{session.Operate, session.Ask, false, true},
+		{session.Agent, session.FullAccess, true, false},
+		{session.Yolo, session.FullAccess, true, false},
+		{session.Yolo, session.Ask, false, false},
+		{session.Agent, session.Never, false, false},
+		{session.Agent, session.AutoReview, false, false},
+		{session.Plan, session.Ask, false, false},
 	}
 	for _, r := range rows {
 		in := map[string]any{"path": "src/main.rs", "content": "x"}
 		p := &plan{req: Request{Tool: "write", Input: in, Workspace: ws}, input: in, semantic: "write_file", require: ReqSuggest,
-			s: session{authority: authority{mode: r.mode, posture: r.posture, autoApprove: r.auto}}}
+			s: resolvedSession{authority: authority{mode: r.mode, posture: r.posture, autoApprove: r.auto}}}
 		if got := p.carveOut(); got != r.want {
 			t.Errorf("(%s,%s,%v): carve-out %v, want %v", r.mode, r.posture, r.auto, got, r.want)
 		}
@@ -153,7 +154,7 @@ func TestCarveOutPostureVectors(t *testing.T) {
 	// Required (not Suggest) never qualifies, nor a non-write semantic.
 	in := map[string]any{"path": "src/main.rs"}
 	p := &plan{req: Request{Tool: "write", Input: in, Workspace: ws}, input: in, semantic: "write_file", require: ReqRequired,
-		s: session{authority: authority{mode: tool.Agent, posture: tool.Ask}}}
+		s: resolvedSession{authority: authority{mode: session.Agent, posture: session.Ask}}}
 	if p.carveOut() {
 		t.Error("Required requirement qualified for the carve-out")
 	}
@@ -194,21 +195,21 @@ func TestPlanWriteBlockVectors(t *testing.T) {
 	}
 	for _, c := range blocked {
 		req := fx.call(c.name, c.input)
-		req.Mode = tool.Plan
+		req.Mode = session.Plan
 		d := fx.decide(t, req, Deps{})
 		checkTrace(t, d)
 		want := fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to make changes.", c.name)
 		if d.Decision != Deny || d.Layer != LayerBaseline || d.Reason != want {
 			t.Errorf("plan %s %v: %s layer %d %q", c.name, c.input, d.Decision, d.Layer, d.Reason)
 		}
-		req.Mode = tool.Operate
+		req.Mode = session.Operate
 		if d := fx.decide(t, req, Deps{}); d.Layer == LayerBaseline && d.Decision == Deny {
 			t.Errorf("operate %s: blocked at baseline: %q", c.name, d.Reason)
 		}
 	}
 	for _, c := range allowed {
 		req := fx.call(c.name, c.input)
-		req.Mode = tool.Plan
+		req.Mode = session.Plan
 		d := fx.decide(t, req, Deps{})
 		checkTrace(t, d)
 		if d.Layer == LayerBaseline && d.Decision == Deny {

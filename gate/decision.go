@@ -101,7 +101,7 @@ type Prompt struct {
 	Description string
 	Forced      bool
 	// Choices Codewhale would offer: once, session, always (when eligible), deny.
-	Choices     []string
+	Choices     []Choice
 	ExactKey    string
 	GroupingKey string
 	// SessionGrants are the keys "approve for session" adds, as the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 const (
@@ -20,8 +20,8 @@ const (
 type e2eRow struct {
 	name    string
 	files   files
-	posture tool.Posture
-	mode    tool.Mode
+	posture session.Posture
+	mode    session.Mode
 	tool    string
 	input   map[string]any
 	allow   []string // non-nil: an allow list
@@ -77,47 +77,47 @@ func TestEndToEndVectors(t *testing.T) {
 		{name: "ask write, hook asks, session grant for write", files: lenientHook, tool: "write", input: map[string]any{"path": "src/x.rs", "content": "x"},
 			script: map[string]hooks.Result{"asker": exit(0, askHook)}, session: approvedFor("write"),
 			decision: Allow, layer: LayerApproval, reason: "Approved."},
-		{name: "auto-review, hook asks (read)", files: lenientHook, posture: tool.AutoReview, tool: "read", input: map[string]any{"path": "a"},
+		{name: "auto-review, hook asks (read)", files: lenientHook, posture: session.AutoReview, tool: "read", input: map[string]any{"path": "a"},
 			script:   map[string]hooks.Result{"asker": exit(0, askHook)},
 			decision: Deny, layer: LayerApproval, reason: "Auto-Review posture never opens an approval card; the held call is denied: …"},
-		{name: "auto-review, hook asks (write)", files: lenientHook, posture: tool.AutoReview, tool: "write", input: map[string]any{"path": "src/x.rs", "content": "x"},
+		{name: "auto-review, hook asks (write)", files: lenientHook, posture: session.AutoReview, tool: "write", input: map[string]any{"path": "src/x.rs", "content": "x"},
 			script:   map[string]hooks.Result{"asker": exit(0, askHook)},
 			decision: Deny, layer: LayerApproval, reason: "Auto-Review posture never opens an approval card; the held call is denied: …"},
 		{name: "ask bash cargo test", files: git, tool: "bash", input: map[string]any{"command": "cargo test"},
 			decision: Ask, layer: LayerApproval, reason: approvalTxt, forced: no},
 		{name: "ask bash ls", files: git, tool: "bash", input: map[string]any{"command": "ls"},
 			decision: Allow, layer: LayerBaseline},
-		{name: "never bash cargo test", files: git, posture: tool.Never, tool: "bash", input: map[string]any{"command": "cargo test"},
+		{name: "never bash cargo test", files: git, posture: session.Never, tool: "bash", input: map[string]any{"command": "cargo test"},
 			decision: Deny, layer: LayerApproval, reason: "Blocked tool 'bash' (approval_mode=never)"},
-		{name: "never bash cargo test, session-approved", files: git, posture: tool.Never, tool: "bash", input: map[string]any{"command": "cargo test"},
+		{name: "never bash cargo test, session-approved", files: git, posture: session.Never, tool: "bash", input: map[string]any{"command": "cargo test"},
 			session: approvedFor("shell:cargo test"), decision: Allow, layer: LayerApproval},
-		{name: "never read", files: git, posture: tool.Never, tool: "read", input: map[string]any{"path": "a"},
+		{name: "never read", files: git, posture: session.Never, tool: "read", input: map[string]any{"path": "a"},
 			decision: Allow},
-		{name: "full access bash cargo test", files: git, posture: tool.FullAccess, tool: "bash", input: map[string]any{"command": "cargo test"},
+		{name: "full access bash cargo test", files: git, posture: session.FullAccess, tool: "bash", input: map[string]any{"command": "cargo test"},
 			decision: Allow},
-		{name: "full access git push", files: git, posture: tool.FullAccess, tool: "bash", input: map[string]any{"command": "git push origin main"},
+		{name: "full access git push", files: git, posture: session.FullAccess, tool: "bash", input: map[string]any{"command": "git push origin main"},
 			decision: Allow},
 		{name: "ask git push: forced floor card", files: git, tool: "bash", input: map[string]any{"command": "git push origin main"},
 			decision: Ask, layer: LayerApproval, reason: publishHold, forced: yes},
-		{name: "auto-review git push: floor blocks", files: git, posture: tool.AutoReview, tool: "bash", input: map[string]any{"command": "git push origin main"},
+		{name: "auto-review git push: floor blocks", files: git, posture: session.AutoReview, tool: "bash", input: map[string]any{"command": "git push origin main"},
 			decision: Deny, layer: LayerAutoReview, reason: publishHold},
-		{name: "full access rm -rf ~/ background with typed allow", files: rmHome, posture: tool.FullAccess, tool: "bash",
+		{name: "full access rm -rf ~/ background with typed allow", files: rmHome, posture: session.FullAccess, tool: "bash",
 			input:    map[string]any{"command": "rm -rf ~/", "background": true},
 			decision: Deny, layer: LayerAutoReview, reason: bgHold},
-		{name: "full access rlm eval", files: git, posture: tool.FullAccess, tool: "rlm", input: map[string]any{"action": "eval", "code": "1+1"},
+		{name: "full access rlm eval", files: git, posture: session.FullAccess, tool: "rlm", input: map[string]any{"action": "eval", "code": "1+1"},
 			decision: Allow},
-		{name: "full access start_mcp_server", files: git, posture: tool.FullAccess, tool: "start_mcp_server", input: map[string]any{"name": "x"},
+		{name: "full access start_mcp_server", files: git, posture: session.FullAccess, tool: "start_mcp_server", input: map[string]any{"name": "x"},
 			decision: Allow},
 		{name: "ask start_mcp_server, session grant ignored", files: git, tool: "start_mcp_server", input: map[string]any{"name": "x"},
 			session:  approvedFor("start_mcp_server", ExactKey("start_mcp_server", map[string]any{"name": "x"})),
 			decision: Ask, layer: LayerApproval, reason: approvalTxt, forced: yes},
-		{name: "full access File write CHANGELOG.md: repo law", files: changelog, posture: tool.FullAccess, tool: "File", input: changelogWrite,
+		{name: "full access File write CHANGELOG.md: repo law", files: changelog, posture: session.FullAccess, tool: "File", input: changelogWrite,
 			decision: Deny, layer: LayerRepoLaw, reason: "Repository law blocked tool 'File' in Full Access: " + lawAsk + ". Switch to Ask to review this protected change."},
 		{name: "ask File write CHANGELOG.md: forced repo-law card", files: changelog, tool: "File", input: changelogWrite,
 			decision: Ask, layer: LayerApproval, reason: lawAsk, forced: yes},
-		{name: "plan write", files: git, mode: tool.Plan, tool: "write", input: map[string]any{"path": "src/x.rs"},
+		{name: "plan write", files: git, mode: session.Plan, tool: "write", input: map[string]any{"path": "src/x.rs"},
 			decision: Deny, layer: LayerBaseline, reason: "Tool 'write' is not available in Plan mode — switch to Work mode to make changes."},
-		{name: "plan bash", files: git, mode: tool.Plan, tool: "bash", input: map[string]any{"command": "ls"},
+		{name: "plan bash", files: git, mode: session.Plan, tool: "bash", input: map[string]any{"command": "ls"},
 			decision: Deny, layer: LayerAdmission, reason: "Tool 'bash' is not available in Plan mode — switch to Work mode to run commands."},
 		{name: "ask sandbox escalation: forced card", files: wsWrite, tool: "bash", input: escalate,
 			decision: Ask, layer: LayerApproval, forced: yes,
@@ -125,9 +125,9 @@ func TestEndToEndVectors(t *testing.T) {
 		// `touch x` is not routine: the sidecar's layer 6 already denies
 		// (ConsultReviewer without a guardian), so also check a routine command,
 		// which reaches the escalation step and its exact refusal.
-		{name: "auto-review sandbox escalation: denied", files: wsWrite, posture: tool.AutoReview, tool: "bash", input: escalate,
+		{name: "auto-review sandbox escalation: denied", files: wsWrite, posture: session.AutoReview, tool: "bash", input: escalate,
 			decision: Deny},
-		{name: "auto-review sandbox escalation of a routine command: denied at layer 9", files: wsWrite, posture: tool.AutoReview, tool: "bash",
+		{name: "auto-review sandbox escalation of a routine command: denied at layer 9", files: wsWrite, posture: session.AutoReview, tool: "bash",
 			input:    map[string]any{"command": "cargo test", "sandbox_permissions": "danger-full-access", "justification": "j"},
 			decision: Deny, layer: LayerSandbox, reason: "Sandbox escalation requires a one-shot user approval, but the current Auto-Review posture cannot provide it."},
 		{name: "strict hook times out", files: strictHook, tool: "read", input: map[string]any{"path": "a"},
@@ -137,19 +137,19 @@ func TestEndToEndVectors(t *testing.T) {
 			decision: Ask, layer: LayerApproval, forced: yes},
 		// §4.3 "Later layers may only clear ordinary approval when not forced":
 		// a typed ask forces the card, which an auto-review allow cannot lift.
-		{name: "auto-review typed ask on a benign command: forced hold denied", posture: tool.AutoReview, tool: "bash", input: map[string]any{"command": "git status"},
+		{name: "auto-review typed ask on a benign command: forced hold denied", posture: session.AutoReview, tool: "bash", input: map[string]any{"command": "git status"},
 			files:    files{git: true, permissions: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git status\"\n"},
 			decision: Deny, layer: LayerApproval, reason: "Auto-Review posture never opens an approval card; the held call is denied: …"},
 		{name: "ask typed ask on an Auto command: forced card", tool: "bash", input: map[string]any{"command": "git status"},
 			files:    files{git: true, permissions: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git status\"\n"},
 			decision: Ask, layer: LayerApproval, forced: yes},
-		{name: "full access exec_shell typed ask: runs", files: typedAsk, posture: tool.FullAccess, tool: "exec_shell", input: map[string]any{"command": "cargo test"},
+		{name: "full access exec_shell typed ask: runs", files: typedAsk, posture: session.FullAccess, tool: "exec_shell", input: map[string]any{"command": "cargo test"},
 			decision: Allow},
 		{name: "ask bash with typed allow + auto_review block tool=bash", files: typedAllowBlockRule, tool: "bash", input: map[string]any{"command": "cargo test"},
 			decision: Deny, layer: LayerAutoReview, reason: "Auto-review policy blocked tool 'bash': shell requires maintainer review"},
 	}
 	// "any" rows, in every posture.
-	for _, p := range []tool.Posture{tool.Ask, tool.AutoReview, tool.FullAccess, tool.Never} {
+	for _, p := range []session.Posture{session.Ask, session.AutoReview, session.FullAccess, session.Never} {
 		rows = append(rows,
 			e2eRow{name: "any: write crates/protocol/x (repo-law block), " + p.String(), files: files{git: true, law: lawJSON}, posture: p,
 				tool: "write", input: map[string]any{"path": "crates/protocol/x.rs", "content": "x"},
@@ -222,13 +222,13 @@ func TestFullAccessPermissionAllowCannotBypassBackgroundCatastrophicFloor(t *tes
 	in := map[string]any{"action": "run", "command": cmd}
 
 	// Precondition (§5): the typed allow decides the foreground call in Full Access.
-	d := fx.decide(t, withPosture(fx.call("Bash", in), tool.FullAccess), Deps{})
+	d := fx.decide(t, withPosture(fx.call("Bash", in), session.FullAccess), Deps{})
 	if d.Decision != Allow || d.Layer != LayerPermissions {
 		t.Fatalf("precondition: %s layer %d %q", d.Decision, d.Layer, d.Reason)
 	}
 
 	in = map[string]any{"action": "run", "command": cmd, "background": true}
-	d = fx.decide(t, withPosture(fx.call("Bash", in), tool.FullAccess), Deps{})
+	d = fx.decide(t, withPosture(fx.call("Bash", in), session.FullAccess), Deps{})
 	checkTrace(t, d)
 	if d.Decision != Deny || d.Layer != LayerAutoReview || d.Prompt != nil {
 		t.Fatalf("%s layer %d %q", d.Decision, d.Layer, d.Reason)
@@ -254,11 +254,11 @@ func TestFullAccessPermissionAllowCannotBypassRepoLaw(t *testing.T) {
 
 	// Precondition (§5): without the law, the typed allow decides in Full Access.
 	noLaw := load(t, files{git: true, permissions: "[[rules]]\ntool = \"write_file\"\npath = \"CHANGELOG.md\"\nworkspace = \"<ws>\"\naction = \"allow\"\n"}).noFatal(t)
-	if d := noLaw.decide(t, withPosture(noLaw.call("File", in), tool.FullAccess), Deps{}); d.Decision != Allow || d.Layer != LayerPermissions {
+	if d := noLaw.decide(t, withPosture(noLaw.call("File", in), session.FullAccess), Deps{}); d.Decision != Allow || d.Layer != LayerPermissions {
 		t.Fatalf("precondition: %s layer %d %q", d.Decision, d.Layer, d.Reason)
 	}
 
-	d := fx.decide(t, withPosture(fx.call("File", in), tool.FullAccess), Deps{})
+	d := fx.decide(t, withPosture(fx.call("File", in), session.FullAccess), Deps{})
 	checkTrace(t, d)
 	if d.Decision != Deny || d.Layer != LayerRepoLaw || d.Prompt != nil {
 		t.Fatalf("%s layer %d %q", d.Decision, d.Layer, d.Reason)

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 var failClosedCalls = []struct {
@@ -23,7 +22,7 @@ var failClosedCalls = []struct {
 // A nil snapshot denies, never allows.
 func TestNilSnapshotDenies(t *testing.T) {
 	for _, c := range failClosedCalls {
-		for _, p := range []tool.Posture{tool.Ask, tool.FullAccess} {
+		for _, p := range []session.Posture{session.Ask, session.FullAccess} {
 			id := "c1"
 			req := Request{Tool: c.name, Input: c.input, Workspace: "/ws", Posture: postureP(p), CallID: &id}
 			d := Decide(context.Background(), nil, req, Deps{})
@@ -43,7 +42,7 @@ func TestNilSnapshotDenies(t *testing.T) {
 func TestPanickingRunnerDenies(t *testing.T) {
 	fx := load(t, files{git: true, config: hookConfig("gate", true)}).noFatal(t)
 	for _, c := range failClosedCalls {
-		d := fx.decide(t, withPosture(fx.call(c.name, c.input), tool.FullAccess), Deps{Hooks: &fakeRunner{panicky: true}})
+		d := fx.decide(t, withPosture(fx.call(c.name, c.input), session.FullAccess), Deps{Hooks: &fakeRunner{panicky: true}})
 		checkTrace(t, d)
 		if d.Decision != Deny || d.Layer != LayerHooks || !strings.Contains(d.Reason, "gate: the hook executor was lost") {
 			t.Errorf("%s: %s layer %d %q", c.name, d.Decision, d.Layer, d.Reason)
@@ -90,7 +89,7 @@ func TestFatalSnapshotDeniesEverything(t *testing.T) {
 			t.Fatalf("case %d: the snapshot loads", i)
 		}
 		for _, c := range failClosedCalls {
-			for _, p := range []tool.Posture{tool.Ask, tool.FullAccess, tool.Never} {
+			for _, p := range []session.Posture{session.Ask, session.FullAccess, session.Never} {
 				req := withPosture(fx.call(c.name, c.input), p)
 				d := fx.decide(t, req, Deps{})
 				checkTrace(t, d)

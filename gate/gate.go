@@ -35,7 +35,7 @@ type Deps struct {
 type plan struct {
 	req      Request
 	snap     *config.Snapshot
-	s        session
+	s        resolvedSession
 	input    map[string]any
 	semantic string
 	require  Requirement
@@ -50,6 +50,9 @@ type plan struct {
 	allowLayer   Layer
 	allowRule    *string
 	sandbox      Sandbox
+	// escalated is the sandbox an approved escalation request (layer 9,
+	// §9.2) widens the call's to; nil when the call asks for none.
+	escalated *Sandbox
 	// call is the call as auto-review sees it, its shell command parsed
 	// once for every layer that classifies it (4, 6, 8).
 	call autoreview.Call
@@ -180,35 +183,18 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if d, done := p.repoLaw(); done {
 		return d
 	}
-	// The read deny-list refuses before anyone could be asked (B.9.2).
-	if d, done := p.readDenied(); done {
+	// Layer 9, the part Codewhale plans before approval.
+	if d, done := p.sandboxBeforeApproval(); done {
 		return d
-	}
-	if d, done := p.unsandboxedReadDenied(); done {
-		return d
-	}
-	// The sandbox escalation request is planned last (§9.2), before approval.
-	esc, escalates := sandboxEscalation(req.Tool, p.input, p.sandbox, p.s.authority, req.Workspace)
-	if escalates && esc.blocked != "" {
-		return p.deny(LayerSandbox, esc.blocked, nil)
-	}
-	if escalates {
-		desc := esc.prompt
-		if p.force && p.desc != "" {
-			desc += ". Additional approval gate: " + p.desc
-		}
-		p.requireApproval(desc, nil, true)
 	}
 
 	// Layer 8: human approval.
 	if d, done := p.approval(deps.Sessions); done {
 		return d
 	}
-	if escalates {
-		p.sandbox = *esc.policy
-	}
 	// Layer 9: the sandbox the call runs under.
-	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, snap.Policy.ReadDenyList))
+	p.sandboxApproved()
+	p.traceSandbox()
 	return p.finish(Allow, p.allowLayer, allowReason(p.allowLayer), p.allowRule)
 }
 
@@ -222,31 +208,6 @@ func allowReason(l Layer) string {
 		return "Approved."
 	}
 	return "No approval required."
-}
-
-func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
-	net := "off"
-	if s.NetworkAccess != nil && *s.NetworkAccess {
-		net = "on"
-	}
-	var d string
-	switch s.Type {
-	case "workspace-write":
-		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
-	case "external-sandbox":
-		d = "external-sandbox, network " + net
-	default:
-		d = s.Type
-	}
-	switch {
-	case len(reads.Rules) == 0:
-	case s.Type == "danger-full-access":
-		// No OS sandbox wraps the shell, so only in-process reads meet it.
-		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
-	default:
-		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
-	}
-	return d
 }
 
 // Refuse is the fail-closed answer to our own errors, and to a request

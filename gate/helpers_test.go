@@ -12,7 +12,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // files describes one hermetic Codewhale home and workspace.
@@ -81,14 +81,14 @@ func (fx fixture) noFatal(t testing.TB) fixture {
 	return fx
 }
 
-func postureP(p tool.Posture) *tool.Posture { return &p }
+func postureP(p session.Posture) *session.Posture { return &p }
 
 // call builds a request in the fixture's workspace.
 func (fx fixture) call(name string, input map[string]any) Request {
 	return Request{Tool: name, Input: input, Workspace: fx.ws}
 }
 
-func withPosture(r Request, p tool.Posture) Request {
+func withPosture(r Request, p session.Posture) Request {
 	r.Posture = postureP(p)
 	return r
 }

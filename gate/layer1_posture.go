@@ -6,11 +6,11 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
-// session is the authority a call runs under after layer 1.
-type session struct {
+// resolvedSession is the authority a call runs under after layer 1.
+type resolvedSession struct {
 	authority
 	shellOn bool
 	notes   []string
@@ -28,10 +28,10 @@ type session struct {
 // refuses yolo, as Codewhale refuses --yolo and Shift+Tab. From 0.10.0
 // there is no Yolo mode: yolo is Agent with the Full Access posture, so
 // the shell follows allow_shell as in Agent mode.
-func resolveSession(p config.Policy, r release.Release, req Request) session {
-	s := session{authority: authority{mode: req.Mode, posture: p.Posture}}
+func resolveSession(p config.Policy, r release.Release, req Request) resolvedSession {
+	s := resolvedSession{authority: authority{mode: req.Mode, posture: p.Posture}}
 	if req.Posture != nil && *req.Posture != p.Posture {
-		if !p.Locked || *req.Posture == tool.Never {
+		if !p.Locked || *req.Posture == session.Never {
 			s.posture = *req.Posture
 			s.notes = append(s.notes, "posture "+s.posture.String()+" from the request")
 		} else {
@@ -39,21 +39,21 @@ func resolveSession(p config.Policy, r release.Release, req Request) session {
 			s.notes = append(s.notes, fmt.Sprintf("requested posture %s ignored: permissions are controlled by %s", req.Posture.String(), p.PostureSource))
 		}
 	}
-	yolo := s.mode == tool.Yolo
+	yolo := s.mode == session.Yolo
 	if yolo && r.Has(release.ThreeModes) {
-		s.mode, s.yoloAsPosture = tool.Agent, true
+		s.mode, s.yoloAsPosture = session.Agent, true
 		s.notes = append(s.notes, "yolo is Agent mode with the Full Access posture (Codewhale "+release.ThreeModes.Since+" has no Yolo mode)")
 	}
 	if yolo && p.Locked {
-		s.mode, s.lockRefused = tool.Agent, true
+		s.mode, s.lockRefused = session.Agent, true
 		s.notes = append(s.notes, "yolo mode refused: permissions are controlled by "+p.PostureSource)
 	} else if yolo {
-		s.posture = tool.FullAccess
+		s.posture = session.FullAccess
 	}
-	if s.mode == tool.Plan {
-		s.posture = tool.Ask
+	if s.mode == session.Plan {
+		s.posture = session.Ask
 	}
-	s.autoApprove = s.posture == tool.FullAccess || s.mode == tool.Yolo
+	s.autoApprove = s.posture == session.FullAccess || s.mode == session.Yolo
 	s.shellOn = shellAvailable(p, s, req.Origin)
 	return s
 }
@@ -92,7 +92,7 @@ func (p *plan) sessionChanges() {
 // tightening that can be proven, and it is refused too.
 func loosening(snap *config.Snapshot, req Request) string {
 	p := snap.Policy
-	chosen := resolveSession(p, snap.Release, Request{Mode: tool.Agent, Origin: req.Origin})
+	chosen := resolveSession(p, snap.Release, Request{Mode: session.Agent, Origin: req.Origin})
 	chosenBy := "the files leave it unset"
 	if p.PostureSource != "unset" {
 		chosenBy = "set by " + p.PostureSource
@@ -100,7 +100,7 @@ func loosening(snap *config.Snapshot, req Request) string {
 	refuse := func(what string) string {
 		return fmt.Sprintf("codewhale-ls refuses this call: the request asks for %s, looser than the posture the user chose, %s (%s); only the user can loosen it", what, chosen.posture.String(), chosenBy)
 	}
-	if req.Mode == tool.Yolo {
+	if req.Mode == session.Yolo {
 		if snap.Release.Has(release.ThreeModes) {
 			return refuse("mode yolo (Agent with the Full Access posture)")
 		}
@@ -118,11 +118,11 @@ func loosening(snap *config.Snapshot, req Request) string {
 	return ""
 }
 
-func shellAvailable(p config.Policy, s session, origin tool.Origin) bool {
+func shellAvailable(p config.Policy, s resolvedSession, origin session.Origin) bool {
 	switch {
-	case s.mode == tool.Plan:
+	case s.mode == session.Plan:
 		return false
-	case s.mode == tool.Yolo:
+	case s.mode == session.Yolo:
 		return true
 	case p.Overlay.ShellOff:
 		return false
@@ -130,10 +130,10 @@ func shellAvailable(p config.Policy, s session, origin tool.Origin) bool {
 		return p.AllowShell.Value
 	}
 	// Unset: the interactive engine exposes the shell; headless hosts hide it.
-	return origin != tool.Headless
+	return origin != session.Headless
 }
 
-func (s session) describe(p config.Policy) string {
+func (s resolvedSession) describe(p config.Policy) string {
 	parts := []string{p.Describe(), "posture " + s.posture.Label(), "mode " + s.mode.String()}
 	if p.Locked {
 		parts = append(parts, "locked by "+p.PostureSource)

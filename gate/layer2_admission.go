@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -32,7 +34,7 @@ var mcpResourceAliases = []string{"mcp_read_resource", "read_mcp_resource"}
 
 // namesOf is the call's name with its alias set, lower-cased.
 func namesOf(call string, r release.Release) []string {
-	lower := tool.LowerASCII(call)
+	lower := ascii.Lower(call)
 	if a, ok := listAliases[lower]; ok {
 		return a
 	}
@@ -46,7 +48,7 @@ func namesOf(call string, r release.Release) []string {
 func listMatches(list []string, call string, r release.Release) bool {
 	names := namesOf(call, r)
 	for _, entry := range list {
-		e := tool.LowerASCII(entry)
+		e := ascii.Lower(entry)
 		for _, n := range names {
 			if prefix, ok := strings.CutSuffix(e, "*"); ok {
 				if strings.HasPrefix(n, prefix) {
@@ -94,7 +96,7 @@ func denyListHit(list []string, name string, input map[string]any, r release.Rel
 		return true, release.InputAwareDenyList
 	}
 	if listMatches(list, "bash", r) {
-		for _, n := range []string{tool.LowerASCII(name), semantic} {
+		for _, n := range []string{ascii.Lower(name), semantic} {
 			if slices.Contains(rawShellTools, n) {
 				return true, release.InputAwareDenyList
 			}
@@ -125,7 +127,7 @@ func admission(req Request, shellOn, codeMode bool, r release.Release) (reason, 
 	name := req.Tool
 	// execute_tools is hidden in Plan mode; a call naming it there is
 	// refused like the other code runners (choices.md, B.4).
-	if req.Mode == tool.Plan && (slices.Contains(planBlockedCommands, name) || (codeMode && name == codeModeTool)) {
+	if req.Mode == session.Plan && (slices.Contains(planBlockedCommands, name) || (codeMode && name == codeModeTool)) {
 		return fmt.Sprintf("Tool '%s' is not available in Plan mode — switch to Work mode to run commands.", name), "plan mode blocks " + name, release.Change{}
 	}
 	if hit, widenedBy := denyListHit(req.DisallowedTools, name, req.Input, r); hit {

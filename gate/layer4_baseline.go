@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 	"github.com/codewhale-ls/codewhale-ls/gate/writetarget"
@@ -130,7 +132,7 @@ func requirement(name, semantic string, input map[string]any, sh *shellsafety.Co
 		}
 		return ReqAuto
 	case name == "agent" && action == "start":
-		if role, _ := input["role"].(string); slices.Contains(readOnlyAgentRoles, tool.LowerASCII(role)) {
+		if role, _ := input["role"].(string); slices.Contains(readOnlyAgentRoles, ascii.Lower(role)) {
 			return ReqAuto
 		}
 		return ReqRequired
@@ -241,7 +243,7 @@ func (p *plan) baseline() (Decision, bool) {
 	} else if p.require != ReqAuto {
 		detail += "; auto-approved by " + postureOrMode(p.s.authority)
 	}
-	if p.s.mode == tool.Plan {
+	if p.s.mode == session.Plan {
 		if reason := planWriteBlocked(name, p.semantic); reason != "" {
 			p.trace(LayerBaseline, EffectDeny, detail)
 			return p.finish(Deny, LayerBaseline, reason, nil), true
@@ -282,11 +284,11 @@ func preparedDescription(name string, input map[string]any) string {
 
 // carveOut is the Ask write carve-out of §4.3.
 func (p *plan) carveOut() bool {
-	if p.require != ReqSuggest || p.s.posture != tool.Ask || p.s.autoApprove || !tool.IsFileWrite(p.semantic) {
+	if p.require != ReqSuggest || p.s.posture != session.Ask || p.s.autoApprove || !tool.IsFileWrite(p.semantic) {
 		return false
 	}
 	switch p.s.mode {
-	case tool.Agent, tool.Operate:
+	case session.Agent, session.Operate:
 	default:
 		return false
 	}

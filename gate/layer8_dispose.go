@@ -1,116 +1,242 @@
 package gate
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
-	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
+	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
-// approval is layer 8: the disposition of a call that still needs a human.
-// Without an approval card (the CLI, explain) an undecided call ends as ask.
-func (p *plan) approval(sessions Sessions) (Decision, bool) {
-	if !p.need {
-		p.trace(LayerApproval, EffectNone, "no approval needed")
-		return Decision{}, false
-	}
-	exact := ExactKey(p.semantic, p.input)
-	grouping := GroupingKey(p.snap.Release, p.semantic, p.input)
-	grants := sessionGrants(p.snap.Release, p.req.Tool, grouping)
-	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grants, p.force, p.desc)
-	p.grantsChanged(sessions, exact, grants, disp)
-	switch disp.verdict {
-	case Allow:
-		p.trace(LayerApproval, EffectAllow, disp.reason)
-		p.allowLayer, p.allowRule = LayerApproval, nil
-		if disp.source != "" {
-			p.d.Approval = &Approval{Choice: "session", Source: disp.source}
-		}
-		return Decision{}, false
-	case Deny:
-		return p.deny(LayerApproval, disp.reason, p.descRule), true
-	}
-	prompt := p.prompt(exact, grouping, grants)
-	p.d.Prompt = prompt
-	forced := ""
-	if p.force {
-		forced = " (forced: session grants and saved rules cannot pass it)"
-	}
-	p.trace(LayerApproval, EffectAsk, fmt.Sprintf("would open an approval card%s: %s", forced, p.desc))
-	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, p.snap.Policy.ReadDenyList))
-	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
+// Sessions is what layer 8 knows of earlier answers in this session:
+// the keys "approve for session" granted, and the exact approval keys the
+// user denied (docs/codewhale/pipeline.md §8.2). Which keys a call's grant
+// adds and looks for depends on the release (sessionGrants).
+type Sessions interface {
+	Approved(key string) bool
+	Denied(exactKey string) bool
 }
 
-// grantsChanged records the release changes that make the disposition
-// differ from the one the oldest release's session grants give: the
-// tool-name grant is gone (B.8.3), or the grouping key is narrower
-// (B.8.3-patch, D.7).
-func (p *plan) grantsChanged(sessions Sessions, exact string, grants []string, disp disposition) {
-	if p.snap.Release.Name() == release.Oldest().Version {
-		return
+// NoSessions is a session with no earlier answers (the CLI).
+type NoSessions struct{}
+
+func (NoSessions) Approved(string) bool { return false }
+func (NoSessions) Denied(string) bool   { return false }
+
+// fingerprint is the first 8 bytes of SHA-256, in hex, of a canonical JSON
+// rendering with sorted keys (encoding/json sorts map keys). Like
+// Codewhale's serde_json rendering, it does not HTML-escape `<`, `>`, `&`.
+func fingerprint(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	var b []byte
+	if err := enc.Encode(v); err != nil {
+		b = []byte(fmt.Sprint(v))
+	} else {
+		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
-	oldest := release.Release{}
-	oldGrouping := GroupingKey(oldest, p.semantic, p.input)
-	old := dispose(p.s.authority, sessions, p.req.Tool, exact, sessionGrants(oldest, p.req.Tool, oldGrouping), p.force, p.desc)
-	if old.verdict == disp.verdict {
-		return
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+var shellKeyed = []string{"exec_shell", "task_shell_start", "exec_shell_wait", "exec_shell_interact", "exec_wait", "exec_interact"}
+
+func netHost(input map[string]any) string {
+	raw, _ := input["url"].(string)
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
 	}
-	if sessions.Approved(p.req.Tool) && !slices.Contains(grants, p.req.Tool) {
-		p.changed(release.SessionGrantsByFamily)
+	return u.Hostname()
+}
+
+// ExactKey is the approval key a session denial is stored under.
+func ExactKey(semantic string, input map[string]any) string {
+	switch {
+	case slices.Contains([]string{"apply_patch", "write_file", "edit_file", "fim_edit"}, semantic):
+		return "file:" + semantic + ":" + fingerprint(input)
+	case slices.Contains(shellKeyed, semantic):
+		return "shell:" + semantic + ":" + fingerprint(input)
+	case slices.Contains([]string{"fetch_url", "web.fetch", "web_fetch"}, semantic):
+		return "net:" + netHost(input)
 	}
-	if sessions.Approved(oldGrouping) && !slices.Contains(grants, oldGrouping) {
+	return "tool:" + semantic + ":" + fingerprint(input)
+}
+
+// shellExactOnly are the shell tools whose session grant covers only the
+// exact call since release.ShellGrantsNarrowed: they act on a running
+// process, which no command family describes.
+var shellExactOnly = []string{"exec_shell_wait", "exec_shell_interact", "exec_wait", "exec_interact"}
+
+// GroupingKey is the key "approve for session" grants, as release r
+// computes it (docs/codewhale/pipeline.md §8.3; docs/codewhale/releases/0.10.0.md
+// B.8.3; docs/codewhale/releases/0.10.1.md Part D item 7).
+func GroupingKey(r release.Release, semantic string, input map[string]any) string {
+	switch {
+	case semantic == "apply_patch":
+		files := patchfiles.Targets(input)
+		perFile := r.Has(release.PatchGrantsPerFile)
 		switch {
-		case p.semantic == "apply_patch":
-			p.changed(release.PatchGrantsPerFile)
-		default:
-			p.changed(release.ShellGrantsNarrowed)
+		case len(files) == 0 && perFile:
+			// A patch whose files cannot be resolved shares no grant.
+			return "patch:unresolved:" + fingerprint(input)
+		case len(files) == 0:
+			return "patch:no_files"
 		}
+		sorted := slices.Clone(files)
+		if perFile {
+			// The executor's resolver: ./a and a are the same file.
+			for i, f := range sorted {
+				sorted[i] = path.Clean(filepath.ToSlash(f))
+			}
+		}
+		slices.Sort(sorted)
+		return "patch:" + fingerprint(slices.Compact(sorted))
+	case slices.Contains(shellExactOnly, semantic) && r.Has(release.ShellGrantsNarrowed):
+		return ExactKey(semantic, input)
+	case slices.Contains(shellKeyed, semantic):
+		cmd, _ := input["command"].(string)
+		prefix := shell.DialectOf(r).Classify(cmd) // the arity-aware command prefix, as the release classifies
+		if r.Has(release.ShellGrantsNarrowed) && !simpleFamilyCommand(cmd, prefix) {
+			return "shell:exact:" + fingerprint(cmd)
+		}
+		if prefix == "" {
+			prefix = "<empty>"
+		}
+		return "shell:" + prefix
+	case slices.Contains([]string{"fetch_url", "web.fetch", "web_fetch"}, semantic):
+		return "net:" + netHost(input)
 	}
+	return ExactKey(semantic, input)
 }
 
-// prompt builds what the approval card would offer (docs/codewhale/pipeline.md §8.3).
-func (p *plan) prompt(exact, grouping string, grants []string) *Prompt {
-	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
-		SessionGrants: grants, Choices: []string{"once", "session"}}
-	switch rules := p.alwaysRules(); {
-	case len(rules) == 0:
-	case p.snap.PermissionsSaveRefused != "":
-		pr.AlwaysRefused = p.snap.PermissionsSaveRefused
-	default:
-		pr.Choices = append(pr.Choices, "always")
-		pr.Always = rules
+// simpleFamilyCommand reports whether a 0.10.1 session grant of command may
+// cover its whole family: the command is exactly a family Codewhale knows,
+// spelled literally at its front, followed by nothing but options that
+// carry no value (`cargo test --release`, `git status -s`). Anything else
+// (an argument, `--out=x`, `-j4`, a quote, a variable, a redirection, a
+// chain, a wrapper or assignment in front) is granted as the exact command
+// (docs/codewhale/releases/choices.md, D.7).
+func simpleFamilyCommand(command, family string) bool {
+	if !shell.KnownFamily(family) {
+		return false
 	}
-	pr.Choices = append(pr.Choices, "deny")
-	return pr
+	words := strings.Fields(command)
+	familyWords := strings.Fields(family)
+	if len(words) < len(familyWords) {
+		return false
+	}
+	for i, w := range familyWords {
+		if words[i] != w {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(words[len(familyWords):], func(w string) bool { return !valueFreeOption.MatchString(w) })
 }
 
-// alwaysRules are the rules "Always allow in this repo" would append, or
-// none where Codewhale does not offer it: repo-law cards, critical stakes
-// (destructive risk with a publish or destructive kind), a shell command the
-// command-safety analyzer does not rate Safe or WorkspaceSafe, or a call with
-// no valid candidate.
-func (p *plan) alwaysRules() []execpolicy.Rule {
-	if isRepoLawDescription(p.desc) {
-		return nil
+// valueFreeOption is a cluster of short flags or a long flag, with no
+// value attached: `-s`, `-la`, `--release`; not `-j4`, `--out=x`, `-`.
+var valueFreeOption = regexp.MustCompile(`^(-[A-Za-z]+|--[A-Za-z][A-Za-z-]*)$`)
+
+// sessionGrants are the keys "approve for session" adds for a call, which
+// are also the keys an earlier grant must hold for the call to pass
+// without a card: in 0.9.10 the tool name as well as the grouping key, so
+// one grant covered every later call of the tool; since
+// release.SessionGrantsByFamily the grouping key alone
+// (docs/codewhale/releases/0.10.0.md B.8.3).
+func sessionGrants(r release.Release, toolName, groupingKey string) []string {
+	if r.Has(release.SessionGrantsByFamily) {
+		return []string{groupingKey}
 	}
-	c := p.class // layer 6, which always runs first, classified this call
-	if c.Risk == autoreview.Destructive && (c.ActionKind == autoreview.Publish || c.ActionKind == autoreview.DestructiveKind) {
-		return nil
+	return []string{toolName, groupingKey}
+}
+
+// sessionApproved reports whether an earlier grant covers one of keys.
+func sessionApproved(sessions Sessions, keys []string) bool {
+	return slices.ContainsFunc(keys, sessions.Approved)
+}
+
+// authority is what the posture resolver of §4.4 reads.
+type authority struct {
+	mode        session.Mode
+	posture     session.Posture
+	autoApprove bool
+}
+
+type resolution int
+
+const (
+	resolveAllow resolution = iota
+	resolvePrompt
+	resolveDeny
+)
+
+// resolve is the posture-level truth table of §4.4.
+func resolve(a authority, req Requirement, nonBypassable bool) resolution {
+	yolo := a.mode == session.Yolo
+	if a.posture == session.Never && req != ReqAuto && !a.autoApprove && !yolo {
+		return resolveDeny
 	}
-	if p.semantic == "exec_shell" {
-		if p.call.Shell == nil {
-			return nil
+	if req == ReqAuto {
+		return resolveAllow
+	}
+	if nonBypassable {
+		if a.autoApprove || yolo {
+			return resolveAllow
 		}
-		if level := p.call.Shell.Analyze(); level != shellsafety.Safe && level != shellsafety.WorkspaceSafe {
-			return nil
-		}
+		return resolvePrompt
 	}
-	rules, err := execpolicy.AllowCandidates(p.semantic, p.input, p.req.Workspace, p.patchTargets)
-	if err != nil {
-		return nil
+	if a.autoApprove || a.posture == session.FullAccess || yolo {
+		return resolveAllow
 	}
-	return rules
+	return resolvePrompt
+}
+
+// disposition is the UI disposition of §8.2, in Codewhale's order.
+type disposition struct {
+	verdict Verdict // Allow (auto-approve), Deny, or Ask (open the card)
+	reason  string
+	source  string // "session-grant" when a grant decided
+}
+
+func dispose(a authority, sessions Sessions, name, exactKey string, grants []string, force bool, desc string) disposition {
+	if sessions.Denied(exactKey) {
+		return disposition{Deny, fmt.Sprintf("Auto-denied %s: the same call was denied earlier in this session.", name), "session-grant"}
+	}
+	if a.posture == session.AutoReview {
+		return disposition{Deny, fmt.Sprintf("Auto-Review posture never opens an approval card; the held call is denied: %s", desc), ""}
+	}
+	p := resolve(a, ReqSuggest, false)
+	if force && p == resolveAllow {
+		return disposition{Deny, fmt.Sprintf("Full Access policy hold: this call requires explicit approval that Full Access cannot give: %s", desc), ""}
+	}
+	if !force && p == resolveAllow {
+		return disposition{Allow, "approved by the " + postureOrMode(a) + " posture", ""}
+	}
+	if !force && sessionApproved(sessions, grants) {
+		return disposition{Allow, "approved for this session earlier", "session-grant"}
+	}
+	if p == resolveDeny {
+		return disposition{Deny, fmt.Sprintf("Blocked tool '%s' (approval_mode=never)", name), ""}
+	}
+	return disposition{Ask, desc, ""}
+}
+
+func postureOrMode(a authority) string {
+	if a.mode == session.Yolo {
+		return "yolo mode"
+	}
+	return a.posture.Label()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -26,9 +27,9 @@ func workspaceWrite(ws string, network bool) Sandbox {
 func sandboxPolicy(a authority, configured string, ws string, network bool) Sandbox {
 	var def Sandbox
 	switch {
-	case a.mode == tool.Plan:
+	case a.mode == session.Plan:
 		def = readOnly()
-	case a.mode == tool.Yolo || a.posture == tool.FullAccess || a.autoApprove:
+	case a.mode == session.Yolo || a.posture == session.FullAccess || a.autoApprove:
 		def = Sandbox{Type: "danger-full-access"}
 	default:
 		def = workspaceWrite(ws, network)
@@ -85,6 +86,79 @@ func readToolPaths(name, semantic string, input map[string]any, r release.Releas
 		return named, by
 	}
 	return paths, by
+}
+
+// sandboxBeforeApproval is the part of layer 9 that Codewhale plans before
+// layer 8 asks anyone (docs/codewhale/pipeline.md §8.1, §9.2): the read
+// deny-list refuses a read before anyone could be asked (B.9.2), and a
+// model-requested sandbox escalation, planned last, is refused or becomes
+// a forced approval for this exact call.
+func (p *plan) sandboxBeforeApproval() (Decision, bool) {
+	if d, done := p.readDenied(); done {
+		return d, true
+	}
+	if d, done := p.unsandboxedReadDenied(); done {
+		return d, true
+	}
+	return p.requestEscalation()
+}
+
+// requestEscalation plans the call's sandbox escalation request (§9.2).
+func (p *plan) requestEscalation() (Decision, bool) {
+	esc, escalates := sandboxEscalation(p.req.Tool, p.input, p.sandbox, p.s.authority, p.req.Workspace)
+	if !escalates {
+		return Decision{}, false
+	}
+	if esc.blocked != "" {
+		return p.deny(LayerSandbox, esc.blocked, nil), true
+	}
+	desc := esc.prompt
+	if p.force && p.desc != "" {
+		desc += ". Additional approval gate: " + p.desc
+	}
+	p.requireApproval(desc, nil, true)
+	p.escalated = esc.policy
+	return Decision{}, false
+}
+
+// sandboxApproved is layer 9 once layer 8 let the call through: an
+// escalation it asked for now holds.
+func (p *plan) sandboxApproved() {
+	if p.escalated != nil {
+		p.sandbox = *p.escalated
+	}
+}
+
+// traceSandbox is layer 9's line of the trace: the sandbox the call runs
+// under, or would once its approval card is answered.
+func (p *plan) traceSandbox() {
+	p.trace(LayerSandbox, EffectNone, describeSandbox(p.sandbox, p.snap.Policy.ReadDenyList))
+}
+
+// describeSandbox says what the OS sandbox s enforces, reads included.
+func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
+	net := "off"
+	if s.NetworkAccess != nil && *s.NetworkAccess {
+		net = "on"
+	}
+	var d string
+	switch s.Type {
+	case "workspace-write":
+		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
+	case "external-sandbox":
+		d = "external-sandbox, network " + net
+	default:
+		d = s.Type
+	}
+	switch {
+	case len(reads.Rules) == 0:
+	case s.Type == "danger-full-access":
+		// No OS sandbox wraps the shell, so only in-process reads meet it.
+		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
+	default:
+		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
+	}
+	return d
 }
 
 // readDenied is the sandbox's read deny-list for in-process reads: a read
@@ -196,7 +270,7 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 	default:
 		return escalation{blocked: fmt.Sprintf("Invalid input: unknown sandbox_permissions value %q.", mode)}, true
 	}
-	if a.posture != tool.Ask || a.autoApprove {
+	if a.posture != session.Ask || a.autoApprove {
 		return escalation{blocked: fmt.Sprintf("Sandbox escalation requires a one-shot user approval, but the current %s posture cannot provide it.", a.posture.Label())}, true
 	}
 	return escalation{prompt: fmt.Sprintf("Sandbox escalation to '%s' for this exact call: %s", mode, reason), policy: &target}, true
@@ -205,7 +279,7 @@ func sandboxEscalation(name string, input map[string]any, current Sandbox, a aut
 // SandboxOf is the sandbox a call in workspace gets in the default mode
 // (agent) and the posture the files resolve: what codewhale/status shows.
 func SandboxOf(snap *config.Snapshot, workspace string) Sandbox {
-	s := resolveSession(snap.Policy, snap.Release, Request{Mode: tool.Agent, Workspace: workspace})
+	s := resolveSession(snap.Policy, snap.Release, Request{Mode: session.Agent, Workspace: workspace})
 	return sandboxPolicy(s.authority, snap.Policy.SandboxMode.Value, workspace, sandboxNetwork(snap))
 }
 

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // recursiveReader is what layer 9 knows of a program that reads
@@ -72,7 +72,7 @@ func programName(c shell.Command) string {
 		return ""
 	}
 	w := c.Words[c.Head]
-	return tool.LowerASCII(w[strings.LastIndexByte(w, '/')+1:])
+	return ascii.Lower(w[strings.LastIndexByte(w, '/')+1:])
 }
 
 // recursiveRoots are the directories c reads recursively, as patterns

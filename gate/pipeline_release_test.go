@@ -9,7 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // as is the fixture's files loaded again as the release named version.
@@ -225,7 +225,7 @@ func TestWithheldHooksNamedOnlyWhereTheyWouldRun(t *testing.T) {
 		if held := d.Decision == Ask && d.Layer == LayerApproval; held != tc.named {
 			t.Errorf("%s: %s at layer %d (%s), want held for a human: %v", tc.req.Tool, d.Decision, d.Layer, d.Reason, tc.named)
 		}
-		d = fx.as(t, "0.10.1").decide(t, withPosture(tc.req, tool.FullAccess), Deps{Hooks: runner})
+		d = fx.as(t, "0.10.1").decide(t, withPosture(tc.req, session.FullAccess), Deps{Hooks: runner})
 		if held := d.Decision == Deny && d.Layer == LayerApproval; held != tc.named {
 			t.Errorf("%s under Full Access: %s at layer %d (%s), want denied as a hold: %v", tc.req.Tool, d.Decision, d.Layer, d.Reason, tc.named)
 		}

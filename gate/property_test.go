@@ -13,7 +13,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 var (
@@ -164,13 +164,13 @@ func randomInput(r *rand.Rand) map[string]any {
 
 func randomRequest(r *rand.Rand, ws string) Request {
 	req := Request{Tool: pick(r, propTools), Input: randomInput(r), Workspace: ws,
-		Mode:   pick(r, []tool.Mode{tool.Agent, tool.Agent, tool.Plan, tool.Operate, tool.Yolo}),
-		Origin: pick(r, []tool.Origin{tool.Interactive, tool.Interactive, tool.Background, tool.Headless})}
+		Mode:   pick(r, []session.Mode{session.Agent, session.Agent, session.Plan, session.Operate, session.Yolo}),
+		Origin: pick(r, []session.Origin{session.Interactive, session.Interactive, session.Background, session.Headless})}
 	if _, ok := req.Input["path"]; !ok && r.IntN(4) > 0 && strings.ContainsAny(req.Tool[:1], "wWeEFa") {
 		req.Input["path"] = pick(r, propPaths) // writes mostly name a target
 	}
 	if p := r.IntN(5); p < 4 {
-		req.Posture = postureP(tool.Posture(p))
+		req.Posture = postureP(session.Posture(p))
 	}
 	if r.IntN(8) == 0 {
 		req = req.WithAllowList([]string{pick(r, propTools), "read*"})
@@ -222,7 +222,7 @@ func invariantError(d Decision) error {
 	if strings.Contains(d.Reason, "internal error") {
 		return fmt.Errorf("internal error: %s", d.Reason)
 	}
-	if d.Posture == tool.Never.String() && d.Decision == Ask {
+	if d.Posture == session.Never.String() && d.Decision == Ask {
 		return fmt.Errorf("Never posture prompted: %q (trace %+v)", d.Reason, d.Trace)
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // The same permissions.toml and call decide differently under 0.9.10 and
@@ -16,7 +16,7 @@ func TestDecisionNamesTheEngineChange(t *testing.T) {
 	const permissions = "[[rules]]\ntool = \"exec_shell\"\ncommand = \"dd * of=/dev/sda\"\naction = \"deny\"\n"
 	decide := func(version string) Decision {
 		fx := load(t, files{git: true, permissions: permissions, release: version}).noFatal(t)
-		req := withPosture(fx.call("bash", map[string]any{"command": "dd if=/dev/zero of=/dev/sda"}), tool.FullAccess)
+		req := withPosture(fx.call("bash", map[string]any{"command": "dd if=/dev/zero of=/dev/sda"}), session.FullAccess)
 		return fx.decide(t, req, Deps{})
 	}
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 var releases = []string{"0.9.10", "0.10.0", "0.10.1"}
@@ -25,7 +25,7 @@ func TestYoloModePerRelease(t *testing.T) {
 			newer := release.MustOf(v).Has(release.ThreeModes)
 			off := load(t, files{config: "allow_shell = false\n", release: v}).noFatal(t)
 			req := off.call("bash", map[string]any{"command": "ls"})
-			req.Mode = tool.Yolo
+			req.Mode = session.Yolo
 			d := off.decide(t, req, Deps{})
 			checkTrace(t, d)
 			shellOff := d.Layer == LayerAdmission && strings.Contains(d.Reason, "shell is disabled")
@@ -36,14 +36,14 @@ func TestYoloModePerRelease(t *testing.T) {
 
 			unset := load(t, files{release: v}).noFatal(t)
 			req = unset.call("write_file", map[string]any{"path": "a.txt", "content": "x"})
-			req.Mode = tool.Yolo
+			req.Mode = session.Yolo
 			if d := unset.decide(t, req, Deps{}); d.Decision != Allow || d.Mode != wantMode || d.Sandbox.Type != "danger-full-access" {
 				t.Errorf("yolo write: %s mode %s sandbox %+v", d.Decision, d.Mode, d.Sandbox)
 			}
 
 			locked := load(t, files{config: "approval_policy = \"on-request\"\n", release: v}).noFatal(t)
 			req = locked.call("write_file", map[string]any{"path": "/etc/x", "content": "x"})
-			req.Mode = tool.Yolo
+			req.Mode = session.Yolo
 			if d := locked.decide(t, req, Deps{}); d.Decision != Ask || d.Mode != "agent" || d.Posture != "ask" {
 				t.Errorf("yolo under a lock: %s mode %s posture %s", d.Decision, d.Mode, d.Posture)
 			}
@@ -57,7 +57,7 @@ func TestYoloRequestRefusedPerRelease(t *testing.T) {
 	for _, v := range releases {
 		fx := load(t, files{release: v}).noFatal(t)
 		req := fx.call("read_file", map[string]any{"path": "a"})
-		req.Mode = tool.Yolo
+		req.Mode = session.Yolo
 		d := fx.decide(t, req, Deps{RequestMayOnlyTighten: true})
 		if d.Decision != Deny || d.Layer != LayerPosture || !strings.Contains(d.Reason, "mode yolo") {
 			t.Errorf("%s: %s layer %d %q", v, d.Decision, d.Layer, d.Reason)
@@ -186,7 +186,7 @@ func TestExecuteToolsPerRelease(t *testing.T) {
 	// Hidden in Plan mode.
 	fx := load(t, files{release: "0.10.1"})
 	req := fx.call("execute_tools", input)
-	req.Mode = tool.Plan
+	req.Mode = session.Plan
 	if d := fx.decide(t, req, Deps{}); d.Decision != Deny || d.Layer != LayerAdmission || !strings.Contains(d.Reason, "Plan mode") {
 		t.Errorf("plan: %s layer %d %q", d.Decision, d.Layer, d.Reason)
 	}
@@ -202,17 +202,17 @@ func TestSandboxNetworkPerRelease(t *testing.T) {
 	on, off := boolPtr(true), boolPtr(false)
 	rows := []struct {
 		name    string
-		mode    tool.Mode
-		posture *tool.Posture
+		mode    session.Mode
+		posture *session.Posture
 		config  string
 		want    want
 	}{
-		{"agent/ask, unset", tool.Agent, nil, "", want{"workspace-write", on, off}},
-		{"agent/ask, network true", tool.Agent, nil, "sandbox_network_access = true\n", want{"workspace-write", on, on}},
-		{"agent/full access, workspace-write", tool.Agent, postureP(tool.FullAccess), "sandbox_mode = \"workspace-write\"\n", want{"workspace-write", on, off}},
-		{"agent/full access, external", tool.Agent, postureP(tool.FullAccess), "sandbox_mode = \"external-sandbox\"\n", want{"external-sandbox", on, off}},
-		{"plan, network true", tool.Plan, postureP(tool.FullAccess), "sandbox_mode = \"danger-full-access\"\nsandbox_network_access = true\n", want{"read-only", nil, nil}},
-		{"yolo", tool.Yolo, nil, "", want{"danger-full-access", nil, nil}},
+		{"agent/ask, unset", session.Agent, nil, "", want{"workspace-write", on, off}},
+		{"agent/ask, network true", session.Agent, nil, "sandbox_network_access = true\n", want{"workspace-write", on, on}},
+		{"agent/full access, workspace-write", session.Agent, postureP(session.FullAccess), "sandbox_mode = \"workspace-write\"\n", want{"workspace-write", on, off}},
+		{"agent/full access, external", session.Agent, postureP(session.FullAccess), "sandbox_mode = \"external-sandbox\"\n", want{"external-sandbox", on, off}},
+		{"plan, network true", session.Plan, postureP(session.FullAccess), "sandbox_mode = \"danger-full-access\"\nsandbox_network_access = true\n", want{"read-only", nil, nil}},
+		{"yolo", session.Yolo, nil, "", want{"danger-full-access", nil, nil}},
 	}
 	for _, v := range releases {
 		newer := release.MustOf(v).Has(release.SandboxNetworkOff)
@@ -260,23 +260,23 @@ func TestReadDenyListPerRelease(t *testing.T) {
 	rows := []struct {
 		tool    string
 		input   map[string]any
-		posture tool.Posture
-		mode    tool.Mode
+		posture session.Posture
+		mode    session.Mode
 		since   release.Change // zero: never refused
 	}{
-		{"read_file", map[string]any{"path": "~/.ssh/id_rsa"}, tool.FullAccess, tool.Agent, release.ReadDenyList},
-		{"read", map[string]any{"path": "~/.aws/credentials"}, tool.Ask, tool.Plan, release.ReadDenyList},
-		{"File", map[string]any{"action": "read", "path": ".env"}, tool.AutoReview, tool.Agent, release.ReadDenyList},
-		{"File", map[string]any{"action": "list", "path": "~/.gnupg"}, tool.Never, tool.Agent, release.ReadDenyList},
-		{"File", map[string]any{"action": "search_name", "path": "~/.kube"}, tool.Ask, tool.Agent, release.ReadDenyList},
-		{"read_media", map[string]any{"path": "~/.netrc"}, tool.Ask, tool.Agent, release.ReadDenyList},
-		{"list_dir", map[string]any{}, tool.Ask, tool.Agent, release.Change{}},
-		{"read_file", map[string]any{"path": ".env.example"}, tool.Ask, tool.Agent, release.Change{}},
-		{"read_file", map[string]any{"path": "src/main.go"}, tool.Ask, tool.Agent, release.Change{}},
-		{"pandoc_convert", map[string]any{"input": ".env", "output": "out.md"}, tool.FullAccess, tool.Agent, release.ReadDenyListMoreTools},
-		{"image_ocr", map[string]any{"path": "~/.ssh/shot.png"}, tool.Ask, tool.Agent, release.ReadDenyListMoreTools},
+		{"read_file", map[string]any{"path": "~/.ssh/id_rsa"}, session.FullAccess, session.Agent, release.ReadDenyList},
+		{"read", map[string]any{"path": "~/.aws/credentials"}, session.Ask, session.Plan, release.ReadDenyList},
+		{"File", map[string]any{"action": "read", "path": ".env"}, session.AutoReview, session.Agent, release.ReadDenyList},
+		{"File", map[string]any{"action": "list", "path": "~/.gnupg"}, session.Never, session.Agent, release.ReadDenyList},
+		{"File", map[string]any{"action": "search_name", "path": "~/.kube"}, session.Ask, session.Agent, release.ReadDenyList},
+		{"read_media", map[string]any{"path": "~/.netrc"}, session.Ask, session.Agent, release.ReadDenyList},
+		{"list_dir", map[string]any{}, session.Ask, session.Agent, release.Change{}},
+		{"read_file", map[string]any{"path": ".env.example"}, session.Ask, session.Agent, release.Change{}},
+		{"read_file", map[string]any{"path": "src/main.go"}, session.Ask, session.Agent, release.Change{}},
+		{"pandoc_convert", map[string]any{"input": ".env", "output": "out.md"}, session.FullAccess, session.Agent, release.ReadDenyListMoreTools},
+		{"image_ocr", map[string]any{"path": "~/.ssh/shot.png"}, session.Ask, session.Agent, release.ReadDenyListMoreTools},
 		// Writes are not reads.
-		{"write_file", map[string]any{"path": ".env", "content": "x"}, tool.FullAccess, tool.Agent, release.Change{}},
+		{"write_file", map[string]any{"path": ".env", "content": "x"}, session.FullAccess, session.Agent, release.Change{}},
 	}
 	for _, v := range releases {
 		fx := load(t, files{release: v}).noFatal(t)
@@ -311,19 +311,19 @@ func TestReadDenyListPerRelease(t *testing.T) {
 func TestReadDenyListForShellsOutsideTheSandbox(t *testing.T) {
 	rows := []struct {
 		input   map[string]any
-		posture tool.Posture
+		posture session.Posture
 		refused bool
 	}{
-		{map[string]any{"command": "cat ~/.ssh/id_rsa"}, tool.Ask, true},
-		{map[string]any{"command": "ls ~/.ssh/"}, tool.AutoReview, true},
-		{map[string]any{"command": "cat .env"}, tool.Ask, true},
-		{map[string]any{"command": "grep -r token $HOME/.config/gh/hosts.yml"}, tool.Ask, true},
-		{map[string]any{"command": "bash -c 'cat ~/.netrc'"}, tool.Ask, true},
-		{map[string]any{"command": "wc -l <~/.aws/credentials"}, tool.Ask, true},
-		{map[string]any{"command": "cat id_rsa", "cwd": "{home}/.ssh"}, tool.Ask, true},
-		{map[string]any{"command": "cat ~/.ssh/id_rsa"}, tool.FullAccess, false},
-		{map[string]any{"command": "cat .env.example"}, tool.Ask, false},
-		{map[string]any{"command": "git status"}, tool.Ask, false},
+		{map[string]any{"command": "cat ~/.ssh/id_rsa"}, session.Ask, true},
+		{map[string]any{"command": "ls ~/.ssh/"}, session.AutoReview, true},
+		{map[string]any{"command": "cat .env"}, session.Ask, true},
+		{map[string]any{"command": "grep -r token $HOME/.config/gh/hosts.yml"}, session.Ask, true},
+		{map[string]any{"command": "bash -c 'cat ~/.netrc'"}, session.Ask, true},
+		{map[string]any{"command": "wc -l <~/.aws/credentials"}, session.Ask, true},
+		{map[string]any{"command": "cat id_rsa", "cwd": "{home}/.ssh"}, session.Ask, true},
+		{map[string]any{"command": "cat ~/.ssh/id_rsa"}, session.FullAccess, false},
+		{map[string]any{"command": "cat .env.example"}, session.Ask, false},
+		{map[string]any{"command": "git status"}, session.Ask, false},
 	}
 	for _, v := range releases {
 		fx := load(t, files{release: v}).noFatal(t)
@@ -371,9 +371,9 @@ func TestReadDenyListSettings(t *testing.T) {
 func TestFatalChangesNamed(t *testing.T) {
 	fx := load(t, files{release: "0.10.1"}).noFatal(t)
 	fx.snap.Policy.Fatal = []string{"sandbox_mode (unset, so its default \"workspace-write\") is not allowed by requirements (read-only)"}
-	fx.snap.Policy.FatalChanges = []release.Change{release.RequirementsStricter0101}
+	fx.snap.Policy.FatalChanges = []release.Change{release.StricterRequirements}
 	d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{})
-	if d.Decision != Deny || d.Layer != LayerPosture || !changedBy(d, release.RequirementsStricter0101) {
+	if d.Decision != Deny || d.Layer != LayerPosture || !changedBy(d, release.StricterRequirements) {
 		t.Errorf("%s layer %d %q changes %v", d.Decision, d.Layer, d.Reason, d.Changes)
 	}
 }
@@ -383,12 +383,12 @@ func TestFatalChangesNamed(t *testing.T) {
 func TestLockChangesNamed(t *testing.T) {
 	fx := load(t, files{release: "0.10.1"}).noFatal(t)
 	fx.snap.Policy.Locked, fx.snap.Policy.PostureSource = true, "requirements"
-	fx.snap.Policy.LockChanges = []release.Change{release.RequirementsStricter0101}
-	d := fx.decide(t, withPosture(fx.call("read_file", map[string]any{"path": "a"}), tool.FullAccess), Deps{})
-	if d.Posture != "ask" || !changedBy(d, release.RequirementsStricter0101) {
+	fx.snap.Policy.LockChanges = []release.Change{release.StricterRequirements}
+	d := fx.decide(t, withPosture(fx.call("read_file", map[string]any{"path": "a"}), session.FullAccess), Deps{})
+	if d.Posture != "ask" || !changedBy(d, release.StricterRequirements) {
 		t.Errorf("posture %s changes %v", d.Posture, d.Changes)
 	}
-	if d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{}); changedBy(d, release.RequirementsStricter0101) {
+	if d := fx.decide(t, fx.call("read_file", map[string]any{"path": "a"}), Deps{}); changedBy(d, release.StricterRequirements) {
 		t.Errorf("a request the lock did not refuse names the change: %v", d.Changes)
 	}
 }

@@ -1,8 +1,3 @@
-// Package gate decides a tool call the way Codewhale does: nine layers, in
-// the order of Codewhale's authorization document, each in its own file
-// (layer1_posture.go … layer9_sandbox.go). Everything is a pure function of
-// one policy snapshot and one request, except running hooks, which goes
-// through an interface.
 package gate
 
 import (
@@ -15,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // Request is an AuthorizeRequest (docs/codewhale/contract.md §3) after validation.
@@ -23,10 +18,10 @@ type Request struct {
 	Tool      string
 	Input     map[string]any
 	Workspace string
-	Mode      tool.Mode
+	Mode      session.Mode
 	// Posture is nil when the request leaves it to layer 1.
-	Posture         *tool.Posture
-	Origin          tool.Origin
+	Posture         *session.Posture
+	Origin          session.Origin
 	CallID          *string
 	AllowedTools    []string // nil = no list
 	DisallowedTools []string
@@ -143,7 +138,7 @@ func ParseRequest(data []byte, defaults Request) (Request, error) {
 	if s, ok, err := optionalString(raw, "origin"); err != nil {
 		return req, err
 	} else if ok {
-		o, valid := tool.ParseOrigin(s)
+		o, valid := session.ParseOrigin(s)
 		if !valid {
 			return req, &RequestError{Field: "origin", Message: fmt.Sprintf("must be one of interactive, background, headless; got %q", s)}
 		}
@@ -168,33 +163,33 @@ func ParseRequest(data []byte, defaults Request) (Request, error) {
 }
 
 // ParseContractMode reads the contract's mode spellings exactly.
-func ParseContractMode(s string) (tool.Mode, bool) {
+func ParseContractMode(s string) (session.Mode, bool) {
 	switch s {
 	case "plan":
-		return tool.Plan, true
+		return session.Plan, true
 	case "agent":
-		return tool.Agent, true
+		return session.Agent, true
 	case "operate":
-		return tool.Operate, true
+		return session.Operate, true
 	case "yolo":
-		return tool.Yolo, true
+		return session.Yolo, true
 	}
-	return tool.Agent, false
+	return session.Agent, false
 }
 
 // ParseContractPosture reads the contract's posture spellings exactly.
-func ParseContractPosture(s string) (tool.Posture, bool) {
+func ParseContractPosture(s string) (session.Posture, bool) {
 	switch s {
 	case "ask":
-		return tool.Ask, true
+		return session.Ask, true
 	case "auto-review":
-		return tool.AutoReview, true
+		return session.AutoReview, true
 	case "full-access":
-		return tool.FullAccess, true
+		return session.FullAccess, true
 	case "never":
-		return tool.Never, true
+		return session.Never, true
 	}
-	return tool.Ask, false
+	return session.Ask, false
 }
 
 func jsonErr(err error) string {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // docs/codewhale/contract.md §3: a malformed AuthorizeRequest is an error naming the field.
@@ -74,15 +74,15 @@ func TestParseRequestErrors(t *testing.T) {
 }
 
 func TestParseRequestValid(t *testing.T) {
-	full := Request{Workspace: "/default", Mode: tool.Operate, Origin: tool.Background}
+	full := Request{Workspace: "/default", Mode: session.Operate, Origin: session.Background}
 	req, err := ParseRequest([]byte(`{"tool":"bash","input":{"action":"run","command":"git push origin main"},
 		"workspace":"/abs/repo/./x/..","mode":"plan","posture":"auto-review","origin":"headless","callId":"call_17",
 		"allowedTools":["bash","read"],"disallowedTools":["web_search"]}`), full)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Tool != "bash" || req.Workspace != "/abs/repo" || req.Mode != tool.Plan || req.Posture == nil || *req.Posture != tool.AutoReview ||
-		req.Origin != tool.Headless || req.CallID == nil || *req.CallID != "call_17" || !req.HasAllowList() ||
+	if req.Tool != "bash" || req.Workspace != "/abs/repo" || req.Mode != session.Plan || req.Posture == nil || *req.Posture != session.AutoReview ||
+		req.Origin != session.Headless || req.CallID == nil || *req.CallID != "call_17" || !req.HasAllowList() ||
 		!reflect.DeepEqual(req.AllowedTools, []string{"bash", "read"}) || !reflect.DeepEqual(req.DisallowedTools, []string{"web_search"}) ||
 		req.Input["command"] != "git push origin main" {
 		t.Errorf("parsed %+v", req)
@@ -93,7 +93,7 @@ func TestParseRequestValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Workspace != "/default" || req.Mode != tool.Operate || req.Origin != tool.Background || req.Posture != nil || req.CallID != nil {
+	if req.Workspace != "/default" || req.Mode != session.Operate || req.Origin != session.Background || req.Posture != nil || req.CallID != nil {
 		t.Errorf("defaults lost: %+v", req)
 	}
 	if !req.HasAllowList() || req.AllowedTools == nil || len(req.AllowedTools) != 0 || req.DisallowedTools != nil {

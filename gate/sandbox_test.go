@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 const lawJSON = `{"protected_invariants":[
@@ -17,7 +17,7 @@ const lawJSON = `{"protected_invariants":[
 // docs/codewhale/pipeline.md §9.1 table.
 func TestSandboxPolicyTable(t *testing.T) {
 	const ws = "/abs/repo"
-	full := authority{tool.Agent, tool.FullAccess, true}
+	full := authority{session.Agent, session.FullAccess, true}
 	wsw := workspaceWrite(ws, true)
 	rows := []struct {
 		a          authority
@@ -28,15 +28,15 @@ func TestSandboxPolicyTable(t *testing.T) {
 		{full, "workspace-write", wsw},
 		{full, "read-only", readOnly()},
 		{full, "external-sandbox", Sandbox{Type: "external-sandbox", NetworkAccess: boolPtr(true)}},
-		{authority{tool.Agent, tool.Ask, false}, "danger-full-access", wsw},
-		{authority{tool.Agent, tool.AutoReview, false}, "danger-full-access", wsw},
-		{authority{tool.Plan, tool.FullAccess, true}, "danger-full-access", readOnly()},
-		{authority{tool.Plan, tool.Ask, false}, "", readOnly()},
-		{authority{tool.Agent, tool.Ask, false}, "", wsw},
-		{authority{tool.Yolo, tool.Ask, false}, "", Sandbox{Type: "danger-full-access"}},
+		{authority{session.Agent, session.Ask, false}, "danger-full-access", wsw},
+		{authority{session.Agent, session.AutoReview, false}, "danger-full-access", wsw},
+		{authority{session.Plan, session.FullAccess, true}, "danger-full-access", readOnly()},
+		{authority{session.Plan, session.Ask, false}, "", readOnly()},
+		{authority{session.Agent, session.Ask, false}, "", wsw},
+		{authority{session.Yolo, session.Ask, false}, "", Sandbox{Type: "danger-full-access"}},
 		// The compare is exact and case-sensitive: `Read-Only` does not clamp.
 		{full, "Read-Only", Sandbox{Type: "danger-full-access"}},
-		{authority{tool.Agent, tool.Ask, false}, "read-only", readOnly()},
+		{authority{session.Agent, session.Ask, false}, "read-only", readOnly()},
 	}
 	for _, r := range rows {
 		if got := sandboxPolicy(r.a, r.configured, ws, true); !reflect.DeepEqual(got, r.want) {
@@ -49,12 +49,12 @@ func TestSandboxPolicyTable(t *testing.T) {
 
 	// Through Decide, from the files and the request.
 	fx := load(t, files{config: "sandbox_mode = \"workspace-write\"\n"}).noFatal(t)
-	d := fx.decide(t, withPosture(fx.call("read", map[string]any{"path": "a"}), tool.FullAccess), Deps{})
+	d := fx.decide(t, withPosture(fx.call("read", map[string]any{"path": "a"}), session.FullAccess), Deps{})
 	if !reflect.DeepEqual(d.Sandbox, workspaceWrite(fx.ws, true)) {
 		t.Errorf("full access + workspace-write: %+v", d.Sandbox)
 	}
 	req := fx.call("read", map[string]any{"path": "a"})
-	req.Mode = tool.Plan
+	req.Mode = session.Plan
 	if d := fx.decide(t, req, Deps{}); d.Sandbox.Type != "read-only" {
 		t.Errorf("plan: %+v", d.Sandbox)
 	}
@@ -64,7 +64,7 @@ func TestSandboxPolicyTable(t *testing.T) {
 // other postures → denied.
 func TestSandboxEscalationRules(t *testing.T) {
 	const ws = "/abs/repo"
-	ask := authority{tool.Agent, tool.Ask, false}
+	ask := authority{session.Agent, session.Ask, false}
 	ro, wsw, dfa := readOnly(), workspaceWrite(ws, true), Sandbox{Type: "danger-full-access"}
 	notWider := func(mode, cur string) string {
 		return "Permission denied: sandbox escalation to '" + mode + "' is not strictly wider than the current '" + cur + "' sandbox."
@@ -105,11 +105,11 @@ func TestSandboxEscalationRules(t *testing.T) {
 			notWider("workspace-write", "danger-full-access"), "", nil},
 		{"ws-write → ro", "bash", map[string]any{"command": "x", "sandbox_permissions": "read-only", "justification": "j"}, wsw, ask,
 			notWider("read-only", "workspace-write"), "", nil},
-		{"auto-review", "bash", map[string]any{"command": "x", "sandbox_permissions": "danger-full-access", "justification": "j"}, wsw, authority{tool.Agent, tool.AutoReview, false},
+		{"auto-review", "bash", map[string]any{"command": "x", "sandbox_permissions": "danger-full-access", "justification": "j"}, wsw, authority{session.Agent, session.AutoReview, false},
 			"Sandbox escalation requires a one-shot user approval, but the current Auto-Review posture cannot provide it.", "", nil},
-		{"never", "bash", map[string]any{"command": "x", "sandbox_permissions": "danger-full-access", "justification": "j"}, wsw, authority{tool.Agent, tool.Never, false},
+		{"never", "bash", map[string]any{"command": "x", "sandbox_permissions": "danger-full-access", "justification": "j"}, wsw, authority{session.Agent, session.Never, false},
 			"Sandbox escalation requires a one-shot user approval, but the current Never posture cannot provide it.", "", nil},
-		{"full access", "bash", map[string]any{"command": "x", "sandbox_permissions": "danger-full-access", "justification": "j"}, ro, authority{tool.Agent, tool.FullAccess, true},
+		{"full access", "bash", map[string]any{"command": "x", "sandbox_permissions": "danger-full-access", "justification": "j"}, ro, authority{session.Agent, session.FullAccess, true},
 			"Sandbox escalation requires a one-shot user approval, but the current Full Access posture cannot provide it.", "", nil},
 	}
 	for _, r := range rows {
@@ -159,7 +159,7 @@ func TestSandboxEscalationThroughDecide(t *testing.T) {
 		t.Errorf("joined: %s %q", d.Decision, d.Reason)
 	}
 
-	for _, p := range []tool.Posture{tool.Never, tool.FullAccess} {
+	for _, p := range []session.Posture{session.Never, session.FullAccess} {
 		d := fx.decide(t, withPosture(fx.call("bash", in), p), Deps{})
 		checkTrace(t, d)
 		if d.Decision != Deny || d.Layer != LayerSandbox || !strings.HasPrefix(d.Reason, "Sandbox escalation requires a one-shot user approval, but the current "+p.Label()+" posture") {

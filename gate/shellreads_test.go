@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // shellReadsFixture is a 0.10.1 home holding ~/.ssh/id_rsa and
@@ -39,7 +39,7 @@ func decideOutside(t *testing.T, fx fixture, name string, input map[string]any) 
 	for k, v := range input {
 		in[k] = strings.NewReplacer("{home}", fx.home, "{ws}", fx.ws).Replace(v.(string))
 	}
-	req := withPosture(fx.call(name, in), tool.Ask)
+	req := withPosture(fx.call(name, in), session.Ask)
 	req.OutsideSandbox = true
 	return fx.decide(t, req, Deps{})
 }
@@ -170,7 +170,7 @@ func TestSearchToolsOutsideTheSandbox(t *testing.T) {
 		if row.name != "grep_files" {
 			continue
 		}
-		req := withPosture(fx.call(row.name, row.input), tool.Ask)
+		req := withPosture(fx.call(row.name, row.input), session.Ask)
 		if d := fx.decide(t, req, Deps{}); refusedByDenyList(d) {
 			t.Errorf("%s %v: Codewhale's own call was refused: %q", row.name, row.input, d.Reason)
 		}

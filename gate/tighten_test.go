@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // A request judged by RequestMayOnlyTighten may narrow the posture the
@@ -19,23 +19,23 @@ func TestRequestMayOnlyTighten(t *testing.T) {
 	cases := []struct {
 		name    string
 		fx      fixture
-		mode    tool.Mode
-		posture *tool.Posture
+		mode    session.Mode
+		posture *session.Posture
 		refused string // what the reason names; "" = not refused
 	}{
-		{"full-access over unset", unset, tool.Agent, postureP(tool.FullAccess), "posture full-access"},
-		{"auto-review over unset", unset, tool.Agent, postureP(tool.AutoReview), "posture auto-review"},
-		{"yolo over unset", unset, tool.Yolo, nil, "mode yolo"},
-		{"yolo over a locked posture", auto, tool.Yolo, nil, "mode yolo"},
-		{"full-access over auto", auto, tool.Agent, postureP(tool.FullAccess), "posture full-access"},
-		{"ask over never", never, tool.Agent, postureP(tool.Ask), "posture ask"},
-		{"plan over never", never, tool.Plan, nil, "mode plan"},
-		{"same posture", unset, tool.Agent, postureP(tool.Ask), ""},
-		{"never over unset", unset, tool.Agent, postureP(tool.Never), ""},
-		{"ask over auto", auto, tool.Agent, postureP(tool.Ask), ""},
-		{"plan over unset", unset, tool.Plan, nil, ""},
-		{"operate over unset", unset, tool.Operate, nil, ""},
-		{"nothing requested", auto, tool.Agent, nil, ""},
+		{"full-access over unset", unset, session.Agent, postureP(session.FullAccess), "posture full-access"},
+		{"auto-review over unset", unset, session.Agent, postureP(session.AutoReview), "posture auto-review"},
+		{"yolo over unset", unset, session.Yolo, nil, "mode yolo"},
+		{"yolo over a locked posture", auto, session.Yolo, nil, "mode yolo"},
+		{"full-access over auto", auto, session.Agent, postureP(session.FullAccess), "posture full-access"},
+		{"ask over never", never, session.Agent, postureP(session.Ask), "posture ask"},
+		{"plan over never", never, session.Plan, nil, "mode plan"},
+		{"same posture", unset, session.Agent, postureP(session.Ask), ""},
+		{"never over unset", unset, session.Agent, postureP(session.Never), ""},
+		{"ask over auto", auto, session.Agent, postureP(session.Ask), ""},
+		{"plan over unset", unset, session.Plan, nil, ""},
+		{"operate over unset", unset, session.Operate, nil, ""},
+		{"nothing requested", auto, session.Agent, nil, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -60,7 +60,7 @@ func TestRequestMayOnlyTighten(t *testing.T) {
 // The command line asks what would happen under a posture: it is honoured.
 func TestRequestPostureHonouredWithoutTheOption(t *testing.T) {
 	fx := load(t, files{}).noFatal(t)
-	req := withPosture(fx.call("bash", map[string]any{"command": "rm -rf ~/.ssh"}), tool.FullAccess)
+	req := withPosture(fx.call("bash", map[string]any{"command": "rm -rf ~/.ssh"}), session.FullAccess)
 	if d := fx.decide(t, req, Deps{}); d.Posture != "full-access" || d.Layer == LayerPosture {
 		t.Fatalf("posture %s, layer %d: %q", d.Posture, d.Layer, d.Reason)
 	}
@@ -75,7 +75,7 @@ func TestRequestModeMayNotDodgeHooks(t *testing.T) {
 		"condition = { type = \"mode\", mode = \"agent\" }\n"}).noFatal(t)
 	runner := &fakeRunner{script: map[string]hooks.Result{"agent-guard": exit(2, `{"reason":"no secrets"}`)}}
 	cat := map[string]any{"command": "cat secrets.txt"}
-	for _, mode := range []tool.Mode{tool.Operate, tool.Plan} {
+	for _, mode := range []session.Mode{session.Operate, session.Plan} {
 		req := guarded.call("bash", cat)
 		req.Mode = mode
 		// What the agent would gain: without the rule, the guard is skipped.
@@ -93,7 +93,7 @@ func TestRequestModeMayNotDodgeHooks(t *testing.T) {
 	}
 
 	plain := load(t, files{}).noFatal(t)
-	for _, mode := range []tool.Mode{tool.Operate, tool.Plan} {
+	for _, mode := range []session.Mode{session.Operate, session.Plan} {
 		req := plain.call("bash", cat)
 		req.Mode = mode
 		if d := plain.decide(t, req, Deps{RequestMayOnlyTighten: true}); d.Layer == LayerPosture {

@@ -66,19 +66,15 @@ func (c *codewhaleChoice) implementation() release.Release {
 	return c.current().Implementation()
 }
 
-// chooseCodewhale settles s.codewhale from the flag or the option, or
+// chooseCodewhale settles s.codewhale with the release the flag or the
+// option names (release.Named; "" is not given), or, when neither does,
 // starts detecting it. Both were validated earlier (the CLI, and
-// parseInitOptions). s.mu must be held; the detection is owned by
-// s.checks and ends with the session's lifetime.
+// parseInitOptions), so Named reports no error here. s.mu must be held;
+// the detection is owned by s.checks and ends with the session's lifetime.
 func (s *Server) chooseCodewhale(flag, option string) {
-	for _, named := range []struct{ value, source string }{{flag, "--codewhale-version"}, {option, "initializationOptions.codewhaleVersion"}} {
-		if named.value == "" {
-			continue
-		}
-		if choice, err := release.Requested(named.value, named.source); err == nil {
-			s.codewhale.settle(choice)
-			return
-		}
+	if choice, named, _ := release.Named(given(flag), given(option)); named {
+		s.codewhale.settle(choice)
+		return
 	}
 	pathList := s.env.Getenv("PATH")
 	s.checks.Add(1)
@@ -94,4 +90,13 @@ func (s *Server) chooseCodewhale(flag, option string) {
 		}
 		s.mu.Unlock()
 	}()
+}
+
+// given is an optional string setting, where empty means not given, as
+// release.Named takes it.
+func given(value string) *string {
+	if value == "" {
+		return nil
+	}
+	return &value
 }

@@ -39,10 +39,8 @@ func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {
 	if err := json.Unmarshal(raw, &o); err != nil {
 		return o, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
 	}
-	if o.CodewhaleVersion != "" {
-		if _, err := release.Requested(o.CodewhaleVersion, "initializationOptions.codewhaleVersion"); err != nil {
-			return o, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
-		}
+	if _, _, err := release.Named(nil, given(o.CodewhaleVersion)); err != nil {
+		return o, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	return o, nil
 }

@@ -19,9 +19,9 @@ import (
 // workspace that codewhale-ls's hook does not govern.
 const CodeUnhooked = "CW700"
 
-// Finding is one CW700 problem with the file it is in.
+// Finding is one CW700 problem (its File the path) with the bytes of that
+// file, which placing it in the file needs.
 type Finding struct {
-	Path    string
 	Src     []byte
 	Problem problem.Problem
 }
@@ -81,7 +81,7 @@ func (a Agent) finding(file string, severity problem.Severity, msg string) Findi
 	} else if m, ok := root.member("hooks"); ok {
 		span = problem.Span{Start: m.start, End: m.value.start}
 	}
-	return Finding{Path: file, Src: src, Problem: problem.Problem{
+	return Finding{Src: src, Problem: problem.Problem{
 		File: file, Code: CodeUnhooked, Severity: severity, Span: span, Message: msg,
 	}}
 }
@@ -207,7 +207,7 @@ func (a Agent) hooksOff(workspace string, env config.Env, userSwitches bool) []F
 		}
 		msg := fmt.Sprintf("%s = %v turns off every %s hook, codewhale-ls's included (user-level too), so %s's tool calls %s are not held to the Codewhale policy; remove the setting to have them checked",
 			key, sw.off, a.Name, a.Name, where)
-		out = append(out, Finding{Path: file, Src: src, Problem: problem.Problem{
+		out = append(out, Finding{Src: src, Problem: problem.Problem{
 			File: file, Code: CodeUnhooked, Severity: problem.Warning,
 			Span: problem.Span{Start: m.start, End: m.value.end}, Message: msg,
 		}})

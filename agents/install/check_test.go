@@ -60,7 +60,7 @@ func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 		if f.Problem.Code != CodeUnhooked {
 			t.Errorf("code %s", f.Problem.Code)
 		}
-		rel, _ := filepath.Rel(ws, f.Path)
+		rel, _ := filepath.Rel(ws, f.Problem.File)
 		got[filepath.ToSlash(rel)] = f
 	}
 	if len(got) != 4 {
@@ -94,7 +94,7 @@ func TestUnhookedCopilotHookedInItsOwnFile(t *testing.T) {
 	ours, _ := copilot.Install(nil, false, "codewhale-ls")
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "codewhale-ls.json"), string(ours))
 	got := Unhooked(ws, homeEnv(t.TempDir()))
-	if len(got) != 1 || got[0].Problem.Severity != problem.Info || filepath.Base(got[0].Path) != "codewhale-ls.json" || !strings.Contains(got[0].Problem.Message, "untrusted folder") {
+	if len(got) != 1 || got[0].Problem.Severity != problem.Info || filepath.Base(got[0].Problem.File) != "codewhale-ls.json" || !strings.Contains(got[0].Problem.Message, "untrusted folder") {
 		t.Fatalf("want one note that the project hook is not read in an untrusted folder, got %+v", got)
 	}
 }
@@ -162,7 +162,7 @@ func TestUnhookedWarnsWhereCopilotHooksAreTurnedOff(t *testing.T) {
 				}
 				return
 			}
-			if len(got) != 1 || got[0].Path != tc.want || got[0].Problem.Severity != problem.Warning || !strings.Contains(got[0].Problem.Message, "disableAllHooks = true") {
+			if len(got) != 1 || got[0].Problem.File != tc.want || got[0].Problem.Severity != problem.Warning || !strings.Contains(got[0].Problem.Message, "disableAllHooks = true") {
 				t.Fatalf("want one warning on %s, got %+v", tc.want, got)
 			}
 			if span := string(got[0].Src[got[0].Problem.Span.Start:got[0].Problem.Span.End]); span != `"disableAllHooks": true` {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // runtimeHere points the runtime directory at a fresh temporary one, so no
@@ -32,10 +32,10 @@ func runtimeHere(t *testing.T) string {
 }
 
 func shellCall(workspace string) gate.Request {
-	posture := tool.AutoReview
+	posture := session.AutoReview
 	id := "toolu_1"
 	return gate.Request{Tool: "exec_shell", Input: map[string]any{"command": "git push --force"}, Workspace: workspace,
-		Mode: tool.Operate, Posture: &posture, CallID: &id}
+		Mode: session.Operate, Posture: &posture, CallID: &id}
 }
 
 func listen(t *testing.T, workspace string, h Handler) *Server {
@@ -70,8 +70,8 @@ func TestAskRoundTripCarriesTheCallAndTheAgent(t *testing.T) {
 		t.Fatalf("request = %+v", got)
 	}
 	want := shellCall(ws)
-	if got.Call.Tool != want.Tool || got.Call.Input["command"] != "git push --force" || got.Call.Mode != tool.Operate ||
-		got.Call.Posture == nil || *got.Call.Posture != tool.AutoReview || got.Call.CallID == nil || *got.Call.CallID != "toolu_1" {
+	if got.Call.Tool != want.Tool || got.Call.Input["command"] != "git push --force" || got.Call.Mode != session.Operate ||
+		got.Call.Posture == nil || *got.Call.Posture != session.AutoReview || got.Call.CallID == nil || *got.Call.CallID != "toolu_1" {
 		t.Fatalf("call = %+v", got.Call)
 	}
 	if !gotDeadline.Equal(deadline.Add(-ServerMargin)) {

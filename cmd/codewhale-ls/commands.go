@@ -32,9 +32,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("unexpected argument %q", fs.args[0])
 	}
 	if err == nil {
-		if v, ok := fs.values["codewhale-version"]; ok {
-			_, err = release.Requested(v, "--codewhale-version")
-		}
+		_, _, err = release.Named(fs.codewhaleVersion(), nil)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls serve:", err)
@@ -67,11 +65,11 @@ func schema(args []string, stdout, stderr io.Writer) int {
 		return usage("")
 	}
 	r := release.Newest()
-	if v, ok := fs.values["codewhale-version"]; ok {
-		choice, err := release.Requested(v, "--codewhale-version")
-		if err != nil {
-			return usage(err.Error())
-		}
+	choice, named, err := release.Named(fs.codewhaleVersion(), nil)
+	if err != nil {
+		return usage(err.Error())
+	}
+	if named {
 		if !choice.Exact() {
 			fmt.Fprintln(stderr, "codewhale-ls schema: "+choice.Describe())
 		}

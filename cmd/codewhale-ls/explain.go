@@ -102,7 +102,11 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 		fmt.Fprintf(w, "release: %s\n", c)
 	}
 	if d.Decision == gate.Ask && d.Prompt != nil {
-		fmt.Fprintf(w, "approval card choices: %s\n", strings.Join(d.Prompt.Choices, ", "))
+		choices := make([]string, len(d.Prompt.Choices))
+		for i, c := range d.Prompt.Choices {
+			choices[i] = string(c)
+		}
+		fmt.Fprintf(w, "approval card choices: %s\n", strings.Join(choices, ", "))
 		if rules := d.Prompt.AlwaysTOML(); rules != "" {
 			fmt.Fprintf(w, "\"always\" would append to permissions.toml:\n%s", rules)
 		}

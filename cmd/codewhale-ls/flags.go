@@ -10,7 +10,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // flagSet is a tiny parser that, unlike package flag, accepts flags after
@@ -63,14 +63,15 @@ func parseFlags(args []string, valued []string, booleans []string) (*flagSet, er
 
 var commonFlags = []string{"config", "workspace", "mode", "posture", "origin", "codewhale-version"}
 
-// codewhale is the Codewhale release to reproduce: --codewhale-version when
-// given, else the codewhale on the process's PATH, else the default.
-// Detection ends by ctx's deadline (the hook's timeout) and never runs a
-// codewhale inside workspace ("": the one the flags name) or a git work
-// tree (release.Detector.Detect).
+// codewhale is the Codewhale release to reproduce, chosen as
+// release.Named says: --codewhale-version when given (the CLI has no
+// editor option), else the codewhale on the process's PATH, else the
+// default. Detection ends by ctx's deadline (the hook's timeout) and never
+// runs a codewhale inside workspace ("": the one the flags name) or a git
+// work tree (release.Detector.Detect).
 func (fs *flagSet) codewhale(ctx context.Context, workspaces ...string) (release.Choice, error) {
-	if v, ok := fs.values["codewhale-version"]; ok {
-		return release.Requested(v, "--codewhale-version")
+	if choice, named, err := release.Named(fs.codewhaleVersion(), nil); named || err != nil {
+		return choice, err
 	}
 	if len(workspaces) == 0 {
 		// An unusable workspace flag is reported by loadOptions.
@@ -79,6 +80,15 @@ func (fs *flagSet) codewhale(ctx context.Context, workspaces ...string) (release
 	}
 	var d release.Detector
 	return d.Detect(ctx, os.Getenv("PATH"), workspaces...), nil
+}
+
+// codewhaleVersion is --codewhale-version, nil when not given: an empty
+// value given is no release, and an error.
+func (fs *flagSet) codewhaleVersion() *string {
+	if v, ok := fs.values["codewhale-version"]; ok {
+		return &v
+	}
+	return nil
 }
 
 // workspace is --workspace, else the git root of the current directory,
@@ -126,7 +136,7 @@ func (fs *flagSet) requestDefaults(workspace string) (gate.Request, error) {
 		base.Posture = &p
 	}
 	if v, ok := fs.values["origin"]; ok {
-		o, valid := tool.ParseOrigin(v)
+		o, valid := session.ParseOrigin(v)
 		if !valid {
 			return base, fmt.Errorf("--origin must be one of interactive, background, headless; got %q", v)
 		}

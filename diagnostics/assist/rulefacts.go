@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // ruleAt is the permissions.toml rule whose header or keys hold offset.
@@ -97,7 +97,7 @@ func matchInWords(r execpolicy.Rule, rel release.Release) []string {
 			// allow or ask matches by; from 0.10.1 it must also be spelled
 			// at the front (N5), while a deny skips flags at every release.
 			dialect := shell.DialectOf(rel)
-			if p := strings.Fields(trimmed); len(p) > 1 && (!dialect.LiteralLeading || r.Action == execpolicy.Deny) && dialect.Classify(trimmed) == tool.LowerASCII(trimmed) {
+			if p := strings.Fields(trimmed); len(p) > 1 && (!dialect.LiteralLeading || r.Action == execpolicy.Deny) && dialect.Classify(trimmed) == ascii.Lower(trimmed) {
 				words += "; flags between the words match too (" + code(p[0]+" --flag "+strings.Join(p[1:], " ")) + ")"
 			}
 			switch {

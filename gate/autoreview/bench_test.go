@@ -3,7 +3,7 @@ package autoreview
 import (
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // benchCommands are the two commands the authorization benchmark decides:
@@ -31,7 +31,7 @@ func BenchmarkDecideShell(b *testing.B) {
 			input := map[string]any{"command": c.command}
 			b.ReportAllocs()
 			for b.Loop() {
-				Decide(Config{}, NewCall("bash", input), tool.AutoReview, tool.Interactive, false)
+				Decide(Config{}, NewCall("bash", input), session.AutoReview, session.Interactive, false)
 			}
 		})
 	}

@@ -3,8 +3,8 @@ package autoreview
 import (
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 func TestNewCallParsesShellCommandsOnly(t *testing.T) {
@@ -29,10 +29,10 @@ func TestDecideSameWithOrWithoutParsedShell(t *testing.T) {
 		bare := Call{Tool: "exec_shell", Semantic: "exec_shell", Input: input}
 		given := bare
 		given.Shell = shellsafety.Parse(command)
-		for _, posture := range []tool.Posture{tool.Ask, tool.AutoReview, tool.FullAccess} {
-			want := Decide(cfg, made, posture, tool.Background, false)
+		for _, posture := range []session.Posture{session.Ask, session.AutoReview, session.FullAccess} {
+			want := Decide(cfg, made, posture, session.Background, false)
 			for name, c := range map[string]Call{"unparsed": bare, "caller-parsed": given} {
-				if got := Decide(cfg, c, posture, tool.Background, false); got != want {
+				if got := Decide(cfg, c, posture, session.Background, false); got != want {
 					t.Errorf("%q %v, %s: %+v, want %+v", command, posture, name, got, want)
 				}
 				if got := Classify(c); got != want.Classification {

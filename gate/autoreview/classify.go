@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellsafety"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
@@ -178,7 +179,7 @@ func kind(c Call, cat Category) ActionKind {
 	if a, ok := tool.Action(c.Input); ok && slices.Contains(suffixedFamilies, c.Tool) {
 		name += "_" + a
 	}
-	name = tool.LowerASCII(name)
+	name = ascii.Lower(name)
 	has := func(subs ...string) bool {
 		return slices.ContainsFunc(subs, func(s string) bool { return strings.Contains(name, s) })
 	}

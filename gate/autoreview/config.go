@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // Rule is one validated `[[auto_review.allow]]` or `[[auto_review.block]]`
@@ -151,7 +151,7 @@ func validateRule(list string, index int, r RawRule) (Rule, error) {
 // normaliseKind is Codewhale's action_kind spelling rule: trimmed, ASCII
 // lower case, dashes as underscores.
 func normaliseKind(kind string) string {
-	return strings.ReplaceAll(tool.LowerASCII(strings.TrimSpace(kind)), "-", "_")
+	return strings.ReplaceAll(ascii.Lower(strings.TrimSpace(kind)), "-", "_")
 }
 
 // spelling is one key a value may be given under.

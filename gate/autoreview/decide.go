@@ -1,6 +1,6 @@
 package autoreview
 
-import "github.com/codewhale-ls/codewhale-ls/gate/tool"
+import "github.com/codewhale-ls/codewhale-ls/gate/session"
 
 // VerdictKind is the outcome of the deterministic decision.
 type VerdictKind int
@@ -32,7 +32,7 @@ type Verdict struct {
 	Reason string
 	RuleID string // the configured rule that decided, else ""
 	Classification
-	Origin              tool.Origin
+	Origin              session.Origin
 	WriteTargetsBounded bool
 }
 
@@ -53,7 +53,7 @@ const (
 // Decide is docs/codewhale/pipeline.md §6.4. origin is the request's origin (combined with
 // the call's own by RunOrigin); writeTargetsBounded is the carve-out path
 // test on the call's write targets, consulted for writes under Auto-Review.
-func Decide(cfg Config, c Call, posture tool.Posture, origin tool.Origin, writeTargetsBounded bool) Verdict {
+func Decide(cfg Config, c Call, posture session.Posture, origin session.Origin, writeTargetsBounded bool) Verdict {
 	c = c.withShell() // once for Classify and the routine test
 	v := Verdict{Classification: Classify(c), Origin: RunOrigin(c, origin), WriteTargetsBounded: writeTargetsBounded}
 	decided := func(k VerdictKind, reason, ruleID string) Verdict {
@@ -64,17 +64,17 @@ func Decide(cfg Config, c Call, posture tool.Posture, origin tool.Origin, writeT
 		return decided(Block, r.Reason, r.ID)
 	}
 	switch {
-	case v.ActionKind == Publish && posture != tool.FullAccess:
+	case v.ActionKind == Publish && posture != session.FullAccess:
 		return decided(FloorHold, ReasonPublishFloor, "")
-	case v.ActionKind == DestructiveKind && v.Origin != tool.Interactive:
+	case v.ActionKind == DestructiveKind && v.Origin != session.Interactive:
 		return decided(FloorHold, ReasonBackgroundFloor, "")
-	case posture == tool.AutoReview && v.ActionKind == Write && !writeTargetsBounded:
+	case posture == session.AutoReview && v.ActionKind == Write && !writeTargetsBounded:
 		return decided(AskUser, ReasonUnboundedWrite, "")
 	}
 	if r, ok := firstMatch(cfg.Allow, c, v.ActionKind); ok {
 		return decided(Allow, r.Reason, r.ID)
 	}
-	autoReview := posture == tool.AutoReview
+	autoReview := posture == session.AutoReview
 	switch {
 	case v.Category == Unknown:
 		return decided(AskUser, ReasonUnknownCategory, "")

@@ -3,6 +3,7 @@ package autoreview
 import (
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -13,14 +14,14 @@ import (
 // "Bash/task_shell with background:true or tty:true and not interactive" is
 // read as background, or tty without interactive: the reading that calls
 // more runs background, whose destructive calls the floor holds.
-func RunOrigin(c Call, requested tool.Origin) tool.Origin {
-	if requested != tool.Interactive || detached(c) {
-		if requested == tool.Headless {
-			return tool.Headless
+func RunOrigin(c Call, requested session.Origin) session.Origin {
+	if requested != session.Interactive || detached(c) {
+		if requested == session.Headless {
+			return session.Headless
 		}
-		return tool.Background
+		return session.Background
 	}
-	return tool.Interactive
+	return session.Interactive
 }
 
 func detached(c Call) bool {

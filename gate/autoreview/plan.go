@@ -3,7 +3,7 @@ package autoreview
 import (
 	"fmt"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // EffectKind is what layer 6 does to the call's plan.
@@ -31,8 +31,8 @@ type Effect struct {
 
 // Plan is docs/codewhale/pipeline.md §6.5: the effect of a verdict in a posture. rawTool
 // is the name the agent called, as the block message quotes it.
-func Plan(v Verdict, posture tool.Posture, rawTool string) Effect {
-	autoReview := posture == tool.AutoReview
+func Plan(v Verdict, posture session.Posture, rawTool string) Effect {
+	autoReview := posture == session.AutoReview
 	if autoReview && rawTool == "request_user_input" {
 		return Effect{Kind: EffectAllow}
 	}
@@ -41,7 +41,7 @@ func Plan(v Verdict, posture tool.Posture, rawTool string) Effect {
 		return Effect{Kind: EffectBlock, Text: fmt.Sprintf("Auto-review policy blocked tool '%s': %s", rawTool, v.Reason)}
 	case FloorHold:
 		text := "Built-in safety gate requires approval: " + v.Reason
-		if posture == tool.Ask {
+		if posture == session.Ask {
 			return Effect{Kind: EffectForcePrompt, Text: text}
 		}
 		return Effect{Kind: EffectBlock, Text: text}

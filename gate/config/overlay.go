@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // Overlay is what <workspace>/.codewhale/config.toml contributes once its
@@ -30,7 +30,7 @@ var projectKeys = []string{"model", "reasoning_effort", "notes_path", "approval_
 // projectKeysIn is the keys a project config applies under release r:
 // 0.10.1 ignores notes_path (docs/codewhale/releases/0.10.0.md Part D.9).
 func projectKeysIn(r release.Release) []string {
-	if r.Has(release.RemovedConfigKeys0101) {
+	if r.Has(release.RemovedConfigKeys) {
 		return slices.DeleteFunc(slices.Clone(projectKeys), func(k string) bool { return k == "notes_path" })
 	}
 	return projectKeys
@@ -44,16 +44,16 @@ func userOnlyIn(r release.Release, key string) bool {
 	switch {
 	case slices.Contains(neverAppliedInProject, key):
 		return true
-	case r.Has(release.NewConfigKeys0100) && slices.Contains(topLevelSince0100, key):
+	case r.Has(release.AddedConfigKeys) && slices.Contains(addedTopLevel, key):
 		return true
-	case r.Has(release.RemovedConfigKeys0101) && key == "notes_path":
+	case r.Has(release.RemovedConfigKeys) && key == "notes_path":
 		return true
 	}
 	return false
 }
 
 func approvalRank(v string) (int, bool) {
-	switch tool.LowerASCII(strings.TrimSpace(v)) {
+	switch ascii.Lower(strings.TrimSpace(v)) {
 	case "auto":
 		return 0, true
 	case "suggest", "suggested", "on-request", "untrusted":
@@ -65,7 +65,7 @@ func approvalRank(v string) (int, bool) {
 }
 
 func sandboxRank(v string) (int, bool) {
-	switch tool.LowerASCII(strings.TrimSpace(v)) {
+	switch ascii.Lower(strings.TrimSpace(v)) {
 	case "danger-full-access", "external-sandbox":
 		return 0, true
 	case "workspace-write":
@@ -107,8 +107,8 @@ func approvalBaseline(current Setting, saved string) (string, bool) {
 }
 
 func sandboxTightens(value string, current Setting) bool {
-	if tool.LowerASCII(strings.TrimSpace(value)) == "external-sandbox" {
-		return current.Set && tool.LowerASCII(strings.TrimSpace(current.Value)) == "external-sandbox"
+	if ascii.Lower(strings.TrimSpace(value)) == "external-sandbox" {
+		return current.Set && ascii.Lower(strings.TrimSpace(current.Value)) == "external-sandbox"
 	}
 	return tightens(sandboxRank, value, current.Value, current.Set)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 func shellString(b BoolSetting) string {
@@ -33,70 +33,70 @@ func TestOverlayLiveVectors(t *testing.T) {
 		approval string // effective approval_policy
 		sandbox  string
 		shell    string
-		posture  tool.Posture
+		posture  session.Posture
 		locked   bool
 		problems []wp
 	}{
 		{name: "default, never/read-only", overlay: "overlay_tightens_to_never_read_only.toml",
-			approval: "never", sandbox: "read-only", shell: "unset", posture: tool.Never, locked: true},
+			approval: "never", sandbox: "read-only", shell: "unset", posture: session.Never, locked: true},
 		{name: "default, auto/danger-full-access/model: denied per key", overlay: "overlay_loosens_approval_and_sandbox_keeps_model.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW100", `"auto"`}, {"CW100", `"danger-full-access"`}}},
 		{name: "user never, project auto", user: `approval_policy = "never"`, overlay: "overlay_loosens_approval.toml",
-			approval: "never", sandbox: "unset", shell: "unset", posture: tool.Never, locked: true,
+			approval: "never", sandbox: "unset", shell: "unset", posture: session.Never, locked: true,
 			problems: []wp{{"CW100", `"auto"`}}},
 		{name: "never/read-only, project on-request/workspace-write", user: "approval_policy = \"never\"\nsandbox_mode = \"read-only\"\n",
-			overlay: "overlay_on_request_workspace_write.toml", approval: "never", sandbox: "read-only", shell: "unset", posture: tool.Never, locked: true,
+			overlay: "overlay_on_request_workspace_write.toml", approval: "never", sandbox: "read-only", shell: "unset", posture: session.Never, locked: true,
 			problems: []wp{{"CW100", `"on-request"`}, {"CW100", `"workspace-write"`}}},
 		{name: "on-request/workspace-write, project never/read-only", user: "approval_policy = \"on-request\"\nsandbox_mode = \"workspace-write\"\n",
-			overlay: "overlay_tightens_to_never_read_only.toml", approval: "never", sandbox: "read-only", shell: "unset", posture: tool.Never, locked: true},
+			overlay: "overlay_tightens_to_never_read_only.toml", approval: "never", sandbox: "read-only", shell: "unset", posture: session.Never, locked: true},
 		// library merge row 2 (coincides with the live rules)
 		{name: "auto/workspace-write, project never/read-only", user: "approval_policy = \"auto\"\nsandbox_mode = \"workspace-write\"\n",
-			overlay: "overlay_tightens_to_never_read_only.toml", approval: "never", sandbox: "read-only", shell: "unset", posture: tool.Never, locked: true},
+			overlay: "overlay_tightens_to_never_read_only.toml", approval: "never", sandbox: "read-only", shell: "unset", posture: session.Never, locked: true},
 		// library merge row 3
 		{name: "unset/unset, project on-request/workspace-write", overlay: "overlay_on_request_workspace_write.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW100", `"on-request"`}, {"CW100", `"workspace-write"`}}},
 		{name: "unset + saved full-access, project on-request: tightens to Ask and locks", settings: `permission_posture = "full-access"`,
-			overlay: "overlay_on_request.toml", approval: "on-request", sandbox: "unset", shell: "unset", posture: tool.Ask, locked: true},
+			overlay: "overlay_on_request.toml", approval: "on-request", sandbox: "unset", shell: "unset", posture: session.Ask, locked: true},
 		{name: "default, max_subagents=4 allow_shell=false", overlay: "overlay_max_subagents_shell_off.toml",
-			approval: "unset", sandbox: "unset", shell: "false", posture: tool.Ask},
+			approval: "unset", sandbox: "unset", shell: "false", posture: session.Ask},
 		{name: "user allow_shell=false, project true", user: "allow_shell = false", overlay: "overlay_allow_shell_true_ignored.toml",
-			approval: "unset", sandbox: "unset", shell: "false", posture: tool.Ask, problems: []wp{{"CW100", "true"}}},
+			approval: "unset", sandbox: "unset", shell: "false", posture: session.Ask, problems: []wp{{"CW100", "true"}}},
 		{name: "user allow_shell=true, project true stays true (no loosening, still warned)", user: "allow_shell = true", overlay: "overlay_allow_shell_true_ignored.toml",
-			approval: "unset", sandbox: "unset", shell: "true", posture: tool.Ask, problems: []wp{{"CW100", "true"}}},
+			approval: "unset", sandbox: "unset", shell: "true", posture: session.Ask, problems: []wp{{"CW100", "true"}}},
 		{name: "user allow_shell=true, project false", user: "allow_shell = true", overlay: "overlay_max_subagents_shell_off.toml",
-			approval: "unset", sandbox: "unset", shell: "false", posture: tool.Ask},
-		{name: "default, max_subagents=500", overlay: "overlay_max_subagents_500.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask},
-		{name: "default, max_subagents=-3", overlay: "overlay_max_subagents_negative.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			approval: "unset", sandbox: "unset", shell: "false", posture: session.Ask},
+		{name: "default, max_subagents=500", overlay: "overlay_max_subagents_500.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask},
+		{name: "default, max_subagents=-3", overlay: "overlay_max_subagents_negative.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW100", "-3"}}},
 		{name: "provider=codewhale, project not TOML: unchanged", user: `provider = "codewhale"`, overlay: "overlay_not_toml.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW001", "i"}, {"CW103", ""}}}, // "this <is": a key needs "="
 		{name: "provider+model, project empty provider/model: unchanged", user: "provider = \"codewhale\"\nmodel = \"deepseek-v4-pro\"\n",
-			overlay: "overlay_empty_provider_and_model.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			overlay: "overlay_empty_provider_and_model.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW101", "provider"}, {"CW100", `""`}}},
 		{name: "credentials and endpoints never applied", user: "api_key = \"USER_KEY\"\nbase_url = \"https://api.deepseek.com\"\nmcp_oauth_callback_port = 1455\n",
-			overlay: "overlay_credentials_never_applied.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			overlay: "overlay_credentials_never_applied.toml", approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW101", "api_key"}, {"CW101", "base_url"}, {"CW101", "provider"}, {"CW101", "mcp_config_path"},
 				{"CW101", "mcp_oauth_callback_port"}, {"CW101", "mcp_oauth_callback_url"}, {"CW101", "instructions"}}},
 		{name: "default, provider nvidia-nim + model", overlay: "overlay_provider_never_applied.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask, problems: []wp{{"CW101", "provider"}}},
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask, problems: []wp{{"CW101", "provider"}}},
 		// §1.3 "any other key ... silently ignored": CW102 on each key, and
 		// none of them (yolo, approvalPolicy, hooks, ...) has an effect.
 		{name: "silently ignored keys", overlay: "overlay_silently_ignored_keys.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW102", "yolo"}, {"CW102", "telemetry"}, {"CW102", "telemetry_endpoint"}, {"CW102", "approvalPolicy"},
 				{"CW102", "auto_review"}, {"CW102", "hooks"}, {"CW102", "network"}, {"CW102", "hotbar"}, {"CW102", "skills"},
 				{"CW102", "providers"}, {"CW102", "tools"}}},
 		// §1.3 table: non-string approval/sandbox and non-bool allow_shell
 		// are dropped silently by Codewhale; codewhale-ls says so (CW100).
 		{name: "wrong types are silent", overlay: "overlay_non_string_values_silent.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask,
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask,
 			problems: []wp{{"CW100", "2"}, {"CW100", `["read-only"]`}, {"CW100", `"false"`}, {"CW100", "7"}}},
 		// §1.5 loader vector: any string loads, the rank test rejects it.
 		{name: "unless-trusted loads but does not rank", overlay: "overlay_unless_trusted_parses.toml",
-			approval: "unset", sandbox: "unset", shell: "unset", posture: tool.Ask, problems: []wp{{"CW100", `"unless-trusted"`}}},
+			approval: "unset", sandbox: "unset", shell: "unset", posture: session.Ask, problems: []wp{{"CW100", `"unless-trusted"`}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,7 +221,7 @@ func TestOverlayDerivedVectors(t *testing.T) {
 				}
 				checkProblems(t, s.File(KindOverlay), nil)
 				if tc.key == "approval_policy" {
-					want, _ := tool.ParsePosture(tc.value)
+					want, _ := session.ParsePosture(tc.value)
 					if p.Posture != want || !p.Locked || !strings.HasPrefix(p.PostureSource, "project config") {
 						t.Errorf("posture = %v locked=%v source %q, want %v locked by the project config", p.Posture, p.Locked, p.PostureSource, want)
 					}
@@ -335,7 +335,7 @@ func TestOverlayFileHandling(t *testing.T) {
 		w := newWorld(t)
 		writeFile(t, filepath.Join(w.ws, ".deepseek", "config.toml"), never)
 		s := w.load()
-		if s.Policy.PostureSource != "project config .deepseek/config.toml" || s.Policy.Posture != tool.Never {
+		if s.Policy.PostureSource != "project config .deepseek/config.toml" || s.Policy.Posture != session.Never {
 			t.Errorf("source %q posture %v", s.Policy.PostureSource, s.Policy.Posture)
 		}
 	})

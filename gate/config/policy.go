@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // Policy is layer 1: the effective configuration and the posture it yields.
@@ -18,17 +18,18 @@ type Policy struct {
 	Yolo           bool
 	SavedPosture   string
 	Overlay        Overlay
-	Posture        tool.Posture
+	Posture        session.Posture
 	PostureSource  string
 	// Locked: Codewhale refuses posture cycling and --yolo.
 	Locked bool
 	// Fatal lists why Codewhale would refuse to start; any entry makes every
 	// decision a deny.
 	Fatal []string
-	// SettingsSince0100 are the keys of 0.10.0 (unset at 0.9.10), merged
-	// over the user config by the managed config and the environment; a
-	// project overlay cannot set them.
-	SettingsSince0100
+	// AddedSettings are the keys of release.AddedConfigKeys (unset in a
+	// release without it: 0.9.10), merged over the user config by the
+	// managed config and the environment; a project overlay cannot set
+	// them.
+	AddedSettings
 	// ReadDenyList is the sandbox's read deny-list (empty before 0.10.0).
 	ReadDenyList ReadDenyList
 	// FatalChanges are the release changes that made Codewhale refuse to
@@ -67,8 +68,8 @@ func applyEnv(c *UserConfig, env Env, r release.Release) (approvalFromEnv bool) 
 	if v, n, ok := envFirst(env, "CODEWHALE_YOLO", "DEEPSEEK_YOLO"); ok {
 		c.Yolo = BoolSetting{Value: truthy(v), Set: true, Source: n}
 	}
-	if r.Has(release.NewConfigKeys0100) {
-		c.SettingsSince0100.applyEnv(env)
+	if r.Has(release.AddedConfigKeys) {
+		c.AddedSettings.applyEnv(env)
 	}
 	return approvalFromEnv
 }
@@ -94,7 +95,7 @@ func mergeManaged(c *UserConfig, m UserConfig) {
 	if m.AutoReview != nil {
 		c.AutoReview = m.AutoReview
 	}
-	c.SettingsSince0100.mergeManaged(m.SettingsSince0100)
+	c.AddedSettings.mergeManaged(m.AddedSettings)
 }
 
 // workspaceShell is §1.1 step 7: [workspace."<abs>"] or [projects."<abs>"]
@@ -116,19 +117,19 @@ func resolvePosture(p *Policy, source string) {
 	p.Locked = source != "unset"
 	switch {
 	case p.ApprovalPolicy.Set:
-		if posture, ok := tool.ParsePosture(p.ApprovalPolicy.Value); ok {
+		if posture, ok := session.ParsePosture(p.ApprovalPolicy.Value); ok {
 			p.Posture = posture
 			break
 		}
-		p.Posture = tool.Ask
+		p.Posture = session.Ask
 	case !p.Locked && p.SavedPosture != "":
-		p.Posture, _ = tool.ParsePosture(p.SavedPosture)
+		p.Posture, _ = session.ParsePosture(p.SavedPosture)
 		p.PostureSource = "settings.toml permission_posture"
 	default:
-		p.Posture = tool.Ask
+		p.Posture = session.Ask
 	}
 	if p.Yolo && !p.Locked {
-		p.Posture = tool.FullAccess
+		p.Posture = session.FullAccess
 	}
 }
 

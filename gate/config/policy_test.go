@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // TestPostureSources is docs/codewhale/pipeline.md §1.2: the approval control source
@@ -26,78 +26,78 @@ func TestPostureSources(t *testing.T) {
 		name    string
 		files   files
 		source  string
-		posture tool.Posture
+		posture session.Posture
 		locked  bool
 	}{
-		{name: "nothing: unset, Ask", source: "unset", posture: tool.Ask},
-		{name: "root config never", files: files{user: `approval_policy = "never"`}, source: "config.toml", posture: tool.Never, locked: true},
-		{name: "root config camelCase alias", files: files{user: `approvalPolicy = "auto"`}, source: "config.toml", posture: tool.AutoReview, locked: true},
-		{name: "root config on-request", files: files{user: `approval_policy = "On-Request"`}, source: "config.toml", posture: tool.Ask, locked: true},
-		{name: "root config untrusted", files: files{user: `approval_policy = "untrusted"`}, source: "config.toml", posture: tool.Ask, locked: true},
-		{name: "root config suggest", files: files{user: `approval_policy = " suggest "`}, source: "config.toml", posture: tool.Ask, locked: true},
+		{name: "nothing: unset, Ask", source: "unset", posture: session.Ask},
+		{name: "root config never", files: files{user: `approval_policy = "never"`}, source: "config.toml", posture: session.Never, locked: true},
+		{name: "root config camelCase alias", files: files{user: `approvalPolicy = "auto"`}, source: "config.toml", posture: session.AutoReview, locked: true},
+		{name: "root config on-request", files: files{user: `approval_policy = "On-Request"`}, source: "config.toml", posture: session.Ask, locked: true},
+		{name: "root config untrusted", files: files{user: `approval_policy = "untrusted"`}, source: "config.toml", posture: session.Ask, locked: true},
+		{name: "root config suggest", files: files{user: `approval_policy = " suggest "`}, source: "config.toml", posture: session.Ask, locked: true},
 		{name: "env beats root", files: files{user: `approval_policy = "never"`, env: MapEnv{"CODEWHALE_APPROVAL_POLICY": "auto"}},
-			source: "environment", posture: tool.AutoReview, locked: true},
-		{name: "DEEPSEEK_ alias", files: files{env: MapEnv{"DEEPSEEK_APPROVAL_POLICY": "never"}}, source: "environment", posture: tool.Never, locked: true},
+			source: "environment", posture: session.AutoReview, locked: true},
+		{name: "DEEPSEEK_ alias", files: files{env: MapEnv{"DEEPSEEK_APPROVAL_POLICY": "never"}}, source: "environment", posture: session.Never, locked: true},
 		{name: "CODEWHALE_ beats DEEPSEEK_", files: files{env: MapEnv{"DEEPSEEK_APPROVAL_POLICY": "never", "CODEWHALE_APPROVAL_POLICY": "auto"}},
-			source: "environment", posture: tool.AutoReview, locked: true},
-		{name: "empty env var is unset", files: files{env: MapEnv{"CODEWHALE_APPROVAL_POLICY": ""}}, source: "unset", posture: tool.Ask},
+			source: "environment", posture: session.AutoReview, locked: true},
+		{name: "empty env var is unset", files: files{env: MapEnv{"CODEWHALE_APPROVAL_POLICY": ""}}, source: "unset", posture: session.Ask},
 		{name: "managed beats env", files: files{managed: `approval_policy = "never"`, env: MapEnv{"CODEWHALE_APPROVAL_POLICY": "auto"}},
-			source: "managed config", posture: tool.Never, locked: true},
+			source: "managed config", posture: session.Never, locked: true},
 		{name: "managed may loosen", files: files{user: `approval_policy = "never"`, managed: `approval_policy = "auto"`},
-			source: "managed config", posture: tool.AutoReview, locked: true},
+			source: "managed config", posture: session.AutoReview, locked: true},
 		{name: "managed without approval: root still controls", files: files{user: `approval_policy = "never"`, managed: `sandbox_mode = "read-only"`},
-			source: "config.toml", posture: tool.Never, locked: true},
+			source: "config.toml", posture: session.Never, locked: true},
 		{name: "unreadable managed: ambiguous, locked", files: files{managed: "approval_policy = \n", settings: `permission_posture = "full-access"`},
-			source: "managed config (unreadable)", posture: tool.Ask, locked: true},
+			source: "managed config (unreadable)", posture: session.Ask, locked: true},
 		{name: "project beats managed", files: files{managed: `approval_policy = "on-request"`, overlay: `approval_policy = "never"`},
-			source: "project config .codewhale/config.toml", posture: tool.Never, locked: true},
+			source: "project config .codewhale/config.toml", posture: session.Never, locked: true},
 		{name: "project that fails the test does not control", files: files{managed: `approval_policy = "never"`, overlay: `approval_policy = "auto"`},
-			source: "managed config", posture: tool.Never, locked: true},
+			source: "managed config", posture: session.Never, locked: true},
 		{name: "requirements beat project", files: files{requirements: `allowed_approval_policies = ["never", "on-request"]`, user: `approval_policy = "on-request"`, overlay: `approval_policy = "never"`},
-			source: "requirements", posture: tool.Never, locked: true},
+			source: "requirements", posture: session.Never, locked: true},
 		{name: "requirements lock even with approval unset; saved posture ignored", files: files{requirements: `allowed_approval_policies = ["never"]`, settings: `permission_posture = "full-access"`},
-			source: "requirements", posture: tool.Ask, locked: true},
+			source: "requirements", posture: session.Ask, locked: true},
 		{name: "requirements with empty list do not control", files: files{requirements: `allowed_approval_policies = []`, user: `approval_policy = "auto"`},
-			source: "config.toml", posture: tool.AutoReview, locked: true},
+			source: "config.toml", posture: session.AutoReview, locked: true},
 		{name: "unparsable requirements control (ambiguous)", files: files{requirements: "allowed_approval_policies = [\n", settings: `permission_posture = "full-access"`},
-			source: "requirements", posture: tool.Ask, locked: true},
+			source: "requirements", posture: session.Ask, locked: true},
 		{name: "ill-typed requirements control (ambiguous)", files: files{requirements: "allowed_approval_policies = [true]\n", settings: `permission_posture = "full-access"`},
-			source: "requirements", posture: tool.Ask, locked: true},
+			source: "requirements", posture: session.Ask, locked: true},
 		{name: "requirements with only sandbox list do not control", files: files{requirements: `allowed_sandbox_modes = ["read-only"]`},
-			source: "unset", posture: tool.Ask},
+			source: "unset", posture: session.Ask},
 		{name: "saved full-access when unlocked", files: files{settings: `permission_posture = "full-access"`},
-			source: "settings.toml permission_posture", posture: tool.FullAccess},
+			source: "settings.toml permission_posture", posture: session.FullAccess},
 		{name: "saved auto_review spelling", files: files{settings: `permission_posture = "Auto_Review"`},
-			source: "settings.toml permission_posture", posture: tool.AutoReview},
+			source: "settings.toml permission_posture", posture: session.AutoReview},
 		{name: "saved bypass → full-access", files: files{settings: `permission_posture = "bypass"`},
-			source: "settings.toml permission_posture", posture: tool.FullAccess},
+			source: "settings.toml permission_posture", posture: session.FullAccess},
 		{name: "saved untrusted → ask", files: files{settings: `permission_posture = "untrusted"`},
-			source: "settings.toml permission_posture", posture: tool.Ask},
+			source: "settings.toml permission_posture", posture: session.Ask},
 		{name: "saved posture not used when approval is set", files: files{user: `approval_policy = "on-request"`, settings: `permission_posture = "full-access"`},
-			source: "config.toml", posture: tool.Ask, locked: true},
+			source: "config.toml", posture: session.Ask, locked: true},
 		{name: "saved posture not used when env sets approval", files: files{env: MapEnv{"CODEWHALE_APPROVAL_POLICY": "never"}, settings: `permission_posture = "full-access"`},
-			source: "environment", posture: tool.Never, locked: true},
-		{name: "unknown saved posture ignored", files: files{settings: `permission_posture = "never"`}, source: "unset", posture: tool.Ask},
+			source: "environment", posture: session.Never, locked: true},
+		{name: "unknown saved posture ignored", files: files{settings: `permission_posture = "never"`}, source: "unset", posture: session.Ask},
 		{name: "default_mode yolo migrates to full-access", files: files{settings: `default_mode = "yolo"`},
-			source: "settings.toml permission_posture", posture: tool.FullAccess},
+			source: "settings.toml permission_posture", posture: session.FullAccess},
 		{name: "default_mode YOLO (case)", files: files{settings: `default_mode = " YOLO "`},
-			source: "settings.toml permission_posture", posture: tool.FullAccess},
+			source: "settings.toml permission_posture", posture: session.FullAccess},
 		{name: "default_mode yolo refused when locked", files: files{user: `approval_policy = "on-request"`, settings: `default_mode = "yolo"`},
-			source: "config.toml", posture: tool.Ask, locked: true},
-		{name: "default_mode agent is no posture", files: files{settings: `default_mode = "agent"`}, source: "unset", posture: tool.Ask},
+			source: "config.toml", posture: session.Ask, locked: true},
+		{name: "default_mode agent is no posture", files: files{settings: `default_mode = "agent"`}, source: "unset", posture: session.Ask},
 		{name: "permission_posture wins over default_mode", files: files{settings: "permission_posture = \"ask\"\ndefault_mode = \"yolo\"\n"},
-			source: "settings.toml permission_posture", posture: tool.Ask},
-		{name: "config yolo = true unlocked → Full Access", files: files{user: "yolo = true"}, source: "unset", posture: tool.FullAccess},
-		{name: "config yolo = true locked → configured posture", files: files{user: "yolo = true\napproval_policy = \"on-request\"\n"}, source: "config.toml", posture: tool.Ask, locked: true},
-		{name: "config yolo = false", files: files{user: "yolo = false", settings: `permission_posture = "auto"`}, source: "settings.toml permission_posture", posture: tool.AutoReview},
-		{name: "CODEWHALE_YOLO=1 unlocked", files: files{env: MapEnv{"CODEWHALE_YOLO": "1"}}, source: "unset", posture: tool.FullAccess},
-		{name: "DEEPSEEK_YOLO=TRUE unlocked", files: files{env: MapEnv{"DEEPSEEK_YOLO": "TRUE"}}, source: "unset", posture: tool.FullAccess},
-		{name: "CODEWHALE_YOLO=yes is false", files: files{env: MapEnv{"CODEWHALE_YOLO": "yes"}}, source: "unset", posture: tool.Ask},
-		{name: "CODEWHALE_YOLO=0 overrides config yolo", files: files{user: "yolo = true", env: MapEnv{"CODEWHALE_YOLO": "0"}}, source: "unset", posture: tool.Ask},
+			source: "settings.toml permission_posture", posture: session.Ask},
+		{name: "config yolo = true unlocked → Full Access", files: files{user: "yolo = true"}, source: "unset", posture: session.FullAccess},
+		{name: "config yolo = true locked → configured posture", files: files{user: "yolo = true\napproval_policy = \"on-request\"\n"}, source: "config.toml", posture: session.Ask, locked: true},
+		{name: "config yolo = false", files: files{user: "yolo = false", settings: `permission_posture = "auto"`}, source: "settings.toml permission_posture", posture: session.AutoReview},
+		{name: "CODEWHALE_YOLO=1 unlocked", files: files{env: MapEnv{"CODEWHALE_YOLO": "1"}}, source: "unset", posture: session.FullAccess},
+		{name: "DEEPSEEK_YOLO=TRUE unlocked", files: files{env: MapEnv{"DEEPSEEK_YOLO": "TRUE"}}, source: "unset", posture: session.FullAccess},
+		{name: "CODEWHALE_YOLO=yes is false", files: files{env: MapEnv{"CODEWHALE_YOLO": "yes"}}, source: "unset", posture: session.Ask},
+		{name: "CODEWHALE_YOLO=0 overrides config yolo", files: files{user: "yolo = true", env: MapEnv{"CODEWHALE_YOLO": "0"}}, source: "unset", posture: session.Ask},
 		{name: "CODEWHALE_YOLO locked by overlay", files: files{env: MapEnv{"CODEWHALE_YOLO": "true"}, overlay: `approval_policy = "never"`},
-			source: "project config .codewhale/config.toml", posture: tool.Never, locked: true},
+			source: "project config .codewhale/config.toml", posture: session.Never, locked: true},
 		{name: "CODEWHALE_YOLO locked by requirements", files: files{env: MapEnv{"CODEWHALE_YOLO": "true"}, requirements: `allowed_approval_policies = ["auto"]`},
-			source: "requirements", posture: tool.Ask, locked: true},
+			source: "requirements", posture: session.Ask, locked: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -251,12 +251,12 @@ func TestWorkspaceEntryShell(t *testing.T) {
 func TestSettingsFileLocation(t *testing.T) {
 	w := newWorld(t)
 	writeFile(t, filepath.Join(w.home, ".deepseek", "settings.toml"), `permission_posture = "full-access"`)
-	if p := w.load().Policy; p.Posture != tool.Ask {
+	if p := w.load().Policy; p.Posture != session.Ask {
 		t.Errorf("posture %v read from the wrong settings file", p.Posture)
 	}
 	w.settings(`permission_posture = "full-access"`)
 	s := w.load()
-	if s.Policy.Posture != tool.FullAccess || s.File(KindSettings) == nil {
+	if s.Policy.Posture != session.FullAccess || s.File(KindSettings) == nil {
 		t.Errorf("posture %v", s.Policy.Posture)
 	}
 	if _, err := os.Stat(s.Paths.Settings); err != nil {

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/shellpath"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // The sandbox's read deny-list (docs/codewhale/releases/0.10.0.md B.9.2):
@@ -55,7 +55,7 @@ type ReadDenyList struct {
 // or below an exempt path, plus every sandbox_denied_read_paths entry.
 // Relative configured paths are taken relative to the workspace, where a
 // tool's relative path points too.
-func buildReadDenyList(s SettingsSince0100, home, workspace string) ReadDenyList {
+func buildReadDenyList(s AddedSettings, home, workspace string) ReadDenyList {
 	var l ReadDenyList
 	if s.SandboxReadDenylistDefaults.Value {
 		exempt := func(r ReadDenyRule) bool {
@@ -176,7 +176,7 @@ func (l ReadDenyList) Denies(path, home, workspace string) (ReadDenyRule, bool) 
 
 func (r ReadDenyRule) matches(path string) bool {
 	if r.Path == "" {
-		name := tool.LowerASCII(filepath.Base(path))
+		name := ascii.Lower(filepath.Base(path))
 		return (name == envFileRule || strings.HasPrefix(name, envFileRule+".")) && !slices.Contains(envTemplates, name)
 	}
 	return within(path, r.Path) || (r.Resolved != "" && within(path, r.Resolved))

@@ -72,12 +72,12 @@ code_mode = true
 			}
 			p := s.Policy
 			if tc.version == "0.9.10" {
-				if !reflect.DeepEqual(p.SettingsSince0100, SettingsSince0100{}) || len(p.ReadDenyList.Rules) != 0 {
-					t.Fatalf("0.9.10 read 0.10.0 keys: %+v", p.SettingsSince0100)
+				if !reflect.DeepEqual(p.AddedSettings, AddedSettings{}) || len(p.ReadDenyList.Rules) != 0 {
+					t.Fatalf("0.9.10 read 0.10.0 keys: %+v", p.AddedSettings)
 				}
 				return
 			}
-			want := SettingsSince0100{
+			want := AddedSettings{
 				SandboxNetworkAccess:        BoolSetting{Value: true, Set: true, Source: "config.toml"},
 				SandboxReadDenylistDefaults: BoolSetting{Value: false, Set: true, Source: "config.toml"},
 				SandboxDeniedReadPaths:      ListSetting{Value: []string{"~/secret"}, Set: true, Source: "config.toml"},
@@ -89,8 +89,8 @@ code_mode = true
 				CodeMode:                    BoolSetting{Value: true, Set: true, Source: "config.toml"},
 				ProjectInstructionImports:   ListSetting{Value: []string{"AGENTS.md"}, Set: true, Source: "config.toml"},
 			}
-			if !reflect.DeepEqual(p.SettingsSince0100, want) {
-				t.Fatalf("settings\n got %+v\nwant %+v", p.SettingsSince0100, want)
+			if !reflect.DeepEqual(p.AddedSettings, want) {
+				t.Fatalf("settings\n got %+v\nwant %+v", p.AddedSettings, want)
 			}
 			// Defaults off: only the configured path is denied.
 			if got := p.ReadDenyList.Spelled(); got != "~/secret" {
@@ -212,7 +212,7 @@ func TestOverlayUserOnlyKeysPerRelease(t *testing.T) {
 // docs/codewhale/releases/0.10.0.md Part D.9: 0.10.1 removed [context]
 // enabled, the seam keys and [tui] terminal_probe_timeout_ms; they warn
 // (not as typos) only from 0.10.1.
-func TestRemovedConfigKeys0101(t *testing.T) {
+func TestRemovedConfigKeys(t *testing.T) {
 	src := "[context]\nenabled = true\nseam_budget = 3\nwindow = 8\n[tui]\nterminal_probe_timeout_ms = 50\n"
 	for _, tc := range []struct {
 		version string
@@ -241,18 +241,18 @@ func TestRemovedConfigKeys0101(t *testing.T) {
 // be exempted, symlinks resolved.
 func TestReadDenyList(t *testing.T) {
 	home, ws := "/h", "/w"
-	deny := func(s SettingsSince0100, path string) string {
+	deny := func(s AddedSettings, path string) string {
 		if r, ok := buildReadDenyList(s, home, ws).Denies(path, home, ws); ok {
 			return r.Spelled
 		}
 		return ""
 	}
-	on := SettingsSince0100{SandboxReadDenylistDefaults: BoolSetting{Value: true}}
+	on := AddedSettings{SandboxReadDenylistDefaults: BoolSetting{Value: true}}
 	exempt := on
 	exempt.SandboxReadDenylistExempt = ListSetting{Value: []string{"~/.config", ".env", "~/.ssh/id_rsa"}}
-	extra := SettingsSince0100{SandboxDeniedReadPaths: ListSetting{Value: []string{"~/private", "build/secret"}}}
+	extra := AddedSettings{SandboxDeniedReadPaths: ListSetting{Value: []string{"~/private", "build/secret"}}}
 	rows := []struct {
-		s    SettingsSince0100
+		s    AddedSettings
 		path string
 		want string
 	}{
@@ -278,7 +278,7 @@ func TestReadDenyList(t *testing.T) {
 		{extra, "build/secret", "build/secret"},
 		{extra, "/w/build/secret/k", "build/secret"},
 		{extra, "/w/build/secrets", ""},
-		{SettingsSince0100{SandboxDeniedReadPaths: ListSetting{Value: []string{"/"}}}, "/any/file", "/"},
+		{AddedSettings{SandboxDeniedReadPaths: ListSetting{Value: []string{"/"}}}, "/any/file", "/"},
 	}
 	for _, r := range rows {
 		if got := deny(r.s, r.path); got != r.want {
@@ -365,7 +365,7 @@ func TestRequirementsPerRelease(t *testing.T) {
 				reqPath := writeFile(t, w.path("etc/requirements.toml"), tc.req)
 				w.userConfig("requirements_path = " + tomlString(reqPath) + "\n" + tc.user + "\n")
 				s := w.loadAs(release.MustOf(v))
-				newer := release.MustOf(v).Has(release.RequirementsStricter0101)
+				newer := release.MustOf(v).Has(release.StricterRequirements)
 				wantFatal, wantLock := tc.fatal0910, tc.locked0910
 				if newer {
 					wantFatal, wantLock = tc.fatal, tc.lock
@@ -392,7 +392,7 @@ func TestRequirementsPerRelease(t *testing.T) {
 // by name: a typo of one is CW002 with the key meant (0.10.x), the key
 // itself is CW002 at 0.9.10, which does not read it, and other keys of
 // those tables raise nothing.
-func TestNestedKeysSince0100(t *testing.T) {
+func TestNestedAddedKeys(t *testing.T) {
 	src := "[approval]\ntimeout_secnds = 30\n[tools]\nuser_input_timeout_secs = 60\nsomething_else = 1\n[features]\ncode_mdoe = true\n"
 	for _, version := range []string{"0.10.0", "0.10.1"} {
 		w := newWorld(t)

@@ -5,10 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // savedPosture reads ~/.codewhale/settings.toml: permission_posture
@@ -19,7 +20,7 @@ func savedPosture(f *File, doc *tomldoc.Doc) string {
 		return ""
 	}
 	if v, _, ok := doc.Root.String("permission_posture"); ok {
-		switch tool.LowerASCII(strings.TrimSpace(v)) {
+		switch ascii.Lower(strings.TrimSpace(v)) {
 		case "ask", "suggest", "on-request", "untrusted":
 			return "ask"
 		case "auto", "auto-review", "auto_review":
@@ -30,7 +31,7 @@ func savedPosture(f *File, doc *tomldoc.Doc) string {
 		e := doc.Root.Get("permission_posture")
 		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("Codewhale ignores permission_posture %q (expected ask, auto-review or full-access)", v))
 	}
-	if v, e, ok := doc.Root.String("default_mode"); ok && tool.LowerASCII(strings.TrimSpace(v)) == "yolo" {
+	if v, e, ok := doc.Root.String("default_mode"); ok && ascii.Lower(strings.TrimSpace(v)) == "yolo" {
 		f.add("CW003", problem.Info, e.Value.Span, `legacy default_mode = "yolo" is migrated to permission_posture = "full-access"`)
 		return "full-access"
 	}
@@ -87,13 +88,13 @@ const (
 // checked as its default, and an approval policy is allowed when an entry
 // names the same posture (`suggest` where `on-request` is listed).
 func (r Requirements) check(approval, sandbox Setting, rel release.Release) (fatal []string, changed bool) {
-	stricter := rel.Has(release.RequirementsStricter0101)
+	stricter := rel.Has(release.StricterRequirements)
 	exact := func(list []string, v string) bool {
 		return slices.ContainsFunc(list, func(a string) bool { return strings.EqualFold(a, v) })
 	}
 	samePosture := func(list []string, v string) bool {
-		want, ok := tool.ParsePosture(v)
-		return ok && slices.ContainsFunc(list, func(a string) bool { p, ok := tool.ParsePosture(a); return ok && p == want })
+		want, ok := session.ParsePosture(v)
+		return ok && slices.ContainsFunc(list, func(a string) bool { p, ok := session.ParsePosture(a); return ok && p == want })
 	}
 	for _, k := range []struct {
 		name, def string
@@ -123,5 +124,5 @@ func (r Requirements) check(approval, sandbox Setting, rel release.Release) (fat
 // locksPosture reports whether the requirements control the posture: a
 // non-empty approval list always; from 0.10.1 a sandbox list too (D.9).
 func (r Requirements) locksPosture(rel release.Release) bool {
-	return len(r.ApprovalPolicies) > 0 || (rel.Has(release.RequirementsStricter0101) && len(r.SandboxModes) > 0)
+	return len(r.ApprovalPolicies) > 0 || (rel.Has(release.StricterRequirements) && len(r.SandboxModes) > 0)
 }

@@ -134,7 +134,7 @@ func Load(opts Options) *Snapshot {
 	reqFatal, reqChanged := reqs.check(merged.ApprovalPolicy, merged.SandboxMode, opts.Release)
 	s.Policy.Fatal = append(s.Policy.Fatal, reqFatal...)
 	if reqChanged {
-		s.Policy.FatalChanges = append(s.Policy.FatalChanges, release.RequirementsStricter0101)
+		s.Policy.FatalChanges = append(s.Policy.FatalChanges, release.StricterRequirements)
 	}
 	s.Policy.Fatal = append(s.Policy.Fatal, validate(merged.ApprovalPolicy, merged.SandboxMode)...)
 
@@ -159,11 +159,11 @@ func Load(opts Options) *Snapshot {
 	p.ApprovalPolicy, p.SandboxMode, p.AllowShell = merged.ApprovalPolicy, merged.SandboxMode, merged.AllowShell
 	p.Yolo = merged.Yolo.Value
 	p.SavedPosture, p.Overlay = saved, overlay
-	if opts.Release.Has(release.NewConfigKeys0100) {
-		p.SettingsSince0100 = merged.SettingsSince0100.withDefaults(opts.Release)
+	if opts.Release.Has(release.AddedConfigKeys) {
+		p.AddedSettings = merged.AddedSettings.withDefaults(opts.Release)
 	}
 	if opts.Release.Has(release.ReadDenyList) {
-		p.ReadDenyList = buildReadDenyList(p.SettingsSince0100, paths.Home, paths.Workspace)
+		p.ReadDenyList = buildReadDenyList(p.AddedSettings, paths.Home, paths.Workspace)
 	}
 	if overlay.ApprovalPolicy.Set {
 		p.ApprovalPolicy = overlay.ApprovalPolicy
@@ -175,7 +175,7 @@ func Load(opts Options) *Snapshot {
 		p.AllowShell = BoolSetting{Value: false, Set: true, Source: "project config"}
 	}
 	if reqs.Present && reqFile.State != Invalid && reqs.locksPosture(opts.Release) && !reqs.locksPosture(release.Oldest()) {
-		p.LockChanges = append(p.LockChanges, release.RequirementsStricter0101)
+		p.LockChanges = append(p.LockChanges, release.StricterRequirements)
 	}
 	resolvePosture(p, approvalSource(reqs, reqFile.State == Invalid, overlay, managed, managedUnreadable, approvalFromEnv, user, opts.Release))
 

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 // knownTopLevel are the user config keys Codewhale reads (docs/codewhale/pipeline.md §11.1);
@@ -50,7 +50,7 @@ type UserConfig struct {
 	Projects           *tomldoc.TableValue
 	WorkspaceEntries   *tomldoc.TableValue
 	hasManagedOrReqKey bool
-	SettingsSince0100
+	AddedSettings
 }
 
 // first returns the entry of the first alias present.
@@ -89,12 +89,12 @@ func readUserConfig(f *File, doc *tomldoc.Doc, source string, r release.Release)
 			f.add("CW003", problem.Error, e.Value.Span, "Codewhale refuses to start: [approval] default_selection must be a string")
 		}
 	}
-	if r.Has(release.NewConfigKeys0100) {
-		c.SettingsSince0100 = readSince0100(f, root, source)
+	if r.Has(release.AddedConfigKeys) {
+		c.AddedSettings = readAddedSettings(f, root, source)
 	}
-	nestedKeysSince0100(f, root, r)
-	if r.Has(release.RemovedConfigKeys0101) {
-		removedIn0101(f, root)
+	checkNestedAddedKeys(f, root, r)
+	if r.Has(release.RemovedConfigKeys) {
+		reportRemovedKeys(f, root)
 	}
 	known := knownTopLevelIn(r)
 	for _, e := range root.Entries {
@@ -150,10 +150,10 @@ func table(f *File, t *tomldoc.TableValue, name string) *tomldoc.TableValue {
 // stops Codewhale.
 func validate(approval, sandbox Setting) []string {
 	var fatal []string
-	if approval.Set && !slices.Contains(ValidApprovalPolicies, tool.LowerASCII(strings.TrimSpace(approval.Value))) {
+	if approval.Set && !slices.Contains(ValidApprovalPolicies, ascii.Lower(strings.TrimSpace(approval.Value))) {
 		fatal = append(fatal, fmt.Sprintf("approval_policy %q from %s is not one of %s", approval.Value, approval.Source, strings.Join(ValidApprovalPolicies, ", ")))
 	}
-	if sandbox.Set && !slices.Contains(ValidSandboxModes, tool.LowerASCII(strings.TrimSpace(sandbox.Value))) {
+	if sandbox.Set && !slices.Contains(ValidSandboxModes, ascii.Lower(strings.TrimSpace(sandbox.Value))) {
 		fatal = append(fatal, fmt.Sprintf("sandbox_mode %q from %s is not one of %s", sandbox.Value, sandbox.Source, strings.Join(ValidSandboxModes, ", ")))
 	}
 	return fatal

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // VerdictKind is the TUI adapter's answer (§2.8).
@@ -80,12 +80,12 @@ var taskShellTools = []string{"task_shell_start", "task_gate_run"}
 // command of a task tool, against the shell's deny and ask rules only (a
 // shell allow grants it nothing); the engine runs with Never under posture
 // Never and OnFailure otherwise.
-func Evaluate(engine *Engine, semantic string, input map[string]any, cwd string, posture tool.Posture, patchFiles []string) Verdict {
+func Evaluate(engine *Engine, semantic string, input map[string]any, cwd string, posture session.Posture, patchFiles []string) Verdict {
 	if engine == nil {
 		return Verdict{}
 	}
 	mode := Mode{Kind: OnFailure}
-	if posture == tool.Never {
+	if posture == session.Never {
 		mode = Mode{Kind: Never}
 	}
 	task := engine.has.taskShellRules && slices.Contains(taskShellTools, semantic)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -34,39 +35,39 @@ func TestTUIVectors(t *testing.T) {
 		id, rules, name string
 		input           map[string]any
 		workspace       string
-		posture         tool.Posture
+		posture         session.Posture
 		patch           []string
 		kind            VerdictKind
 		reason, rule    string
 	}{
-		{"TUI1", askCargoTest, "exec_shell", map[string]any{"command": "cargo test --workspace"}, "/repo", tool.AutoReview, nil,
+		{"TUI1", askCargoTest, "exec_shell", map[string]any{"command": "cargo test --workspace"}, "/repo", session.AutoReview, nil,
 			PromptCall, "Typed ask rule '" + askLabel + "' requires approval.", askLabel},
-		{"TUI2", askCargoTest, "Bash", map[string]any{"action": "run", "command": "cargo test --workspace"}, "/repo", tool.AutoReview, nil,
+		{"TUI2", askCargoTest, "Bash", map[string]any{"action": "run", "command": "cargo test --workspace"}, "/repo", session.AutoReview, nil,
 			PromptCall, "Typed ask rule '" + askLabel + "' requires approval.", askLabel},
-		{"TUI3", askCargoTest, "exec_shell", map[string]any{"command": "cargo test --workspace"}, "/repo", tool.Never, nil,
+		{"TUI3", askCargoTest, "exec_shell", map[string]any{"command": "cargo test --workspace"}, "/repo", session.Never, nil,
 			BlockCall, "Typed ask rule '" + askLabel + "' requires approval, but approval policy is never.", askLabel},
-		{"TUI4", askCargoTest, "exec_shell", map[string]any{"command": "git status"}, "/repo", tool.AutoReview, nil, NoOpinion, "", ""},
-		{"TUI5", allowExactRep, "exec_shell", map[string]any{"command": "cargo test"}, "/repo", tool.Ask, nil,
+		{"TUI4", askCargoTest, "exec_shell", map[string]any{"command": "git status"}, "/repo", session.AutoReview, nil, NoOpinion, "", ""},
+		{"TUI5", allowExactRep, "exec_shell", map[string]any{"command": "cargo test"}, "/repo", session.Ask, nil,
 			AllowCall, "", "tool=exec_shell command=cargo test command_exact=true workspace=/repo"},
-		{"TUI6", allowExactRep, "exec_shell", map[string]any{"command": "cargo test --workspace"}, "/repo", tool.Ask, nil, NoOpinion, "", ""},
-		{"TUI7", allowExactRep, "exec_shell", map[string]any{"command": "cargo test"}, "/other", tool.Ask, nil, NoOpinion, "", ""},
-		{"TUI8", askSecretRead, "read_file", map[string]any{"path": "secrets/api_key.txt"}, "/repo", tool.AutoReview, nil,
+		{"TUI6", allowExactRep, "exec_shell", map[string]any{"command": "cargo test --workspace"}, "/repo", session.Ask, nil, NoOpinion, "", ""},
+		{"TUI7", allowExactRep, "exec_shell", map[string]any{"command": "cargo test"}, "/other", session.Ask, nil, NoOpinion, "", ""},
+		{"TUI8", askSecretRead, "read_file", map[string]any{"path": "secrets/api_key.txt"}, "/repo", session.AutoReview, nil,
 			PromptCall, "Typed ask rule '" + readLabel + "' requires approval.", readLabel},
-		{"TUI9", "[[rules]]\ntool = \"write_file\"\npath = \"src/lib.rs\"\n", "File", map[string]any{"action": "write", "path": "src/lib.rs", "content": "x"}, "/repo", tool.AutoReview, nil,
+		{"TUI9", "[[rules]]\ntool = \"write_file\"\npath = \"src/lib.rs\"\n", "File", map[string]any{"action": "write", "path": "src/lib.rs", "content": "x"}, "/repo", session.AutoReview, nil,
 			PromptCall, "Typed ask rule 'tool=write_file path=src/lib.rs' requires approval.", "tool=write_file path=src/lib.rs"},
-		{"TUI10", askSecretRead, "read_file", map[string]any{"path": "/repo/secrets/api_key.txt"}, "/repo", tool.AutoReview, nil,
+		{"TUI10", askSecretRead, "read_file", map[string]any{"path": "/repo/secrets/api_key.txt"}, "/repo", session.AutoReview, nil,
 			PromptCall, "Typed ask rule '" + readLabel + "' requires approval.", readLabel},
-		{"TUI11", askSecretRead, "read_file", map[string]any{"path": "secrets/api_key.txt"}, "/repo", tool.Never, nil,
+		{"TUI11", askSecretRead, "read_file", map[string]any{"path": "secrets/api_key.txt"}, "/repo", session.Never, nil,
 			BlockCall, "Typed ask rule '" + readLabel + "' requires approval, but approval policy is never.", readLabel},
-		{"TUI12", askSecretRead, "read_file", map[string]any{"path": "docs/readme.md"}, "/repo", tool.AutoReview, nil, NoOpinion, "", ""},
-		{"TUI13", allowPatchAB, "apply_patch", map[string]any{"input": "*** Begin Patch"}, "/repo", tool.Ask, []string{"src/a.rs", "src/b.rs"},
+		{"TUI12", askSecretRead, "read_file", map[string]any{"path": "docs/readme.md"}, "/repo", session.AutoReview, nil, NoOpinion, "", ""},
+		{"TUI13", allowPatchAB, "apply_patch", map[string]any{"input": "*** Begin Patch"}, "/repo", session.Ask, []string{"src/a.rs", "src/b.rs"},
 			AllowCall, "", "tool=apply_patch path=src/a.rs workspace=/repo"},
-		{"TUI14", allowPatchAB, "apply_patch", map[string]any{"input": "*** Begin Patch"}, "/repo", tool.Ask, []string{"src/a.rs", "src/c.rs"}, NoOpinion, "", ""},
+		{"TUI14", allowPatchAB, "apply_patch", map[string]any{"input": "*** Begin Patch"}, "/repo", session.Ask, []string{"src/a.rs", "src/c.rs"}, NoOpinion, "", ""},
 		{"pipeline§5-write", "[[rules]]\ntool = \"write_file\"\npath = \"CHANGELOG.md\"\nworkspace = \"/ws\"\naction = \"allow\"\n",
-			"File", map[string]any{"action": "write", "path": "CHANGELOG.md"}, "/ws", tool.FullAccess, nil,
+			"File", map[string]any{"action": "write", "path": "CHANGELOG.md"}, "/ws", session.FullAccess, nil,
 			AllowCall, "", "tool=write_file path=CHANGELOG.md workspace=/ws"},
 		{"pipeline§5-bash", "[[rules]]\ntool = \"exec_shell\"\ncommand = 'echo \"rm -rf /\" > \"/ws/must-survive\"'\ncommand_exact = true\nworkspace = \"/ws\"\naction = \"allow\"\n",
-			"bash", map[string]any{"command": `echo "rm -rf /" > "/ws/must-survive"`}, "/ws", tool.FullAccess, nil,
+			"bash", map[string]any{"command": `echo "rm -rf /" > "/ws/must-survive"`}, "/ws", session.FullAccess, nil,
 			AllowCall, "", `tool=exec_shell command=echo "rm -rf /" > "/ws/must-survive" command_exact=true workspace=/ws`},
 	}
 	for _, c := range cases {
@@ -123,14 +124,14 @@ func TestEvaluateGates(t *testing.T) {
 		{"patch with no files checked once", "apply_patch", map[string]any{}, nil, NoOpinion},
 	}
 	for _, c := range cases {
-		if got := Evaluate(e, c.semantic, c.input, "/workspace", tool.Ask, c.patch); got.Kind != c.want {
+		if got := Evaluate(e, c.semantic, c.input, "/workspace", session.Ask, c.patch); got.Kind != c.want {
 			t.Errorf("%s: got %v, want %v", c.name, got.Kind, c.want)
 		}
 	}
-	if v := Evaluate(nil, "exec_shell", map[string]any{"command": "ls"}, "/w", tool.Ask, nil); v.Kind != NoOpinion || v.Source() != nil {
+	if v := Evaluate(nil, "exec_shell", map[string]any{"command": "ls"}, "/w", session.Ask, nil); v.Kind != NoOpinion || v.Source() != nil {
 		t.Errorf("nil engine: %v", v.Kind)
 	}
-	v := Evaluate(e, "apply_patch", map[string]any{}, "/workspace", tool.Ask, []string{"a", "b"})
+	v := Evaluate(e, "apply_patch", map[string]any{}, "/workspace", session.Ask, []string{"a", "b"})
 	if v.Path == nil || *v.Path != "b" || v.Source() == nil || v.Source().Index != 4 {
 		t.Errorf("block verdict does not say which path and rule: %+v", v)
 	}
@@ -157,7 +158,7 @@ func TestTaskCommandsMeetShellRules(t *testing.T) {
 	for i, r := range release.Implemented {
 		e := NewEngineFromFile(f, WithRelease(r))
 		for _, c := range cases {
-			v := Evaluate(e, c.semantic, map[string]any{"command": c.command}, "/workspace", tool.Ask, nil)
+			v := Evaluate(e, c.semantic, map[string]any{"command": c.command}, "/workspace", session.Ask, nil)
 			if v.Kind != c.want[i] {
 				t.Errorf("%s %s %q: %v, want %v", r.Version, c.semantic, c.command, v.Kind, c.want[i])
 			}

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // HostFoldsCase reports whether Codewhale, built for this OS, compares path
@@ -27,9 +27,9 @@ type normPath struct {
 func parsePath(value string, fold bool) (normPath, bool) {
 	s := strings.ReplaceAll(strings.TrimSpace(value), `\`, "/")
 	if fold {
-		s = tool.LowerASCII(s)
+		s = ascii.Lower(s)
 	} else if hasDriveLetter(s) {
-		s = tool.LowerASCII(s[:1]) + s[1:]
+		s = ascii.Lower(s[:1]) + s[1:]
 	}
 	if s == "" {
 		return normPath{}, false
@@ -108,7 +108,7 @@ func WorkspaceScope(value string) (string, bool) {
 	case s[0] == '/':
 		root, rest = "", s[1:]
 	case hasDriveLetter(s) && len(s) > 2 && s[2] == '/':
-		s = tool.LowerASCII(s)
+		s = ascii.Lower(s)
 		root, rest = s[:2], s[3:]
 	default:
 		return "", false
@@ -150,7 +150,7 @@ func WorkspaceScope(value string) (string, bool) {
 func RootedPath(value string, fold bool) (form string, rooted bool) {
 	form = strings.ReplaceAll(strings.TrimSpace(value), `\`, "/")
 	if fold {
-		form = tool.LowerASCII(form)
+		form = ascii.Lower(form)
 	}
 	rooted = strings.HasPrefix(form, "/") || strings.HasPrefix(form, "~/") ||
 		hasDriveLetter(form) && len(form) > 2 && form[2] == '/'

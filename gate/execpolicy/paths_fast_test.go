@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // referenceWorkspaceScope restates §4.3 without WorkspaceScope's shortcut
@@ -19,7 +19,7 @@ func referenceWorkspaceScope(value string) (string, bool) {
 	case s[0] == '/':
 		root, rest = "", s[1:]
 	case hasDriveLetter(s) && len(s) > 2 && s[2] == '/':
-		s = tool.LowerASCII(s)
+		s = ascii.Lower(s)
 		root, rest = s[:2], s[3:]
 	default:
 		return "", false

@@ -26,7 +26,7 @@ type File struct {
 	Accepted bool
 	Rules    []FileRule
 	// Problems holds every problem in document order.
-	Problems []Problem
+	Problems []problem.Problem
 	// SerdeError is the error Codewhale's serde + toml 0.5 loader stops at
 	// (the first in its visiting order), "" when accepted.
 	SerdeError string
@@ -45,17 +45,9 @@ type FileRule struct {
 	Positional bool
 }
 
-// Problem is a finding plus the serde error class Codewhale would print had
-// this been the first error it met.
-type Problem struct {
-	problem.Problem
-	SerdeClass string
-}
-
 // ParseFile loads permissions.toml text with Codewhale's strict schema
 // (§1.2, §7). An empty, whitespace-only or comments-only file is accepted
-// with zero rules. The returned problems are File.Problems without their
-// serde classes.
+// with zero rules. The returned problems are a copy of File.Problems.
 func ParseFile(src []byte) (*File, []problem.Problem) {
 	f := &File{Src: src}
 	doc, synErr := tomldoc.Parse(src)
@@ -71,12 +63,8 @@ func ParseFile(src []byte) (*File, []problem.Problem) {
 	}
 	// Problems were collected in serde's visiting order; report them in
 	// document order.
-	slices.SortStableFunc(f.Problems, func(a, b Problem) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
-	plain := make([]problem.Problem, len(f.Problems))
-	for i, p := range f.Problems {
-		plain[i] = p.Problem
-	}
-	return f, plain
+	slices.SortStableFunc(f.Problems, func(a, b problem.Problem) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	return f, slices.Clone(f.Problems)
 }
 
 // RuleValues returns the accepted records in file order.
@@ -113,9 +101,11 @@ func (f *File) RecordOf(src Source) (int, bool) {
 	return 0, false
 }
 
-func (f *File) reject(p Problem) {
+// reject records p; serdeClass is the error Codewhale's loader would print
+// had p been the first it met, which becomes SerdeError when it is.
+func (f *File) reject(p problem.Problem, serdeClass string) {
 	if len(f.Problems) == 0 {
-		f.SerdeError = p.SerdeClass
+		f.SerdeError = serdeClass
 	}
 	f.Problems = append(f.Problems, p)
 }
@@ -123,12 +113,14 @@ func (f *File) reject(p Problem) {
 const refusal = "Codewhale refuses to start: "
 const wholeFile = "; the whole permissions.toml is rejected (there is no partial load)."
 
-func newProblem(code string, span problem.Span, message, serdeClass string) Problem {
-	return Problem{Problem: problem.Problem{Code: code, Severity: problem.Error, Span: span,
-		Message: refusal + message + wholeFile}, SerdeClass: serdeClass}
+// newProblem is a rejection of the whole file, and its serde class, as
+// File.reject takes them.
+func newProblem(code string, span problem.Span, message, serdeClass string) (problem.Problem, string) {
+	return problem.Problem{Code: code, Severity: problem.Error, Span: span,
+		Message: refusal + message + wholeFile}, serdeClass
 }
 
-func syntaxProblem(e *tomldoc.SyntaxError) Problem {
+func syntaxProblem(e *tomldoc.SyntaxError) (problem.Problem, string) {
 	class := e.Message
 	message := "permissions.toml is not valid TOML: " + strings.TrimSuffix(e.Message, ".")
 	if e.DuplicateKey != "" {

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -56,7 +58,7 @@ func (c Condition) Matches(m MatchContext) bool {
 	case ToolCategory:
 		return c.Arg == Category(m.ToolName, m.Input)
 	case ModeIs:
-		return tool.LowerASCII(c.Arg) == tool.LowerASCII(EngineMode(m.Release, m.Mode))
+		return ascii.Lower(c.Arg) == ascii.Lower(EngineMode(m.Release, m.Mode))
 	case ExitCodeIs:
 		return m.ExitCode != nil && *m.ExitCode == c.Code
 	case AllOf:
@@ -84,8 +86,8 @@ func (c Condition) Matches(m MatchContext) bool {
 // "auto" condition never matches (docs/codewhale/releases/0.10.0.md B.0,
 // B.3).
 func EngineMode(r release.Release, mode string) string {
-	if r.Has(release.HookModeThree) && (mode == tool.Yolo.EngineSpelling() || mode == "Auto") {
-		return tool.Agent.EngineSpelling()
+	if r.Has(release.HookModeThree) && (mode == session.Yolo.EngineSpelling() || mode == "Auto") {
+		return session.Agent.EngineSpelling()
 	}
 	return mode
 }

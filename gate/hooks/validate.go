@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
@@ -83,7 +84,7 @@ func (l *loader) checkCondition(ev Event, c Condition, drop func(problem.Span, s
 // lintModeCondition warns of a mode the release's engine never reports:
 // since release.HookModeThree a yolo or auto session runs as Agent.
 func (l *loader) lintModeCondition(c Condition) {
-	mode := tool.LowerASCII(c.Arg)
+	mode := ascii.Lower(c.Arg)
 	if !l.release.Has(release.HookModeThree) || (mode != "yolo" && mode != "auto") {
 		return
 	}

@@ -3,17 +3,17 @@ package problem
 import (
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // Nearest returns the candidate a misspelt word most likely meant, or ""
 // when nothing is close enough to be a plausible typo. Comparison ignores
 // ASCII case; a long shared prefix counts as close.
 func Nearest(word string, candidates []string) string {
-	w := tool.LowerASCII(word)
+	w := ascii.Lower(word)
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		lc := tool.LowerASCII(c)
+		lc := ascii.Lower(c)
 		d := editDistance(w, lc)
 		if len(w) >= 3 && (strings.HasPrefix(lc, w) || strings.HasPrefix(w, lc)) {
 			d = min(d, 2)

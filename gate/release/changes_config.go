@@ -7,16 +7,16 @@ var (
 	// ThreeModes: only Agent, Plan and Operate; yolo spellings are Agent
 	// with the Full Access posture, auto is Agent.
 	ThreeModes = Change{ID: "B.0", Since: "0.10.0", Summary: "only the Agent, Plan and Operate modes exist: yolo is Agent with Full Access, auto is Agent"}
-	// NewConfigKeys0100: sandbox network and read deny-list keys,
+	// AddedConfigKeys: sandbox network and read deny-list keys,
 	// [approval] and [tools] timeouts, [features] code_mode, …
-	NewConfigKeys0100 = Change{ID: "B.1", Since: "0.10.0", Summary: "config.toml gains sandbox_network_access, the sandbox read deny-list keys, [approval] timeout_seconds, [tools] user-input limits and [features] code_mode"}
-	// RemovedConfigKeys0101: [context].enabled, seam keys,
+	AddedConfigKeys = Change{ID: "B.1", Since: "0.10.0", Summary: "config.toml gains sandbox_network_access, the sandbox read deny-list keys, [approval] timeout_seconds, [tools] user-input limits and [features] code_mode"}
+	// RemovedConfigKeys: [context].enabled, seam keys,
 	// tui.terminal_probe_timeout_ms; overlay notes_path ignored.
-	RemovedConfigKeys0101 = Change{ID: "D.9", Since: "0.10.1", Summary: "[context] enabled, the seam keys and tui.terminal_probe_timeout_ms are removed; a project overlay's notes_path is ignored"}
-	// RequirementsStricter0101: requirements.toml checks the defaults of
+	RemovedConfigKeys = Change{ID: "D.9", Since: "0.10.1", Summary: "[context] enabled, the seam keys and tui.terminal_probe_timeout_ms are removed; a project overlay's notes_path is ignored"}
+	// StricterRequirements: requirements.toml checks the defaults of
 	// unset keys, accepts approval aliases and locks the posture when it
 	// constrains sandbox modes.
-	RequirementsStricter0101 = Change{ID: "D.9-requirements", Since: "0.10.1", Summary: "requirements.toml also checks an unset approval_policy or sandbox_mode (as its default), accepts approval-policy aliases, and locks the posture when it lists sandbox modes"}
+	StricterRequirements = Change{ID: "D.9-requirements", Since: "0.10.1", Summary: "requirements.toml also checks an unset approval_policy or sandbox_mode (as its default), accepts approval-policy aliases, and locks the posture when it lists sandbox modes"}
 	// InputAwareDenyList: disallowed_tools also matches the canonical
 	// action and raw-shell dependencies, and is checked again after hooks.
 	InputAwareDenyList = Change{ID: "B.2", Since: "0.10.0", Summary: "disallowed tools also match a call's canonical action and what it runs (Bash blocks every raw-shell tool), and are checked again after hooks"}
@@ -41,6 +41,6 @@ var (
 
 // configChanges lists the variables above.
 var configChanges = []Change{
-	ThreeModes, NewConfigKeys0100, RemovedConfigKeys0101, RequirementsStricter0101, InputAwareDenyList, BashBlocksMcpServerStart,
+	ThreeModes, AddedConfigKeys, RemovedConfigKeys, StricterRequirements, InputAwareDenyList, BashBlocksMcpServerStart,
 	BaselineWithoutYolo, CodeModeDefaultOn, SandboxNetworkOff, ReadDenyList, ReadDenyListMoreTools,
 }

@@ -229,9 +229,36 @@ func ImplementedList() string {
 	return strings.Join(names, ", ")
 }
 
+// Where a user names a release, strongest first (docs/codewhale/contract.md
+// §2, "Which Codewhale"); each is a Choice's Source when it decides.
+const (
+	SourceFlag   = "--codewhale-version"
+	SourceOption = "initializationOptions.codewhaleVersion"
+)
+
+// Named applies the precedence of docs/codewhale/contract.md §2 ("Which
+// Codewhale") to what the user named: flag (--codewhale-version) beats
+// option (initializationOptions.codewhaleVersion); nil is not given. The
+// strongest one given decides, valid or not, so that a mistyped flag is an
+// error naming it rather than a silent fall back to a weaker source.
+// named is false when neither was given: then the codewhale on PATH
+// decides (Detector.Detect), else the newest release (Default); how long
+// to wait for that detection is the caller's.
+func Named(flag, option *string) (choice Choice, named bool, err error) {
+	switch {
+	case flag != nil:
+		choice, err = Requested(*flag, SourceFlag)
+	case option != nil:
+		choice, err = Requested(*option, SourceOption)
+	default:
+		return Choice{}, false, nil
+	}
+	return choice, err == nil, err
+}
+
 // Requested is the choice for a release the user named, source saying
-// where ("--codewhale-version", "initializationOptions.codewhaleVersion");
-// a value that is no version is an error naming the source.
+// where (SourceFlag, SourceOption); a value that is no version is an error
+// naming the source.
 func Requested(value, source string) (Choice, error) {
 	v, ok := Parse(value)
 	if !ok {

@@ -1,6 +1,7 @@
 package release_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -150,5 +151,46 @@ func TestRequested(t *testing.T) {
 	}
 	if _, err := release.Requested("latest", "initializationOptions.codewhaleVersion"); err == nil || err.Error() != `initializationOptions.codewhaleVersion: "latest" is not a Codewhale release such as 0.10.1` {
 		t.Errorf("Requested(latest) error = %v", err)
+	}
+}
+
+// Every combination of the flag and the option, each absent, a release or
+// no version: the flag decides whenever it is given, the option only
+// without it, and neither leaves the choice to detection (the codewhale on
+// PATH, else the newest: TestDetect*). A value that is no version is an
+// error naming its source, even when a weaker source holds a good one.
+func TestNamed(t *testing.T) {
+	str := func(s string) *string { return &s }
+	flagChoice := release.Choice{Release: "0.9.10", Behaviour: "0.9.10", Source: release.SourceFlag}
+	optionChoice := release.Choice{Release: "0.10.0", Behaviour: "0.10.0", Source: release.SourceOption}
+	for _, tc := range []struct {
+		name         string
+		flag, option *string
+		want         release.Choice
+		named        bool
+		errNames     string // the source the error names; "" for no error
+	}{
+		{name: "none: detection decides"},
+		{name: "flag", flag: str("0.9.10"), want: flagChoice, named: true},
+		{name: "option", option: str("0.10.0"), want: optionChoice, named: true},
+		{name: "flag beats option", flag: str("0.9.10"), option: str("0.10.0"), want: flagChoice, named: true},
+		{name: "flag beats a bad option", flag: str("0.9.10"), option: str("latest"), want: flagChoice, named: true},
+		{name: "bad flag", flag: str("latest"), errNames: release.SourceFlag},
+		{name: "empty flag", flag: str(""), errNames: release.SourceFlag},
+		{name: "bad flag, good option", flag: str("0.10"), option: str("0.10.0"), errNames: release.SourceFlag},
+		{name: "bad option", option: str("0.10"), errNames: release.SourceOption},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, named, err := release.Named(tc.flag, tc.option)
+			if tc.errNames != "" {
+				if err == nil || named || !strings.HasPrefix(err.Error(), tc.errNames+": ") {
+					t.Fatalf("Named = %+v, %v, %v; want an error naming %s", got, named, err, tc.errNames)
+				}
+				return
+			}
+			if err != nil || named != tc.named || got != tc.want {
+				t.Errorf("Named = %+v, %v, %v; want %+v, %v", got, named, err, tc.want, tc.named)
+			}
+		})
 	}
 }

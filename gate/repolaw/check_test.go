@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -108,7 +109,7 @@ func TestVectors(t *testing.T) {
 				law = mustParse(t, tt.constitution)
 			}
 			hold := law.Check(testWorkspace, tool.Semantic(tt.tool, tt.input), tt.input)
-			got := Effect(hold, tool.Ask, false, tt.tool)
+			got := Effect(hold, session.Ask, false, tt.tool)
 			if got.Kind != tt.want {
 				t.Fatalf("effect = %v (%q), want %v; hold %+v", got.Kind, got.Reason, tt.want, hold)
 			}

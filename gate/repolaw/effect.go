@@ -3,7 +3,7 @@ package repolaw
 import (
 	"fmt"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
 
 // OutcomeKind is what a hold does to the plan of a call.
@@ -38,13 +38,13 @@ type Outcome struct {
 // a block refuses the call in every posture; an ask opens a forced card only
 // where a human can answer one (posture Ask without auto-approval) and is
 // refused everywhere else, naming the raw tool and the posture.
-func Effect(h Hold, posture tool.Posture, autoApprove bool, rawToolName string) Outcome {
+func Effect(h Hold, posture session.Posture, autoApprove bool, rawToolName string) Outcome {
 	switch {
 	case h.Action == Block:
 		return Outcome{Kind: Blocked, Reason: h.Reason}
 	case h.Action != Ask:
 		return Outcome{}
-	case posture == tool.Ask && !autoApprove:
+	case posture == session.Ask && !autoApprove:
 		return Outcome{Kind: ForcePrompt, Reason: h.Reason}
 	}
 	return Outcome{Kind: Blocked, Reason: fmt.Sprintf(

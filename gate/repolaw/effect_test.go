@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/session"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -14,22 +15,22 @@ func TestEffectByPosture(t *testing.T) {
 	block := Hold{Action: Block, Reason: "R", Invariant: "I", Target: "T"}
 	tests := []struct {
 		hold        Hold
-		posture     tool.Posture
+		posture     session.Posture
 		autoApprove bool
 		want        Outcome
 	}{
-		{ask, tool.Ask, false, Outcome{ForcePrompt, "R"}},
-		{ask, tool.Ask, true, Outcome{Blocked, "Repository law blocked tool 'write' in Ask: R. Switch to Ask to review this protected change."}},
-		{ask, tool.AutoReview, false, Outcome{Blocked, "Repository law blocked tool 'write' in Auto-Review: R. Switch to Ask to review this protected change."}},
-		{ask, tool.Never, false, Outcome{Blocked, "Repository law blocked tool 'write' in Never: R. Switch to Ask to review this protected change."}},
-		{ask, tool.FullAccess, true, Outcome{Blocked, "Repository law blocked tool 'write' in Full Access: R. Switch to Ask to review this protected change."}},
-		{block, tool.Ask, false, Outcome{Blocked, "R"}},
-		{block, tool.Ask, true, Outcome{Blocked, "R"}},
-		{block, tool.AutoReview, false, Outcome{Blocked, "R"}},
-		{block, tool.Never, false, Outcome{Blocked, "R"}},
-		{block, tool.FullAccess, true, Outcome{Blocked, "R"}},
-		{Hold{}, tool.Ask, false, Outcome{}},
-		{Hold{}, tool.FullAccess, true, Outcome{}},
+		{ask, session.Ask, false, Outcome{ForcePrompt, "R"}},
+		{ask, session.Ask, true, Outcome{Blocked, "Repository law blocked tool 'write' in Ask: R. Switch to Ask to review this protected change."}},
+		{ask, session.AutoReview, false, Outcome{Blocked, "Repository law blocked tool 'write' in Auto-Review: R. Switch to Ask to review this protected change."}},
+		{ask, session.Never, false, Outcome{Blocked, "Repository law blocked tool 'write' in Never: R. Switch to Ask to review this protected change."}},
+		{ask, session.FullAccess, true, Outcome{Blocked, "Repository law blocked tool 'write' in Full Access: R. Switch to Ask to review this protected change."}},
+		{block, session.Ask, false, Outcome{Blocked, "R"}},
+		{block, session.Ask, true, Outcome{Blocked, "R"}},
+		{block, session.AutoReview, false, Outcome{Blocked, "R"}},
+		{block, session.Never, false, Outcome{Blocked, "R"}},
+		{block, session.FullAccess, true, Outcome{Blocked, "R"}},
+		{Hold{}, session.Ask, false, Outcome{}},
+		{Hold{}, session.FullAccess, true, Outcome{}},
 	}
 	for _, tt := range tests {
 		if got := Effect(tt.hold, tt.posture, tt.autoApprove, "write"); got != tt.want {
@@ -44,7 +45,7 @@ func TestFullAccessCannotBypassRepoLaw(t *testing.T) {
 	law := mustParse(t, `{"protected_invariants":[{"text":"Release notes need human review","paths":["CHANGELOG.md"]}]}`)
 	input := map[string]any{"action": "write", "path": "CHANGELOG.md", "content": "## 1.0\n"}
 	hold := law.Check(testWorkspace, tool.Semantic("File", input), input)
-	got := Effect(hold, tool.FullAccess, true, "File")
+	got := Effect(hold, session.FullAccess, true, "File")
 	const prefix = `Repository law blocked tool 'File' in Full Access: Repo law holds this write: "Release notes need human review"`
 	if got.Kind != Blocked || !strings.HasPrefix(got.Reason, prefix) {
 		t.Fatalf("Effect = %+v, want Blocked starting %q", got, prefix)

@@ -1,16 +1,11 @@
 package shellsafety
 
-// ASCII case folding, as tool.LowerASCII does it (A–Z only, as Codewhale's
+import "github.com/codewhale-ls/codewhale-ls/gate/ascii"
+
+// ASCII case folding, as package ascii does it (A–Z only, as Codewhale's
 // Rust code folds), compared in place instead of through a lowered copy.
 // strings.EqualFold will not do: it also folds ſ to s and the Kelvin sign
 // to k.
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
 
 func hasUpperASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -21,26 +16,26 @@ func hasUpperASCII(s string) bool {
 	return false
 }
 
-// hasPrefixFold is strings.HasPrefix(tool.LowerASCII(s), lower) for a
+// hasPrefixFold is strings.HasPrefix(ascii.Lower(s), lower) for a
 // lower-case prefix.
 func hasPrefixFold(s, lower string) bool {
 	if len(s) < len(lower) {
 		return false
 	}
 	for i := 0; i < len(lower); i++ {
-		if lowerASCII(s[i]) != lower[i] {
+		if ascii.LowerByte(s[i]) != lower[i] {
 			return false
 		}
 	}
 	return true
 }
 
-// equalFold is tool.LowerASCII(s) == lower for a lower-case string.
+// equalFold is ascii.Lower(s) == lower for a lower-case string.
 func equalFold(s, lower string) bool {
 	return len(s) == len(lower) && hasPrefixFold(s, lower)
 }
 
-// containsFold is strings.Contains(tool.LowerASCII(s), lower) for a
+// containsFold is strings.Contains(ascii.Lower(s), lower) for a
 // lower-case substring.
 func containsFold(s, lower string) bool {
 	for i := 0; i+len(lower) <= len(s); i++ {

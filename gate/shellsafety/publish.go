@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // PublishLike is docs/codewhale/pipeline.md §6.3's publish-like test of one segment. Like
@@ -157,7 +159,7 @@ func plainBranchRefspec(r string) bool {
 	switch {
 	case hasPrefixFold(d, "refs/"), equalFold(d, "main"), equalFold(d, "master"), equalFold(d, "head"), hasPrefixFold(d, "release"):
 		return false
-	case len(d) >= 2 && lowerASCII(d[0]) == 'v' && '0' <= d[1] && d[1] <= '9':
+	case len(d) >= 2 && ascii.LowerByte(d[0]) == 'v' && '0' <= d[1] && d[1] <= '9':
 		return false
 	}
 	return true

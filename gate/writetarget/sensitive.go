@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 var (
@@ -19,7 +19,7 @@ var (
 // that does not start with it, as Rust's Path::extension reads it: `.pem`
 // has none, `a.b.pem` has pem.
 func sensitive(name string) bool {
-	n := tool.LowerASCII(name)
+	n := ascii.Lower(name)
 	if slices.Contains(sensitiveNames, n) {
 		return true
 	}

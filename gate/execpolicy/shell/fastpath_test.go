@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // The fast paths must give exactly what the general code (or, where that
@@ -27,14 +27,14 @@ func referenceSegments(command string) []string {
 }
 
 func referenceCollapsed(command string) string {
-	return strings.Join(strings.Fields(tool.LowerASCII(command)), " ")
+	return strings.Join(strings.Fields(ascii.Lower(command)), " ")
 }
 
 func referenceClassify(command string) string {
 	var positional []string
 	for _, tok := range strings.Fields(command) {
 		if !strings.HasPrefix(tok, "-") {
-			positional = append(positional, tool.LowerASCII(tok))
+			positional = append(positional, ascii.Lower(tok))
 		}
 	}
 	n := len(positional)

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // lower folds ASCII letters only; strings.ToLower would also fold `É`, which
@@ -12,7 +12,7 @@ import (
 func lower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
-			return tool.LowerASCII(s)
+			return ascii.Lower(s)
 		}
 	}
 	return s

@@ -10,11 +10,12 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
-// SettingsSince0100 are the user config keys Codewhale 0.10.0 reads and
-// 0.9.10 does not (docs/codewhale/releases/0.10.0.md B.1, B.11). Loaded as
-// 0.9.10 every field is unset and zero; loaded as 0.10.x the unset ones
-// hold Codewhale's defaults (Source "default").
-type SettingsSince0100 struct {
+// AddedSettings are the user config keys release.AddedConfigKeys brought
+// (Codewhale 0.10.0: docs/codewhale/releases/0.10.0.md B.1, B.11). Loaded
+// as a release without that change every field is unset and zero; loaded
+// as one with it the unset ones hold Codewhale's defaults (Source
+// "default").
+type AddedSettings struct {
 	// SandboxNetworkAccess gives workspace-write and external sandboxes
 	// the network (B.9.1); default false.
 	SandboxNetworkAccess BoolSetting
@@ -46,16 +47,16 @@ type SettingsSince0100 struct {
 	ProjectInstructionImports ListSetting
 }
 
-// topLevelSince0100 are the top-level config.toml keys 0.10.0 added.
-var topLevelSince0100 = []string{
+// addedTopLevel are the top-level config.toml keys of release.AddedConfigKeys.
+var addedTopLevel = []string{
 	"sandbox_network_access", "sandbox_read_denylist_defaults", "sandbox_denied_read_paths",
 	"sandbox_read_denylist_exempt", "project_instruction_imports", "compaction",
 }
 
 // knownTopLevelIn is the top-level keys release r reads.
 func knownTopLevelIn(r release.Release) []string {
-	if r.Has(release.NewConfigKeys0100) {
-		return slices.Concat(knownTopLevel, topLevelSince0100)
+	if r.Has(release.AddedConfigKeys) {
+		return slices.Concat(knownTopLevel, addedTopLevel)
 	}
 	return knownTopLevel
 }
@@ -77,11 +78,11 @@ var (
 	userInputMaxO    = intRange{table: "tools", key: "user_input_max_options", min: 2, max: 10, def: 4}
 )
 
-// readSince0100 reads the keys of SettingsSince0100 from a parsed config
+// readAddedSettings reads the keys of AddedSettings from a parsed config
 // (user or managed). A wrong type is an error, as serde's is (Codewhale
 // refuses to start); a number out of range is clamped with a warning.
-func readSince0100(f *File, root *tomldoc.TableValue, source string) SettingsSince0100 {
-	var s SettingsSince0100
+func readAddedSettings(f *File, root *tomldoc.TableValue, source string) AddedSettings {
+	var s AddedSettings
 	s.SandboxNetworkAccess = boolSetting(f, root, source, "sandbox_network_access")
 	s.SandboxReadDenylistDefaults = boolSetting(f, root, source, "sandbox_read_denylist_defaults")
 	s.SandboxDeniedReadPaths = listSetting(f, root, source, "sandbox_denied_read_paths")
@@ -138,9 +139,9 @@ func intSetting(f *File, t *tomldoc.TableValue, source string, r intRange) IntSe
 	return IntSetting{Value: v, Set: true, Source: source}
 }
 
-// mergeManagedSince0100 is mergeManaged for the 0.10.0 keys: a key the
-// managed config sets replaces the user's.
-func (s *SettingsSince0100) mergeManaged(m SettingsSince0100) {
+// mergeManaged is mergeManaged for the added keys: a key the managed
+// config sets replaces the user's.
+func (s *AddedSettings) mergeManaged(m AddedSettings) {
 	pickBool := func(dst *BoolSetting, src BoolSetting) {
 		if src.Set {
 			*dst = src
@@ -168,15 +169,15 @@ func (s *SettingsSince0100) mergeManaged(m SettingsSince0100) {
 	pickList(&s.ProjectInstructionImports, m.ProjectInstructionImports)
 }
 
-// applyEnvSince0100 is the environment's word on the 0.10.0 keys.
-func (s *SettingsSince0100) applyEnv(env Env) {
+// applyEnv is the environment's word on the added keys.
+func (s *AddedSettings) applyEnv(env Env) {
 	if v, n, ok := envFirst(env, "CODEWHALE_SANDBOX_NETWORK_ACCESS"); ok {
 		s.SandboxNetworkAccess = BoolSetting{Value: truthy(v), Set: true, Source: n}
 	}
 }
 
 // withDefaults fills what no file set with Codewhale's defaults for r.
-func (s SettingsSince0100) withDefaults(r release.Release) SettingsSince0100 {
+func (s AddedSettings) withDefaults(r release.Release) AddedSettings {
 	if !s.SandboxReadDenylistDefaults.Set {
 		s.SandboxReadDenylistDefaults = BoolSetting{Value: true, Source: "default"}
 	}
@@ -194,12 +195,12 @@ func (s SettingsSince0100) withDefaults(r release.Release) SettingsSince0100 {
 	return s
 }
 
-// removedIn0101 reports the keys 0.10.1 removed (docs/codewhale/releases/0.10.0.md
-// Part D.9): they are not typos, so the warning names the release that
+// reportRemovedKeys reports the keys release.RemovedConfigKeys removed
+// (Codewhale 0.10.1: docs/codewhale/releases/0.10.0.md Part D.9): they are not typos, so the warning names the release that
 // dropped them instead of suggesting another key. "Seam-manager keys" are
 // not named in the changelog; every [context] key starting with `seam` is
 // taken to be one (docs/codewhale/releases/choices.md, D.9).
-func removedIn0101(f *File, root *tomldoc.TableValue) {
+func reportRemovedKeys(f *File, root *tomldoc.TableValue) {
 	removed := func(e *tomldoc.Entry, name string) {
 		f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale 0.10.1 removed %s: it is ignored and no longer does anything", name))
 	}
@@ -217,32 +218,32 @@ func removedIn0101(f *File, root *tomldoc.TableValue) {
 	}
 }
 
-// nestedSince0100 are the keys 0.10.0 reads inside tables that also hold
+// addedNestedKeys are the keys of release.AddedConfigKeys inside tables that also hold
 // keys codewhale-ls does not model ([tools], [features]): only those keys
 // are checked there, so other keys of those tables raise nothing.
-var nestedSince0100 = []intRange{approvalTimeout, userInputTimeout, userInputMaxQ, userInputMaxO, {table: "features", key: "code_mode"}}
+var addedNestedKeys = []intRange{approvalTimeout, userInputTimeout, userInputMaxQ, userInputMaxO, {table: "features", key: "code_mode"}}
 
-// nestedKeysSince0100 reports, in [approval], [tools] and [features], a
-// key 0.10.0 added when the release does not read it, and, when it does, a
+// checkNestedAddedKeys reports, in [approval], [tools] and [features], a
+// key release.AddedConfigKeys added when the release does not read it, and, when it does, a
 // key a typo away from one of them: `[approval] timeout_secnds = 30`
 // would leave approvals unbounded without a word.
-func nestedKeysSince0100(f *File, root *tomldoc.TableValue, r release.Release) {
+func checkNestedAddedKeys(f *File, root *tomldoc.TableValue, r release.Release) {
 	for _, table := range []string{"approval", "tools", "features"} {
 		t, _ := root.Sub(table)
 		if t == nil {
 			continue
 		}
 		var known []string
-		for _, k := range nestedSince0100 {
+		for _, k := range addedNestedKeys {
 			if k.table == table {
 				known = append(known, k.key)
 			}
 		}
 		for _, e := range t.Entries {
 			switch {
-			case slices.Contains(known, e.Key) && !r.Has(release.NewConfigKeys0100):
+			case slices.Contains(known, e.Key) && !r.Has(release.AddedConfigKeys):
 				f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale %s does not read [%s] %s: it was added in Codewhale 0.10.0", r.Name(), table, e.Key))
-			case !slices.Contains(known, e.Key) && r.Has(release.NewConfigKeys0100):
+			case !slices.Contains(known, e.Key) && r.Has(release.AddedConfigKeys):
 				if hint := problem.DidYouMean(e.Key, known); hint != "" {
 					f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s` in [%s]%s", e.Key, table, hint))
 				}

@@ -9,11 +9,12 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
-// The CW500 cases of the settings Codewhale 0.10.0 added
+// addedSettings reports the CW500 cases of the settings
+// release.AddedConfigKeys brought in Codewhale 0.10.0
 // (docs/codewhale/releases/0.10.0.md Part C, B.1, B.8.1, B.9): a release
 // that does not read them loosens nothing by their change.
-func (d *looseness) settings0100() {
-	if !d.now.Release.Has(release.NewConfigKeys0100) {
+func (d *looseness) addedSettings() {
+	if !d.now.Release.Has(release.AddedConfigKeys) {
 		return
 	}
 	name := d.now.Release.Name()
