@@ -79,7 +79,7 @@ func problemsWithCode(r *Result, path, code string) []problem.Problem {
 	}
 	var out []problem.Problem
 	for _, p := range f.Problems {
-		if p.Code == code {
+		if string(p.Code) == code {
 			out = append(out, p)
 		}
 	}
@@ -333,7 +333,7 @@ func TestRejectedPermissionsGetNoSemanticLints(t *testing.T) {
 	src := "[[rules]]\ntool = \"bash\"\naction = \"block\"\n"
 	r := w.check(map[string]string{w.permissions: src}, nil)
 	for _, p := range r.File(w.permissions).Problems {
-		if strings.HasPrefix(p.Code, "CW2") {
+		if strings.HasPrefix(string(p.Code), "CW2") {
 			t.Errorf("rejected file got %s: %s", p.Code, p.Message)
 		}
 	}
