@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the want.json section of the golden files")
@@ -59,6 +61,25 @@ func TestGolden(t *testing.T) {
 				t.Errorf("diagnostics differ (-update rewrites)\ngot:\n%s\nwant:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestGoldenCoversEveryCode: every code of the table has a fixture named
+// for it (which TestGolden holds to producing it), and every fixture named
+// for a code names one of the table.
+func TestGoldenCoversEveryCode(t *testing.T) {
+	for _, info := range problem.Codes {
+		prefix := strings.ToLower(string(info.Code))
+		if fixtures, _ := filepath.Glob("testdata/golden/" + prefix + "_*.txtar"); len(fixtures) == 0 {
+			t.Errorf("%s (%s) has no testdata/golden/%s_*.txtar", info.Code, info.Title, prefix)
+		}
+	}
+	archives, _ := filepath.Glob("testdata/golden/cw*.txtar")
+	for _, archive := range archives {
+		code, _, _ := strings.Cut(filepath.Base(archive), "_")
+		if _, ok := problem.Code(strings.ToUpper(code)).Info(); !ok {
+			t.Errorf("%s is named for %s, which is no code of problem.Codes", archive, strings.ToUpper(code))
+		}
 	}
 }
 
