@@ -93,14 +93,7 @@ func spanText(src string, s problem.Span) string {
 	return src[s.Start:s.End]
 }
 
-func applyFix(src string, fix problem.Fix) string {
-	edits := slices.Clone(fix.Edits)
-	slices.SortFunc(edits, func(a, b problem.Edit) int { return b.Span.Start - a.Span.Start })
-	for _, e := range edits {
-		src = src[:e.Span.Start] + e.NewText + src[e.Span.End:]
-	}
-	return src
-}
+func applyFix(src string, fix problem.Fix) string { return string(ApplyFix([]byte(src), fix)) }
 
 func TestPermissionLints(t *testing.T) {
 	tests := []struct {
