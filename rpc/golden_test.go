@@ -45,6 +45,7 @@ func TestGolden(t *testing.T) {
 			} else if bytes.Contains(got, []byte(`"code"`)) {
 				t.Errorf("%s should produce no diagnostics:\n%s", name, got)
 			}
+			checkSeverities(t, got)
 			if *update {
 				files = slices.DeleteFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
 				files = append(files, txtarFile{"want.json", got})
@@ -79,6 +80,41 @@ func TestGoldenCoversEveryCode(t *testing.T) {
 		code, _, _ := strings.Cut(filepath.Base(archive), "_")
 		if _, ok := problem.Code(strings.ToUpper(code)).Info(); !ok {
 			t.Errorf("%s is named for %s, which is no code of problem.Codes", archive, strings.ToUpper(code))
+		}
+	}
+}
+
+// checkSeverities: every diagnostic of a golden run has a severity the
+// table gives its code: the usual one, or one its SeverityVaries names
+// (docs/diagnostics.md, "Severity:").
+func checkSeverities(t *testing.T, got []byte) {
+	t.Helper()
+	var files []struct {
+		Diagnostics []struct {
+			Code     problem.Code                `json:"code"`
+			Severity protocol.DiagnosticSeverity `json:"severity"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(got, &files); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		for _, d := range f.Diagnostics {
+			code := d.Code
+			info, ok := code.Info()
+			if !ok {
+				t.Errorf("%q is no code of problem.Codes", code)
+				continue
+			}
+			allowed := false
+			for _, s := range []problem.Severity{problem.Error, problem.Warning, problem.Info} {
+				if severity(s) == d.Severity && (s == info.Severity || strings.Contains(info.SeverityVaries, s.String())) {
+					allowed = true
+				}
+			}
+			if !allowed {
+				t.Errorf("%s has severity %v; problem.Codes gives %s %q", code, d.Severity, info.Severity, info.SeverityVaries)
+			}
 		}
 	}
 }
