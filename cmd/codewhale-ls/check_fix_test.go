@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // TestCheckFix: check --fix writes the safe fix of a finding to the file
@@ -64,5 +67,25 @@ func TestCheckFix(t *testing.T) {
 	}
 	if again, _ := os.ReadFile(cfg); !bytes.Equal(again, fixed) {
 		t.Errorf("second check --fix changed the config:\n%s", again)
+	}
+}
+
+// TestCheckFixKeepsAConcurrentSave: a file saved between the check and the
+// write keeps the save; --fix says so and fails (exit 1 in check).
+func TestCheckFixKeepsAConcurrentSave(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	checked := []byte("sandbox_mode = \"Read-Only\"\n")
+	saved := "sandbox_mode = \"Read-Only\"\nmodel = \"x\"\n"
+	if err := os.WriteFile(path, []byte(saved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fix := problem.Fix{Safe: true, Edits: []problem.Edit{{Span: problem.Span{Start: 15, End: 26}, NewText: `"read-only"`}}}
+	var stderr bytes.Buffer
+	files := []*diagnostics.FileResult{{Path: path, Src: checked, Problems: []problem.Problem{{Code: problem.ValueDoesNotRestrict, Fixes: []problem.Fix{fix}}}}}
+	if fixFiles(files, &stderr) || !strings.Contains(stderr.String(), "changed since it was checked") {
+		t.Errorf("fixFiles over a file saved meanwhile: stderr %q", stderr.String())
+	}
+	if got, _ := os.ReadFile(path); string(got) != saved {
+		t.Errorf("the save was lost:\n%s", got)
 	}
 }
