@@ -41,20 +41,20 @@ func addLoaderFixes(_ *config.Snapshot, out map[string]*FileResult) {
 		}
 		for i := range f.Problems {
 			p := &f.Problems[i]
-			if len(p.Fixes) > 0 || (p.Code != "CW002" && p.Code != "CW003" && p.Code != "CW100") {
+			if len(p.Fixes) > 0 || (p.Code != problem.UnknownKey && p.Code != problem.InvalidValue && p.Code != problem.OverlayDoesNotTighten) {
 				continue
 			}
 			var fix *problem.Fix
 			switch p.Code {
-			case "CW002":
+			case problem.UnknownKey:
 				if removedKey.MatchString(p.Message) {
 					fix = deleteEntryFix(f.Src, doc.Root, *p)
 				} else {
 					fix = renameKeyFix(doc.Root, *p)
 				}
-			case "CW003":
+			case problem.InvalidValue:
 				fix = valueFix(doc.Root, f.Kind, *p)
-			case "CW100":
+			case problem.OverlayDoesNotTighten:
 				fix = deleteEntryFix(f.Src, doc.Root, *p)
 			}
 			if fix != nil {

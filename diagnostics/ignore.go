@@ -28,13 +28,13 @@ func dropIgnored(src []byte, problems []problem.Problem) []problem.Problem {
 	return kept
 }
 
-func ignores(line, code string) bool {
+func ignores(line string, code problem.Code) bool {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(line), IgnoreMarker)
 	if !ok {
 		return false
 	}
 	for _, c := range strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		if c == code {
+		if problem.Code(c) == code {
 			return true
 		}
 	}
@@ -51,7 +51,7 @@ func IgnoreFix(src []byte, p problem.Problem) problem.Fix {
 		indent += string(src[i])
 	}
 	return problem.Fix{
-		Title: "Ignore " + p.Code + " here",
-		Edits: []problem.Edit{{Span: problem.Span{Start: start, End: start}, NewText: indent + IgnoreMarker + " " + p.Code + "\n"}},
+		Title: "Ignore " + string(p.Code) + " here",
+		Edits: []problem.Edit{{Span: problem.Span{Start: start, End: start}, NewText: indent + IgnoreMarker + " " + string(p.Code) + "\n"}},
 	}
 }

@@ -60,7 +60,7 @@ func (d *looseness) report(path string, span problem.Span, format string, args .
 	if f == nil {
 		return
 	}
-	f.Problems = append(f.Problems, problem.Problem{Code: "CW500", Severity: problem.Warning, Span: span,
+	f.Problems = append(f.Problems, problem.Problem{Code: problem.PolicyLoosened, Severity: problem.Warning, Span: span,
 		Message: "loosens policy: " + fmt.Sprintf(format, args...)})
 }
 

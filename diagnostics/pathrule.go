@@ -42,7 +42,7 @@ func (l *permLint) deadWorkspace(i int) {
 			msg += fmt.Sprintf(" (in Codewhale %s its rooted path would match in every session without the workspace key)", l.rel.Name())
 		}
 	}
-	l.add("CW206", problem.Warning, valueSpan(fr, "workspace"), msg)
+	l.add(problem.WorkspaceNeverMatches, problem.Warning, valueSpan(fr, "workspace"), msg)
 }
 
 // CW207
@@ -52,7 +52,7 @@ func (l *permLint) literalPath(i int) {
 	if t.msg == "" {
 		return
 	}
-	p := l.add("CW207", problem.Warning, valueSpan(fr, "path"), t.msg)
+	p := l.add(problem.PathNeverMatches, problem.Warning, valueSpan(fr, "path"), t.msg)
 	if t.respelled != "" {
 		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", t.respelled), Edits: []problem.Edit{{Span: valueSpan(fr, "path"), NewText: strconv.Quote(t.respelled)}}}}
 	}

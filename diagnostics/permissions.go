@@ -69,7 +69,7 @@ type permLint struct {
 	relPaths relPaths
 }
 
-func (l *permLint) add(code string, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {
+func (l *permLint) add(code problem.Code, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {
 	l.file.Problems = append(l.file.Problems, problem.Problem{Code: code, Severity: sev, Span: span, Message: msg, Related: related})
 	return &l.file.Problems[len(l.file.Problems)-1]
 }
@@ -96,7 +96,7 @@ func (l *permLint) duplicate(i int) {
 	r := l.rules[i]
 	if j, ok := l.index.firstSame(r.Rule, i); ok {
 		first := l.rules[j]
-		p := l.add("CW201", problem.Warning, r.Span,
+		p := l.add(problem.RuleDuplicate, problem.Warning, r.Span,
 			fmt.Sprintf("duplicate rule: the rule at line %d is identical, so Codewhale evaluates this one to the same effect and it changes nothing", l.lineOf(first)),
 			l.related(first, "first written here"))
 		if span, ok := ruleTextSpan(l.file.Src, r); ok {
@@ -123,7 +123,7 @@ func (l *permLint) shadowed(i int) {
 		if j == i || w.Rule.Action <= r.Rule.Action || !covers(w.Rule, r.Rule, l.index.dialect, l.relPaths) {
 			continue
 		}
-		l.add("CW200", problem.Warning, r.Span,
+		l.add(problem.RuleShadowed, problem.Warning, r.Span,
 			fmt.Sprintf("this %s never wins: the %s rule at line %d matches every call it matches, and in one layer %s beats %s", r.Rule.Action, w.Rule.Action, l.lineOf(w), w.Rule.Action, r.Rule.Action),
 			l.related(w, fmt.Sprintf("shadowed by this %s rule (%s)", w.Rule.Action, problem.Excerpt(w.Rule.Label()))))
 		return
@@ -149,7 +149,7 @@ func (l *permLint) blockedByStar(i int) bool {
 		if !onlyStars(deny) && (r.Command == nil || !l.index.dialect.DenyMatch(deny, *r.Command)) {
 			continue
 		}
-		l.add("CW200", problem.Warning, l.rules[i].Span,
+		l.add(problem.RuleShadowed, problem.Warning, l.rules[i].Span,
 			fmt.Sprintf("this %s never wins: the deny at line %d is the hard-deny prefix `%s`, which Codewhale %s checks before every typed rule and whose `*` matches any command words, so it forbids every command this rule matches", r.Action, l.lineOf(w), problem.Excerpt(deny), l.rel.Name()),
 			l.related(w, "blocks every command the shadowed rule matches"))
 		return true
@@ -275,7 +275,7 @@ func (l *permLint) askUnderNever(i int) {
 	if p.ApprovalPolicy.Set && p.ApprovalPolicy.File != "" {
 		related = append(related, problem.Related{File: p.ApprovalPolicy.File, Span: p.ApprovalPolicy.Span, Message: "approval_policy is set here"})
 	}
-	l.add("CW202", problem.Warning, valueSpan(r, "action"),
+	l.add(problem.AskUnderNever, problem.Warning, valueSpan(r, "action"),
 		fmt.Sprintf("this ask rule blocks instead of asking: the effective approval policy is never (%s), so Codewhale refuses every call it matches (\"Typed ask rule '%s' requires approval, but approval policy is never.\")", l.snap.Policy.Describe(), problem.Excerpt(r.Rule.Label())),
 		related...)
 }
@@ -292,7 +292,7 @@ func (l *permLint) promoted(i int) {
 	cmd := strings.TrimSpace(*r.Command)
 	wildcard := r.Action == execpolicy.Deny && l.rel.Has(release.DenyWildcard)
 	if wildcard && onlyStars(cmd) {
-		l.add("CW203", problem.Error, valueSpan(l.rules[i], "command"),
+		l.add(problem.GlobalPrefix, problem.Error, valueSpan(l.rules[i], "command"),
 			fmt.Sprintf("this deny blocks every shell command: Codewhale %s reads `*` as any number of command words, and a deny without workspace or command_exact is a global hard-deny prefix, so `%s` forbids every shell command with a word, for every tool, path and repository", l.rel.Name(), problem.Excerpt(cmd)))
 		return
 	}
@@ -315,7 +315,7 @@ func (l *permLint) promoted(i int) {
 	if wildcard && hasStarWord(cmd) {
 		msg += fmt.Sprintf(", and in Codewhale %s its `*` matches any command words, so it blocks more than the words written", l.rel.Name())
 	}
-	l.add("CW203", problem.Warning, valueSpan(l.rules[i], "command"), msg+"; add a workspace or command_exact = true to keep it to this rule")
+	l.add(problem.GlobalPrefix, problem.Warning, valueSpan(l.rules[i], "command"), msg+"; add a workspace or command_exact = true to keep it to this rule")
 }
 
 // CW204: denies are token matches, not semantics (docs/codewhale/execpolicy.md
@@ -331,7 +331,7 @@ func (l *permLint) weakDeny(i int) {
 	quoted := problem.Excerpt(cmd)
 	if r.Action != execpolicy.Deny {
 		if hasStarWord(cmd) {
-			l.add("CW204", problem.Warning, valueSpan(fr, "command"),
+			l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "command"),
 				fmt.Sprintf("this `*` is not a wildcard: Codewhale %s matches an %s rule's command word by word, so `*` matches only a literal `*` word (only deny rules read `*` as any words, from Codewhale 0.10.0)", l.rel.Name(), r.Action))
 		}
 		return
@@ -345,15 +345,15 @@ func (l *permLint) weakDeny(i int) {
 			// with its program folded to a name (/bin/rm → rm).
 			slips = "more arguments or other spacing"
 		}
-		l.add("CW204", problem.Warning, valueSpan(fr, "command_exact"),
+		l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "command_exact"),
 			fmt.Sprintf("this exact deny is no hard prefix: Codewhale %s blocks only the whole command `%s` spelled exactly so (or as a chained segment); `%s` with %s runs", l.rel.Name(), quoted, quoted, slips))
 	case r.Workspace != nil && !typedMatcher:
-		l.add("CW204", problem.Warning, valueSpan(fr, "workspace"),
+		l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "workspace"),
 			fmt.Sprintf("this workspace-scoped deny is no hard prefix: Codewhale %s promotes only denies without a workspace, so `%s` is matched like an allow pattern and a flag with a value (`%s`) or a path-spelled program (`/usr/bin/%s`) slips past it", l.rel.Name(), quoted, problem.Excerpt(flagWithValue(cmd)), quoted))
 	}
 	if hasStarWord(cmd) {
 		if msg := literalStar(r, l.rel); msg != "" {
-			l.add("CW204", problem.Warning, valueSpan(fr, "command"), msg)
+			l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "command"), msg)
 		}
 		return
 	}
@@ -363,11 +363,11 @@ func (l *permLint) weakDeny(i int) {
 	}
 	wild, wider, wildOK := wildcardSpelling(cmd)
 	if !wildOK || !StarIsWildcard(r, l.rel) {
-		l.add("CW204", problem.Warning, valueSpan(fr, "command"),
+		l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "command"),
 			fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; deny only the command words to catch every spelling", problem.Excerpt(slip)))
 		return
 	}
-	p := l.add("CW204", problem.Warning, valueSpan(fr, "command"),
+	p := l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "command"),
 		fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; in Codewhale %s `%s` catches every spelling, since `*` matches any words in between (and other arguments too, such as `%s`)", problem.Excerpt(slip), l.rel.Name(), problem.Excerpt(wild), problem.Excerpt(wider)))
 	p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Use the wildcard: %q", wild), Edits: []problem.Edit{{Span: valueSpan(fr, "command"), NewText: strconv.Quote(wild)}}}}
 }
@@ -430,7 +430,7 @@ func (l *permLint) ridingAllow(i int) {
 	if l.rel.Has(release.PrefixGrantEligibility) {
 		msg = fmt.Sprintf("this allow approves `%s` followed by any further arguments without asking; Codewhale %s no longer lets it cover redirections, substitutions, nested code, run-time command words or options written before its words (`%s > out` and `%s $(curl …)` ask)", cmd, l.rel.Name(), cmd, cmd)
 	}
-	l.add("CW205", problem.Info, valueSpan(fr, "command"), msg)
+	l.add(problem.AllowRedirections, problem.Info, valueSpan(fr, "command"), msg)
 }
 
 // CW208
@@ -441,7 +441,7 @@ func (l *permLint) unevaluatedTool(i int) {
 		return
 	}
 	span := valueSpan(fr, "tool")
-	p := l.add("CW208", problem.Warning, span,
+	p := l.add(problem.ToolNeverEvaluated, problem.Warning, span,
 		fmt.Sprintf("Codewhale's rule layer never evaluates the tool %q: it looks up only %s (the agent's calls are checked under these canonical names), so this rule never applies as a typed rule", name, strings.Join(execpolicy.EvaluatedTools, ", ")))
 	if s := suggestTool(name); s != "" {
 		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: span, NewText: strconv.Quote(s)}}}}
@@ -466,7 +466,7 @@ func (l *permLint) exactWithoutCommand(i int) {
 	if !fr.Rule.CommandExact || fr.Rule.Command != nil || e == nil {
 		return
 	}
-	l.add("CW209", problem.Warning, e.KeySpan,
+	l.add(problem.ExactWithoutCommand, problem.Warning, e.KeySpan,
 		fmt.Sprintf("command_exact without command compares nothing: Codewhale accepts it, but it only adds 1 to the rule's specificity, and the rule still matches every %s call", fr.Rule.Tool))
 }
 
@@ -479,7 +479,7 @@ func (l *permLint) positional(i int) {
 		return
 	}
 	table := execpolicy.FormatInlineRule(fr.Rule)
-	p := l.add("CW210", problem.Warning, fr.Span,
+	p := l.add(problem.RuleAsArray, problem.Warning, fr.Span,
 		fmt.Sprintf("this array is a rule written by position: Codewhale fills the fields %s in that order (left-out ones take their defaults) and reads it as %s; write it as that table so it reads as a rule",
 			strings.Join(execpolicy.RuleFields, ", "), table))
 	// A comment inside the array would go with the rewrite: then the fix

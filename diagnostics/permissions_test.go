@@ -79,7 +79,7 @@ func problemsWithCode(r *Result, path, code string) []problem.Problem {
 	}
 	var out []problem.Problem
 	for _, p := range f.Problems {
-		if p.Code == code {
+		if string(p.Code) == code {
 			out = append(out, p)
 		}
 	}
@@ -93,14 +93,7 @@ func spanText(src string, s problem.Span) string {
 	return src[s.Start:s.End]
 }
 
-func applyFix(src string, fix problem.Fix) string {
-	edits := slices.Clone(fix.Edits)
-	slices.SortFunc(edits, func(a, b problem.Edit) int { return b.Span.Start - a.Span.Start })
-	for _, e := range edits {
-		src = src[:e.Span.Start] + e.NewText + src[e.Span.End:]
-	}
-	return src
-}
+func applyFix(src string, fix problem.Fix) string { return string(ApplyFix([]byte(src), fix)) }
 
 func TestPermissionLints(t *testing.T) {
 	tests := []struct {
@@ -333,7 +326,7 @@ func TestRejectedPermissionsGetNoSemanticLints(t *testing.T) {
 	src := "[[rules]]\ntool = \"bash\"\naction = \"block\"\n"
 	r := w.check(map[string]string{w.permissions: src}, nil)
 	for _, p := range r.File(w.permissions).Problems {
-		if strings.HasPrefix(p.Code, "CW2") {
+		if strings.HasPrefix(string(p.Code), "CW2") {
 			t.Errorf("rejected file got %s: %s", p.Code, p.Message)
 		}
 	}

@@ -26,7 +26,7 @@ func lintRelease(against release.Choice, files []*FileResult) {
 		if i := bytes.IndexByte(fr.Src, '\n'); i >= 0 {
 			end = i
 		}
-		fr.Problems = append(fr.Problems, problem.Problem{Code: "CW900", Severity: problem.Info, Span: problem.Span{Start: 0, End: end},
+		fr.Problems = append(fr.Problems, problem.Problem{Code: problem.ReleaseNotImplemented, Severity: problem.Info, Span: problem.Span{Start: 0, End: end},
 			Message: fmt.Sprintf("Codewhale %s (%s): %s; codewhale-ls reproduces Codewhale %s and checks against that (implemented: %s)",
 				against.Release, against.Source, against.Note, against.Behaviour, release.ImplementedList())})
 	}

@@ -18,7 +18,7 @@ import (
 const DocsURL = "https://github.com/codewhale-ls/codewhale-ls/blob/main/docs/diagnostics.md"
 
 // DocURL is the entry of one code in DocsURL.
-func DocURL(code string) string { return DocsURL + "#" + strings.ToLower(code) }
+func DocURL(code problem.Code) string { return DocsURL + "#" + strings.ToLower(string(code)) }
 
 // Position is an LSP position: 0-based line, UTF-16 character.
 type Position struct {
@@ -34,7 +34,7 @@ type Range struct {
 
 // Finding is one problem placed in its file.
 type Finding struct {
-	Code     string           `json:"code"`
+	Code     problem.Code     `json:"code"`
 	Severity problem.Severity `json:"-"`
 	Message  string           `json:"message"`
 	Range    Range            `json:"range"`

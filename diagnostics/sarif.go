@@ -38,7 +38,7 @@ func WriteSARIF(w io.Writer, reports []FileReport, toolVersion string, against r
 		ID      string `json:"id"`
 		HelpURI string `json:"helpUri"`
 	}
-	codes := map[string]bool{}
+	codes := map[problem.Code]bool{}
 	results := []result{}
 	for _, r := range reports {
 		for _, f := range r.Findings {
@@ -46,12 +46,12 @@ func WriteSARIF(w io.Writer, reports []FileReport, toolVersion string, against r
 			var loc location
 			loc.PhysicalLocation.ArtifactLocation.URI = (&url.URL{Scheme: "file", Path: filepath.ToSlash(r.Path)}).String()
 			loc.PhysicalLocation.Region = region{f.Range.Start.Line + 1, f.Range.Start.Character + 1, f.Range.End.Line + 1, f.Range.End.Character + 1}
-			results = append(results, result{RuleID: f.Code, Level: level[f.Severity], Message: map[string]string{"text": f.Message}, Locations: []location{loc}})
+			results = append(results, result{RuleID: string(f.Code), Level: level[f.Severity], Message: map[string]string{"text": f.Message}, Locations: []location{loc}})
 		}
 	}
 	rules := []rule{}
 	for c := range codes {
-		rules = append(rules, rule{ID: c, HelpURI: DocURL(c)})
+		rules = append(rules, rule{ID: string(c), HelpURI: DocURL(c)})
 	}
 	sort.Slice(rules, func(i, j int) bool { return rules[i].ID < rules[j].ID })
 	log := map[string]any{

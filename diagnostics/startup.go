@@ -43,7 +43,7 @@ func rejectedPermissions(f *FileResult) {
 		return
 	}
 	f.Problems = append(f.Problems, problem.Problem{
-		Code: codeWholeFile, Severity: problem.Error, Related: causes, // placed by placeWholeFile
+		Code: problem.FileRejected, Severity: problem.Error, Related: causes, // placed by placeWholeFile
 		Message: fmt.Sprintf("Codewhale refuses to start: it rejects this whole permissions.toml because of %s, so none of its rules apply and every call is denied until it is fixed", causeLines(f.Src, causes)),
 	})
 }
@@ -68,7 +68,7 @@ func startupValues(f *FileResult, root *tomldoc.TableValue) {
 			f.Problems = append(f.Problems, notOneOf("sandbox_mode", v, norm, e, config.ValidSandboxModes, ""))
 		case v != norm:
 			fix := []problem.Fix{{Title: fmt.Sprintf("Change to %q", norm), Safe: true, Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", norm)}}}}
-			f.Problems = append(f.Problems, problem.Problem{Code: "CW602", Severity: problem.Warning, Span: e.Value.Span, Fixes: fix,
+			f.Problems = append(f.Problems, problem.Problem{Code: problem.ValueDoesNotRestrict, Severity: problem.Warning, Span: e.Value.Span, Fixes: fix,
 				Message: fmt.Sprintf("sandbox_mode %q passes validation but does not restrict: Codewhale applies the sandbox with an exact, case-sensitive comparison, so it runs as if sandbox_mode were unset; write %q", v, norm)})
 		}
 	}
@@ -77,7 +77,7 @@ func startupValues(f *FileResult, root *tomldoc.TableValue) {
 // notOneOf is CW600 for a value Codewhale refuses to start with, with a
 // fix to the nearest valid one when there is one.
 func notOneOf(name, v, norm string, e *tomldoc.Entry, valid []string, hint string) problem.Problem {
-	p := problem.Problem{Code: "CW600", Severity: problem.Error, Span: e.Value.Span,
+	p := problem.Problem{Code: problem.RefusesToStart, Severity: problem.Error, Span: e.Value.Span,
 		Message: fmt.Sprintf("Codewhale refuses to start: %s %q is not one of %s", name, v, strings.Join(valid, ", ")) + hint}
 	if s := problem.Nearest(norm, valid); s != "" {
 		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", s)}}}}
@@ -120,7 +120,7 @@ func autoReviewTools(f *FileResult, root *tomldoc.TableValue) {
 				if strings.ContainsAny(v, "*?[") {
 					// No replacement can be offered: the rule reads as a
 					// pattern, and auto-review has none.
-					f.Problems = append(f.Problems, problem.Problem{Code: "CW604", Severity: problem.Warning, Span: te.Value.Span,
+					f.Problems = append(f.Problems, problem.Problem{Code: problem.AutoReviewToolNeverMatches, Severity: problem.Warning, Span: te.Value.Span,
 						Message: fmt.Sprintf("auto-review compares the call's raw tool name exactly, without wildcards: %q matches only a call named exactly that, which no agent makes; write one rule per tool name", v)})
 					continue
 				}
@@ -136,7 +136,7 @@ func autoReviewTools(f *FileResult, root *tomldoc.TableValue) {
 // rawNameProblem is CW604 for a rule tool that no call is named, with a fix
 // to the name the call has.
 func rawNameProblem(e *tomldoc.Entry, live, message string) problem.Problem {
-	return problem.Problem{Code: "CW604", Severity: problem.Warning, Span: e.Value.Span, Message: message,
+	return problem.Problem{Code: problem.AutoReviewToolNeverMatches, Severity: problem.Warning, Span: e.Value.Span, Message: message,
 		Fixes: []problem.Fix{{Title: fmt.Sprintf("Change to %q", live), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", live)}}}}}
 }
 
@@ -157,7 +157,7 @@ func inertAutoReviewAllow(f *FileResult, root *tomldoc.TableValue, p config.Poli
 		if item.Kind != tomldoc.Table {
 			continue
 		}
-		f.Problems = append(f.Problems, problem.Problem{Code: "CW602", Severity: problem.Warning, Span: item.Span,
+		f.Problems = append(f.Problems, problem.Problem{Code: problem.ValueDoesNotRestrict, Severity: problem.Warning, Span: item.Span,
 			Message: fmt.Sprintf("this [auto_review.allow] rule never applies: allow rules lift a call only in the Auto-Review posture, and the posture is locked to %s (%s)", p.Posture.Label(), p.Describe())})
 	}
 }
@@ -176,7 +176,7 @@ func relativeWorkspaceKeys(f *FileResult, root *tomldoc.TableValue) {
 			if e.Value.Kind != tomldoc.Table || filepath.IsAbs(e.Key) || strings.HasPrefix(e.Key, "~") || strings.HasPrefix(e.Key, "$") {
 				continue
 			}
-			f.Problems = append(f.Problems, problem.Problem{Code: "CW602", Severity: problem.Warning, Span: e.KeySpan,
+			f.Problems = append(f.Problems, problem.Problem{Code: problem.ValueDoesNotRestrict, Severity: problem.Warning, Span: e.KeySpan,
 				Message: fmt.Sprintf("[%s.%q] is a relative path: Codewhale resolves it against the directory it is started in, so this entry applies to whichever directory that is (every one, for \".\"), not to a fixed workspace; write the absolute path", name, e.Key)})
 		}
 	}

@@ -8,17 +8,13 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-// codeWholeFile is the finding that a file is rejected or ignored as a
-// whole (docs/codewhale/contract.md §5); its related information lists the causes.
-const codeWholeFile = "CW005"
-
 // placeWholeFile moves each CW005 of f to the first line no cause of it
 // touches. On a cause's line it would compete with the cause: editors that
 // show one message per line (Neovim's virtual text shows the last) would
 // show the general verdict and hide the specific cause.
 func placeWholeFile(f *FileResult) {
 	for i, p := range f.Problems {
-		if p.Code != codeWholeFile || len(p.Related) == 0 {
+		if p.Code != problem.FileRejected || len(p.Related) == 0 {
 			continue
 		}
 		var causes []problem.Span

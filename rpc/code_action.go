@@ -15,7 +15,8 @@ import (
 
 // CodeAction offers, for each finding in the range or among the context's
 // diagnostics, its quick fixes and "Ignore CODE here", and for the whole
-// document one source.fixAll that applies every safe fix. The context
+// document one source.fixAll that applies every safe fix (diagnostics.FixAll,
+// the set `check --fix` writes). The context
 // counts because a client may ask for the cursor's line with that line's
 // diagnostics (Neovim does) while the range itself touches none of them.
 func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
@@ -44,7 +45,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 	}
 	if wants(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
-		if fix, ok := fixAll(f.Problems); ok {
+		if fix, ok := diagnostics.FixAll(f.Problems); ok {
 			actions = append(actions, action(u, m, fix, protocol.CodeActionKindSourceFixAll))
 		}
 	}
@@ -68,51 +69,6 @@ func wants(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
 	for _, o := range only {
 		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
 			return true
-		}
-	}
-	return false
-}
-
-// fixAll is every safe fix of a file that does not overlap an earlier one.
-func fixAll(problems []problem.Problem) (problem.Fix, bool) {
-	var safe []problem.Fix
-	for _, p := range problems {
-		for _, fix := range p.Fixes {
-			if fix.Safe && len(fix.Edits) > 0 {
-				safe = append(safe, fix)
-			}
-		}
-	}
-	slices.SortStableFunc(safe, func(a, b problem.Fix) int { return firstStart(a) - firstStart(b) })
-	all := problem.Fix{Title: "Fix all safe problems", Safe: true}
-	var taken []problem.Span
-	for _, fix := range safe {
-		if !overlapsAny(fix.Edits, taken) {
-			all.Edits = append(all.Edits, fix.Edits...)
-			for _, e := range fix.Edits {
-				taken = append(taken, e.Span)
-			}
-		}
-	}
-	return all, len(all.Edits) > 0
-}
-
-func firstStart(f problem.Fix) int {
-	start := f.Edits[0].Span.Start
-	for _, e := range f.Edits[1:] {
-		start = min(start, e.Span.Start)
-	}
-	return start
-}
-
-// overlapsAny: two edits overlap when they share a byte, or when both
-// insert at the same offset (their order would be ambiguous).
-func overlapsAny(edits []problem.Edit, taken []problem.Span) bool {
-	for _, e := range edits {
-		for _, t := range taken {
-			if e.Span.Start < t.End && t.Start < e.Span.End || e.Span.Start == t.Start {
-				return true
-			}
 		}
 	}
 	return false

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the want.json section of the golden files")
@@ -43,6 +45,7 @@ func TestGolden(t *testing.T) {
 			} else if bytes.Contains(got, []byte(`"code"`)) {
 				t.Errorf("%s should produce no diagnostics:\n%s", name, got)
 			}
+			checkSeverities(t, got)
 			if *update {
 				files = slices.DeleteFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
 				files = append(files, txtarFile{"want.json", got})
@@ -59,6 +62,60 @@ func TestGolden(t *testing.T) {
 				t.Errorf("diagnostics differ (-update rewrites)\ngot:\n%s\nwant:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestGoldenCoversEveryCode: every code of the table has a fixture named
+// for it (which TestGolden holds to producing it), and every fixture named
+// for a code names one of the table.
+func TestGoldenCoversEveryCode(t *testing.T) {
+	for _, info := range problem.Codes {
+		prefix := strings.ToLower(string(info.Code))
+		if fixtures, _ := filepath.Glob("testdata/golden/" + prefix + "_*.txtar"); len(fixtures) == 0 {
+			t.Errorf("%s (%s) has no testdata/golden/%s_*.txtar", info.Code, info.Title, prefix)
+		}
+	}
+	archives, _ := filepath.Glob("testdata/golden/cw*.txtar")
+	for _, archive := range archives {
+		code, _, _ := strings.Cut(filepath.Base(archive), "_")
+		if _, ok := problem.Code(strings.ToUpper(code)).Info(); !ok {
+			t.Errorf("%s is named for %s, which is no code of problem.Codes", archive, strings.ToUpper(code))
+		}
+	}
+}
+
+// checkSeverities: every diagnostic of a golden run has a severity the
+// table gives its code: the usual one, or one its SeverityVaries names
+// (docs/diagnostics.md, "Severity:").
+func checkSeverities(t *testing.T, got []byte) {
+	t.Helper()
+	var files []struct {
+		Diagnostics []struct {
+			Code     problem.Code                `json:"code"`
+			Severity protocol.DiagnosticSeverity `json:"severity"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(got, &files); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		for _, d := range f.Diagnostics {
+			code := d.Code
+			info, ok := code.Info()
+			if !ok {
+				t.Errorf("%q is no code of problem.Codes", code)
+				continue
+			}
+			allowed := false
+			for _, s := range []problem.Severity{problem.Error, problem.Warning, problem.Info} {
+				if severity(s) == d.Severity && (s == info.Severity || strings.Contains(info.SeverityVaries, s.String())) {
+					allowed = true
+				}
+			}
+			if !allowed {
+				t.Errorf("%s has severity %v; problem.Codes gives %s %q", code, d.Severity, info.Severity, info.SeverityVaries)
+			}
+		}
 	}
 }
 

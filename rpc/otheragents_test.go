@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // TestOtherAgentsUnhookedLive: the editor shows CW700 on another agent's
@@ -24,7 +25,7 @@ func TestOtherAgentsUnhookedLive(t *testing.T) {
 	s.initializeWith(protocol.ClientCapabilities{}, nil)
 	u := uri.File(settings)
 	s.waitFor(u, "CW700", func(p *protocol.PublishDiagnosticsParams) bool {
-		return len(p.Diagnostics) == 1 && hasCode(p.Diagnostics, install.CodeUnhooked)
+		return len(p.Diagnostics) == 1 && hasCode(p.Diagnostics, string(problem.AgentUnhooked))
 	})
 	claude, err := install.Lookup("claude-code")
 	if err != nil {

@@ -88,7 +88,7 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		fs := FileStatus{Path: f.Path, State: f.State, Errors: []string{}}
 		for _, p := range f.Problems {
 			if p.Severity == problem.Error {
-				fs.Errors = append(fs.Errors, p.Code+": "+p.Message)
+				fs.Errors = append(fs.Errors, string(p.Code)+": "+p.Message)
 			}
 		}
 		st.Files = append(st.Files, fs)

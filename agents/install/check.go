@@ -15,10 +15,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-// CodeUnhooked is the check warning for an agent configured in the
-// workspace that codewhale-ls's hook does not govern.
-const CodeUnhooked = "CW700"
-
 // Finding is one CW700 problem (its File the path) with the bytes of that
 // file, which placing it in the file needs.
 type Finding struct {
@@ -82,7 +78,7 @@ func (a Agent) finding(file string, severity problem.Severity, msg string) Findi
 		span = problem.Span{Start: m.start, End: m.value.start}
 	}
 	return Finding{Src: src, Problem: problem.Problem{
-		File: file, Code: CodeUnhooked, Severity: severity, Span: span, Message: msg,
+		File: file, Code: problem.AgentUnhooked, Severity: severity, Span: span, Message: msg,
 	}}
 }
 
@@ -208,7 +204,7 @@ func (a Agent) hooksOff(workspace string, env config.Env, userSwitches bool) []F
 		msg := fmt.Sprintf("%s = %v turns off every %s hook, codewhale-ls's included (user-level too), so %s's tool calls %s are not held to the Codewhale policy; remove the setting to have them checked",
 			key, sw.off, a.Name, a.Name, where)
 		out = append(out, Finding{Src: src, Problem: problem.Problem{
-			File: file, Code: CodeUnhooked, Severity: problem.Warning,
+			File: file, Code: problem.AgentUnhooked, Severity: problem.Warning,
 			Span: problem.Span{Start: m.start, End: m.value.end}, Message: msg,
 		}})
 	}

@@ -57,7 +57,7 @@ func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 
 	got := map[string]Finding{}
 	for _, f := range Unhooked(ws, homeEnv(home)) {
-		if f.Problem.Code != CodeUnhooked {
+		if f.Problem.Code != problem.AgentUnhooked {
 			t.Errorf("code %s", f.Problem.Code)
 		}
 		rel, _ := filepath.Rel(ws, f.Problem.File)

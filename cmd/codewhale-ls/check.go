@@ -1,19 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 
+	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
-// check lints the policy files of the workspace (or the named ones among
-// them) and exits by the contract: 0 clean, 2 warnings at a warning fail
-// level, 3 errors, 1 bad usage.
 // reportWriters are check's --format values.
 var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release.Choice) error{
 	"text": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
@@ -30,8 +29,12 @@ var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release
 	},
 }
 
+// check lints the policy files of the workspace (or the named ones among
+// them), with --fix first writes their safe fixes and lints again, and exits
+// by the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
+// warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level"), nil)
+	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level"), []string{"fix"})
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
@@ -56,27 +59,25 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	res := diagnostics.Check(diagnostics.Input{Options: opts, Codewhale: against})
-	wanted := map[string]bool{}
-	for _, a := range fs.args {
-		abs, err := filepath.Abs(a)
-		if err != nil {
+	input := diagnostics.Input{Options: opts, Codewhale: against}
+	files, err := selectFiles(diagnostics.Check(input), fs.args, opts.Workspace)
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	if fs.bools["fix"] {
+		if !fixFiles(files, stderr) {
+			return 1
+		}
+		// What remains is what the files now hold.
+		if files, err = selectFiles(diagnostics.Check(input), fs.args, opts.Workspace); err != nil {
 			fmt.Fprintln(stderr, "codewhale-ls check:", err)
 			return 1
 		}
-		wanted[abs] = true
 	}
 	var reports []diagnostics.FileReport
-	for _, f := range res.Files {
-		if len(wanted) > 0 && !wanted[f.Path] {
-			continue
-		}
-		delete(wanted, f.Path)
+	for _, f := range files {
 		reports = append(reports, diagnostics.Place(f.Path, f.Src, f.Problems))
-	}
-	for p := range wanted {
-		fmt.Fprintf(stderr, "codewhale-ls check: %s is not one of the policy files Codewhale reads for workspace %s\n", p, opts.Workspace)
-		return 1
 	}
 	if err := write(stdout, reports, against); err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
@@ -92,6 +93,63 @@ func check(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// selectFiles is the files of res that args name (every file when none),
+// in res's order; an argument that is none of them is an error.
+func selectFiles(res *diagnostics.Result, args []string, workspace string) ([]*diagnostics.FileResult, error) {
+	wanted := map[string]bool{}
+	for _, a := range args {
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			return nil, err
+		}
+		wanted[abs] = true
+	}
+	var files []*diagnostics.FileResult
+	for _, f := range res.Files {
+		if len(wanted) > 0 && !wanted[f.Path] {
+			continue
+		}
+		delete(wanted, f.Path)
+		files = append(files, f)
+	}
+	for p := range wanted {
+		return nil, fmt.Errorf("%s is not one of the policy files Codewhale reads for workspace %s", p, workspace)
+	}
+	return files, nil
+}
+
+// fixFiles writes to each file the safe fixes the editor's source.fixAll
+// would apply (diagnostics.FixAll), each file replaced atomically and only
+// while it still holds the bytes that were linted (install.Change.Apply:
+// approvals.RewriteFile, mode and symlink kept, a concurrent save never
+// lost). Each file written is named on stderr, as is each failure; false
+// when any file could not be fixed (the others are still written).
+func fixFiles(files []*diagnostics.FileResult, stderr io.Writer) bool {
+	ok := true
+	for _, f := range files {
+		fix, found := diagnostics.FixAll(f.Problems)
+		if !found {
+			continue
+		}
+		change, err := install.Plan(f.Path, func(current []byte, exists bool) ([]byte, error) {
+			if !exists || !bytes.Equal(current, f.Src) {
+				return nil, fmt.Errorf("changed since it was checked; nothing was written, run the command again")
+			}
+			return diagnostics.ApplyFix(current, fix), nil
+		})
+		if err == nil {
+			err = change.Apply()
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "codewhale-ls check --fix:", err)
+			ok = false
+			continue
+		}
+		fmt.Fprintln(stderr, "codewhale-ls check --fix: fixed", f.Path)
+	}
+	return ok
 }
 
 func orDefault(v, def string) string {

@@ -39,6 +39,9 @@ warnings at or above it, 3 errors, 1 bad usage or an internal failure.
 
   --format text|json|sarif|github   how findings are printed (default text)
   --fail-level error|warning|none   which findings fail the run (default error)
+  --fix                             first write every safe fix (the editor's
+                                    "Fix all") to the files, then report and
+                                    exit on what remains
 ` + commonFlagsHelp + `
 example: codewhale-ls check --format sarif > codewhale.sarif
 `,

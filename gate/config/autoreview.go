@@ -26,13 +26,13 @@ func (s *Snapshot) loadAutoReview(f *File, t *tomldoc.TableValue) {
 			continue
 		}
 		if e.Value.Kind != tomldoc.Array {
-			f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: auto_review.%s must be an array of tables", list))
+			f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: auto_review.%s must be an array of tables", list))
 			s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("config.toml auto_review.%s is not an array of tables", list))
 			continue
 		}
 		for _, item := range e.Value.Items {
 			if item.Kind != tomldoc.Table {
-				f.add("CW003", problem.Error, item.Span, fmt.Sprintf("Codewhale refuses to start: every auto_review.%s entry must be a table", list))
+				f.add(problem.InvalidValue, problem.Error, item.Span, fmt.Sprintf("Codewhale refuses to start: every auto_review.%s entry must be a table", list))
 				s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("config.toml auto_review.%s has a non-table entry", list))
 				continue
 			}
@@ -60,7 +60,7 @@ func (s *Snapshot) loadAutoReview(f *File, t *tomldoc.TableValue) {
 				span = e.Value.Span
 			}
 		}
-		f.add("CW603", problem.Error, span, "Codewhale refuses to start: "+err.Error())
+		f.add(problem.AutoReviewRuleRejected, problem.Error, span, "Codewhale refuses to start: "+err.Error())
 		s.Policy.Fatal = append(s.Policy.Fatal, "config.toml "+err.Error())
 	}
 }
@@ -92,7 +92,7 @@ func (s *Snapshot) rawRule(f *File, t *tomldoc.TableValue) autoreview.RawRule {
 			return nil
 		}
 		if e.Value.Kind != tomldoc.String {
-			f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: auto_review %s must be a string", key))
+			f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: auto_review %s must be a string", key))
 			s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("config.toml auto_review %s is not a string", key))
 			return nil
 		}
@@ -101,7 +101,7 @@ func (s *Snapshot) rawRule(f *File, t *tomldoc.TableValue) autoreview.RawRule {
 	}
 	for _, e := range t.Entries {
 		if !slices.Contains(autoReviewRuleKeys, e.Key) {
-			f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale ignores `%s` in an auto_review rule%s", e.Key, problem.DidYouMean(e.Key, autoReviewRuleKeys)))
+			f.add(problem.UnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale ignores `%s` in an auto_review rule%s", e.Key, problem.DidYouMean(e.Key, autoReviewRuleKeys)))
 		}
 	}
 	return autoreview.RawRule{

@@ -41,7 +41,7 @@ const (
 	KindRequirements Kind = "requirements"
 )
 
-func (f *File) add(code string, sev problem.Severity, span problem.Span, msg string) {
+func (f *File) add(code problem.Code, sev problem.Severity, span problem.Span, msg string) {
 	f.Problems = append(f.Problems, problem.Problem{File: f.Path, Code: code, Severity: sev, Span: span, Message: msg})
 }
 
@@ -56,13 +56,13 @@ func parseTOML(b Buffers, kind Kind, path string) *File {
 	f.Src = src
 	if err != nil {
 		f.State = Invalid
-		f.add("CW005", problem.Error, problem.Span{}, path+" "+err.Error())
+		f.add(problem.FileRejected, problem.Error, problem.Span{}, path+" "+err.Error())
 		return f
 	}
 	doc, serr := tomldoc.Parse(src)
 	if serr != nil {
 		f.State = Invalid
-		f.add("CW001", problem.Error, serr.Span, "TOML syntax error: "+serr.Message)
+		f.add(problem.SyntaxError, problem.Error, serr.Span, "TOML syntax error: "+serr.Message)
 		return f
 	}
 	f.State, f.Doc = Loaded, doc

@@ -94,7 +94,10 @@ func tomlString(s string) string {
 }
 
 // wp is one expected problem: its code and the exact text its span covers.
-type wp struct{ code, text string }
+type wp struct {
+	code problem.Code
+	text string
+}
 
 // spanText is the source text a problem's span covers.
 func spanText(t *testing.T, f *File, p problem.Problem) string {
@@ -131,14 +134,14 @@ func codes(f *File) []string {
 	}
 	var out []string
 	for _, p := range f.Problems {
-		out = append(out, p.Code)
+		out = append(out, string(p.Code))
 	}
 	return out
 }
 
-func hasCode(f *File, code string) bool {
+func hasCode(f *File, code problem.Code) bool {
 	for _, c := range codes(f) {
-		if c == code {
+		if c == string(code) {
 			return true
 		}
 	}

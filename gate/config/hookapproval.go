@@ -105,7 +105,7 @@ func (s *Snapshot) projectHooksApproved(f *File) bool {
 		return true
 	}
 	s.ProjectHooksStatus.State, s.ProjectHooksStatus.Why = state, why
-	f.add("CW303", problem.Info, problem.Span{}, fmt.Sprintf(
+	f.add(problem.ProjectHooksNotLoaded, problem.Info, problem.Span{}, fmt.Sprintf(
 		"project hooks.toml is not loaded: the workspace is trusted, but %s; Codewhale %s runs a project hooks.toml only once its exact bytes are approved (/hooks review, then /hooks approve %s)",
 		why, s.Release.Name(), s.ProjectHooksStatus.Digest))
 	return false

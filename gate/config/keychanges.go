@@ -124,16 +124,16 @@ func intSetting(f *File, t *tomldoc.TableValue, source string, r intRange) IntSe
 		if e.Value.Kind == tomldoc.Integer {
 			got = e.Value.Raw
 		}
-		f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a non-negative integer, not %s", name, got))
+		f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a non-negative integer, not %s", name, got))
 		return IntSetting{}
 	}
 	v := e.Value.Int
 	switch {
 	case v > r.max:
-		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("%s = %d is above %d: Codewhale uses %d", name, v, r.max, r.max))
+		f.add(problem.InvalidValue, problem.Warning, e.Value.Span, fmt.Sprintf("%s = %d is above %d: Codewhale uses %d", name, v, r.max, r.max))
 		v = r.max
 	case v < r.min:
-		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("%s = %d is below %d: Codewhale uses %d", name, v, r.min, r.min))
+		f.add(problem.InvalidValue, problem.Warning, e.Value.Span, fmt.Sprintf("%s = %d is below %d: Codewhale uses %d", name, v, r.min, r.min))
 		v = r.min
 	}
 	return IntSetting{Value: v, Set: true, Source: source}
@@ -202,7 +202,7 @@ func (s AddedSettings) withDefaults(r release.Release) AddedSettings {
 // taken to be one (docs/codewhale/releases/choices.md, D.9).
 func reportRemovedKeys(f *File, root *tomldoc.TableValue) {
 	removed := func(e *tomldoc.Entry, name string) {
-		f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale 0.10.1 removed %s: it is ignored and no longer does anything", name))
+		f.add(problem.UnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale 0.10.1 removed %s: it is ignored and no longer does anything", name))
 	}
 	if ctx, _ := root.Sub("context"); ctx != nil {
 		for _, e := range ctx.Entries {
@@ -242,10 +242,10 @@ func checkNestedAddedKeys(f *File, root *tomldoc.TableValue, r release.Release) 
 		for _, e := range t.Entries {
 			switch {
 			case slices.Contains(known, e.Key) && !r.Has(release.AddedConfigKeys):
-				f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale %s does not read [%s] %s: it was added in Codewhale 0.10.0", r.Name(), table, e.Key))
+				f.add(problem.UnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale %s does not read [%s] %s: it was added in Codewhale 0.10.0", r.Name(), table, e.Key))
 			case !slices.Contains(known, e.Key) && r.Has(release.AddedConfigKeys):
 				if hint := problem.DidYouMean(e.Key, known); hint != "" {
-					f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s` in [%s]%s", e.Key, table, hint))
+					f.add(problem.UnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s` in [%s]%s", e.Key, table, hint))
 				}
 			}
 		}

@@ -132,7 +132,7 @@ func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture str
 	case err == nil && fi.Mode()&os.ModeSymlink != 0:
 		f := &File{Kind: KindOverlay, Path: path, State: Invalid}
 		ov.Disabled = "it is a symlink"
-		f.add("CW103", problem.Error, problem.Span{}, "Codewhale skips this project config entirely because it is a symlink (no fallback to .deepseek/config.toml): none of its restrictions are in effect")
+		f.add(problem.OverlayDisabled, problem.Error, problem.Span{}, "Codewhale skips this project config entirely because it is a symlink (no fallback to .deepseek/config.toml): none of its restrictions are in effect")
 		return f, ov
 	case err != nil || !fi.Mode().IsRegular():
 		if _, lerr := os.Stat(p.LegacyOverlay); lerr == nil {
@@ -151,7 +151,7 @@ func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture str
 		for i := range f.Problems {
 			f.Problems[i].Message += " — Codewhale silently ignores the whole project config, so none of its restrictions are in effect"
 		}
-		f.add("CW103", problem.Error, problem.Span{}, "project config is disabled: it does not parse, so none of its restrictions are in effect")
+		f.add(problem.OverlayDisabled, problem.Error, problem.Span{}, "project config is disabled: it does not parse, so none of its restrictions are in effect")
 		return f, ov
 	}
 	if doc == nil {
@@ -166,7 +166,7 @@ func loadOverlay(b Buffers, p Paths, approval, sandbox Setting, savedPosture str
 func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Setting, savedPosture string, r release.Release) {
 	v := e.Value
 	if userOnlyIn(r, e.Key) {
-		f.add("CW101", problem.Warning, e.KeySpan, fmt.Sprintf("project-scope config key %q is ignored — set it in ~/.codewhale/config.toml", e.Key))
+		f.add(problem.ProjectKeyNeverApplied, problem.Warning, e.KeySpan, fmt.Sprintf("project-scope config key %q is ignored — set it in ~/.codewhale/config.toml", e.Key))
 		return
 	}
 	switch e.Key {
@@ -176,7 +176,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		}
 		base, baseSet := approvalBaseline(approval, savedPosture)
 		if !tightens(approvalRank, v.Str, base, baseSet) {
-			f.add("CW100", problem.Warning, v.Span, fmt.Sprintf("has no effect: project config can only tighten the user's approval policy (user: %s, project: %q)", describe(base, baseSet), v.Str))
+			f.add(problem.OverlayDoesNotTighten, problem.Warning, v.Span, fmt.Sprintf("has no effect: project config can only tighten the user's approval policy (user: %s, project: %q)", describe(base, baseSet), v.Str))
 			return
 		}
 		ov.ApprovalPolicy = Setting{Value: v.Str, Set: true, Source: "project config", File: f.Path, Span: v.Span}
@@ -185,7 +185,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 			return
 		}
 		if !sandboxTightens(v.Str, sandbox) {
-			f.add("CW100", problem.Warning, v.Span, fmt.Sprintf("has no effect: project config can only tighten the user's sandbox mode (user: %s, project: %q)", describe(sandbox.Value, sandbox.Set), v.Str))
+			f.add(problem.OverlayDoesNotTighten, problem.Warning, v.Span, fmt.Sprintf("has no effect: project config can only tighten the user's sandbox mode (user: %s, project: %q)", describe(sandbox.Value, sandbox.Set), v.Str))
 			return
 		}
 		ov.SandboxMode = Setting{Value: v.Str, Set: true, Source: "project config", File: f.Path, Span: v.Span}
@@ -194,7 +194,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 			return
 		}
 		if v.Bool {
-			f.add("CW100", problem.Warning, v.Span, "has no effect: project config allow_shell = true is ignored (a project can only turn the shell off)")
+			f.add(problem.OverlayDoesNotTighten, problem.Warning, v.Span, "has no effect: project config allow_shell = true is ignored (a project can only turn the shell off)")
 			return
 		}
 		ov.ShellOff = true
@@ -202,7 +202,7 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		overlayValueApplies(f, e)
 	default:
 		msg := fmt.Sprintf("Codewhale silently ignores %q in a project config (only %s apply)", e.Key, strings.Join(projectKeysIn(r), ", "))
-		f.add("CW102", problem.Warning, e.KeySpan, msg)
+		f.add(problem.ProjectKeyIgnored, problem.Warning, e.KeySpan, msg)
 	}
 }
 
@@ -231,7 +231,7 @@ func overlayValueApplies(f *File, e *tomldoc.Entry) bool {
 		}
 		want = "a non-empty string"
 	}
-	f.add("CW100", problem.Warning, v.Span, fmt.Sprintf("has no effect: Codewhale silently ignores a project %s that is not %s", e.Key, want))
+	f.add(problem.OverlayDoesNotTighten, problem.Warning, v.Span, fmt.Sprintf("has no effect: Codewhale silently ignores a project %s that is not %s", e.Key, want))
 	return false
 }
 

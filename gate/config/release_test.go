@@ -19,7 +19,7 @@ func (w *world) loadAs(r release.Release) *Snapshot {
 func messages(f *File) string {
 	var out []string
 	for _, p := range f.Problems {
-		out = append(out, p.Code+" "+p.Message)
+		out = append(out, string(p.Code)+" "+p.Message)
 	}
 	return strings.Join(out, "\n")
 }
@@ -418,7 +418,7 @@ func TestNestedAddedKeys(t *testing.T) {
 	s := w.loadAs(release.MustOf("0.9.10"))
 	var got []string
 	for _, p := range s.File(KindUserConfig).Problems {
-		got = append(got, p.Code+" "+p.Message)
+		got = append(got, string(p.Code)+" "+p.Message)
 	}
 	if !slices.Contains(got, "CW002 Codewhale 0.9.10 does not read [approval] timeout_seconds: it was added in Codewhale 0.10.0") {
 		t.Errorf("0.9.10: %q", got)

@@ -29,10 +29,10 @@ func savedPosture(f *File, doc *tomldoc.Doc) string {
 			return "full-access"
 		}
 		e := doc.Root.Get("permission_posture")
-		f.add("CW003", problem.Warning, e.Value.Span, fmt.Sprintf("Codewhale ignores permission_posture %q (expected ask, auto-review or full-access)", v))
+		f.add(problem.InvalidValue, problem.Warning, e.Value.Span, fmt.Sprintf("Codewhale ignores permission_posture %q (expected ask, auto-review or full-access)", v))
 	}
 	if v, e, ok := doc.Root.String("default_mode"); ok && ascii.Lower(strings.TrimSpace(v)) == "yolo" {
-		f.add("CW003", problem.Info, e.Value.Span, `legacy default_mode = "yolo" is migrated to permission_posture = "full-access"`)
+		f.add(problem.InvalidValue, problem.Info, e.Value.Span, `legacy default_mode = "yolo" is migrated to permission_posture = "full-access"`)
 		return "full-access"
 	}
 	return ""
@@ -61,13 +61,13 @@ func stringList(f *File, t *tomldoc.TableValue, key string) []string {
 		return nil
 	}
 	if e.Value.Kind != tomldoc.Array {
-		f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be an array of strings", key))
+		f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be an array of strings", key))
 		return nil
 	}
 	var out []string
 	for _, it := range e.Value.Items {
 		if it.Kind != tomldoc.String {
-			f.add("CW003", problem.Error, it.Span, fmt.Sprintf("Codewhale refuses to start: %s must be an array of strings", key))
+			f.add(problem.InvalidValue, problem.Error, it.Span, fmt.Sprintf("Codewhale refuses to start: %s must be an array of strings", key))
 			continue
 		}
 		out = append(out, it.Str)

@@ -224,13 +224,13 @@ func (s *Snapshot) loadPermissions() {
 	}
 	if err != nil {
 		f.State = Invalid
-		f.add("CW005", problem.Error, problem.Span{}, "Codewhale refuses to start: cannot read "+path+": "+err.Error())
+		f.add(problem.FileRejected, problem.Error, problem.Span{}, "Codewhale refuses to start: cannot read "+path+": "+err.Error())
 		s.Policy.Fatal = append(s.Policy.Fatal, fmt.Sprintf("Failed to parse permissions file %q; file contents were omitted", path))
 		return
 	}
 	f.Src = src
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		f.add("CW005", problem.Warning, problem.Span{}, "permissions.toml is a symlink: Codewhale's TUI reads through it, but its app-server, /permissions and approval saves refuse it (\"must not be a symlink\")")
+		f.add(problem.FileRejected, problem.Warning, problem.Span{}, "permissions.toml is a symlink: Codewhale's TUI reads through it, but its app-server, /permissions and approval saves refuse it (\"must not be a symlink\")")
 	}
 	pf, problems := execpolicy.ParseFile(src)
 	s.Permissions, f.Doc = pf, pf.Doc
@@ -296,7 +296,7 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 	s.Files = append(s.Files, f)
 	if !s.Trusted {
 		s.ProjectHooksStatus = ProjectHooksStatus{State: ProjectHooksUntrusted, Why: "the workspace is not trusted"}
-		f.add("CW303", problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
+		f.add(problem.ProjectHooksNotLoaded, problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
 		return
 	}
 	if !s.projectHooksApproved(f) {
@@ -341,7 +341,7 @@ func (s *Snapshot) loadLaw(workspace string) {
 	for _, pr := range problems {
 		// Only errors mean "zero rules"; a dropped glob (CW400 warning)
 		// leaves the other rules in force.
-		if pr.Severity == problem.Error && (pr.Code == "CW400" || pr.Code == "CW001") {
+		if pr.Severity == problem.Error && (pr.Code == problem.ConstitutionIgnored || pr.Code == problem.SyntaxError) {
 			f.State = Invalid
 		}
 	}

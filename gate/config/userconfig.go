@@ -86,7 +86,7 @@ func readUserConfig(f *File, doc *tomldoc.Doc, source string, r release.Release)
 		if v, e, ok := approval.String("default_selection"); ok {
 			c.DefaultSelection = v
 		} else if e != nil {
-			f.add("CW003", problem.Error, e.Value.Span, "Codewhale refuses to start: [approval] default_selection must be a string")
+			f.add(problem.InvalidValue, problem.Error, e.Value.Span, "Codewhale refuses to start: [approval] default_selection must be a string")
 		}
 	}
 	if r.Has(release.AddedConfigKeys) {
@@ -99,14 +99,14 @@ func readUserConfig(f *File, doc *tomldoc.Doc, source string, r release.Release)
 	known := knownTopLevelIn(r)
 	for _, e := range root.Entries {
 		if !slices.Contains(known, e.Key) {
-			f.add("CW002", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s`%s", e.Key, problem.DidYouMean(e.Key, known)))
+			f.add(problem.UnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently ignores the unknown key `%s`%s", e.Key, problem.DidYouMean(e.Key, known)))
 		}
 	}
 	for _, nest := range []string{"general", "sandbox"} {
 		t, _ := root.Sub(nest)
 		for _, k := range []string{"allow_shell", "sandbox_mode", "approval_policy", "verbosity"} {
 			if e := t.Get(k); e != nil {
-				f.add("CW601", problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently drops [%s] %s: move it to the top of the file, before any table", nest, k))
+				f.add(problem.SettingNested, problem.Warning, e.KeySpan, fmt.Sprintf("Codewhale silently drops [%s] %s: move it to the top of the file, before any table", nest, k))
 			}
 		}
 	}
@@ -119,7 +119,7 @@ func stringSetting(f *File, t *tomldoc.TableValue, source string, names ...strin
 		return Setting{}
 	}
 	if e.Value.Kind != tomldoc.String {
-		f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a string, not %s", e.Key, e.Value.Kind))
+		f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a string, not %s", e.Key, e.Value.Kind))
 		return Setting{}
 	}
 	return Setting{Value: e.Value.Str, Set: true, Source: source, File: f.Path, Span: e.Value.Span}
@@ -131,7 +131,7 @@ func boolSetting(f *File, t *tomldoc.TableValue, source, name string) BoolSettin
 		return BoolSetting{}
 	}
 	if e.Value.Kind != tomldoc.Bool {
-		f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be true or false, not %s", name, e.Value.Kind))
+		f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be true or false, not %s", name, e.Value.Kind))
 		return BoolSetting{}
 	}
 	return BoolSetting{Value: e.Value.Bool, Set: true, Source: source}
@@ -140,7 +140,7 @@ func boolSetting(f *File, t *tomldoc.TableValue, source, name string) BoolSettin
 func table(f *File, t *tomldoc.TableValue, name string) *tomldoc.TableValue {
 	sub, e := t.Sub(name)
 	if e != nil && sub == nil {
-		f.add("CW003", problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a table, not %s", name, e.Value.Kind))
+		f.add(problem.InvalidValue, problem.Error, e.Value.Span, fmt.Sprintf("Codewhale refuses to start: %s must be a table, not %s", name, e.Value.Kind))
 	}
 	return sub
 }

@@ -10,14 +10,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
-// Problem codes of permissions.toml findings.
-const (
-	CodeSyntax       = "CW001" // not TOML (including a key defined twice)
-	CodeUnknownKey   = "CW002" // key outside the strict schema
-	CodeInvalidValue = "CW003" // wrong type or value
-	CodeMissingKey   = "CW004" // required key absent
-)
-
 // File is a loaded permissions.toml. Codewhale loads all of it or nothing:
 // any problem leaves Accepted false and Rules nil.
 type File struct {
@@ -115,7 +107,7 @@ const wholeFile = "; the whole permissions.toml is rejected (there is no partial
 
 // newProblem is a rejection of the whole file, and its serde class, as
 // File.reject takes them.
-func newProblem(code string, span problem.Span, message, serdeClass string) (problem.Problem, string) {
+func newProblem(code problem.Code, span problem.Span, message, serdeClass string) (problem.Problem, string) {
 	return problem.Problem{Code: code, Severity: problem.Error, Span: span,
 		Message: refusal + message + wholeFile}, serdeClass
 }
@@ -130,7 +122,7 @@ func syntaxProblem(e *tomldoc.SyntaxError) (problem.Problem, string) {
 			class = c
 		}
 	}
-	return newProblem(CodeSyntax, e.Span, message, class)
+	return newProblem(problem.SyntaxError, e.Span, message, class)
 }
 
 // loader walks the tree in the order serde visits it: keys in document
@@ -152,7 +144,7 @@ func (l *loader) root(t *tomldoc.TableValue) []FileRule {
 
 func (l *loader) rules(v *tomldoc.Value) []FileRule {
 	if v.Kind != tomldoc.Array {
-		l.file.reject(newProblem(CodeInvalidValue, v.Span,
+		l.file.reject(newProblem(problem.InvalidValue, v.Span,
 			"`rules` must be an array of tables (`[[rules]]` or `rules = [{…}]`), found "+describe(v),
 			serdeInvalidType(v, expectSeq)))
 		return nil
@@ -169,7 +161,7 @@ func (l *loader) rules(v *tomldoc.Value) []FileRule {
 				out = append(out, FileRule{Rule: r, Table: fields, Span: item.Span, Positional: true})
 			}
 		default:
-			l.file.reject(newProblem(CodeInvalidValue, item.Span,
+			l.file.reject(newProblem(problem.InvalidValue, item.Span,
 				"every entry of `rules` must be a table (or an array of its fields in order), found "+describe(item),
 				serdeNotAStruct(item)))
 		}
@@ -186,7 +178,7 @@ func (l *loader) rules(v *tomldoc.Value) []FileRule {
 func (l *loader) positionalRule(item *tomldoc.Value) (Rule, *tomldoc.TableValue, bool) {
 	n := len(item.Items)
 	if n == 0 {
-		l.file.reject(newProblem(CodeMissingKey, item.Span,
+		l.file.reject(newProblem(problem.MissingKey, item.Span,
 			"an empty array is not a rule: a rule written as an array starts with its `tool`, which every rule needs",
 			serdeInvalidLength(0, positionalStruct)))
 		return Rule{}, nil, false
@@ -198,7 +190,7 @@ func (l *loader) positionalRule(item *tomldoc.Value) (Rule, *tomldoc.TableValue,
 	r, ok := l.rule(&tomldoc.Value{Kind: tomldoc.Table, Table: fields, Span: item.Span})
 	if n > len(RuleFields) {
 		extra := problem.Span{Start: item.Items[len(RuleFields)].Span.Start, End: item.Items[n-1].Span.End}
-		l.file.reject(newProblem(CodeInvalidValue, extra,
+		l.file.reject(newProblem(problem.InvalidValue, extra,
 			fmt.Sprintf("a rule written as an array has at most %d elements (%s), this one has %d",
 				len(RuleFields), strings.Join(RuleFields, ", "), n),
 			serdeInvalidLength(n, fmt.Sprintf("%d elements in sequence", len(RuleFields)))))
@@ -244,7 +236,7 @@ func (l *loader) rule(item *tomldoc.Value) (Rule, bool) {
 		}
 	}
 	if !hasTool && item.Table.Get("tool") == nil {
-		l.file.reject(newProblem(CodeMissingKey, item.Span,
+		l.file.reject(newProblem(problem.MissingKey, item.Span,
 			"this rule has no `tool` key, which every rule needs", missingToolSE))
 	}
 	return r, len(l.file.Problems) == before
@@ -259,7 +251,7 @@ func (l *loader) str(e *tomldoc.Entry) (string, bool) {
 }
 
 func (l *loader) wrongType(e *tomldoc.Entry, want, serdeWant string) {
-	l.file.reject(newProblem(CodeInvalidValue, e.Value.Span,
+	l.file.reject(newProblem(problem.InvalidValue, e.Value.Span,
 		"`"+e.Key+"` must be "+want+", found "+describe(e.Value),
 		serdeInvalidType(e.Value, serdeWant)))
 }
@@ -273,7 +265,7 @@ func (l *loader) unknownKey(e *tomldoc.Entry, known []string, what, hint string)
 	} else {
 		msg += " (known keys: " + strings.Join(known, ", ") + ")"
 	}
-	l.file.reject(newProblem(CodeUnknownKey, e.KeySpan, msg, serdeUnknownField(e.Key, known)))
+	l.file.reject(newProblem(problem.UnknownKey, e.KeySpan, msg, serdeUnknownField(e.Key, known)))
 }
 
 // action decodes `action` the way toml 0.5 decodes a unit-variant enum: a
@@ -281,7 +273,7 @@ func (l *loader) unknownKey(e *tomldoc.Entry, known []string, what, hint string)
 func (l *loader) action(e *tomldoc.Entry) (Action, bool) {
 	v := e.Value
 	bad := func(class string) (Action, bool) {
-		l.file.reject(newProblem(CodeInvalidValue, v.Span,
+		l.file.reject(newProblem(problem.InvalidValue, v.Span,
 			"`action` must be \"allow\", \"ask\" or \"deny\" (lower-case), found "+describe(v), class))
 		return Ask, false
 	}

@@ -3,6 +3,8 @@ package execpolicy
 import (
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // The serde error classes Codewhale's serde + toml 0.5 loader produces,
@@ -11,67 +13,69 @@ import (
 func TestParseFileSerdeClasses(t *testing.T) {
 	const rule = "[[rules]]\ntool = \"exec_shell\"\n"
 	cases := []struct {
-		src, code, spanText, class string
+		src             string
+		code            problem.Code
+		spanText, class string
 	}{
-		{rule + "acton = \"allow\"\n", CodeUnknownKey, "acton", "unknown field `acton`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
-		{"version = 1\n", CodeUnknownKey, "version", "unknown field `version`, expected `rules`"},
-		{"[rules]\ntool = \"x\"\n", CodeInvalidValue, "rules", "invalid type: map, expected a sequence"},
-		{"rules = {}\n", CodeInvalidValue, "{}", "invalid type: map, expected a sequence"},
-		{"rules = 5\n", CodeInvalidValue, "5", "invalid type: integer `5`, expected a sequence"},
-		{"rules = \"not-an-array\"\n", CodeInvalidValue, `"not-an-array"`, `invalid type: string "not-an-array", expected a sequence`},
-		{"rules = [1]\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected struct ToolAskRule"},
-		{"rules = [1979-05-27]\n", CodeInvalidValue, "1979-05-27", "unknown field `$__toml_private_datetime`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
+		{rule + "acton = \"allow\"\n", problem.UnknownKey, "acton", "unknown field `acton`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
+		{"version = 1\n", problem.UnknownKey, "version", "unknown field `version`, expected `rules`"},
+		{"[rules]\ntool = \"x\"\n", problem.InvalidValue, "rules", "invalid type: map, expected a sequence"},
+		{"rules = {}\n", problem.InvalidValue, "{}", "invalid type: map, expected a sequence"},
+		{"rules = 5\n", problem.InvalidValue, "5", "invalid type: integer `5`, expected a sequence"},
+		{"rules = \"not-an-array\"\n", problem.InvalidValue, `"not-an-array"`, `invalid type: string "not-an-array", expected a sequence`},
+		{"rules = [1]\n", problem.InvalidValue, "1", "invalid type: integer `1`, expected struct ToolAskRule"},
+		{"rules = [1979-05-27]\n", problem.InvalidValue, "1979-05-27", "unknown field `$__toml_private_datetime`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
 		// A rule written as an array: serde reads its elements as the
 		// fields in order.
-		{"rules = [[1]]\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected a string"},
-		{"rules = [[]]\n", CodeMissingKey, "[]", "invalid length 0, expected struct ToolAskRule with 6 elements"},
-		{"rules = [[\"exec_shell\", 1]]\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected a string"},
-		{"rules = [[\"exec_shell\", \"ls\", \"x\"]]\n", CodeInvalidValue, `"x"`, `invalid type: string "x", expected a boolean`},
-		{"rules = [[\"exec_shell\", \"ls\", false, 5]]\n", CodeInvalidValue, "5", "invalid type: integer `5`, expected a string"},
-		{"rules = [[\"exec_shell\", \"ls\", false, \"\", []]]\n", CodeInvalidValue, "[]", "invalid type: sequence, expected a string"},
-		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"Deny\"]]\n", CodeInvalidValue, `"Deny"`, "unknown variant `Deny`, expected one of `allow`, `ask`, `deny`"},
-		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", 5]]\n", CodeInvalidValue, "5", "expected string or inline table, found integer"},
-		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"deny\", \"x\"]]\n", CodeInvalidValue, `"x"`, "invalid length 7, expected 6 elements in sequence"},
-		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"deny\", \"x\", 2]]\n", CodeInvalidValue, `"x", 2`, "invalid length 8, expected 6 elements in sequence"},
-		{"rules = [[[\"exec_shell\"]]]\n", CodeInvalidValue, `["exec_shell"]`, "invalid type: sequence, expected a string"},
-		{"rules = [[{ tool = \"x\" }]]\n", CodeInvalidValue, `{ tool = "x" }`, "invalid type: map, expected a string"},
-		{"rules = [{ tool = \"a\" }, [\"b\", true]]\n", CodeInvalidValue, "true", "invalid type: boolean `true`, expected a string"},
-		{"[[rules]]\ntool = true\n", CodeInvalidValue, "true", "invalid type: boolean `true`, expected a string"},
-		{"[[rules]]\ntool = 5\n", CodeInvalidValue, "5", "invalid type: integer `5`, expected a string"},
-		{"[[rules]]\ntool = -0x10\n", CodeSyntax, "", ""},
-		{"[[rules]]\ntool = 0x10\n", CodeInvalidValue, "0x10", "invalid type: integer `16`, expected a string"},
-		{"[[rules]]\ntool = 1.5\n", CodeInvalidValue, "1.5", "invalid type: floating point `1.5`, expected a string"},
-		{"[[rules]]\ntool = 2e0\n", CodeInvalidValue, "2e0", "invalid type: floating point `2.0`, expected a string"},
-		{"[[rules]]\ntool = 1e-7\n", CodeInvalidValue, "1e-7", "invalid type: floating point `0.0000001`, expected a string"},
-		{"[[rules]]\ntool = -0.0\n", CodeInvalidValue, "-0.0", "invalid type: floating point `-0.0`, expected a string"},
-		{"[[rules]]\ntool = nan\n", CodeInvalidValue, "nan", "invalid type: floating point `NaN`, expected a string"},
-		{"[[rules]]\ntool = -inf\n", CodeInvalidValue, "-inf", "invalid type: floating point `-inf`, expected a string"},
-		{"[[rules]]\ntool = 1979-05-27\n", CodeInvalidValue, "1979-05-27", "invalid type: map, expected a string"},
-		{"[[rules]]\ntool = [\"a\"]\n", CodeInvalidValue, `["a"]`, "invalid type: sequence, expected a string"},
-		{"[[rules]]\ntool = { a = 1 }\n", CodeInvalidValue, "{ a = 1 }", "invalid type: map, expected a string"},
-		{rule + "path = [\"a\",\"b\"]\n", CodeInvalidValue, `["a","b"]`, "invalid type: sequence, expected a string"},
-		{rule + "command_exact = \"true\"\n", CodeInvalidValue, `"true"`, `invalid type: string "true", expected a boolean`},
-		{rule + "command_exact = 1\n", CodeInvalidValue, "1", "invalid type: integer `1`, expected a boolean"},
-		{rule + "command_exact = 1.5\n", CodeInvalidValue, "1.5", "invalid type: floating point `1.5`, expected a boolean"},
-		{rule + "command_exact = \"a\\\"b\\n\\u0001é\\u0301\"\n", CodeInvalidValue, `"a\"b\n\u0001é\u0301"`, `invalid type: string "a\"b\n\u{1}é\u{301}", expected a boolean`},
-		{rule + "action = \"Deny\"\n", CodeInvalidValue, `"Deny"`, "unknown variant `Deny`, expected one of `allow`, `ask`, `deny`"},
-		{rule + "action = \"\"\n", CodeInvalidValue, `""`, "unknown variant ``, expected one of `allow`, `ask`, `deny`"},
-		{rule + "action = 5\n", CodeInvalidValue, "5", "expected string or inline table, found integer"},
-		{rule + "action = 1.5\n", CodeInvalidValue, "1.5", "expected string or inline table, found float"},
-		{rule + "action = true\n", CodeInvalidValue, "true", "expected string or inline table, found boolean"},
-		{rule + "action = [\"allow\"]\n", CodeInvalidValue, `["allow"]`, "expected string or inline table, found array"},
-		{rule + "action = {}\n", CodeInvalidValue, "{}", "expected exactly 1 element, found zero elements"},
-		{rule + "action = { allow = {}, deny = {} }\n", CodeInvalidValue, "{ allow = {}, deny = {} }", "expected exactly 1 element, found more than 1 element"},
-		{rule + "action = { block = {} }\n", CodeInvalidValue, "{ block = {} }", "unknown variant `block`, expected one of `allow`, `ask`, `deny`"},
-		{rule + "action = { allow = 1 }\n", CodeInvalidValue, "{ allow = 1 }", "expected table, found integer"},
-		{rule + "action = { allow = { x = 1 } }\n", CodeInvalidValue, "{ allow = { x = 1 } }", "expected empty table"},
-		{rule + "[rules.action]\nallow = {}\n", CodeInvalidValue, "rules.action", "invalid type: map, expected enum PermissionAction"},
-		{"[[rules]]\ncommand = \"ls\"\n", CodeMissingKey, "rules", "missing field `tool`"},
-		{"rules = [{ command = \"ls\" }]\n", CodeMissingKey, `{ command = "ls" }`, "missing field `tool`"},
-		{rule + "tool = \"read_file\"\n", CodeSyntax, "tool", "duplicate field `tool`"},
-		{rule + "x = 1\nx = 2\n", CodeSyntax, "x", "unknown field `x`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
-		{"rules = []\nrules = []\n", CodeSyntax, "rules", "duplicate field `rules`"},
-		{"v = 1\nv = 2\n", CodeSyntax, "v", "unknown field `v`, expected `rules`"},
+		{"rules = [[1]]\n", problem.InvalidValue, "1", "invalid type: integer `1`, expected a string"},
+		{"rules = [[]]\n", problem.MissingKey, "[]", "invalid length 0, expected struct ToolAskRule with 6 elements"},
+		{"rules = [[\"exec_shell\", 1]]\n", problem.InvalidValue, "1", "invalid type: integer `1`, expected a string"},
+		{"rules = [[\"exec_shell\", \"ls\", \"x\"]]\n", problem.InvalidValue, `"x"`, `invalid type: string "x", expected a boolean`},
+		{"rules = [[\"exec_shell\", \"ls\", false, 5]]\n", problem.InvalidValue, "5", "invalid type: integer `5`, expected a string"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", []]]\n", problem.InvalidValue, "[]", "invalid type: sequence, expected a string"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"Deny\"]]\n", problem.InvalidValue, `"Deny"`, "unknown variant `Deny`, expected one of `allow`, `ask`, `deny`"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", 5]]\n", problem.InvalidValue, "5", "expected string or inline table, found integer"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"deny\", \"x\"]]\n", problem.InvalidValue, `"x"`, "invalid length 7, expected 6 elements in sequence"},
+		{"rules = [[\"exec_shell\", \"ls\", false, \"\", \"\", \"deny\", \"x\", 2]]\n", problem.InvalidValue, `"x", 2`, "invalid length 8, expected 6 elements in sequence"},
+		{"rules = [[[\"exec_shell\"]]]\n", problem.InvalidValue, `["exec_shell"]`, "invalid type: sequence, expected a string"},
+		{"rules = [[{ tool = \"x\" }]]\n", problem.InvalidValue, `{ tool = "x" }`, "invalid type: map, expected a string"},
+		{"rules = [{ tool = \"a\" }, [\"b\", true]]\n", problem.InvalidValue, "true", "invalid type: boolean `true`, expected a string"},
+		{"[[rules]]\ntool = true\n", problem.InvalidValue, "true", "invalid type: boolean `true`, expected a string"},
+		{"[[rules]]\ntool = 5\n", problem.InvalidValue, "5", "invalid type: integer `5`, expected a string"},
+		{"[[rules]]\ntool = -0x10\n", problem.SyntaxError, "", ""},
+		{"[[rules]]\ntool = 0x10\n", problem.InvalidValue, "0x10", "invalid type: integer `16`, expected a string"},
+		{"[[rules]]\ntool = 1.5\n", problem.InvalidValue, "1.5", "invalid type: floating point `1.5`, expected a string"},
+		{"[[rules]]\ntool = 2e0\n", problem.InvalidValue, "2e0", "invalid type: floating point `2.0`, expected a string"},
+		{"[[rules]]\ntool = 1e-7\n", problem.InvalidValue, "1e-7", "invalid type: floating point `0.0000001`, expected a string"},
+		{"[[rules]]\ntool = -0.0\n", problem.InvalidValue, "-0.0", "invalid type: floating point `-0.0`, expected a string"},
+		{"[[rules]]\ntool = nan\n", problem.InvalidValue, "nan", "invalid type: floating point `NaN`, expected a string"},
+		{"[[rules]]\ntool = -inf\n", problem.InvalidValue, "-inf", "invalid type: floating point `-inf`, expected a string"},
+		{"[[rules]]\ntool = 1979-05-27\n", problem.InvalidValue, "1979-05-27", "invalid type: map, expected a string"},
+		{"[[rules]]\ntool = [\"a\"]\n", problem.InvalidValue, `["a"]`, "invalid type: sequence, expected a string"},
+		{"[[rules]]\ntool = { a = 1 }\n", problem.InvalidValue, "{ a = 1 }", "invalid type: map, expected a string"},
+		{rule + "path = [\"a\",\"b\"]\n", problem.InvalidValue, `["a","b"]`, "invalid type: sequence, expected a string"},
+		{rule + "command_exact = \"true\"\n", problem.InvalidValue, `"true"`, `invalid type: string "true", expected a boolean`},
+		{rule + "command_exact = 1\n", problem.InvalidValue, "1", "invalid type: integer `1`, expected a boolean"},
+		{rule + "command_exact = 1.5\n", problem.InvalidValue, "1.5", "invalid type: floating point `1.5`, expected a boolean"},
+		{rule + "command_exact = \"a\\\"b\\n\\u0001é\\u0301\"\n", problem.InvalidValue, `"a\"b\n\u0001é\u0301"`, `invalid type: string "a\"b\n\u{1}é\u{301}", expected a boolean`},
+		{rule + "action = \"Deny\"\n", problem.InvalidValue, `"Deny"`, "unknown variant `Deny`, expected one of `allow`, `ask`, `deny`"},
+		{rule + "action = \"\"\n", problem.InvalidValue, `""`, "unknown variant ``, expected one of `allow`, `ask`, `deny`"},
+		{rule + "action = 5\n", problem.InvalidValue, "5", "expected string or inline table, found integer"},
+		{rule + "action = 1.5\n", problem.InvalidValue, "1.5", "expected string or inline table, found float"},
+		{rule + "action = true\n", problem.InvalidValue, "true", "expected string or inline table, found boolean"},
+		{rule + "action = [\"allow\"]\n", problem.InvalidValue, `["allow"]`, "expected string or inline table, found array"},
+		{rule + "action = {}\n", problem.InvalidValue, "{}", "expected exactly 1 element, found zero elements"},
+		{rule + "action = { allow = {}, deny = {} }\n", problem.InvalidValue, "{ allow = {}, deny = {} }", "expected exactly 1 element, found more than 1 element"},
+		{rule + "action = { block = {} }\n", problem.InvalidValue, "{ block = {} }", "unknown variant `block`, expected one of `allow`, `ask`, `deny`"},
+		{rule + "action = { allow = 1 }\n", problem.InvalidValue, "{ allow = 1 }", "expected table, found integer"},
+		{rule + "action = { allow = { x = 1 } }\n", problem.InvalidValue, "{ allow = { x = 1 } }", "expected empty table"},
+		{rule + "[rules.action]\nallow = {}\n", problem.InvalidValue, "rules.action", "invalid type: map, expected enum PermissionAction"},
+		{"[[rules]]\ncommand = \"ls\"\n", problem.MissingKey, "rules", "missing field `tool`"},
+		{"rules = [{ command = \"ls\" }]\n", problem.MissingKey, `{ command = "ls" }`, "missing field `tool`"},
+		{rule + "tool = \"read_file\"\n", problem.SyntaxError, "tool", "duplicate field `tool`"},
+		{rule + "x = 1\nx = 2\n", problem.SyntaxError, "x", "unknown field `x`, expected one of `tool`, `command`, `command_exact`, `path`, `workspace`, `action`"},
+		{"rules = []\nrules = []\n", problem.SyntaxError, "rules", "duplicate field `rules`"},
+		{"v = 1\nv = 2\n", problem.SyntaxError, "v", "unknown field `v`, expected `rules`"},
 	}
 	for _, c := range cases {
 		f, problems := ParseFile([]byte(c.src))
@@ -132,12 +136,15 @@ func TestParseFileAccepts(t *testing.T) {
 func TestParseFileReportsEveryProblem(t *testing.T) {
 	src := "[[rules]]\ncommand = 1\nacton = \"allow\"\n[[rules]]\ntool = \"ok\"\n[[rules]]\ntool = 3\nextra = 1\n"
 	f, problems := ParseFile([]byte(src))
-	want := []struct{ code, text string }{
-		{CodeMissingKey, "rules"},
-		{CodeInvalidValue, "1"},
-		{CodeUnknownKey, "acton"},
-		{CodeInvalidValue, "3"},
-		{CodeUnknownKey, "extra"},
+	want := []struct {
+		code problem.Code
+		text string
+	}{
+		{problem.MissingKey, "rules"},
+		{problem.InvalidValue, "1"},
+		{problem.UnknownKey, "acton"},
+		{problem.InvalidValue, "3"},
+		{problem.UnknownKey, "extra"},
 	}
 	if f.Accepted || len(problems) != len(want) {
 		t.Fatalf("accepted=%v problems=%v", f.Accepted, problems)

@@ -10,17 +10,6 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
-// Diagnostic codes this package reports (docs/codewhale/contract.md §5).
-const (
-	codeUnknownKey   = "CW002"
-	codeInvalidValue = "CW003"
-	codeMissingKey   = "CW004"
-	codeFileRejected = "CW005"
-	codeDropped      = "CW300"
-	codeFailsOpen    = "CW301"
-	codeNeverMatches = "CW302"
-)
-
 // loader collects what one file's decoding finds. Codewhale deserialises a
 // hooks file with serde, so a wrong type, a missing required field or an
 // unknown event or condition type fails the whole file: those are causes.
@@ -39,12 +28,12 @@ func (l *loader) wholeFile() string {
 	return "Codewhale cannot parse config.toml and refuses to start"
 }
 
-func (l *loader) report(code string, sev problem.Severity, span problem.Span, msg string) {
+func (l *loader) report(code problem.Code, sev problem.Severity, span problem.Span, msg string) {
 	l.problems = append(l.problems, problem.Problem{Code: code, Severity: sev, Span: span, Message: msg})
 }
 
 // fail records a cause that rejects the whole file.
-func (l *loader) fail(code string, span problem.Span, msg string) {
+func (l *loader) fail(code problem.Code, span problem.Span, msg string) {
 	sep := ": "
 	if strings.HasSuffix(msg, "?") {
 		sep = " "
@@ -59,7 +48,7 @@ func (l *loader) finish(cfg Config) (Config, []problem.Problem) {
 	if len(l.causes) == 0 {
 		return cfg, l.problems
 	}
-	whole := problem.Problem{Code: codeFileRejected, Severity: problem.Error, Span: l.causes[0].Span}
+	whole := problem.Problem{Code: problem.FileRejected, Severity: problem.Error, Span: l.causes[0].Span}
 	if l.source == Project {
 		whole.Message = "Codewhale ignores this hooks.toml as a whole: none of its hooks run (global hooks still do)"
 	} else {
@@ -72,7 +61,7 @@ func (l *loader) finish(cfg Config) (Config, []problem.Problem) {
 }
 
 func (l *loader) wrongType(e *tomldoc.Entry, want string) {
-	l.fail(codeInvalidValue, e.Value.Span, fmt.Sprintf("`%s` must be %s, not %s %s", e.Key, want, article(e.Value.Kind), e.Value.Kind))
+	l.fail(problem.InvalidValue, e.Value.Span, fmt.Sprintf("`%s` must be %s, not %s %s", e.Key, want, article(e.Value.Kind), e.Value.Kind))
 }
 
 func article(k tomldoc.Kind) string {
@@ -86,7 +75,7 @@ func article(k tomldoc.Kind) string {
 func (l *loader) unknownKeys(t *tomldoc.TableValue, known []string, where string) {
 	for _, e := range t.Entries {
 		if !slices.Contains(known, e.Key) {
-			l.report(codeUnknownKey, problem.Warning, e.KeySpan,
+			l.report(problem.UnknownKey, problem.Warning, e.KeySpan,
 				fmt.Sprintf("Codewhale ignores unknown key `%s` in %s%s", e.Key, where, problem.DidYouMean(e.Key, known)))
 		}
 	}
@@ -134,7 +123,7 @@ func (l *loader) intAt(t *tomldoc.TableValue, key string) (int64, *tomldoc.Entry
 func (l *loader) uintAt(t *tomldoc.TableValue, key string) (uint64, *tomldoc.Entry) {
 	n, e := l.intAt(t, key)
 	if e != nil && n < 0 {
-		l.fail(codeInvalidValue, e.Value.Span, fmt.Sprintf("`%s` must not be negative", key))
+		l.fail(problem.InvalidValue, e.Value.Span, fmt.Sprintf("`%s` must not be negative", key))
 		return 0, nil
 	}
 	return uint64(n), e
@@ -157,6 +146,6 @@ func (l *loader) require(t *tomldoc.TableValue, span problem.Span, key, where st
 	if t.Get(key) != nil {
 		return true
 	}
-	l.fail(codeMissingKey, span, fmt.Sprintf("%s has no `%s`, which Codewhale requires", where, key))
+	l.fail(problem.MissingKey, span, fmt.Sprintf("%s has no `%s`, which Codewhale requires", where, key))
 	return false
 }

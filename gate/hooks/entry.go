@@ -30,7 +30,7 @@ func (l *loader) decodeHook(item *tomldoc.Value, index int) (Hook, bool) {
 	h := Hook{TimeoutSecs: DefaultTimeoutSecs, ContinueOnError: true, Condition: Condition{Type: Always},
 		Source: l.source, Index: index, Span: item.Span}
 	if item.Kind != tomldoc.Table {
-		l.fail(codeInvalidValue, item.Span, fmt.Sprintf("a hook entry must be a table, not %s %s", article(item.Kind), item.Kind))
+		l.fail(problem.InvalidValue, item.Span, fmt.Sprintf("a hook entry must be a table, not %s %s", article(item.Kind), item.Kind))
 		return h, false
 	}
 	t := item.Table
@@ -76,7 +76,7 @@ func (l *loader) event(e *tomldoc.Entry, name string) Event {
 	if slices.Contains(stateEvents, Event(name)) {
 		hint = fmt.Sprintf(" (an event since Codewhale %s; %s does not know it)", release.FifteenHookEvents.Since, l.release.Name())
 	}
-	l.fail(codeInvalidValue, e.Value.Span, fmt.Sprintf("unknown hook event %q%s", name, hint))
+	l.fail(problem.InvalidValue, e.Value.Span, fmt.Sprintf("unknown hook event %q%s", name, hint))
 	return ""
 }
 
@@ -84,7 +84,7 @@ func (l *loader) event(e *tomldoc.Entry, name string) Event {
 func (l *loader) condition(v *tomldoc.Value) Condition {
 	c := Condition{Type: Always, Span: v.Span}
 	if v.Kind != tomldoc.Table {
-		l.fail(codeInvalidValue, v.Span, fmt.Sprintf("a hook condition must be a table like { type = \"always\" }, not %s %s", article(v.Kind), v.Kind))
+		l.fail(problem.InvalidValue, v.Span, fmt.Sprintf("a hook condition must be a table like { type = \"always\" }, not %s %s", article(v.Kind), v.Kind))
 		return c
 	}
 	t := v.Table
@@ -97,7 +97,7 @@ func (l *loader) condition(v *tomldoc.Value) Condition {
 	}
 	arg, known := conditionArgs[ConditionType(name)]
 	if !known {
-		l.fail(codeInvalidValue, e.Value.Span, fmt.Sprintf("unknown condition type %q%s", name, problem.DidYouMean(name, conditionTypes)))
+		l.fail(problem.InvalidValue, e.Value.Span, fmt.Sprintf("unknown condition type %q%s", name, problem.DidYouMean(name, conditionTypes)))
 		return c
 	}
 	c.Type = ConditionType(name)

@@ -26,7 +26,7 @@ func FromUserConfig(hooksTable *tomldoc.TableValue, r release.Release) (Config, 
 	cfg.Enabled, _ = l.boolAt(hooksTable, "enabled", true)
 	if n, e := l.uintAt(hooksTable, "default_timeout_secs"); e != nil {
 		if n == 0 {
-			l.report(codeInvalidValue, problem.Error, e.Value.Span,
+			l.report(problem.InvalidValue, problem.Error, e.Value.Span,
 				"Codewhale rejects default_timeout_secs = 0 and ignores it: every hook keeps its own timeout_secs")
 		}
 		cfg.DefaultTimeoutSecs = n
@@ -48,7 +48,7 @@ func FromProjectFile(doc *tomldoc.Doc, r release.Release) (Config, []problem.Pro
 	}
 	if len(doc.Src) > MaxProjectFileBytes {
 		return Config{Enabled: true, Rejected: true, Release: r}, []problem.Problem{{
-			Code: codeFileRejected, Severity: problem.Error,
+			Code: problem.FileRejected, Severity: problem.Error,
 			Message: fmt.Sprintf("hooks.toml is larger than %d bytes: Codewhale ignores it and loads none of the project hooks", MaxProjectFileBytes),
 		}}
 	}
@@ -59,7 +59,7 @@ func FromProjectFile(doc *tomldoc.Doc, r release.Release) (Config, []problem.Pro
 	_, dir := l.stringAt(doc.Root, "working_dir")
 	for _, e := range []*tomldoc.Entry{enabled, timeout, dir} {
 		if e != nil {
-			l.report(codeUnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf(
+			l.report(problem.UnknownKey, problem.Warning, e.KeySpan, fmt.Sprintf(
 				"Codewhale ignores `%s` in a project hooks.toml: only the user's config.toml [hooks] table sets it", e.Key))
 		}
 	}

@@ -29,7 +29,7 @@ func loadUser(t *testing.T, src string) (Config, []problem.Problem) {
 // want is one expected problem: its code, severity, the text its span
 // covers and a fragment of its message.
 type want struct {
-	code string
+	code problem.Code
 	sev  problem.Severity
 	text string
 	msg  string

@@ -68,7 +68,7 @@ func TestStateEventConditions(t *testing.T) {
 			if c.kept {
 				want = 2
 			}
-			dropped := slices.ContainsFunc(problems, func(p problem.Problem) bool { return p.Code == codeDropped })
+			dropped := slices.ContainsFunc(problems, func(p problem.Problem) bool { return p.Code == problem.HookDropped })
 			if len(cfg.Hooks) != want || dropped == c.kept {
 				t.Errorf("%s %s: %d hooks kept, CW300 %v", ev, c.condition, len(cfg.Hooks), dropped)
 			}
@@ -115,7 +115,7 @@ func TestModeConditionsPerRelease(t *testing.T) {
 	for _, version := range []string{"0.9.10", "0.10.0"} {
 		_, problems := FromProjectFile(parse(t, src), release.MustOf(version))
 		lint := slices.ContainsFunc(problems, func(p problem.Problem) bool {
-			return p.Code == codeNeverMatches && strings.Contains(p.Message, "never matches in Codewhale "+version)
+			return p.Code == problem.HookToolNameNeverMatches && strings.Contains(p.Message, "never matches in Codewhale "+version)
 		})
 		if lint != (version != "0.9.10") {
 			t.Errorf("at %s: CW302 for mode yolo %v (%v)", version, lint, problems)

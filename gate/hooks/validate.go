@@ -26,7 +26,7 @@ func (l *loader) validate(h Hook, es hookEntries) bool {
 	keep := true
 	drop := func(span problem.Span, reason string) {
 		keep = false
-		l.report(codeDropped, problem.Error, span, "Codewhale drops this hook at load: "+reason)
+		l.report(problem.HookDropped, problem.Error, span, "Codewhale drops this hook at load: "+reason)
 	}
 	l.checkCondition(h.Event, h.Condition, drop)
 	if es.timeout != nil && h.TimeoutSecs == 0 {
@@ -40,17 +40,17 @@ func (l *loader) validate(h Hook, es hookEntries) bool {
 	}
 	switch {
 	case h.Background && h.Event == ShellEnv:
-		l.report(codeFailsOpen, problem.Warning, es.background.Value.Span,
+		l.report(problem.HookFailsOpen, problem.Warning, es.background.Value.Span,
 			"Codewhale does not honour background = true on shell_env: this hook runs in the foreground")
 	case h.Background && h.Event.steers():
-		l.report(codeFailsOpen, problem.Warning, es.background.Value.Span, fmt.Sprintf(
+		l.report(problem.HookFailsOpen, problem.Warning, es.background.Value.Span, fmt.Sprintf(
 			"Codewhale queues this background %s hook and never waits for it: it only observes and cannot deny, ask or rewrite", h.Event))
 	case h.Event == ToolCallBefore && h.ContinueOnError:
 		span := h.Span
 		if es.continueOnError != nil {
 			span = es.continueOnError.Value.Span
 		}
-		l.report(codeFailsOpen, problem.Warning, span,
+		l.report(problem.HookFailsOpen, problem.Warning, span,
 			"this tool_call_before hook fails open: with continue_on_error = true, Codewhale runs the call anyway when the hook times out, crashes or exits without a decision; set continue_on_error = false to make it a strict gate")
 	}
 	return true
@@ -88,13 +88,13 @@ func (l *loader) lintModeCondition(c Condition) {
 	if !l.release.Has(release.HookModeThree) || (mode != "yolo" && mode != "auto") {
 		return
 	}
-	l.report(codeNeverMatches, problem.Warning, c.ArgSpan, fmt.Sprintf(
+	l.report(problem.HookToolNameNeverMatches, problem.Warning, c.ArgSpan, fmt.Sprintf(
 		"mode %q never matches in Codewhale %s: its modes are agent, plan and operate, and a session started in yolo or auto mode runs as agent (%s)",
 		c.Arg, l.release.Name(), release.HookModeThree))
 }
 
 func (l *loader) lintToolCondition(c Condition) {
-	never := func(msg string) { l.report(codeNeverMatches, problem.Warning, c.ArgSpan, msg) }
+	never := func(msg string) { l.report(problem.HookToolNameNeverMatches, problem.Warning, c.ArgSpan, msg) }
 	if c.Type == ToolCategory {
 		if !slices.Contains(Categories, c.Arg) {
 			never(fmt.Sprintf("tool_category %q never matches: Codewhale computes only shell, safe, file_write or other%s",

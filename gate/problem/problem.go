@@ -29,7 +29,7 @@ type Span struct{ Start, End int }
 // Problem is one finding in one file.
 type Problem struct {
 	File     string
-	Code     string
+	Code     Code
 	Severity Severity
 	Span     Span
 	Message  string

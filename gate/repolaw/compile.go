@@ -31,7 +31,7 @@ func Parse(data []byte) (Law, []problem.Problem) {
 	root, err := parseJSON(data)
 	if err != nil {
 		return Law{}, []problem.Problem{{
-			Code:     "CW001",
+			Code:     problem.SyntaxError,
 			Severity: problem.Error,
 			Span:     problem.Span{Start: err.offset, End: err.offset + runeLen(data[err.offset:])},
 			Message:  fmt.Sprintf("JSON syntax error: %s. Codewhale ignores this constitution.json: zero paths are protected", err.msg),
@@ -68,7 +68,7 @@ func compile(invariants []invariant) (Law, []problem.Problem) {
 			g, err := globset.Compile(pattern)
 			if err != nil {
 				problems = append(problems, problem.Problem{
-					Code:     "CW400",
+					Code:     problem.ConstitutionIgnored,
 					Severity: problem.Warning,
 					Span:     p.span,
 					Message:  fmt.Sprintf("Codewhale silently drops this glob (%v): it protects nothing", err),
@@ -99,7 +99,7 @@ func advisoryOnly(inv invariant, text string) problem.Problem {
 		span, why = inv.text.span, "has no paths"
 	}
 	return problem.Problem{
-		Code:     "CW401",
+		Code:     problem.InvariantAdvisory,
 		Severity: problem.Info,
 		Span:     span,
 		Message:  fmt.Sprintf("Invariant %q %s: Codewhale treats it as advice only and protects no file with it", text, why),
@@ -127,7 +127,7 @@ func unanchored(pattern string) (string, bool) {
 func anchoredGlob(span problem.Span, pattern, fixed string) problem.Problem {
 	quoted, _ := json.Marshal(fixed)
 	return problem.Problem{
-		Code:     "CW400",
+		Code:     problem.ConstitutionIgnored,
 		Severity: problem.Warning,
 		Span:     span,
 		Message: fmt.Sprintf("Codewhale matches this glob against paths relative to the workspace, which never start with %q: %q protects nothing (%q would)",

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 type tree map[string]string // relative path → contents; "DIR" makes a directory, "->x" a symlink to x
@@ -81,7 +83,7 @@ func TestLoad(t *testing.T) {
 	})
 	tests := []struct {
 		file  string
-		code  string // of the only problem; "" = none
+		code  problem.Code // of the only problem; "" = none
 		rules int
 	}{
 		{"valid.json", "CW401", 2}, // its bare-string invariant

@@ -84,7 +84,7 @@ func TestParse(t *testing.T) {
 			law, problems := Parse([]byte(tt.text))
 			var codes []string
 			for _, p := range problems {
-				codes = append(codes, p.Code+"/"+p.Severity.String())
+				codes = append(codes, string(p.Code)+"/"+p.Severity.String())
 			}
 			if !slices.Equal(codes, tt.codes) {
 				t.Fatalf("problems = %v, want %v: %+v", codes, tt.codes, problems)

@@ -49,7 +49,7 @@ func (c *schemaChecker) ignored(span problem.Span, format string, args ...any) {
 
 func ignoredProblem(span problem.Span, cause string) problem.Problem {
 	return problem.Problem{
-		Code:     "CW400",
+		Code:     problem.ConstitutionIgnored,
 		Severity: problem.Error,
 		Span:     span,
 		Message:  fmt.Sprintf("Codewhale ignores this constitution.json (%s): zero paths are protected", cause),

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// TestCheckFix: check --fix writes the safe fix of a finding to the file
+// on disk (its mode kept), reports only what remains with check's exit code, leaves a
+// file whose finding has no safe fix byte for byte as it was (never
+// rewritten), and a second run changes nothing.
+func TestCheckFix(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	hermetic := fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))
+	// CW602 has a safe fix (write "read-only"); the CW002 rename is a guess, not safe.
+	if err := os.WriteFile(cfg, []byte(hermetic+"sandbox_mode = \"Read-Only\"\nmodle = \"x\"\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	// CW205 (info) has no fix at all.
+	perms := filepath.Join(dir, "permissions.toml")
+	permsText := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git\"\naction = \"allow\"\n"
+	if err := os.WriteFile(perms, []byte(permsText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	permsBefore, _ := os.Stat(perms)
+	args := []string{"check", "--fix", "--config", cfg, "--workspace", ws, "--fail-level", "warning"}
+
+	code, out, errOut := runCLI(t, "", args...)
+	if code != 2 || strings.Contains(out, "CW602") || !strings.Contains(out, "warning CW002") || !strings.Contains(out, "info CW205") {
+		t.Errorf("check --fix: exit %d, want 2 with CW002 and CW205 left and CW602 fixed\n%s%s", code, out, errOut)
+	}
+	if want := "codewhale-ls check --fix: fixed " + cfg + "\n"; errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	fixed, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := hermetic + "sandbox_mode = \"read-only\"\nmodle = \"x\"\n"; string(fixed) != want {
+		t.Errorf("config after --fix:\n%s\nwant:\n%s", fixed, want)
+	}
+	if fi, err := os.Stat(cfg); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("config mode %v, want 0640 kept (%v)", fi.Mode().Perm(), err)
+	}
+	if got, _ := os.ReadFile(perms); string(got) != permsText {
+		t.Errorf("permissions.toml without a safe fix changed:\n%s", got)
+	}
+	if after, _ := os.Stat(perms); !after.ModTime().Equal(permsBefore.ModTime()) {
+		t.Error("permissions.toml without a safe fix was rewritten")
+	}
+
+	code, out2, errOut := runCLI(t, "", args...)
+	if code != 2 || out2 != out || errOut != "" {
+		t.Errorf("second check --fix: exit %d, stderr %q, report\n%s\nwant the first run's\n%s", code, errOut, out2, out)
+	}
+	if again, _ := os.ReadFile(cfg); !bytes.Equal(again, fixed) {
+		t.Errorf("second check --fix changed the config:\n%s", again)
+	}
+}
+
+// TestCheckFixKeepsAConcurrentSave: a file saved between the check and the
+// write keeps the save; --fix says so and fails (exit 1 in check).
+func TestCheckFixKeepsAConcurrentSave(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	checked := []byte("sandbox_mode = \"Read-Only\"\n")
+	saved := "sandbox_mode = \"Read-Only\"\nmodel = \"x\"\n"
+	if err := os.WriteFile(path, []byte(saved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fix := problem.Fix{Safe: true, Edits: []problem.Edit{{Span: problem.Span{Start: 15, End: 26}, NewText: `"read-only"`}}}
+	var stderr bytes.Buffer
+	files := []*diagnostics.FileResult{{Path: path, Src: checked, Problems: []problem.Problem{{Code: problem.ValueDoesNotRestrict, Fixes: []problem.Fix{fix}}}}}
+	if fixFiles(files, &stderr) || !strings.Contains(stderr.String(), "changed since it was checked") {
+		t.Errorf("fixFiles over a file saved meanwhile: stderr %q", stderr.String())
+	}
+	if got, _ := os.ReadFile(path); string(got) != saved {
+		t.Errorf("the save was lost:\n%s", got)
+	}
+}
