@@ -260,15 +260,10 @@ func (a Agent) Note(scope Scope) string {
 	return a.projectNote
 }
 
-// Command is the hook command for the agent, in sh: binary (the caller
+// command is the hook command for the agent, in sh: binary (the caller
 // passes the running binary's absolute path, so the agent finds it
-// whatever its PATH), `hook NAME --timeout N` with the agent's hook
-// timeout, then `|| exit 2` where exit 2 is the agent's block.
-func (a Agent) Command(binary string) string {
-	return a.command(binary, a.seconds())
-}
-
-// command is Command with a hook timeout of seconds.
+// whatever its PATH), `hook NAME --timeout N` with a hook timeout of
+// seconds, then `|| exit 2` where exit 2 is the agent's block.
 func (a Agent) command(binary string, seconds int) string {
 	return shellQuote(binary) + a.commandTail(seconds)
 }

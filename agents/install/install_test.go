@@ -193,10 +193,10 @@ func TestDeepNestingIsRefusedNotOverflowed(t *testing.T) {
 }
 
 func TestCommandQuotesTheBinary(t *testing.T) {
-	if got := Agents["cursor"].Command("/opt/it's here/codewhale-ls"); got != `'/opt/it'\''s here/codewhale-ls' hook cursor --timeout 30 || exit 2` {
+	if got := Agents["cursor"].command("/opt/it's here/codewhale-ls", Agents["cursor"].seconds()); got != `'/opt/it'\''s here/codewhale-ls' hook cursor --timeout 30 || exit 2` {
 		t.Fatalf("got %s", got)
 	}
-	if got := Agents["gemini-cli"].Command("/usr/bin/codewhale-ls"); got != "/usr/bin/codewhale-ls hook gemini-cli --timeout 60 || exit 2" {
+	if got := Agents["gemini-cli"].command("/usr/bin/codewhale-ls", Agents["gemini-cli"].seconds()); got != "/usr/bin/codewhale-ls hook gemini-cli --timeout 60 || exit 2" {
 		t.Fatalf("got %s", got)
 	}
 }

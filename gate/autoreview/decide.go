@@ -12,20 +12,6 @@ const (
 	Block
 )
 
-// AuditDecision is the `decision` field of the tool.auto_review audit event.
-func (k VerdictKind) AuditDecision() string {
-	switch k {
-	case Allow:
-		return "allow"
-	case FloorHold:
-		return "hold_for_review"
-	case Block:
-		return "block"
-	default:
-		return "ask_user"
-	}
-}
-
 // Verdict is the decision with everything the audit event and the trace show.
 type Verdict struct {
 	Kind   VerdictKind

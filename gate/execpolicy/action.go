@@ -1,7 +1,5 @@
 package execpolicy
 
-import "fmt"
-
 // Action is what a typed rule does on match; the order allow < ask < deny is
 // how same-layer rules rank.
 type Action int
@@ -57,17 +55,4 @@ func (l Layer) String() string {
 	default:
 		return "user"
 	}
-}
-
-// ParseLayer accepts the serde spellings.
-func ParseLayer(s string) (Layer, error) {
-	switch s {
-	case "builtin_default":
-		return BuiltinDefault, nil
-	case "agent":
-		return Agent, nil
-	case "user":
-		return User, nil
-	}
-	return User, fmt.Errorf("unknown ruleset layer %q", s)
 }

@@ -46,19 +46,6 @@ type Verdict struct {
 	Result *Result
 }
 
-// Source locates the rule behind the verdict for a trace: the typed rule
-// whose action decided, else the prefix or rule named in Rule; nil when no
-// rule was involved.
-func (v Verdict) Source() *Source {
-	if v.Result == nil {
-		return nil
-	}
-	if v.Result.ActionSource != nil {
-		return v.Result.ActionSource
-	}
-	return v.Result.RuleSource
-}
-
 // EvaluatedTools are the policy tool names the typed-rule gate checks, in
 // Codewhale's order: the shell, then the file tools. A rule naming any other
 // tool never applies as a typed rule.

@@ -125,17 +125,6 @@ func Changes() []Change {
 	return all
 }
 
-// ChangesIn lists the changes that landed in the release named version.
-func ChangesIn(version string) []Change {
-	var in []Change
-	for _, c := range Changes() {
-		if c.Since == version {
-			in = append(in, c)
-		}
-	}
-	return in
-}
-
 func compareVersions(a, b string) int {
 	va, _ := Parse(a)
 	vb, _ := Parse(b)
