@@ -20,7 +20,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -194,28 +193,11 @@ func authorizeRatio(root string) row {
 
 // pipelined runs n calls, 8 in flight, and returns calls per second.
 func pipelined(n int, call func() error) float64 {
-	var next sync.Mutex
-	i := 0
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range 8 {
-		wg.Go(func() {
-			for {
-				next.Lock()
-				k := i
-				i++
-				next.Unlock()
-				if k >= n {
-					return
-				}
-				if err := call(); err != nil {
-					fail(err)
-				}
-			}
-		})
+	rate, _, err := benchdata.Pipelined(n, 8, call)
+	if err != nil {
+		fail(err)
 	}
-	wg.Wait()
-	return float64(n) / time.Since(start).Seconds()
+	return rate
 }
 
 type pipes struct {

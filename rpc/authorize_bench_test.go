@@ -5,11 +5,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/benchdata"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -33,38 +32,12 @@ func BenchmarkAuthorizeVsTransport(b *testing.B) {
 	if _, err := s.conn.Call(context.Background(), "codewhale/authorize", authorize, &d); err != nil || d.Decision != "allow" {
 		b.Fatalf("setup: %v %+v", err, d)
 	}
-	pipelined := func(n int, call func() error) (perSecond float64, p99 time.Duration) {
-		const inFlight = 8
-		latencies := make([]time.Duration, n)
-		var next sync.Mutex
-		i := 0
-		var wg sync.WaitGroup
-		start := time.Now()
-		for range inFlight {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					next.Lock()
-					k := i
-					i++
-					next.Unlock()
-					if k >= n {
-						return
-					}
-					t0 := time.Now()
-					if err := call(); err != nil {
-						b.Error(err)
-						return
-					}
-					latencies[k] = time.Since(t0)
-				}
-			}()
+	pipelined := func(n int, call func() error) (float64, time.Duration) {
+		rate, p99, err := benchdata.Pipelined(n, 8, call)
+		if err != nil {
+			b.Error(err)
 		}
-		wg.Wait()
-		elapsed := time.Since(start)
-		slices.Sort(latencies)
-		return float64(n) / elapsed.Seconds(), latencies[min(n-1, n*99/100)]
+		return rate, p99
 	}
 	b.ResetTimer()
 	// The client reads the result raw (its own JSON decoder is not the

@@ -6,7 +6,10 @@ package benchdata
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // Permissions is a realistic large permissions.toml of n rules: mostly
@@ -45,4 +48,41 @@ func Permissions(n int) string {
 		}
 	}
 	return b.String()
+}
+
+// Pipelined runs n calls with inFlight of them at a time, as an editor's
+// client keeps requests in flight, and returns calls per second and the
+// 99th percentile latency; the first error ends it.
+func Pipelined(n, inFlight int, call func() error) (perSecond float64, p99 time.Duration, err error) {
+	latencies := make([]time.Duration, n)
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range inFlight {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				k := next
+				next++
+				failed := err != nil
+				mu.Unlock()
+				if k >= n || failed {
+					return
+				}
+				t0 := time.Now()
+				if e := call(); e != nil {
+					mu.Lock()
+					err = e
+					mu.Unlock()
+					return
+				}
+				latencies[k] = time.Since(t0)
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	slices.Sort(latencies)
+	return float64(n) / elapsed.Seconds(), latencies[min(n-1, n*99/100)], err
 }

@@ -10,6 +10,18 @@ local finish = M.write_and_quit
 
 local body
 
+-- float_count is how many floating windows are open (prompts, pickers,
+-- the user's own).
+function M.float_count()
+  local n = 0
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then
+      n = n + 1
+    end
+  end
+  return n
+end
+
 -- wait yields until pred() holds or ms pass; it returns whether it held.
 function M.wait(ms, pred)
   local co = coroutine.running()

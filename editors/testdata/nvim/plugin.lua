@@ -26,16 +26,6 @@ local function visible()
   return e and e.card and e.card.win and api.nvim_win_is_valid(e.card.win)
 end
 
-local function float_count()
-  local n = 0
-  for _, w in ipairs(api.nvim_list_wins()) do
-    if api.nvim_win_get_config(w).relative ~= '' then
-      n = n + 1
-    end
-  end
-  return n
-end
-
 -- authorize sends a bash call and returns a table that gets .decision.
 local function authorize(command)
   local call = { t0 = vim.loop.hrtime() }
@@ -166,7 +156,7 @@ local function timeout_case()
   vim.cmd('doautocmd FocusGained')
   t.note('focus', { lost = lost, gained = cw._state.focused })
   vim.notify = notify
-  t.note('floats_open', float_count())
+  t.note('floats_open', t.float_count())
   -- The editor goes on while the prompt waits: a request is answered.
   local status
   cw.request('codewhale/status', nil, function(err, s) status = err or s end)
@@ -175,7 +165,7 @@ local function timeout_case()
   t.note('codewhale', status.codewhale)
   t.note('decision', decided(call, 'the timed-out call'))
   t.must(5000, 'the prompt to close', function() return not visible() end)
-  t.note('floats_after', float_count())
+  t.note('floats_after', t.float_count())
   t.note('queue_after', #cw._state.queue)
   t.note('statusline_after', cw.statusline())
 
@@ -209,7 +199,7 @@ local function timeout_case()
   vim.lsp.stop_client(cw.client_for(ws).id, true)
   t.note('stopped', decided(call, 'the call of a stopped server'))
   t.must(5000, 'the prompt to close', function() return not visible() end)
-  t.note('floats_after_stop', float_count())
+  t.note('floats_after_stop', t.float_count())
 end
 
 local function main_case()
@@ -348,7 +338,7 @@ local function main_case()
   -- Two prompts at once: one on the screen, the other waiting.
   local a, b = authorize('make a'), authorize('make b')
   t.must(10000, 'two prompts queued', function() return #cw._state.queue == 2 and visible() end)
-  t.note('queued', { statusline = cw.statusline(), lines = head().card:all_lines(), floats = float_count() })
+  t.note('queued', { statusline = cw.statusline(), lines = head().card:all_lines(), floats = t.float_count() })
   answer('deny')
   t.must(20000, 'one of the two decided', function() return a.decision ~= nil or b.decision ~= nil end)
   t.must(10000, 'the other prompt', visible)

@@ -23,16 +23,6 @@ local function emit(ev)
   f:close()
 end
 
-local function float_count()
-  local n = 0
-  for _, w in ipairs(api.nvim_list_wins()) do
-    if api.nvim_win_get_config(w).relative ~= '' then
-      n = n + 1
-    end
-  end
-  return n
-end
-
 -- A telescope-ui-select style picker: a focused float in insert mode
 -- whose first line is the prompt (nvim_buf_set_lines fails on a prompt
 -- with newlines, as telescope's handler did), filtering the items by
@@ -137,10 +127,10 @@ t.main(function()
     vim.schedule(function() end)
     emit({ event = 'decided', n = n, decision = decision.decision,
       choice = type(decision.approval) == 'table' and decision.approval.choice or vim.NIL,
-      reason = decision.reason, floats = float_count(), win_is_user = api.nvim_get_current_buf() == user_buf })
+      reason = decision.reason, floats = t.float_count(), win_is_user = api.nvim_get_current_buf() == user_buf })
   end
   vim.ui.select = builtin_select
   t.note('user_lines', api.nvim_buf_get_lines(user_buf, 0, -1, false))
   t.note('messages', vim.fn.execute('messages'))
-  t.note('floats', float_count())
+  t.note('floats', t.float_count())
 end)
