@@ -3,44 +3,127 @@ package approvals
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 )
 
-// Authorizer decides the calls of an editor-hosted agent: the gate on one
-// snapshot, the editor's user where layer 8 needs a human, then the
-// answer's effects (session grants, an "always" rule) and the decision
-// log. Every decision it returns is final: allow or deny.
-type Authorizer struct {
-	Broker   *Broker
-	Sessions *Sessions
-	// Deps are the gate's side effects (hooks); Sessions is set from above.
-	Deps gate.Deps
-	// Grant appends "always" rules to a permissions.toml (AppendRules).
-	Grant func(path string, rules []execpolicy.Rule) (int, error)
-	// Granted is told after a grant was written, so the policy is reloaded
-	// before the next call without waiting for the file watcher.
-	Granted func()
-	// Current, when set, is the workspace's snapshot now: a call approved
-	// after the posture changed under its prompt is not run (docs/codewhale/pipeline.md
-	// §8.1, step 4).
-	Current func(workspace string) *config.Snapshot
-	// Record, when set, writes every final decision to the decision log;
-	// a decision that cannot be recorded does not run.
-	Record func(LogEntry) error
+// Policies is where an Authorizer reads the policy a call is decided on:
+// the language server's snapshots of the files on disk.
+type Policies interface {
+	// Snapshot is the workspace's policy now. It may wait, until ctx
+	// ends, for what a decision needs (the user's Codewhale release); a
+	// non-empty refusal denies the call without deciding it (a workspace
+	// the editor did not open, a release never known).
+	Snapshot(ctx context.Context, workspace string) (snap *config.Snapshot, refusal string)
+	// Reload is told after an "always" rule was written, so the next call
+	// reads it without waiting for the file watcher.
+	Reload()
 }
 
-// Authorize decides req on snap for agent: "" for the editor's own agent,
-// else the other agent whose pre-tool hook asked (its prompt and its log
-// entry name it). A deadline of ctx sooner than the prompt's own ends the
-// prompt, so the answer reaches a caller that stops waiting then.
-func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req gate.Request, agent string) gate.Decision {
-	deps := a.Deps
-	deps.Sessions = a.Sessions
-	d := gate.Decide(ctx, snap, req, deps)
+// Config is what an Authorizer is made of.
+type Config struct {
+	// Asker puts approval prompts in front of the editor's user.
+	Asker Asker
+	// Timeout bounds every prompt (DefaultTimeout when not positive); the
+	// user's own approval timeouts can only shorten it.
+	Timeout time.Duration
+	// Policies are the snapshots calls are decided on.
+	Policies Policies
+	// Hooks runs tool_call_before hooks; nil runs none.
+	Hooks hooks.Runner
+	// Log records every final decision; nil records none (the user turned
+	// the log off). The Authorizer owns it from here and closes it.
+	Log *Recorder
+	// Grant appends "always" rules to a permissions.toml; nil is
+	// AppendRules (tests stand in a failing disk).
+	Grant func(path string, rules []execpolicy.Rule) (int, error)
+}
+
+// Authorizer decides the calls of an editor-hosted agent, and of other
+// agents whose pre-tool hooks ask the editor: the gate on one snapshot,
+// the editor's user where layer 8 needs a human, then the answer's effects
+// (session grants, an "always" rule) and the decision log. Every decision
+// Authorize returns is final: allow or deny. It is the one owner of the
+// approval flow's state: prompts, session grants, background hooks, the
+// log, and the lifetime that ends them (Close).
+type Authorizer struct {
+	broker   *Broker
+	sessions *Sessions
+	policies Policies
+	log      *Recorder
+	grant    func(path string, rules []execpolicy.Rule) (int, error)
+	deps     gate.Deps
+
+	// lifetime ends at Close: the decisions in flight stop waiting
+	// (release detection, hooks) and are denied.
+	lifetime    context.Context
+	endLifetime context.CancelFunc
+	mu          sync.Mutex
+	closed      bool
+	inFlight    sync.WaitGroup // Authorize and Explain calls, counted under mu
+}
+
+// New makes an Authorizer from c; Close ends what it starts.
+func New(c Config) *Authorizer {
+	grant := c.Grant
+	if grant == nil {
+		grant = AppendRules
+	}
+	a := &Authorizer{
+		broker:   NewBroker(c.Asker, c.Timeout),
+		sessions: NewSessions(),
+		policies: c.Policies,
+		log:      c.Log,
+		grant:    grant,
+	}
+	a.deps = gate.Deps{
+		Hooks: c.Hooks, Background: hooks.NewBackground(c.Hooks), Sessions: a.sessions, SessionID: gate.NewSessionID(),
+		// The agent being judged sends the request: it may not pick a
+		// looser posture than the one the user chose.
+		RequestMayOnlyTighten: true,
+	}
+	a.lifetime, a.endLifetime = context.WithCancel(context.Background())
+	return a
+}
+
+// shuttingDown is the deny of a call that came after Close began.
+const shuttingDown = "codewhale-ls is shutting down"
+
+// begin counts a call in and cuts ctx short at Close; ok is false once
+// Close has begun.
+func (a *Authorizer) begin(ctx context.Context) (_ context.Context, done func(), ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return ctx, func() {}, false
+	}
+	a.inFlight.Add(1)
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(a.lifetime, cancel)
+	return ctx, func() { stop(); cancel(); a.inFlight.Done() }, true
+}
+
+// Authorize decides req for agent: "" for the editor's own agent, else
+// the other agent whose pre-tool hook asked (its prompt and its log entry
+// name it). A deadline of ctx sooner than the prompt's own ends the
+// prompt, so the answer reaches a caller that stops waiting then. A call
+// refused before it is decided is logged too.
+func (a *Authorizer) Authorize(ctx context.Context, req gate.Request, agent string) gate.Decision {
+	ctx, done, ok := a.begin(ctx)
+	defer done()
+	if !ok {
+		return a.Final(req, agent, gate.Refuse(req, shuttingDown))
+	}
+	snap, refusal := a.policies.Snapshot(ctx, req.Workspace)
+	if refusal != "" {
+		return a.Final(req, agent, gate.Refuse(req, refusal))
+	}
+	d := gate.Decide(ctx, snap, req, a.deps)
 	if d.Decision == gate.Ask {
 		d = a.ask(ctx, snap, req, agent, d)
 	}
@@ -58,6 +141,48 @@ func (a *Authorizer) Authorize(ctx context.Context, snap *config.Snapshot, req g
 	return a.Final(req, agent, d)
 }
 
+// Explain is Authorize without a prompt and without the log: an ask stays
+// ask. It reads the same session grants, so it says what Authorize would
+// do now.
+func (a *Authorizer) Explain(ctx context.Context, req gate.Request) gate.Decision {
+	ctx, done, ok := a.begin(ctx)
+	defer done()
+	if !ok {
+		return gate.Refuse(req, shuttingDown)
+	}
+	snap, refusal := a.policies.Snapshot(ctx, req.Workspace)
+	if refusal != "" {
+		return gate.Refuse(req, refusal)
+	}
+	return gate.Decide(ctx, snap, req, a.deps)
+}
+
+// Pending is how many prompts wait for the user, and the other agents
+// (pre-tool hooks) whose prompts they are, sorted, each once.
+func (a *Authorizer) Pending() (prompts int, agents []string) {
+	return a.broker.Pending(), a.broker.PendingAgents()
+}
+
+// Close denies every pending prompt at once, ends the decisions still in
+// flight (hooks, waits) and waits for them, then stops the background
+// hooks and closes the log. The prompts close first, so that a call
+// waiting on its prompt is recorded as "disconnected" rather than as
+// cancelled. Calls after Close are denied. It is safe to call twice.
+func (a *Authorizer) Close() {
+	a.mu.Lock()
+	wasClosed := a.closed
+	a.closed = true
+	a.mu.Unlock()
+	a.broker.Close()
+	a.endLifetime()
+	a.inFlight.Wait()
+	if wasClosed {
+		return
+	}
+	a.deps.Background.Close()
+	_ = a.log.Close()
+}
+
 // ask settles an ask decision through the broker.
 func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Request, agent string, d gate.Decision) gate.Decision {
 	prompt, err := NewPrompt(req, d)
@@ -66,21 +191,28 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 	}
 	prompt.Agent = agent
 	card := d.Prompt
-	answer := a.Broker.Ask(ctx, prompt, approvalBound(snap))
+	answer := a.broker.Ask(ctx, prompt, approvalBound(snap))
 	switch answer.Choice {
 	case gate.ChoiceSession:
-		a.Sessions.Approve(card.SessionGrants...)
+		a.sessions.Approve(card.SessionGrants...)
 	case gate.ChoiceDeny:
-		a.Sessions.Deny(card.ExactKey)
+		a.sessions.Deny(card.ExactKey)
 	case gate.ChoiceAlways:
 		answer.By += a.persist(snap, card.Always)
 	}
 	final := gate.Answered(d, req.Tool, answer)
-	if final.Decision == gate.Allow && a.Current != nil {
-		if now := a.Current(req.Workspace); now != nil && now.Policy.Posture != snap.Policy.Posture {
-			return blocked(final, fmt.Sprintf("Runtime permission posture changed while this call waited for approval (%s → %s); retry it under the current posture.",
-				snap.Policy.Posture.Label(), now.Policy.Posture.Label()))
-		}
+	if final.Decision != gate.Allow {
+		return final
+	}
+	// Codewhale does not run a call approved after the posture changed
+	// under its prompt (docs/codewhale/pipeline.md §8.1, step 4).
+	now, refusal := a.policies.Snapshot(ctx, req.Workspace)
+	switch {
+	case refusal != "":
+		return blocked(final, refusal)
+	case now.Policy.Posture != snap.Policy.Posture:
+		return blocked(final, fmt.Sprintf("Runtime permission posture changed while this call waited for approval (%s → %s); retry it under the current posture.",
+			snap.Policy.Posture.Label(), now.Policy.Posture.Label()))
 	}
 	return final
 }
@@ -111,13 +243,13 @@ func approvalBound(snap *config.Snapshot) Bound {
 // call the user approved, once, and says so.
 func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) string {
 	path := snap.Paths.Permissions
-	added, err := a.Grant(path, rules)
+	added, err := a.grant(path, rules)
 	if err != nil {
 		return fmt.Sprintf("; the rule was NOT saved, so this approval counts once: %v", err)
 	}
-	if a.Granted != nil {
-		a.Granted()
-	}
+	// The watcher reports the write too, and re-checks then; the snapshot
+	// must not wait for it.
+	a.policies.Reload()
 	if added == 0 {
 		return "; the rule was already in " + path
 	}
@@ -125,15 +257,9 @@ func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) str
 }
 
 // Final logs a final decision made for agent, also one made without the
-// gate (a refused request). Like Codewhale's approval receipts, evidence
-// that cannot be written blocks the call.
+// gate (a refused request).
 func (a *Authorizer) Final(req gate.Request, agent string, d gate.Decision) gate.Decision {
-	if a.Record != nil {
-		if err := a.Record(EntryFor(time.Now(), req.Tool, agent, d)); err != nil && d.Decision == gate.Allow {
-			d = blocked(d, "Decision evidence could not be committed; tool execution was blocked: "+err.Error())
-		}
-	}
-	return d
+	return a.log.Final(req, agent, d)
 }
 
 // blocked turns an allow into a deny at the layer that allowed it.

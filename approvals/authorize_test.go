@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -42,6 +43,41 @@ func loaded(t *testing.T, extra string) (*config.Snapshot, gate.Request) {
 	return loadSnapshot(cfg, ws, home), gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
 }
 
+// policiesOf serves the snapshots in turn to every workspace, the last
+// one from then on, and counts reloads.
+type policiesOf struct {
+	mu      sync.Mutex
+	snaps   []*config.Snapshot
+	reloads int
+}
+
+func (p *policiesOf) Snapshot(context.Context, string) (*config.Snapshot, string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	snap := p.snaps[0]
+	if len(p.snaps) > 1 {
+		p.snaps = p.snaps[1:]
+	}
+	return snap, ""
+}
+
+func (p *policiesOf) Reload() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reloads++
+}
+
+// deciding is New with asker and c, deciding on snaps (policiesOf),
+// closed when the test ends.
+func deciding(t *testing.T, asker Asker, c Config, snaps ...*config.Snapshot) (*Authorizer, *policiesOf) {
+	t.Helper()
+	p := &policiesOf{snaps: snaps}
+	c.Asker, c.Policies = asker, p
+	a := New(c)
+	t.Cleanup(a.Close)
+	return a, p
+}
+
 func loadSnapshot(cfg, ws, home string) *config.Snapshot {
 	return config.Load(config.Options{ConfigFlag: cfg, Workspace: ws, Env: config.MapEnv{"HOME": home}})
 }
@@ -50,15 +86,11 @@ func loadSnapshot(cfg, ws, home string) *config.Snapshot {
 // call the user approved (once), says so, and changes no file.
 func TestAlwaysWriteFails(t *testing.T) {
 	snap, req := asking(t)
-	granted := false
-	a := &Authorizer{
-		Broker:   NewBroker(&scripted{reply: gate.ChoiceAlways}, 0),
-		Sessions: NewSessions(),
-		Grant:    func(string, []execpolicy.Rule) (int, error) { return 0, errors.New("disk full") },
-		Granted:  func() { granted = true },
-	}
-	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req, "")
+	a, policies := deciding(t, &scripted{reply: gate.ChoiceAlways}, Config{
+		Grant: func(string, []execpolicy.Rule) (int, error) { return 0, errors.New("disk full") },
+	}, snap)
+	d := a.Authorize(context.Background(), req, "")
+	granted := policies.reloads > 0
 	if d.Decision != gate.Allow || d.Approval == nil || d.Approval.Choice != "always" {
 		t.Fatalf("%s (%+v): %s", d.Decision, d.Approval, d.Reason)
 	}
@@ -74,13 +106,8 @@ func TestAlwaysWriteFails(t *testing.T) {
 // allow whose evidence cannot be written becomes a deny.
 func TestUnrecordableDecisionDoesNotRun(t *testing.T) {
 	snap, req := asking(t)
-	a := &Authorizer{
-		Broker:   NewBroker(&scripted{reply: gate.ChoiceOnce}, 0),
-		Sessions: NewSessions(),
-		Record:   func(LogEntry) error { return errors.New("read-only file system") },
-	}
-	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req, "")
+	a, _ := deciding(t, &scripted{reply: gate.ChoiceOnce}, Config{Log: &Recorder{failure: errors.New("read-only file system")}}, snap)
+	d := a.Authorize(context.Background(), req, "")
 	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Decision evidence could not be committed") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
@@ -94,18 +121,13 @@ func TestPostureChangedWhileWaiting(t *testing.T) {
 	if tighter.Policy.Posture == snap.Policy.Posture {
 		t.Fatalf("setup: both postures are %s", snap.Policy.Posture)
 	}
-	a := &Authorizer{
-		Broker:   NewBroker(&scripted{reply: gate.ChoiceOnce}, 0),
-		Sessions: NewSessions(),
-		Current:  func(string) *config.Snapshot { return tighter },
-	}
-	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req, "")
+	a, policies := deciding(t, &scripted{reply: gate.ChoiceOnce}, Config{}, snap, tighter)
+	d := a.Authorize(context.Background(), req, "")
 	if d.Decision != gate.Deny || !strings.Contains(d.Reason, "Runtime permission posture changed") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
-	a.Current = func(string) *config.Snapshot { return snap }
-	if d := a.Authorize(context.Background(), snap, req, ""); d.Decision != gate.Allow {
+	policies.snaps = []*config.Snapshot{snap}
+	if d := a.Authorize(context.Background(), req, ""); d.Decision != gate.Allow {
 		t.Fatalf("unchanged posture: %s: %s", d.Decision, d.Reason)
 	}
 }
@@ -115,14 +137,13 @@ func TestPostureChangedWhileWaiting(t *testing.T) {
 func TestCancelledCallIsDenied(t *testing.T) {
 	snap, req := asking(t)
 	req.Tool, req.Input = "read_file", map[string]any{"path": "README.md"}
-	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceOnce}, 0), Sessions: NewSessions()}
-	defer a.Broker.Close()
-	if d := a.Authorize(context.Background(), snap, req, ""); d.Decision != gate.Allow {
+	a, _ := deciding(t, &scripted{reply: gate.ChoiceOnce}, Config{}, snap)
+	if d := a.Authorize(context.Background(), req, ""); d.Decision != gate.Allow {
 		t.Fatalf("the call itself is not allowed: %s", d.Reason)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if d := a.Authorize(ctx, snap, req, ""); d.Decision != gate.Deny || !strings.Contains(d.Reason, "cancelled") {
+	if d := a.Authorize(ctx, req, ""); d.Decision != gate.Deny || !strings.Contains(d.Reason, "cancelled") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}
 }
@@ -231,19 +252,18 @@ func TestAHooksAskIsNotAllowedWithNobodyAsked(t *testing.T) {
 	req.AskedForHuman = true
 	read := req
 	read.Tool, read.Input = "read_file", map[string]any{"path": "README.md"}
-	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceSession}, 0), Sessions: NewSessions()}
-	defer a.Broker.Close()
-	if d := a.Authorize(context.Background(), snap, read, "codex"); d.Decision != gate.Deny || !strings.Contains(d.Reason, "the two disagree") {
+	a, _ := deciding(t, &scripted{reply: gate.ChoiceSession}, Config{}, snap)
+	if d := a.Authorize(context.Background(), read, "codex"); d.Decision != gate.Deny || !strings.Contains(d.Reason, "the two disagree") {
 		t.Fatalf("an allow with nobody asked: %s at %d: %s", d.Decision, d.Layer, d.Reason)
 	}
-	if d := a.Authorize(context.Background(), snap, req, "codex"); d.Decision != gate.Allow || d.Approval == nil {
+	if d := a.Authorize(context.Background(), req, "codex"); d.Decision != gate.Allow || d.Approval == nil {
 		t.Fatalf("a person's approval: %s: %s", d.Decision, d.Reason)
 	}
-	if d := a.Authorize(context.Background(), snap, req, "codex"); d.Decision != gate.Allow || d.Approval == nil || d.Approval.Source == "prompt" {
+	if d := a.Authorize(context.Background(), req, "codex"); d.Decision != gate.Allow || d.Approval == nil || d.Approval.Source == "prompt" {
 		t.Fatalf("their session grant: %s: %s (%+v)", d.Decision, d.Reason, d.Approval)
 	}
 	read.AskedForHuman = false
-	if d := a.Authorize(context.Background(), snap, read, ""); d.Decision != gate.Allow {
+	if d := a.Authorize(context.Background(), read, ""); d.Decision != gate.Allow {
 		t.Fatalf("the editor's own call: %s: %s", d.Decision, d.Reason)
 	}
 }

@@ -120,3 +120,53 @@ func (l *DecisionLog) Close() error {
 	}
 	return l.file.Close()
 }
+
+// Recorder is the decision log as the decision path sees it: like
+// Codewhale's approval receipts, evidence that cannot be written blocks
+// the call. A nil Recorder records nothing (the user turned the log off).
+type Recorder struct {
+	log *DecisionLog
+	// failure is why the log could not be opened: every decision but a
+	// deny is then blocked, while diagnostics go on working.
+	failure error
+}
+
+// OpenRecorder opens the decision log at path ("" when no Codewhale home
+// was found, which blocks every decision but a deny).
+func OpenRecorder(path string) *Recorder {
+	l, err := OpenDecisionLog(path)
+	return &Recorder{log: l, failure: err}
+}
+
+// Failure is why no decision but a deny can run, or nil.
+func (r *Recorder) Failure() error {
+	if r == nil {
+		return nil
+	}
+	return r.failure
+}
+
+// Final logs d, the final decision of req made for agent ("" for the
+// editor's own), and returns it; a decision that cannot be logged turns
+// into a deny saying why.
+func (r *Recorder) Final(req gate.Request, agent string, d gate.Decision) gate.Decision {
+	if r == nil {
+		return d
+	}
+	err := r.failure
+	if err == nil {
+		err = r.log.Append(EntryFor(time.Now(), req.Tool, agent, d))
+	}
+	if err != nil && d.Decision != gate.Deny {
+		d = blocked(d, "Decision evidence could not be committed (a decision that cannot be logged does not run); tool execution was blocked: "+err.Error())
+	}
+	return d
+}
+
+// Close closes the log; later decisions are blocked.
+func (r *Recorder) Close() error {
+	if r == nil {
+		return nil
+	}
+	return r.log.Close() // later appends fail, blocking their decisions
+}

@@ -246,9 +246,8 @@ func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 	if err := os.Symlink(dotfile, snap.Paths.Permissions); err != nil {
 		t.Fatal(err)
 	}
-	a := &Authorizer{Broker: NewBroker(&scripted{reply: gate.ChoiceAlways}, 0), Sessions: NewSessions(), Grant: AppendRules}
-	defer a.Broker.Close()
-	d := a.Authorize(context.Background(), snap, req, "")
+	a, _ := deciding(t, &scripted{reply: gate.ChoiceAlways}, Config{}, snap)
+	d := a.Authorize(context.Background(), req, "")
 	if d.Decision != gate.Allow || !strings.Contains(d.Reason, "NOT saved") || !strings.Contains(d.Reason, "symlink") {
 		t.Fatalf("%s: %s", d.Decision, d.Reason)
 	}

@@ -38,9 +38,9 @@ func TestSessionGrantPerRelease(t *testing.T) {
 		for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
 			snap, req := loadedAs(t, version, "")
 			asker := &scripted{reply: gate.ChoiceSession}
-			a := &Authorizer{Broker: NewBroker(asker, time.Minute), Sessions: NewSessions()}
+			a, _ := deciding(t, asker, Config{Timeout: time.Minute}, snap)
 			req.Input = map[string]any{"command": c.first}
-			if d := a.Authorize(context.Background(), snap, req, ""); d.Decision != gate.Allow || d.Codewhale != version {
+			if d := a.Authorize(context.Background(), req, ""); d.Decision != gate.Allow || d.Codewhale != version {
 				t.Fatalf("%s at %s: %s by %s: %s", c.first, version, d.Decision, d.Codewhale, d.Reason)
 			}
 			if p := asker.seen[0]; p.Codewhale != version || !strings.Contains(p.Message(), "Codewhale "+version+" rules") {
@@ -48,12 +48,12 @@ func TestSessionGrantPerRelease(t *testing.T) {
 			}
 			asker.reply = gate.ChoiceDeny
 			req.Input = map[string]any{"command": c.later}
-			d := a.Authorize(context.Background(), snap, req, "")
+			d := a.Authorize(context.Background(), req, "")
 			covered := strings.Contains(" "+strings.Join(c.covered, " ")+" ", " "+version+" ")
 			if got := d.Approval != nil && d.Approval.Source == "session-grant"; got != covered || (d.Decision == gate.Allow) != covered {
 				t.Errorf("grant of %q covers %q at %s: %v (%s, %+v), want %v", c.first, c.later, version, got, d.Decision, d.Approval, covered)
 			}
-			a.Broker.Close()
+			a.Close()
 		}
 	}
 }
@@ -90,27 +90,27 @@ func TestSessionTitlePerRelease(t *testing.T) {
 func TestApprovalTimeoutPerRelease(t *testing.T) {
 	for _, version := range []string{"0.9.10", "0.10.0", "0.10.1"} {
 		snap, req := loadedAs(t, version, "[approval]\ntimeout_seconds = 1\n")
-		a := &Authorizer{Broker: NewBroker(&scripted{block: true}, time.Hour), Sessions: NewSessions()}
+		a, _ := deciding(t, &scripted{block: true}, Config{Timeout: time.Hour}, snap)
 		bound := approvalBound(snap)
 		if version == "0.9.10" {
 			if bound != (Bound{}) {
 				t.Errorf("0.9.10 bounds the card: %+v", bound)
 			}
-			a.Broker.Close()
+			a.Close()
 			continue
 		}
 		if bound.Within != time.Second || !strings.Contains(bound.Source, "[approval] timeout_seconds") {
 			t.Fatalf("at %s: bound %+v", version, bound)
 		}
-		d := a.Authorize(context.Background(), snap, req, "")
+		d := a.Authorize(context.Background(), req, "")
 		if d.Decision != gate.Deny || d.Approval == nil || d.Approval.Choice != string(gate.ChoiceTimeout) ||
 			!strings.Contains(d.Reason, "[approval] timeout_seconds") {
 			t.Errorf("at %s: %s %+v %q", version, d.Decision, d.Approval, d.Reason)
 		}
-		if a.Sessions.Denied(gate.ExactKey("exec_shell", req.Input)) {
+		if a.sessions.Denied(gate.ExactKey("exec_shell", req.Input)) {
 			t.Errorf("at %s: a timed-out card was cached as a session denial", version)
 		}
-		a.Broker.Close()
+		a.Close()
 	}
 }
 

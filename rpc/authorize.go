@@ -54,21 +54,8 @@ func (s *Server) authorizeAndAnnounce(ctx context.Context, req gate.Request, age
 // agent ("") or another agent whose pre-tool hook asked over the approval
 // socket (rpc/remote.go); the caller has counted it in (beginAuthorize).
 func (s *Server) authorizeFor(ctx context.Context, req gate.Request, agent string) gate.Decision {
-	ctx, stop := s.decisionContext(ctx)
-	defer stop()
-	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
-		return s.authz.Final(req, agent, gate.Refuse(req, reason))
-	}
-	if _, ok := s.codewhale.wait(ctx); !ok {
-		return s.authz.Final(req, agent, gate.Refuse(req, releaseUnknown))
-	}
-	return s.authz.Authorize(ctx, s.policyFor(req.Workspace), req, agent)
+	return s.authz.Authorize(ctx, req, agent)
 }
-
-// releaseUnknown is the deny of a call whose request ended before the
-// user's Codewhale release was known: no decision is made as a release the
-// user may not run.
-const releaseUnknown = "The call ended before codewhale-ls knew which Codewhale release to decide as (codewhale --version was still running); a call not decided is denied."
 
 // announcedDecision is a codewhale/decision: the Decision, and the other
 // agent it was made for, if any.
@@ -103,24 +90,13 @@ func (s *Server) beginAuthorize() bool {
 	return true
 }
 
-// explain is authorize without a prompt: an ask stays ask. It reads the
-// same session grants, so it says what authorize would do now.
+// explain is authorize without a prompt: an ask stays ask.
 func explain(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error) {
 	req, err := s.parseRequest(params)
 	if err != nil {
 		return nil, err
 	}
-	if reason := s.outsideWorkspaces(req.Workspace); reason != "" {
-		return gate.Refuse(req, reason), nil
-	}
-	deps := s.authz.Deps
-	deps.Sessions = s.authz.Sessions
-	ctx, stop := s.decisionContext(ctx)
-	defer stop()
-	if _, ok := s.codewhale.wait(ctx); !ok {
-		return gate.Refuse(req, releaseUnknown), nil
-	}
-	return gate.Decide(ctx, s.policyFor(req.Workspace), req, deps), nil
+	return s.authz.Explain(ctx, req), nil
 }
 
 // parseRequest reads an AuthorizeRequest; the workspace defaults to the

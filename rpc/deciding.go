@@ -8,35 +8,16 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
-	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
-	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/watch"
 )
 
 // watchDebounce coalesces the burst of events one save makes.
 const watchDebounce = 30 * time.Millisecond
 
-// deciding is what codewhale/authorize needs, made from the
-// initializationOptions before the session starts.
-type deciding struct {
-	authz      *approvals.Authorizer
-	background *hooks.Background
-	decisions  *approvals.DecisionLog // nil when disabled or unopenable
-}
-
-// close ends what newDeciding started, for an initialize that lost.
-func (d *deciding) close() {
-	d.authz.Broker.Close()
-	d.background.Close()
-	if d.decisions != nil {
-		_ = d.decisions.Close()
-	}
-}
-
-// newDeciding sets up what codewhale/authorize needs from the
+// newAuthorizer makes what codewhale/authorize needs from the
 // initializationOptions. It opens the decision log: s.mu must not be held.
-func (s *Server) newDeciding(opts initOptions, root string) (*deciding, error) {
+func (s *Server) newAuthorizer(opts initOptions, root string) (*approvals.Authorizer, error) {
 	timeout := approvals.DefaultTimeout
 	if opts.ApprovalTimeoutSeconds != nil {
 		if *opts.ApprovalTimeoutSeconds <= 0 {
@@ -53,44 +34,42 @@ func (s *Server) newDeciding(opts initOptions, root string) (*deciding, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &deciding{}
-	record := func(approvals.LogEntry) error { return nil }
+	var log *approvals.Recorder
 	if enabled {
 		// A log that cannot be opened leaves diagnostics working; only the
 		// decisions it would record are refused.
-		l, err := approvals.OpenDecisionLog(logPath)
-		if err != nil {
+		log = approvals.OpenRecorder(logPath)
+		if err := log.Failure(); err != nil {
 			s.log.Error("cannot open the decision log; every allow will be refused", "path", logPath, "error", err)
-			record = func(approvals.LogEntry) error { return err }
-		} else {
-			d.decisions = l
-			record = l.Append
 		}
 	}
-	d.background = hooks.NewBackground(s.hooks)
 	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale", async: opts.ApprovalsAsync, waiting: s.waiting}
-	d.authz = &approvals.Authorizer{
-		Broker:   approvals.NewBroker(asker, timeout),
-		Sessions: approvals.NewSessions(),
-		// The agent being judged sends the request: it may not pick a
-		// looser posture than the one the user chose.
-		Deps:  gate.Deps{Hooks: s.hooks, Background: d.background, SessionID: gate.NewSessionID(), RequestMayOnlyTighten: true},
-		Grant: approvals.AppendRules,
-		// The watcher reports the write too, and re-checks then; the
-		// snapshot must not wait for it.
-		Granted: func() { s.reloadPolicies() },
-		Current: s.policyFor,
-		Record:  record,
-	}
-	return d, nil
+	return approvals.New(approvals.Config{Asker: asker, Timeout: timeout, Policies: serverPolicies{s}, Hooks: s.hooks, Log: log}), nil
 }
 
-// decisionContext is ctx cut short when deciding stops.
-func (s *Server) decisionContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(s.lifetime, cancel)
-	return ctx, func() { stop(); cancel() }
+// serverPolicies are the server's snapshots of the files on disk, as the
+// Authorizer reads them.
+type serverPolicies struct{ s *Server }
+
+// Snapshot refuses a workspace the editor did not open, and waits for the
+// user's Codewhale release to be known.
+func (p serverPolicies) Snapshot(ctx context.Context, workspace string) (*config.Snapshot, string) {
+	if reason := p.s.outsideWorkspaces(workspace); reason != "" {
+		return nil, reason
+	}
+	if _, ok := p.s.codewhale.wait(ctx); !ok {
+		return nil, releaseUnknown
+	}
+	return p.s.policyFor(workspace), ""
 }
+
+// Reload replaces every snapshot with a fresh load.
+func (p serverPolicies) Reload() { p.s.reloadPolicies() }
+
+// releaseUnknown is the deny of a call whose request ended before the
+// user's Codewhale release was known: no decision is made as a release the
+// user may not run.
+const releaseUnknown = "The call ended before codewhale-ls knew which Codewhale release to decide as (codewhale --version was still running); a call not decided is denied."
 
 // decisionLogPath is initializationOptions.decisionLog: a path, false
 // (no log), or absent (the default under the Codewhale home). Only a
@@ -135,34 +114,26 @@ func (s *Server) startWatching() {
 	}
 }
 
-// stopDeciding stops serving the approval socket, denies every pending
-// prompt at once and ends the watcher,
-// the background hooks and the decision log. It is safe to call twice.
-// The prompts are closed before the lifetime ends, so that a call waiting
-// on its prompt is recorded as "disconnected" rather than as cancelled;
-// ending the lifetime then stops the hooks still running.
+// stopDeciding stops serving the approval socket, closes the Authorizer
+// (every pending prompt is denied at once, the decisions in flight end and
+// are logged, then the log closes) and ends the watcher. It is safe to
+// call twice. The approval sockets close first, so that a hook waiting on
+// a prompt sees the server go (and denies) rather than the prompt's
+// cut-short answer.
 func (s *Server) stopDeciding() {
 	s.mu.Lock()
-	authz, w, bg, l, rs := s.authz, s.watcher, s.background, s.decisions, s.remotes
-	s.watcher, s.background, s.decisions, s.remotes = nil, nil, nil, map[string]*remote.Server{}
+	authz, w, rs := s.authz, s.watcher, s.remotes
+	s.watcher, s.remotes = nil, map[string]*remote.Server{}
 	s.mu.Unlock()
 	for _, srv := range rs {
-		// First, so that a hook waiting on a prompt sees the server go
-		// (and denies) rather than the prompt's cut-short answer.
 		_ = srv.Close()
 	}
 	if authz != nil {
-		authz.Broker.Close()
+		authz.Close()
 	}
 	s.endLifetime()
 	s.authorizing.Wait()
 	if w != nil {
 		_ = w.Close()
-	}
-	if bg != nil {
-		bg.Close()
-	}
-	if l != nil {
-		_ = l.Close()
 	}
 }

@@ -61,7 +61,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.mu.Unlock()
 	root := workspaceRoot(params)
 	// Opening the decision log touches the disk: not under s.mu.
-	d, err := s.newDeciding(opts, root)
+	authz, err := s.newAuthorizer(opts, root)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.initializing = false
@@ -69,13 +69,13 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	if s.state != uninitialized { // the session ended meanwhile
-		d.close()
+		authz.Close()
 		return nil, errAgain
 	}
 	s.init = opts
 	s.root = root
 	s.folders = workspaceFolders(params)
-	s.authz, s.background, s.decisions = d.authz, d.background, d.decisions
+	s.authz = authz
 	s.state = running
 	s.chooseCodewhale(s.codewhaleFlag, opts.CodewhaleVersion)
 	s.encoding = negotiateEncoding(params.Capabilities.General)

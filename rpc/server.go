@@ -65,10 +65,8 @@ type Server struct {
 
 	// Deciding: set up at initialize, torn down at shutdown or when the
 	// client goes away (every pending prompt is then denied).
-	authz      *approvals.Authorizer
-	background *hooks.Background
-	decisions  *approvals.DecisionLog // nil when disabled or unopenable
-	watcher    *watch.Watcher
+	authz   *approvals.Authorizer
+	watcher *watch.Watcher
 	// waiting are the prompts sent as notifications (approvalsAsync),
 	// answered by codewhale/answerApproval.
 	waiting *waitingPrompts
@@ -76,8 +74,7 @@ type Server struct {
 	// approval socket (rpc/remote.go), by folder.
 	remotes map[string]*remote.Server
 	// lifetime ends when deciding stops (shutdown, exit, the client gone):
-	// every decision's context ends with it, so no hook outlives the
-	// session and every pending call is denied at once.
+	// the detection of the user's Codewhale release ends with it.
 	lifetime    context.Context
 	endLifetime context.CancelFunc
 	// authorizing counts codewhale/authorize calls in flight: the log

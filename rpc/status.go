@@ -72,6 +72,7 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 	// Decisions are made from the snapshot of the files on disk, not from
 	// editor buffers.
 	snap := s.policyFor(root)
+	pending, agents := s.authz.Pending()
 	st := &Status{
 		Version:          gate.Version,
 		ConfigPath:       snap.Paths.Config,
@@ -79,8 +80,8 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		Workspace:        root,
 		Posture:          snap.Policy.Posture.String(),
 		Sandbox:          gate.SandboxOf(snap, root),
-		PendingApprovals: s.authz.Broker.Pending(),
-		PendingAgents:    s.authz.Broker.PendingAgents(),
+		PendingApprovals: pending,
+		PendingAgents:    agents,
 		Files:            []FileStatus{},
 		Codewhale:        s.codewhale.current(),
 	}
