@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/workspaces"
+	"github.com/codewhale-ls/codewhale-ls/rpc/workspaces"
 )
 
 // methodDecision is the server → client notification of every final
@@ -119,7 +119,7 @@ func (s *Server) parseRequest(params jsonrpc2.RawMessage) (gate.Request, error) 
 }
 
 // outsideWorkspaces refuses a workspace the editor did not open: an agent
-// must not pick the policy that judges it (gate/workspaces decides).
+// must not pick the policy that judges it (rpc/workspaces decides).
 func (s *Server) outsideWorkspaces(workspace string) string {
 	return workspaces.Refusal(workspace, s.openedWorkspaces())
 }

@@ -70,25 +70,23 @@ func (c *codewhaleChoice) implementation() release.Release {
 // option names (release.Named; "" is not given), or, when neither does,
 // starts detecting it. Both were validated earlier (the CLI, and
 // parseInitOptions), so Named reports no error here. s.mu must be held;
-// the detection is owned by s.checks and ends with the session's lifetime.
+// the detection is owned by s.views.checks and ends with the session's
+// lifetime.
 func (s *Server) chooseCodewhale(flag, option string) {
 	if choice, named, _ := release.Named(given(flag), given(option)); named {
 		s.codewhale.settle(choice)
 		return
 	}
 	pathList := s.env.Getenv("PATH")
-	s.checks.Add(1)
+	s.views.checks.Add(1)
 	go func() {
-		defer s.checks.Done()
+		defer s.views.checks.Done()
 		s.codewhale.settle(s.detector.Detect(s.lifetime, pathList))
 		// Snapshots loaded while detecting load again as the release
 		// found; CW900 and every lint depend on it: check again.
-		s.reloadPolicies()
-		s.mu.Lock()
-		if s.state == running {
-			s.scheduleChecks()
+		if s.reloadPolicies() {
+			s.views.scheduleChecks()
 		}
-		s.mu.Unlock()
 	}()
 }
 

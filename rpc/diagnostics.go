@@ -14,11 +14,11 @@ import (
 // publish sends textDocument/publishDiagnostics for every open document
 // of the workspace and every other file with problems, and clears the
 // files that had problems last time and have none now.
-func (w *workspace) publish(res *diagnostics.Result, docs []*document.Document, enc protocol.PositionEncodingKind) {
-	s := w.s
+func (v *view) publish(res *diagnostics.Result, docs []*document.Document, enc protocol.PositionEncodingKind) {
+	s := v.set.s
 	open := map[uri.URI]*document.Document{}
 	for _, d := range docs {
-		if d.Workspace == w.root {
+		if d.Workspace == v.root {
 			open[d.URI] = d
 		}
 	}
@@ -27,7 +27,7 @@ func (w *workspace) publish(res *diagnostics.Result, docs []*document.Document, 
 	for _, f := range res.Files {
 		u := uri.File(f.Path)
 		d, isOpen := open[u]
-		if !isOpen && (len(f.Problems) == 0 || s.ownedElsewhere(u, w)) {
+		if !isOpen && (len(f.Problems) == 0 || s.ownedElsewhere(u, v.root)) {
 			continue
 		}
 		p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: toDiagnostics(res, f, enc)}
@@ -46,39 +46,51 @@ func (w *workspace) publish(res *diagnostics.Result, docs []*document.Document, 
 		}
 	}
 	var cleared []uri.URI
-	s.mu.Lock()
-	for u := range w.published {
+	v.mu.Lock()
+	for u := range v.published {
 		if _, again := published[u]; !again {
 			cleared = append(cleared, u)
 		}
 	}
-	w.published = map[uri.URI]bool{}
+	v.published = map[uri.URI]bool{}
 	for u, has := range published {
 		if has {
-			w.published[u] = true
+			v.published[u] = true
 		}
 	}
-	s.mu.Unlock()
-	for _, u := range cleared {
-		// A file another workspace now holds open is that one's to
-		// publish: clearing it here would wipe the findings it showed.
-		if !s.ownedElsewhere(u, w) {
+	v.mu.Unlock()
+	s.sendDiagnostics(append(out, s.clearings(cleared, v.root)...))
+}
+
+// clearings are the empty publications that clear the findings of
+// files, published by the workspace at root. A file another workspace now
+// holds open is that one's to publish: clearing it here would wipe the
+// findings it showed.
+func (s *Server) clearings(files []uri.URI, root string) []*protocol.PublishDiagnosticsParams {
+	var out []*protocol.PublishDiagnosticsParams
+	for _, u := range files {
+		if !s.ownedElsewhere(u, root) {
 			out = append(out, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 		}
 	}
-	for _, p := range out {
+	return out
+}
+
+// clearDiagnostics clears the findings the workspace at root published
+// for files (it went).
+func (s *Server) clearDiagnostics(files []uri.URI, root string) {
+	s.sendDiagnostics(s.clearings(files, root))
+}
+
+// sendDiagnostics publishes each in turn, stopping at the first the
+// client does not take.
+func (s *Server) sendDiagnostics(all []*protocol.PublishDiagnosticsParams) {
+	for _, p := range all {
 		if err := s.client.PublishDiagnostics(context.Background(), p); err != nil {
 			s.log.Warn("publishDiagnostics failed", "uri", p.URI, "error", err)
 			return
 		}
 	}
-}
-
-// ownedElsewhere says whether another workspace holds u open: that one
-// publishes its diagnostics, with the version.
-func (s *Server) ownedElsewhere(u uri.URI, w *workspace) bool {
-	d, ok := s.docs.Get(u)
-	return ok && d.Workspace != w.root
 }
 
 // Diagnostic answers a pull (textDocument/diagnostic) with the same
@@ -101,7 +113,7 @@ func (s *Server) fileResult(u uri.URI) (*diagnostics.Result, *diagnostics.FileRe
 	if !ok {
 		return nil, nil, nil
 	}
-	res, err := s.workspaceAt(d.Workspace).result()
+	res, err := s.views.get(d.Workspace).result()
 	if err != nil {
 		return nil, nil, err
 	}

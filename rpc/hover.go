@@ -16,7 +16,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		return nil, nil
 	}
 	m := document.NewMapper(d.Text, s.positionEncoding())
-	markdown, span, ok := assist.Hover(d.Kind, d.Text, m.Offset(params.Position), s.latestSnapshot(d), s.codewhale.implementation())
+	markdown, span, ok := assist.Hover(d.Kind, d.Text, m.Offset(params.Position), s.views.get(d.Workspace).latestSnapshot(), s.codewhale.implementation())
 	if !ok {
 		return nil, nil
 	}

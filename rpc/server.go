@@ -83,9 +83,8 @@ type Server struct {
 
 	docs      *document.Store
 	baselines *diagnostics.Baselines
-	// checks owns every debounce timer and running check; shutdown waits
-	// for it.
-	checks sync.WaitGroup
+	// views own the per-workspace state: snapshots, checks, publications.
+	views  *views
 	exited chan struct{}
 
 	codewhaleFlag string
@@ -99,34 +98,30 @@ type Server struct {
 	initializing bool
 	init         initOptions
 	encoding     protocol.PositionEncodingKind
-	root         string // the workspace from initialize; "" when the client named none
-	workspaces   map[string]*workspace
-	folders      []string           // the client's workspace folders
-	policies     map[string]*policy // disk snapshots by workspace, for decisions
-	policyUses   uint64             // counts uses of policies, to order them
-	lastOpened   string             // the workspace of the policy file opened last
-	exitClean    bool               // exit came after shutdown
+	root         string   // the workspace from initialize; "" when the client named none
+	folders      []string // the client's workspace folders
+	lastOpened   string   // the workspace of the policy file opened last
+	exitClean    bool     // exit came after shutdown
 	exitOnce     sync.Once
 }
 
 func newServer(opts Options) *Server {
 	s := &Server{
-		waiting:    newWaitingPrompts(),
-		remotes:    map[string]*remote.Server{},
-		env:        opts.Env,
-		log:        opts.Log,
-		debounce:   opts.Debounce,
-		docs:       document.NewStore(),
-		baselines:  diagnostics.NewBaselines(),
-		exited:     make(chan struct{}),
-		encoding:   protocol.PositionEncodingKindUTF16,
-		workspaces: map[string]*workspace{},
-		policies:   map[string]*policy{},
-		hooks:      opts.Hooks,
+		waiting:   newWaitingPrompts(),
+		remotes:   map[string]*remote.Server{},
+		env:       opts.Env,
+		log:       opts.Log,
+		debounce:  opts.Debounce,
+		docs:      document.NewStore(),
+		baselines: diagnostics.NewBaselines(),
+		exited:    make(chan struct{}),
+		encoding:  protocol.PositionEncodingKindUTF16,
+		hooks:     opts.Hooks,
 
 		codewhaleFlag: opts.CodewhaleVersion,
 		codewhale:     newCodewhaleChoice(),
 	}
+	s.views = newViews(s)
 	s.lifetime, s.endLifetime = context.WithCancel(context.Background())
 	if s.hooks == nil {
 		s.hooks = hooks.ShellRunner{}
@@ -153,10 +148,5 @@ func (s *Server) positionEncoding() protocol.PositionEncodingKind {
 // stopChecks stops every debounce timer and waits for running checks, so
 // that no goroutine of the server outlives the session.
 func (s *Server) stopChecks() {
-	s.mu.Lock()
-	for _, w := range s.workspaces {
-		w.stop()
-	}
-	s.mu.Unlock()
-	s.checks.Wait()
+	s.views.stop()
 }

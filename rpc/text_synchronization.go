@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
@@ -16,28 +15,15 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	if path == "" {
 		return nil
 	}
-	root := s.rootFor(path)
-	s.mu.Lock()
-	w, known := s.workspaces[root]
-	s.mu.Unlock()
-	if !known {
-		w = s.newWorkspace(root)
-	}
-	kind, ok := diagnostics.KindOf(w.paths, path)
+	v, kind, ok := s.views.open(s.rootFor(path), path)
 	if !ok {
 		return nil
 	}
 	s.mu.Lock()
-	s.lastOpened = root
-	if !known {
-		w = s.keepWorkspace(w)
-	}
+	s.lastOpened = v.root
 	s.mu.Unlock()
-	if !known {
-		s.watchPolicies() // its files on disk are linted too
-	}
 	s.baselines.Open(path)
-	s.docs.Open(&document.Document{URI: item.URI, Path: path, Kind: kind, Workspace: w.root, Version: item.Version, Text: []byte(item.Text)})
+	s.docs.Open(&document.Document{URI: item.URI, Path: path, Kind: kind, Workspace: v.root, Version: item.Version, Text: []byte(item.Text)})
 	s.changed()
 	return nil
 }
@@ -77,7 +63,5 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 
 // changed schedules the checks an edit affects.
 func (s *Server) changed() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.scheduleChecks()
+	s.views.scheduleChecks()
 }

@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/codewhale-ls/codewhale-ls/gate/workspaces"
+	"github.com/codewhale-ls/codewhale-ls/rpc/workspaces"
 )
 
 // DidChangeWatchedFiles is the client's own file watching: a change it
@@ -59,6 +59,9 @@ func didChangeWorkspaceFolders(ctx context.Context, s *Server, params jsonrpc2.R
 	s.root = workspaces.Default(s.root, s.folders)
 	s.mu.Unlock()
 	s.syncRemotes()
+	// A view goes when its folder goes (unless a document open in it
+	// holds it); a folder removed and added back in one event stays.
+	s.views.release(slices.DeleteFunc(removed, func(f string) bool { return slices.Contains(added, f) }))
 	s.lintFolders(added)
 	return nil, nil
 }
@@ -99,14 +102,14 @@ func (s *Server) lintFolders(folders []string) {
 	if len(folders) == 0 {
 		return
 	}
-	added := make([]*workspace, 0, len(folders))
+	added := make([]*view, 0, len(folders))
 	for _, f := range folders {
-		added = append(added, s.workspaceAt(f))
+		v := s.views.get(f)
+		v.lint()
+		added = append(added, v)
 	}
 	s.watchPolicies()
-	s.mu.Lock()
-	for _, w := range added {
-		w.schedule()
+	for _, v := range added {
+		v.schedule()
 	}
-	s.mu.Unlock()
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
 
 // BenchmarkAfterRefusedWorkspaces measures an allowed codewhale/authorize
@@ -39,27 +37,5 @@ func BenchmarkAfterRefusedWorkspaces(b *testing.B) {
 			b.StopTimer()
 			s.shutdown()
 		})
-	}
-}
-
-// The snapshots kept are bounded: beyond maxPolicies the least recently
-// used is dropped, never the one just used.
-func TestPoliciesAreBounded(t *testing.T) {
-	s := newServer(Options{})
-	for i := range maxPolicies + 40 {
-		ws := fmt.Sprint("/ws", i)
-		s.keepPolicy(ws, &policy{opts: config.Options{Workspace: ws}})
-		s.usePolicy(s.policies["/ws0"]) // stays in use
-	}
-	if len(s.policies) != maxPolicies {
-		t.Errorf("%d snapshots kept, want %d", len(s.policies), maxPolicies)
-	}
-	for _, ws := range []string{"/ws0", fmt.Sprint("/ws", maxPolicies+39)} {
-		if s.policies[ws] == nil {
-			t.Errorf("%s was dropped", ws)
-		}
-	}
-	if s.policies["/ws1"] != nil {
-		t.Errorf("/ws1, the least recently used, is kept")
 	}
 }
