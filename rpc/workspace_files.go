@@ -61,7 +61,10 @@ func didChangeWorkspaceFolders(ctx context.Context, s *Server, params jsonrpc2.R
 	s.syncRemotes()
 	// A view goes when its folder goes (unless a document open in it
 	// holds it); a folder removed and added back in one event stays.
-	s.views.release(slices.DeleteFunc(removed, func(f string) bool { return slices.Contains(added, f) }))
+	if gone := slices.DeleteFunc(removed, func(f string) bool { return slices.Contains(added, f) }); len(gone) > 0 {
+		s.views.release(gone)
+		s.watchPolicies() // their files are no longer read
+	}
 	s.lintFolders(added)
 	return nil, nil
 }
