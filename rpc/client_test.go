@@ -21,6 +21,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/rpc/transport"
 )
 
 // TestMain gives the servers a runtime directory of their own for the
@@ -156,7 +157,7 @@ func connect(t testing.TB, w *world, opts Options, c2sR io.ReadCloser, c2sW io.W
 		opts.Log = slog.New(slog.NewTextHandler(logTo{s}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	go func() { s.served <- Serve(context.Background(), c2sR, s2cW, opts) }()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{s2cR, c2sW}), jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{s2cR, c2sW}), jsonrpc2.WithCodec(transport.Codec{}))
 	s.conn.Go(context.Background(), s.handle)
 	s.server = protocol.ServerDispatcher(s.conn)
 	t.Cleanup(func() {

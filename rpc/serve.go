@@ -8,6 +8,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/codewhale-ls/codewhale-ls/rpc/transport"
 )
 
 // ErrExitWithoutShutdown is Serve's error when the client sent exit before
@@ -25,14 +27,14 @@ const closeTimeout = time.Second
 // the middle of a message, is a clean end.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	s := newServer(opts)
-	stream := newTolerantStream(in, out, s.log)
-	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	stream := transport.NewStream(in, out, s.log)
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(transport.Codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 	select {
 	case <-s.exited:
-	case <-stream.inputEnded: // the client went away, perhaps with handlers in flight
+	case <-stream.InputEnded(): // the client went away, perhaps with handlers in flight
 	case <-conn.Done():
 	case <-ctx.Done():
 	}
@@ -54,7 +56,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		// A client that reads none of our output, or a read on input the
 		// client keeps open: closing the transport ends both.
 		s.log.Warn("the transport did not close; closing it by force")
-		_ = stdio{in, writeCloser(out)}.Close()
+		_ = stream.ForceClose()
 		select {
 		case <-closed:
 		case <-time.After(closeTimeout):
@@ -74,34 +76,4 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	default:
 	}
 	return nil
-}
-
-// stdio joins the two halves of a byte stream. Closing it closes both
-// where they can be closed.
-type stdio struct {
-	io.Reader
-	io.Writer
-}
-
-// writeCloser closes w if w can be closed.
-func writeCloser(w io.Writer) io.WriteCloser {
-	if wc, ok := w.(io.WriteCloser); ok {
-		return wc
-	}
-	return nopCloser{w}
-}
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
-
-func (s stdio) Close() error {
-	var errs []error
-	if c, ok := s.Reader.(io.Closer); ok {
-		errs = append(errs, c.Close())
-	}
-	if c, ok := s.Writer.(io.Closer); ok {
-		errs = append(errs, c.Close())
-	}
-	return errors.Join(errs...)
 }

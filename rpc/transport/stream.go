@@ -1,4 +1,4 @@
-package rpc
+package transport
 
 import (
 	"bytes"
@@ -15,11 +15,12 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// tolerantStream reads frames with frameReader and skips any frame that
-// does not decode: jsonrpc2 ends the connection on the first frame that
-// is not JSON-RPC, and its own reader never recovers from a bad header.
-// A broken message from a client must not end or deafen the session.
-// Writes and Close are the jsonrpc2 stream's.
+// Stream is the jsonrpc2.Stream the server runs on. It reads frames with
+// frameReader and skips any frame that does not decode: jsonrpc2 ends the
+// connection on the first frame that is not JSON-RPC, and its own reader
+// never recovers from a bad header. A broken message from a client must
+// not end or deafen the session. Writes and Close are the jsonrpc2
+// stream's, over the batching writer.
 //
 // An ambiguous response to one of our calls is not skipped: one that
 // carries both result and error (jsonrpc2 drops it, which would leave an
@@ -28,28 +29,48 @@ import (
 // would read as once). It is read as an error response instead, so the
 // prompt is denied at once.
 //
-// When the input ends (the client closed it, or a read failed) inputEnded
+// When the input ends (the client closed it, or a read failed) InputEnded
 // closes: jsonrpc2's Done waits for every handler in flight, and a handler
 // waiting on a hook or a prompt must instead be ended by the session's end.
-type tolerantStream struct {
+type Stream struct {
 	jsonrpc2.Stream
 	frames     *frameReader
 	log        *slog.Logger
 	inputEnded chan struct{}
 	endOnce    *sync.Once
+	// ends are in and out themselves, without the batching writer, for
+	// ForceClose.
+	ends stdio
 }
 
-func newTolerantStream(in io.Reader, out io.Writer, log *slog.Logger) tolerantStream {
-	return tolerantStream{
-		Stream:     jsonrpc2.NewStream(stdio{in, newBatchWriter(writeCloser(out))}),
+// NewStream is the stream over in and out (stdin and stdout), logging the
+// frames and messages it skips to log.
+func NewStream(in io.Reader, out io.Writer, log *slog.Logger) Stream {
+	output := writeCloser(out)
+	return Stream{
+		Stream:     jsonrpc2.NewStream(stdio{in, newBatchWriter(output)}),
 		frames:     newFrameReader(in),
 		log:        log,
 		inputEnded: make(chan struct{}),
 		endOnce:    &sync.Once{},
+		ends:       stdio{in, output},
 	}
 }
 
-func (s tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+// InputEnded is closed when the input has ended.
+func (s Stream) InputEnded() <-chan struct{} { return s.inputEnded }
+
+// ForceClose closes in and out themselves where they can be closed,
+// bypassing the batching writer, whose Close waits for its last write:
+// it wakes a read or a write blocked on a pipe or socket. jsonrpc2's
+// Close blocks until the transport's Close unblocks reads (the jsonrpc2
+// row of docs/codewhale/deps.md), so this ends a Close that does not end
+// by itself.
+func (s Stream) ForceClose() error { return s.ends.Close() }
+
+// Read is the next message that decodes; see Stream for what is skipped
+// and what is read as an error response.
+func (s Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -153,4 +174,34 @@ func duplicateMember(body []byte) string {
 		}
 	}
 	return ""
+}
+
+// stdio joins the two halves of a byte stream. Closing it closes both
+// where they can be closed.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+// writeCloser closes w if w can be closed.
+func writeCloser(w io.Writer) io.WriteCloser {
+	if wc, ok := w.(io.WriteCloser); ok {
+		return wc
+	}
+	return nopCloser{w}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+func (s stdio) Close() error {
+	var errs []error
+	if c, ok := s.Reader.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	if c, ok := s.Writer.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
