@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,17 +13,23 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-var update = flag.Bool("update", false, "rewrite the want.json section of the golden files")
+var update = flag.Bool("update", false, "rewrite the want section of the golden files")
+
+// wantSection is the archive section holding the expected diagnostics, one
+// line each (testdata/golden/README.md).
+const wantSection = "want"
 
 // TestGolden runs every testdata/golden/*.txtar through the server: the
 // archive's files are written under a temp dir ($TMP in their text; home/
 // is $HOME, ws/ the workspace), the files its comment names with `open
 // PATH` are opened in the editor (with the disk text; an `edited/PATH`
 // section then replaces the buffer, as a user's edit does), and every
-// publishDiagnostics the session ends with must equal the want.json section.
+// publishDiagnostics the session ends with, written as
+// testdata/golden/README.md says, must equal the want section.
 func TestGolden(t *testing.T) {
 	archives, _ := filepath.Glob("testdata/golden/*.txtar")
 	if len(archives) == 0 {
@@ -35,34 +42,50 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			comment, files := parseTxtar(data)
-			got := runGolden(t, comment, files)
-			// A fixture named for a code must produce it; the clean one none.
-			name := filepath.Base(archive)
-			if code, _, ok := strings.Cut(name, "_"); ok && strings.HasPrefix(code, "cw") {
-				if !bytes.Contains(got, []byte(`"code": "`+strings.ToUpper(code)+`"`)) {
-					t.Errorf("%s does not produce %s:\n%s", name, strings.ToUpper(code), got)
+			publications := runGolden(t, comment, files)
+			checkNamedCode(t, filepath.Base(archive), publications)
+			for _, p := range publications {
+				for _, d := range p.Diagnostics {
+					checkDerived(t, d)
 				}
-			} else if bytes.Contains(got, []byte(`"code"`)) {
-				t.Errorf("%s should produce no diagnostics:\n%s", name, got)
 			}
-			checkSeverities(t, got)
+			got := renderPublications(t, publications)
 			if *update {
-				files = slices.DeleteFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
-				files = append(files, txtarFile{"want.json", got})
+				files = slices.DeleteFunc(files, func(f txtarFile) bool { return f.name == wantSection })
+				files = append(files, txtarFile{wantSection, []byte(got)})
 				if err := os.WriteFile(archive, formatTxtar(comment, files), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			i := slices.IndexFunc(files, func(f txtarFile) bool { return f.name == "want.json" })
+			i := slices.IndexFunc(files, func(f txtarFile) bool { return f.name == wantSection })
 			if i < 0 {
-				t.Fatalf("no want.json section; run with -update. Got:\n%s", got)
+				t.Fatalf("no %s section; run with -update. Got:\n%s", wantSection, got)
 			}
-			if want := files[i].data; !bytes.Equal(got, want) {
-				t.Errorf("diagnostics differ (-update rewrites)\ngot:\n%s\nwant:\n%s", got, want)
+			if want := string(files[i].data); got != want {
+				t.Errorf("diagnostics differ (-update rewrites); %s\ngot:\n%s\nwant:\n%s", firstDifference(got, want), got, want)
 			}
 		})
 	}
+}
+
+// firstDifference names the first line of the want section that the
+// output does not match, as a long message hides a one-column change.
+func firstDifference(got, want string) string {
+	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(gotLines), len(wantLines)) {
+		g, w := "(none)", "(none)"
+		if i < len(gotLines) {
+			g = gotLines[i]
+		}
+		if i < len(wantLines) {
+			w = wantLines[i]
+		}
+		if g != w {
+			return fmt.Sprintf("first at want line %d:\n  got: %s\n want: %s", i+1, g, w)
+		}
+	}
+	return "no line differs"
 }
 
 // TestGoldenCoversEveryCode: every code of the table has a fixture named
@@ -84,47 +107,145 @@ func TestGoldenCoversEveryCode(t *testing.T) {
 	}
 }
 
-// checkSeverities: every diagnostic of a golden run has a severity the
-// table gives its code: the usual one, or one its SeverityVaries names
-// (docs/diagnostics.md, "Severity:").
-func checkSeverities(t *testing.T, got []byte) {
+// wirePublication is one publishDiagnostics as the client reads it, $TMP
+// in place of the temp dir. It is decoded with unknown fields refused: a
+// field the want lines do not show (tags, data, ...) fails the test rather
+// than going unchecked, and the format is to be extended for it.
+type wirePublication struct {
+	URI         string           `json:"uri"`
+	Diagnostics []wireDiagnostic `json:"diagnostics"`
+}
+
+type wireDiagnostic struct {
+	Range           protocol.Range              `json:"range"`
+	Severity        protocol.DiagnosticSeverity `json:"severity"`
+	Code            problem.Code                `json:"code"`
+	CodeDescription struct {
+		Href string `json:"href"`
+	} `json:"codeDescription"`
+	Source             string `json:"source"`
+	Message            string `json:"message"`
+	RelatedInformation []struct {
+		Location struct {
+			URI   string         `json:"uri"`
+			Range protocol.Range `json:"range"`
+		} `json:"location"`
+		Message string `json:"message"`
+	} `json:"relatedInformation"`
+}
+
+// checkNamedCode: a fixture named for a code must produce it; the clean
+// one none.
+func checkNamedCode(t *testing.T, name string, publications []wirePublication) {
 	t.Helper()
-	var files []struct {
-		Diagnostics []struct {
-			Code     problem.Code                `json:"code"`
-			Severity protocol.DiagnosticSeverity `json:"severity"`
-		} `json:"diagnostics"`
-	}
-	if err := json.Unmarshal(got, &files); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		for _, d := range f.Diagnostics {
-			code := d.Code
-			info, ok := code.Info()
-			if !ok {
-				t.Errorf("%q is no code of problem.Codes", code)
-				continue
-			}
-			allowed := false
-			for _, s := range []problem.Severity{problem.Error, problem.Warning, problem.Info} {
-				if severity(s) == d.Severity && (s == info.Severity || strings.Contains(info.SeverityVaries, s.String())) {
-					allowed = true
-				}
-			}
-			if !allowed {
-				t.Errorf("%s has severity %v; problem.Codes gives %s %q", code, d.Severity, info.Severity, info.SeverityVaries)
-			}
+	var codes []problem.Code
+	for _, p := range publications {
+		for _, d := range p.Diagnostics {
+			codes = append(codes, d.Code)
 		}
+	}
+	if code, _, ok := strings.Cut(name, "_"); ok && strings.HasPrefix(code, "cw") {
+		if !slices.Contains(codes, problem.Code(strings.ToUpper(code))) {
+			t.Errorf("%s does not produce %s, only %v", name, strings.ToUpper(code), codes)
+		}
+	} else if len(codes) > 0 {
+		t.Errorf("%s should produce no diagnostics, got %v", name, codes)
 	}
 }
 
-func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
+// checkDerived holds what the want lines leave out, as it follows from the
+// code, to that rule: the source is always "codewhale" and the href is the
+// code's entry in docs/diagnostics.md.
+func checkDerived(t *testing.T, d wireDiagnostic) {
+	t.Helper()
+	if d.Source != "codewhale" {
+		t.Errorf("%s has source %q, want \"codewhale\"", d.Code, d.Source)
+	}
+	if want := diagnostics.DocURL(d.Code); d.CodeDescription.Href != want {
+		t.Errorf("%s has codeDescription.href %q, want %q", d.Code, d.CodeDescription.Href, want)
+	}
+}
+
+// severityName is the wire severity as problem.Severity names it, one the
+// table gives the code: the usual one, or one its SeverityVaries names
+// (docs/diagnostics.md, "Severity:").
+func severityName(t *testing.T, d wireDiagnostic) string {
+	t.Helper()
+	info, ok := d.Code.Info()
+	if !ok {
+		t.Errorf("%q is no code of problem.Codes", d.Code)
+	}
+	for _, s := range []problem.Severity{problem.Error, problem.Warning, problem.Info} {
+		if severity(s) != d.Severity {
+			continue
+		}
+		if ok && s != info.Severity && !strings.Contains(info.SeverityVaries, s.String()) {
+			t.Errorf("%s has severity %s; problem.Codes gives %s %q", d.Code, s, info.Severity, info.SeverityVaries)
+		}
+		return s.String()
+	}
+	t.Errorf("%s has severity %d, which no problem.Severity maps to", d.Code, d.Severity)
+	return fmt.Sprintf("severity(%d)", d.Severity)
+}
+
+// renderPublications writes the publications as the want section has
+// them (testdata/golden/README.md): per file, one line per diagnostic
+// `PATH:SPAN: CODE SEVERITY: MESSAGE`, its related information indented
+// below it, or `PATH: no diagnostics`.
+func renderPublications(t *testing.T, publications []wirePublication) string {
+	t.Helper()
+	var b strings.Builder
+	line := func(indent, text string) {
+		if strings.Contains(text, "\n") {
+			// A second line would read as a line of its own.
+			t.Errorf("the want format keeps a message on one line: %q", text)
+		}
+		b.WriteString(indent + text + "\n")
+	}
+	for _, p := range publications {
+		path := fixturePath(p.URI)
+		if len(p.Diagnostics) == 0 {
+			line("", path+": no diagnostics")
+		}
+		for _, d := range p.Diagnostics {
+			line("", fmt.Sprintf("%s:%s: %s %s: %s", path, spanText(d.Range), d.Code, severityName(t, d), d.Message))
+			for _, r := range d.RelatedInformation {
+				line("  ", fmt.Sprintf("related %s:%s: %s", fixturePath(r.Location.URI), spanText(r.Location.Range), r.Message))
+			}
+		}
+	}
+	return b.String()
+}
+
+// fixturePath is a URI under the temp dir as the archive names the file
+// (home/..., ws/...); any other URI stays whole.
+func fixturePath(u string) string {
+	if rel, ok := strings.CutPrefix(u, "file://$TMP/"); ok {
+		return rel
+	}
+	return u
+}
+
+// spanText is a range in 1-based lines and columns (UTF-16 units, as the
+// server's positions are), the end exclusive, as gopls writes a span:
+// L:C for an empty range, L:C-C2 on one line, L:C-L2:C2 across lines.
+func spanText(r protocol.Range) string {
+	start := fmt.Sprintf("%d:%d", r.Start.Line+1, r.Start.Character+1)
+	switch {
+	case r.Start == r.End:
+		return start
+	case r.Start.Line == r.End.Line:
+		return fmt.Sprintf("%s-%d", start, r.End.Character+1)
+	}
+	return fmt.Sprintf("%s-%d:%d", start, r.End.Line+1, r.End.Character+1)
+}
+
+func runGolden(t *testing.T, comment string, files []txtarFile) []wirePublication {
 	w := newWorld(t)
 	hasConfig := false
 	edits := map[string]string{}
 	for _, f := range files {
-		if f.name == "want.json" {
+		if f.name == wantSection {
 			continue
 		}
 		if rel, ok := strings.CutPrefix(f.name, "edited/"); ok {
@@ -193,11 +314,17 @@ func runGolden(t *testing.T, comment string, files []txtarFile) []byte {
 	}
 	s.mu.Unlock()
 	slices.SortFunc(out, func(a, b published) int { return strings.Compare(a.URI, b.URI) })
-	b, err := json.MarshalIndent(out, "", "  ")
+	b, err := json.Marshal(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(bytes.ReplaceAll(b, []byte(w.tmp), []byte("$TMP")), '\n')
+	dec := json.NewDecoder(bytes.NewReader(bytes.ReplaceAll(b, []byte(w.tmp), []byte("$TMP"))))
+	dec.DisallowUnknownFields()
+	var publications []wirePublication
+	if err := dec.Decode(&publications); err != nil {
+		t.Fatalf("publications the want format cannot show: %v\n%s", err, b)
+	}
+	return publications
 }
 
 // A txtar archive: a comment, then files each introduced by "-- name --".
