@@ -8,11 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"go.uber.org/goleak"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRead(t *testing.T) {
 	dir := t.TempDir()
