@@ -1,3 +1,7 @@
+//go:build unix
+
+// The FIFOs these tests plant (syscall.Mkfifo) exist only on Unix.
+
 package approvals
 
 import (
