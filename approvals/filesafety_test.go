@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/filetest"
+
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
@@ -68,7 +70,7 @@ func TestNoAlwaysForASymlinkedPermissionsFile(t *testing.T) {
 		t.Fatalf("the plain setup offers no always: %+v", want)
 	}
 	dotfile := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, dotfile, "")
+	filetest.Write(t, dotfile, "")
 	if err := os.Symlink(dotfile, snap.Paths.Permissions); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestNoAlwaysForAnUnwritablePermissionsFile(t *testing.T) {
 			if which == "folder" {
 				target = filepath.Dir(target)
 			} else {
-				writeFile(t, target, "")
+				filetest.Write(t, target, "")
 			}
 			makeUnwritable(t, target)
 			snap = loadSnapshot(snap.Paths.Config, req.Workspace, snap.Paths.Home)
@@ -130,7 +132,7 @@ func makeUnwritable(t *testing.T, path string) {
 func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 	snap, req := asking(t)
 	dotfile := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, dotfile, pathTOML)
+	filetest.Write(t, dotfile, pathTOML)
 	if err := os.Symlink(dotfile, snap.Paths.Permissions); err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +145,7 @@ func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 	if fi, err := os.Lstat(snap.Paths.Permissions); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v", err)
 	}
-	if got := readFile(t, dotfile); got != pathTOML {
+	if got := filetest.Read(t, dotfile); got != pathTOML {
 		t.Errorf("the linked file changed: %q", got)
 	}
 }

@@ -9,39 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/filetest"
 )
 
 const original = "# by hand\n[[rules]]\ntool = \"write_file\"\n"
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
-// dirNames lists a directory, to catch a temp file left behind.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 // appending is an edit that adds line to whatever the file holds.
 func appending(line string) func(old []byte, exists bool) ([]byte, error) {
@@ -56,7 +28,7 @@ func appending(line string) func(old []byte, exists bool) ([]byte, error) {
 func TestRewriteRefusesASymlinkedFile(t *testing.T) {
 	dir := t.TempDir()
 	dotfile := filepath.Join(dir, "dotfiles-permissions.toml")
-	writeFile(t, dotfile, original)
+	filetest.Write(t, dotfile, original)
 	path := filepath.Join(dir, "permissions.toml")
 	if err := os.Symlink(dotfile, path); err != nil {
 		t.Fatal(err)
@@ -68,7 +40,7 @@ func TestRewriteRefusesASymlinkedFile(t *testing.T) {
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
 	}
-	if got := readFile(t, dotfile); got != original {
+	if got := filetest.Read(t, dotfile); got != original {
 		t.Errorf("the linked file changed: %q", got)
 	}
 }
@@ -112,7 +84,7 @@ func TestRewriteKeepsAConcurrentSave(t *testing.T) {
 		for _, when := range []string{"before the re-read", "before the install"} {
 			t.Run(name+", "+when, func(t *testing.T) {
 				path := filepath.Join(t.TempDir(), "permissions.toml")
-				writeFile(t, path, original)
+				filetest.Write(t, path, original)
 				saved := original + "\n" + editorRule
 				saves := 0
 				editorSaves := func() {
@@ -132,10 +104,10 @@ func TestRewriteKeepsAConcurrentSave(t *testing.T) {
 				if err != nil || !changed {
 					t.Fatalf("changed %v: %v", changed, err)
 				}
-				if got := readFile(t, path); got != saved+"# grant\n" {
+				if got := filetest.Read(t, path); got != saved+"# grant\n" {
 					t.Errorf("the editor's save or the edit is lost:\n%s", got)
 				}
-				if names := dirNames(t, filepath.Dir(path)); len(names) != 1 {
+				if names := filetest.Names(t, filepath.Dir(path)); len(names) != 1 {
 					t.Errorf("left behind: %v", names)
 				}
 			})
@@ -146,19 +118,19 @@ func TestRewriteKeepsAConcurrentSave(t *testing.T) {
 // A file that never stops changing is left as the editor last wrote it.
 func TestRewriteGivesUpOnAFileThatKeepsChanging(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, path, original)
+	filetest.Write(t, path, original)
 	n := 0
 	h := hooks{install: installFile, written: func() {
 		n++
-		writeFile(t, path, original+strings.Repeat("\n", n))
+		filetest.Write(t, path, original+strings.Repeat("\n", n))
 	}}
 	if _, err := (Rewriter{Mode: 0o600, Fail: cannotWrite}).rewrite(path, appending("# grant\n"), h); err == nil {
 		t.Fatal("no error")
 	}
-	if got := readFile(t, path); got != original+strings.Repeat("\n", n) {
+	if got := filetest.Read(t, path); got != original+strings.Repeat("\n", n) {
 		t.Errorf("the file is not the editor's last save: %q", got)
 	}
-	if names := dirNames(t, filepath.Dir(path)); len(names) != 1 {
+	if names := filetest.Names(t, filepath.Dir(path)); len(names) != 1 {
 		t.Errorf("left behind: %v", names)
 	}
 }
@@ -168,16 +140,16 @@ func TestRewriteGivesUpOnAFileThatKeepsChanging(t *testing.T) {
 func TestRewriteInstallFails(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "permissions.toml")
-	writeFile(t, path, "# keep\n")
+	filetest.Write(t, path, "# keep\n")
 	failing := hooks{install: func(string, string, bool) (bool, error) { return false, errors.New("disk on fire") }}
 	changed, err := Rewriter{Mode: 0o600, Fail: cannotWrite}.rewrite(path, appending("# grant\n"), failing)
 	if err == nil || changed || !strings.Contains(err.Error(), "disk on fire") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("rewrite = %v, %v; want the install's error naming %s", changed, err, path)
 	}
-	if got := readFile(t, path); got != "# keep\n" {
+	if got := filetest.Read(t, path); got != "# keep\n" {
 		t.Errorf("content changed: %q", got)
 	}
-	if names := dirNames(t, dir); !slices.Equal(names, []string{"permissions.toml"}) {
+	if names := filetest.Names(t, dir); !slices.Equal(names, []string{"permissions.toml"}) {
 		t.Errorf("directory holds %v", names)
 	}
 }
@@ -187,7 +159,7 @@ func TestRewriteInstallFails(t *testing.T) {
 func TestLockExclusiveSerialisesRewrites(t *testing.T) {
 	const n = 100
 	path := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, path, original)
+	filetest.Write(t, path, original)
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
@@ -208,7 +180,7 @@ func TestLockExclusiveSerialisesRewrites(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	got := readFile(t, path)
+	got := filetest.Read(t, path)
 	if !strings.HasPrefix(got, original) {
 		t.Fatalf("the original text is not the prefix:\n%s", got)
 	}
