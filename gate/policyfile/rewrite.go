@@ -17,11 +17,7 @@ import (
 // for a missing file; when it returns the content unchanged (or nil for a
 // missing file) nothing is written. changed reports a write.
 func Rewrite(path string, newMode fs.FileMode, edit func(old []byte, exists bool) ([]byte, error)) (changed bool, err error) {
-	return Rewriter{Mode: newMode, KeepMode: true, Fail: cannotWrite}.Rewrite(path, edit)
-}
-
-func cannotWrite(path, what string, err error) error {
-	return fmt.Errorf("cannot write %s: %s: %w", path, what, err)
+	return Rewriter{Mode: newMode, KeepMode: true}.Rewrite(path, edit)
 }
 
 // A Rewriter is Rewrite with the mode and the wording its caller needs:
@@ -32,8 +28,17 @@ type Rewriter struct {
 	KeepMode bool        // an existing file keeps its own mode
 	// Fail words a failure of the rewrite itself (what is "cannot read
 	// it", "cannot replace it" or "it kept changing while it was
-	// written"); edit's own errors are returned as they are.
+	// written"); edit's own errors are returned as they are. nil words
+	// them as Rewrite does.
 	Fail func(path, what string, err error) error
+}
+
+// failure is err worded by r.Fail, or as Rewrite words it.
+func (r Rewriter) failure(path, what string, err error) error {
+	if r.Fail == nil {
+		return fmt.Errorf("cannot write %s: %s: %w", path, what, err)
+	}
+	return r.Fail(path, what, err)
 }
 
 // Rewrite replaces the file at path with what edit makes of its content,
@@ -66,7 +71,7 @@ func (r Rewriter) rewrite(path string, edit func(old []byte, exists bool) ([]byt
 	for range maxRewriteAttempts {
 		old, err := readTarget(path)
 		if err != nil {
-			return false, r.Fail(path, "cannot read it", err)
+			return false, r.failure(path, "cannot read it", err)
 		}
 		content, err := edit(old.content, old.exists)
 		if err != nil {
@@ -81,13 +86,13 @@ func (r Rewriter) rewrite(path string, edit func(old []byte, exists bool) ([]byt
 		}
 		replaced, err := h.replace(path, content, old, mode)
 		if err != nil {
-			return false, r.Fail(path, "cannot replace it", err)
+			return false, r.failure(path, "cannot replace it", err)
 		}
 		if replaced {
 			return true, nil
 		}
 	}
-	return false, r.Fail(path, "it kept changing while it was written", errors.New("nothing was written"))
+	return false, r.failure(path, "it kept changing while it was written", errors.New("nothing was written"))
 }
 
 // maxRewriteAttempts bounds how often a rewrite starts over because the

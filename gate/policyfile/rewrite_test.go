@@ -100,7 +100,7 @@ func TestRewriteKeepsAConcurrentSave(t *testing.T) {
 				} else {
 					h.beforeInstall = editorSaves
 				}
-				changed, err := Rewriter{Mode: 0o600, Fail: cannotWrite}.rewrite(path, appending("# grant\n"), h)
+				changed, err := Rewriter{Mode: 0o600}.rewrite(path, appending("# grant\n"), h)
 				if err != nil || !changed {
 					t.Fatalf("changed %v: %v", changed, err)
 				}
@@ -124,7 +124,7 @@ func TestRewriteGivesUpOnAFileThatKeepsChanging(t *testing.T) {
 		n++
 		filetest.Write(t, path, original+strings.Repeat("\n", n))
 	}}
-	if _, err := (Rewriter{Mode: 0o600, Fail: cannotWrite}).rewrite(path, appending("# grant\n"), h); err == nil {
+	if _, err := (Rewriter{Mode: 0o600}).rewrite(path, appending("# grant\n"), h); err == nil {
 		t.Fatal("no error")
 	}
 	if got := filetest.Read(t, path); got != original+strings.Repeat("\n", n) {
@@ -142,7 +142,7 @@ func TestRewriteInstallFails(t *testing.T) {
 	path := filepath.Join(dir, "permissions.toml")
 	filetest.Write(t, path, "# keep\n")
 	failing := hooks{install: func(string, string, bool) (bool, error) { return false, errors.New("disk on fire") }}
-	changed, err := Rewriter{Mode: 0o600, Fail: cannotWrite}.rewrite(path, appending("# grant\n"), failing)
+	changed, err := Rewriter{Mode: 0o600}.rewrite(path, appending("# grant\n"), failing)
 	if err == nil || changed || !strings.Contains(err.Error(), "disk on fire") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("rewrite = %v, %v; want the install's error naming %s", changed, err, path)
 	}
