@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/filetest"
+
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
@@ -28,7 +30,7 @@ func openTestLog(t *testing.T) (*DecisionLog, string) {
 
 func logLines(t *testing.T, path string) []string {
 	t.Helper()
-	text := readFile(t, path)
+	text := filetest.Read(t, path)
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		t.Fatalf("the log does not end with a whole line: %q", text)
 	}
@@ -105,7 +107,7 @@ func TestDecisionLogOmitsInput(t *testing.T) {
 	if err := l.Append(EntryFor(time.Now(), "bash", "", d)); err != nil {
 		t.Fatal(err)
 	}
-	line := readFile(t, path)
+	line := filetest.Read(t, path)
 	if strings.Contains(line, secret) || strings.Contains(line, `"input"`) || strings.Contains(line, `"trace"`) {
 		t.Errorf("the log holds the input: %s", line)
 	}
@@ -211,7 +213,7 @@ func TestDecisionLogErrors(t *testing.T) {
 		t.Error("a time JSON cannot hold was written")
 	}
 	blocker := filepath.Join(t.TempDir(), "file")
-	writeFile(t, blocker, "")
+	filetest.Write(t, blocker, "")
 	if _, err := OpenDecisionLog(filepath.Join(blocker, "decisions.jsonl")); err == nil || !strings.Contains(err.Error(), blocker) {
 		t.Errorf("opening under a file: %v", err)
 	}

@@ -1,3 +1,7 @@
+//go:build unix
+
+// The FIFOs these tests plant (syscall.Mkfifo) exist only on Unix.
+
 package approvals
 
 import (
@@ -10,124 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/filetest"
+
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 )
-
-// A dotfiles setup links permissions.toml to a file elsewhere. Before, the
-// grant replaced the link with a plain file: the link was gone and the
-// dotfiles copy never got the rule.
-func TestAppendRulesRefusesASymlinkedFile(t *testing.T) {
-	dir := t.TempDir()
-	dotfile := filepath.Join(dir, "dotfiles-permissions.toml")
-	writeFile(t, dotfile, pathTOML)
-	path := filepath.Join(dir, "permissions.toml")
-	if err := os.Symlink(dotfile, path); err != nil {
-		t.Fatal(err)
-	}
-	added, err := AppendRules(path, []execpolicy.Rule{shellGrant("cargo test")})
-	if err == nil || added != 0 || !strings.Contains(err.Error(), "symlink") {
-		t.Fatalf("added %d, err %v", added, err)
-	}
-	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
-	}
-	if got := readFile(t, dotfile); got != pathTOML {
-		t.Errorf("the linked file changed: %q", got)
-	}
-}
-
-// The lock file is ours, but a link planted there must not make us
-// create or truncate the file it points to.
-func TestAppendRulesRefusesASymlinkedLock(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "permissions.toml")
-	writeFile(t, path, pathTOML)
-	elsewhere := filepath.Join(dir, "elsewhere")
-	if err := os.Symlink(elsewhere, path+".lock"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := AppendRules(path, []execpolicy.Rule{shellGrant("cargo test")}); err == nil || !strings.Contains(err.Error(), "symlink") {
-		t.Fatalf("err %v", err)
-	}
-	if _, err := os.Lstat(elsewhere); !os.IsNotExist(err) {
-		t.Errorf("the lock link's target was created: %v", err)
-	}
-	if got := readFile(t, path); got != pathTOML {
-		t.Errorf("permissions.toml changed: %q", got)
-	}
-}
-
-// An editor saves permissions.toml while a grant is being written, by
-// rename or in place, without our lock. Before, its rule was lost.
-func TestAppendRulesKeepsAConcurrentSave(t *testing.T) {
-	const editorRule = "[[rules]]\ntool = \"exec_shell\"\ncommand = \"make\"\naction = \"deny\"\n"
-	for name, save := range map[string]func(path, text string) error{
-		"rename over": func(path, text string) error {
-			tmp := path + ".editor~"
-			if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
-				return err
-			}
-			return os.Rename(tmp, path)
-		},
-		"in place": func(path, text string) error { return os.WriteFile(path, []byte(text), 0o600) },
-	} {
-		// The save lands before the re-read, or after it, just before
-		// the new file goes in (the exchange must give it back).
-		for _, when := range []string{"before the re-read", "before the install"} {
-			t.Run(name+", "+when, func(t *testing.T) {
-				path := filepath.Join(t.TempDir(), "permissions.toml")
-				writeFile(t, path, pathTOML)
-				saved := pathTOML + "\n" + editorRule
-				saves := 0
-				editorSaves := func() {
-					if saves++; saves == 1 {
-						if err := save(path, saved); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				w := grantWriter{install: installFile}
-				if when == "before the re-read" {
-					w.written = editorSaves
-				} else {
-					w.beforeInstall = editorSaves
-				}
-				added, err := w.appendRules(path, []execpolicy.Rule{shellGrant("cargo test")})
-				if err != nil || added != 1 {
-					t.Fatalf("added %d: %v", added, err)
-				}
-				got := readFile(t, path)
-				if !strings.HasPrefix(got, saved) || !strings.Contains(got, `command = "cargo test"`) {
-					t.Errorf("the editor's save or the grant is lost:\n%s", got)
-				}
-				if names := dirNames(t, filepath.Dir(path)); len(names) != 2 {
-					t.Errorf("left behind: %v", names)
-				}
-			})
-		}
-	}
-}
-
-// A file that never stops changing is left as the editor last wrote it.
-func TestAppendRulesGivesUpOnAFileThatKeepsChanging(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, path, pathTOML)
-	n := 0
-	w := grantWriter{install: installFile, written: func() {
-		n++
-		writeFile(t, path, pathTOML+strings.Repeat("\n", n))
-	}}
-	if _, err := w.appendRules(path, []execpolicy.Rule{shellGrant("cargo test")}); err == nil {
-		t.Fatal("no error")
-	}
-	if got := readFile(t, path); got != pathTOML+strings.Repeat("\n", n) {
-		t.Errorf("the file is not the editor's last save: %q", got)
-	}
-	if names := dirNames(t, filepath.Dir(path)); len(names) != 2 { // the file and its lock
-		t.Errorf("left behind: %v", names)
-	}
-}
 
 func TestDecisionLogRefusesSymlinkAndFIFO(t *testing.T) {
 	dir := t.TempDir()
@@ -180,7 +70,7 @@ func TestNoAlwaysForASymlinkedPermissionsFile(t *testing.T) {
 		t.Fatalf("the plain setup offers no always: %+v", want)
 	}
 	dotfile := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, dotfile, "")
+	filetest.Write(t, dotfile, "")
 	if err := os.Symlink(dotfile, snap.Paths.Permissions); err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +94,7 @@ func TestNoAlwaysForAnUnwritablePermissionsFile(t *testing.T) {
 			if which == "folder" {
 				target = filepath.Dir(target)
 			} else {
-				writeFile(t, target, "")
+				filetest.Write(t, target, "")
 			}
 			makeUnwritable(t, target)
 			snap = loadSnapshot(snap.Paths.Config, req.Workspace, snap.Paths.Home)
@@ -242,7 +132,7 @@ func makeUnwritable(t *testing.T, path string) {
 func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 	snap, req := asking(t)
 	dotfile := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, dotfile, pathTOML)
+	filetest.Write(t, dotfile, pathTOML)
 	if err := os.Symlink(dotfile, snap.Paths.Permissions); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +144,7 @@ func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 	if fi, err := os.Lstat(snap.Paths.Permissions); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v", err)
 	}
-	if got := readFile(t, dotfile); got != pathTOML {
+	if got := filetest.Read(t, dotfile); got != pathTOML {
 		t.Errorf("the linked file changed: %q", got)
 	}
 }

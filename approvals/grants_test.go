@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/filetest"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 )
@@ -35,22 +36,6 @@ const (
 	pathTable  = `{ tool = "write_file", path = "src/lib.rs", workspace = "/home/dev/repo", action = "allow" }`
 )
 
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 func mode(t *testing.T, path string) os.FileMode {
 	t.Helper()
 	info, err := os.Stat(path)
@@ -58,20 +43,6 @@ func mode(t *testing.T, path string) os.FileMode {
 		t.Fatal(err)
 	}
 	return info.Mode().Perm()
-}
-
-// dirNames lists a directory, to catch a temp file left behind.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // The file keeps every byte and gains the new records in its own style
@@ -139,13 +110,13 @@ func TestAppendRulesContent(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 					t.Fatal(err)
 				}
-				writeFile(t, path, *tt.existing)
+				filetest.Write(t, path, *tt.existing)
 			}
 			added, err := AppendRules(path, tt.rules)
 			if err != nil || added != tt.added {
 				t.Fatalf("AppendRules = %d, %v; want %d, nil", added, err, tt.added)
 			}
-			got := readFile(t, path)
+			got := filetest.Read(t, path)
 			if got != tt.want {
 				t.Errorf("content\n%q\nwant\n%q", got, tt.want)
 			}
@@ -169,7 +140,7 @@ func TestAppendRulesContent(t *testing.T) {
 					t.Errorf("created directory mode %v, want 0700", m)
 				}
 			}
-			if names := dirNames(t, filepath.Dir(path)); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
+			if names := filetest.Names(t, filepath.Dir(path)); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
 				t.Errorf("directory holds %v", names)
 			}
 		})
@@ -182,7 +153,7 @@ func TestAppendRulesContent(t *testing.T) {
 func TestAppendRulesNothingNew(t *testing.T) {
 	existing := "# keep\n" + shellTOML + "\n" + pathTOML
 	path := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, path, existing)
+	filetest.Write(t, path, existing)
 	if err := os.Chmod(path, 0o640); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +167,7 @@ func TestAppendRulesNothingNew(t *testing.T) {
 		t.Fatalf("AppendRules = %d, %v; want 0, nil", added, err)
 	}
 	after, _ := os.Stat(path)
-	if got := readFile(t, path); got != existing {
+	if got := filetest.Read(t, path); got != existing {
 		t.Errorf("content changed:\n%q", got)
 	}
 	if !after.ModTime().Equal(past) || !os.SameFile(before, after) || after.Mode().Perm() != 0o640 {
@@ -208,7 +179,7 @@ func TestAppendRulesNothingNew(t *testing.T) {
 // byte-exact compare): each is added.
 func TestAppendRulesNearDuplicates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "permissions.toml")
-	writeFile(t, path, shellTOML)
+	filetest.Write(t, path, shellTOML)
 	variants := []execpolicy.Rule{shellGrant("cargo test "), shellGrant("Cargo test")}
 	notExact := shellGrant("cargo test")
 	notExact.CommandExact = false
@@ -243,7 +214,7 @@ func TestAppendRulesBrokenFileUntouched(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%q", broken), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "permissions.toml")
-			writeFile(t, path, broken)
+			filetest.Write(t, path, broken)
 			added, err := AppendRules(path, []execpolicy.Rule{shellGrant("ls")})
 			if err == nil || added != 0 {
 				t.Fatalf("AppendRules = %d, %v; want an error", added, err)
@@ -251,7 +222,7 @@ func TestAppendRulesBrokenFileUntouched(t *testing.T) {
 			if !strings.Contains(err.Error(), path) {
 				t.Errorf("the error does not name the file: %v", err)
 			}
-			if got := readFile(t, path); got != broken {
+			if got := filetest.Read(t, path); got != broken {
 				t.Errorf("the broken file changed: %q", got)
 			}
 		})
@@ -263,27 +234,27 @@ func TestAppendRulesBrokenFileUntouched(t *testing.T) {
 func TestAppendRulesUnfaithfulRuleNotWritten(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "permissions.toml")
-	writeFile(t, path, "# keep\n")
+	filetest.Write(t, path, "# keep\n")
 	added, err := AppendRules(path, []execpolicy.Rule{shellGrant("ls \xff")})
 	if err == nil || added != 0 {
 		t.Fatalf("AppendRules = %d, %v; want an error", added, err)
 	}
-	if got := readFile(t, path); got != "# keep\n" {
+	if got := filetest.Read(t, path); got != "# keep\n" {
 		t.Errorf("content changed: %q", got)
 	}
-	if names := dirNames(t, dir); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
+	if names := filetest.Names(t, dir); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
 		t.Errorf("directory holds %v", names)
 	}
 }
 
 func TestAppendRulesReadOnlyDirectory(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("root writes into read-only directories; TestAppendRulesRenameFails covers the failed write")
+		t.Skip("root writes into read-only directories; gate/policyfile TestRewriteInstallFails covers the failed write")
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "permissions.toml")
-	writeFile(t, path, "# keep\n")
-	writeFile(t, path+".lock", "")
+	filetest.Write(t, path, "# keep\n")
+	filetest.Write(t, path+".lock", "")
 	if err := os.Chmod(dir, 0o500); err != nil {
 		t.Fatal(err)
 	}
@@ -292,66 +263,11 @@ func TestAppendRulesReadOnlyDirectory(t *testing.T) {
 	if err == nil || added != 0 || !strings.Contains(err.Error(), path) {
 		t.Fatalf("AppendRules = %d, %v; want an error naming %s", added, err, path)
 	}
-	if got := readFile(t, path); got != "# keep\n" {
+	if got := filetest.Read(t, path); got != "# keep\n" {
 		t.Errorf("content changed: %q", got)
 	}
-	if names := dirNames(t, dir); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
+	if names := filetest.Names(t, dir); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
 		t.Errorf("directory holds %v", names)
-	}
-}
-
-// A write that fails at the last step leaves the file as it was and no
-// temporary file behind.
-func TestAppendRulesRenameFails(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "permissions.toml")
-	writeFile(t, path, "# keep\n")
-	failing := grantWriter{install: func(string, string, bool) (bool, error) { return false, errors.New("disk on fire") }}
-	added, err := failing.appendRules(path, []execpolicy.Rule{shellGrant("ls")})
-	if err == nil || added != 0 || !strings.Contains(err.Error(), "disk on fire") || !strings.Contains(err.Error(), path) {
-		t.Fatalf("appendRules = %d, %v; want the rename's error naming %s", added, err, path)
-	}
-	if got := readFile(t, path); got != "# keep\n" {
-		t.Errorf("content changed: %q", got)
-	}
-	if names := dirNames(t, dir); !slices.Equal(names, []string{"permissions.toml", "permissions.toml.lock"}) {
-		t.Errorf("directory holds %v", names)
-	}
-}
-
-// The flock serialises writers even within one process: every rule lands
-// and the original text stays the prefix.
-func TestAppendRulesConcurrent(t *testing.T) {
-	const n = 100
-	path := filepath.Join(t.TempDir(), "permissions.toml")
-	original := "# shared\n[[rules]]\ntool = \"read_file\" # by hand\n"
-	writeFile(t, path, original)
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range n {
-		wg.Go(func() {
-			if added, err := AppendRules(path, []execpolicy.Rule{shellGrant(fmt.Sprintf("make t%d", i))}); err != nil || added != 1 {
-				errs <- fmt.Errorf("rule %d: added %d, %v", i, added, err)
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	got := readFile(t, path)
-	if !strings.HasPrefix(got, original) {
-		t.Fatalf("the original text is not the prefix:\n%s", got)
-	}
-	f, problems := execpolicy.ParseFile([]byte(got))
-	if !f.Accepted || len(f.Rules) != n+1 {
-		t.Fatalf("loaded %d rules (accepted %v, %v), want %d", len(f.Rules), f.Accepted, problems, n+1)
-	}
-	for i := range n {
-		if !containsRecord(f.RuleValues(), shellGrant(fmt.Sprintf("make t%d", i))) {
-			t.Errorf("rule %d is missing", i)
-		}
 	}
 }
 

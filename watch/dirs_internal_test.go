@@ -9,39 +9,6 @@ import (
 	"time"
 )
 
-// watchLists returns the directories the watcher believes it watches and
-// those fsnotify actually watches, both sorted.
-func watchLists(w *Watcher) (ours, theirs []string) {
-	w.dirsMu.Lock()
-	defer w.dirsMu.Unlock()
-	for dir := range w.watched {
-		ours = append(ours, dir)
-	}
-	theirs = w.fsw.WatchList()
-	slices.Sort(ours)
-	slices.Sort(theirs)
-	return ours, theirs
-}
-
-// eventuallyWatching waits for both lists to become want: they differ for a
-// moment when fsnotify drops the watch of a deleted directory before the
-// watcher has handled the event.
-func eventuallyWatching(t *testing.T, w *Watcher, want ...string) {
-	t.Helper()
-	slices.Sort(want)
-	end := time.Now().Add(5 * time.Second)
-	for {
-		ours, theirs := watchLists(w)
-		if slices.Equal(ours, want) && slices.Equal(theirs, want) {
-			return
-		}
-		if time.Now().After(end) {
-			t.Fatalf("watcher believes it watches %v, fsnotify watches %v, want %v", ours, theirs, want)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func newTestWatcher(t *testing.T) *Watcher {
 	t.Helper()
 	w, err := New(20*time.Millisecond, func([]string) {})
@@ -95,14 +62,14 @@ func TestWatchesSkipFileComponent(t *testing.T) {
 	if err := w.Set([]string{blocker + "/permissions.toml"}); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, ws)
+	EventuallyWatching(t, w, ws)
 	if err := os.Remove(blocker); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(blocker, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, blocker)
+	EventuallyWatching(t, w, blocker)
 }
 
 // The watch climbs down as directories appear and back up as they go.
@@ -114,24 +81,24 @@ func TestWatchesClimb(t *testing.T) {
 	if err := w.Set([]string{cw + "/permissions.toml"}); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, root)
+	EventuallyWatching(t, w, root)
 
 	if err := os.Mkdir(ws, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, ws)
+	EventuallyWatching(t, w, ws)
 	if err := os.Mkdir(cw, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, cw)
+	EventuallyWatching(t, w, cw)
 	if err := os.RemoveAll(ws); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, root)
+	EventuallyWatching(t, w, root)
 	if err := os.MkdirAll(cw, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	eventuallyWatching(t, w, cw)
+	EventuallyWatching(t, w, cw)
 }
 
 // An overflow (events lost) makes every target be re-read.

@@ -4,34 +4,38 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/watch"
 )
 
 // docs/codewhale/deps.md §3 C–C3: the target's directory does not exist yet, at one or two
 // levels, created at once (mkdir -p) or one level at a time.
 func TestDirectoryCreatedLater(t *testing.T) {
 	cases := []struct {
-		name    string
-		missing string // the highest missing directory, relative to the temp dir
-		step    time.Duration
+		name     string
+		missing  string // the highest missing directory, relative to the temp dir
+		stepwise bool   // each directory made once the watcher watches the one above
 	}{
-		{"one level, at once", "ws/.codewhale", 0},
-		{"one level, stepwise", "ws/.codewhale", 50 * time.Millisecond},
-		{"two levels, at once", "ws", 0},
-		{"two levels, stepwise", "ws", 50 * time.Millisecond},
+		{"one level, at once", "ws/.codewhale", false},
+		{"one level, stepwise", "ws/.codewhale", true},
+		{"two levels, at once", "ws", false},
+		{"two levels, stepwise", "ws", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			must(t, os.MkdirAll(filepath.Join(root, filepath.Dir(tc.missing)), 0o755))
 			target := filepath.Join(root, "ws", ".codewhale", "permissions.toml")
-			_, rec := start(t, quick, target)
+			w, rec := start(t, quick, target)
 
 			for _, dir := range []string{filepath.Join(root, "ws"), filepath.Join(root, "ws", ".codewhale")} {
 				if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
 					t.Fatal(err)
 				}
-				time.Sleep(tc.step)
+				if tc.stepwise {
+					// The watcher climbs down to dir before the next is made.
+					watch.EventuallyWatching(t, w, dir)
+				}
 			}
 			write(t, target, "x")
 			rec.waitFor(t, target)
@@ -80,9 +84,9 @@ func TestDirectoryRemovedAndRecreated(t *testing.T) {
 // A directory on the way is moved away and another put in its place.
 func TestDirectoryRenamedAway(t *testing.T) {
 	root := t.TempDir()
-	target := filepath.Join(root, "ws", ".codewhale", "permissions.toml")
+	target, probe := filepath.Join(root, "ws", ".codewhale", "permissions.toml"), filepath.Join(root, "probe.toml")
 	write(t, target, "v1")
-	_, rec := start(t, quick, target)
+	_, rec := start(t, quick, target, probe)
 
 	dir := filepath.Join(root, "ws", ".codewhale")
 	must(t, os.Rename(dir, dir+".old"))
@@ -92,5 +96,5 @@ func TestDirectoryRenamedAway(t *testing.T) {
 	write(t, dir+".old/permissions.toml", "v9") // no longer the target
 	write(t, target, "v3")
 	rec.waitFor(t, target)
-	rec.expectNone(t, 200*time.Millisecond)
+	rec.expectOnly(t, probe)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/watch"
+	"go.uber.org/goleak"
 )
 
 // Set replaces the set: old targets stop reporting, new ones start.
@@ -26,7 +27,7 @@ func TestSetReplaces(t *testing.T) {
 		t.Fatalf("report = %v, want [%s]", got, cur)
 	}
 	write(t, old, "3")
-	rec.expectNone(t, 200*time.Millisecond)
+	rec.expectOnly(t, cur)
 }
 
 // Set records the current content: what was there before is not a change.
@@ -36,10 +37,11 @@ func TestSetRecordsCurrentState(t *testing.T) {
 	w, rec := start(t, quick, a)
 	write(t, b, "already there")
 	must(t, w.Set([]string{a, b}))
-	rec.expectNone(t, 200*time.Millisecond)
+	rec.expectOnly(t, a)
 
 	must(t, w.Set(nil))
 	write(t, a, "unwatched")
+	// Nothing is watched, so nothing can be probed: let time pass.
 	rec.expectNone(t, 200*time.Millisecond)
 }
 
@@ -49,7 +51,7 @@ func TestSetKeepsPendingChange(t *testing.T) {
 	write(t, target, "1")
 	w, rec := start(t, 300*time.Millisecond, target)
 	write(t, target, "2")
-	time.Sleep(50 * time.Millisecond)
+	watch.EventuallyPending(t, w, target)
 	must(t, w.Set([]string{target, filepath.Join(filepath.Dir(target), "b.toml")}))
 	rec.waitFor(t, target)
 }
@@ -72,8 +74,10 @@ func TestNewRejectsNilCallback(t *testing.T) {
 	}
 }
 
-// Close with a change still being debounced: no callback afterwards, and
-// goleak (TestMain) checks no goroutine is left behind.
+// Close with a change still being debounced: no callback before Close
+// returns, and none afterwards, as no goroutine of the watcher is left
+// that could make one (goleak.VerifyNone, which waits only for goroutines
+// still ending, not for time to pass).
 func TestCloseCancelsPendingReport(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "a.toml")
 	rec := &recorder{}
@@ -81,9 +85,12 @@ func TestCloseCancelsPendingReport(t *testing.T) {
 	must(t, err)
 	must(t, w.Set([]string{target}))
 	write(t, target, "x")
-	time.Sleep(50 * time.Millisecond)
+	watch.EventuallyPending(t, w, target)
 	must(t, w.Close())
-	rec.expectNone(t, 700*time.Millisecond)
+	goleak.VerifyNone(t)
+	if reports := rec.all(); len(reports) > 0 {
+		t.Fatalf("reported while closing: %v", reports)
+	}
 }
 
 func TestSetAfterClose(t *testing.T) {
@@ -102,6 +109,8 @@ func TestConcurrentSetAndClose(t *testing.T) {
 	w, err := watch.New(time.Millisecond, func([]string) {})
 	must(t, err)
 	var wg sync.WaitGroup
+	var setOnce sync.Once
+	aSetReturned := make(chan struct{})
 	for i := range 8 {
 		wg.Go(func() {
 			for j := range 20 {
@@ -109,11 +118,12 @@ func TestConcurrentSetAndClose(t *testing.T) {
 				if err := w.Set([]string{p}); err != nil && !errors.Is(err, watch.ErrClosed) {
 					t.Error(err)
 				}
+				setOnce.Do(func() { close(aSetReturned) })
 			}
 		})
 	}
 	wg.Go(func() {
-		time.Sleep(5 * time.Millisecond)
+		<-aSetReturned // Close while the other Sets are still going on
 		if err := w.Close(); err != nil {
 			t.Error(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
@@ -69,7 +68,7 @@ func resolve(path string) (string, error) {
 	return target, nil
 }
 
-// Apply writes the change atomically (approvals.RewriteFile: temp file,
+// Apply writes the change atomically (policyfile.Rewrite: temp file,
 // rename or exchange, the file's mode kept, 0644 for a new file), only
 // if the file still holds the bytes the diff was made from: a save made
 // since is kept and the change refused.
@@ -82,7 +81,7 @@ func (c Change) Apply() error {
 			return fmt.Errorf("cannot create the directory of %s: %w", c.Path, err)
 		}
 	}
-	_, err := approvals.RewriteFile(c.Target, 0o644, func(current []byte, exists bool) ([]byte, error) {
+	_, err := policyfile.Rewrite(c.Target, 0o644, func(current []byte, exists bool) ([]byte, error) {
 		if exists != c.Exists || !bytes.Equal(current, c.Old) {
 			return nil, fmt.Errorf("%s changed since the change was shown; nothing was written, run the command again", c.Path)
 		}

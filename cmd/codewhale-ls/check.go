@@ -123,7 +123,7 @@ func selectFiles(res *diagnostics.Result, args []string, workspace string) ([]*d
 // fixFiles writes to each file the safe fixes the editor's source.fixAll
 // would apply (diagnostics.FixAll), each file replaced atomically and only
 // while it still holds the bytes that were linted (install.Change.Apply:
-// approvals.RewriteFile, mode and symlink kept, a concurrent save never
+// policyfile.Rewrite, mode and symlink kept, a concurrent save never
 // lost). Each file written is named on stderr, as is each failure; false
 // when any file could not be fixed (the others are still written).
 func fixFiles(files []*diagnostics.FileResult, stderr io.Writer) bool {

@@ -211,7 +211,7 @@ func (e *Engine) winnerFor(c *call, command string, subject shell.AllowSubject) 
 	for _, id := range ti.anyCommand {
 		consider(id, false)
 	}
-	for _, id := range ti.exact[strings.TrimSpace(command)] {
+	for _, id := range ti.exact[shell.ExactKey(command)] {
 		consider(id, false)
 	}
 	ti.prefix.each(subject, func(id int) { consider(id, false) })

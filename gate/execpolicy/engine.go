@@ -181,7 +181,7 @@ type compiledRule struct {
 	source      Source
 	label       string
 	specificity int
-	exact       string // trimmed command, for command_exact
+	exact       string // shell.ExactKey of the command, for command_exact
 	scope       string // normalised workspace, when scoped
 	scopeOK     bool
 	path        normPath
@@ -221,7 +221,7 @@ func (e *Engine) addTyped(r Rule, src Source) {
 	case r.Command == nil:
 		ti.anyCommand = append(ti.anyCommand, id)
 	case r.CommandExact:
-		c.exact = strings.TrimSpace(*r.Command)
+		c.exact = shell.ExactKey(*r.Command)
 		ti.exact.add(c.exact, id)
 	default:
 		ti.prefix.add(shell.NewAllowPattern(*r.Command), id)

@@ -55,7 +55,7 @@ func (x *allowIndex) classWithheld(s shell.AllowSubject) bool {
 // toolIndex holds one tool's typed rules by how their command matches.
 type toolIndex struct {
 	anyCommand []int
-	exact      keyIndex // trimmed command of command_exact rules
+	exact      keyIndex // shell.ExactKey of the command of command_exact rules
 	prefix     allowIndex
 	hasDeny    bool
 	// hasRootedOnly: a rule's path starts with ~/, which only the oldest

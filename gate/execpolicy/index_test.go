@@ -21,7 +21,7 @@ func linearWinner(e *Engine, c *call, command string) int {
 		if r.rule.Command != nil {
 			typedDeny := r.rule.Action == Deny && e.release.Has(release.TypedDenyMatcher) &&
 				e.dialect.DenyMatch(*r.rule.Command, command)
-			if r.rule.CommandExact && !shell.ExactMatch(*r.rule.Command, command) ||
+			if r.rule.CommandExact && shell.ExactKey(*r.rule.Command) != shell.ExactKey(command) ||
 				!r.rule.CommandExact && !e.dialect.AllowMatch(*r.rule.Command, command) && !typedDeny {
 				continue
 			}

@@ -4,7 +4,11 @@
 // file of gigabytes would be read until memory runs out. Every loader and
 // the watcher read through here, so none of them can hang or blow up, and
 // each such file is reported the way Codewhale reports a file it cannot
-// read.
+// read. The files codewhale-ls itself writes are opened (OpenNoFollow) and
+// replaced (Rewrite, Rewriter, LockExclusive) here too, never through a
+// symlink and never losing an editor's save, so that whatever writes a
+// policy or settings file (approvals, agents/install, check --fix) needs
+// nothing but this package (docs/architecture.md).
 package policyfile
 
 import (

@@ -141,8 +141,10 @@ func (d Dialect) AllowMatch(pattern, command string) bool {
 	return NewAllowPattern(pattern).Matches(d.AllowSubject(command))
 }
 
-// ExactMatch is the command_exact comparison (§3.6): trimmed byte equality,
-// case and inner whitespace significant.
-func ExactMatch(rule, command string) bool {
-	return strings.TrimSpace(rule) == strings.TrimSpace(command)
+// ExactKey is what the command_exact comparison (§3.6) compares: a rule's
+// command and a call's match exactly when their keys are equal, which is
+// trimmed byte equality, case and inner whitespace significant. The engine
+// indexes command_exact rules by it and looks calls up by it.
+func ExactKey(command string) string {
+	return strings.TrimSpace(command)
 }

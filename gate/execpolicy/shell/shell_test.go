@@ -226,7 +226,7 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestExactMatch(t *testing.T) {
+func TestExactKey(t *testing.T) {
 	cases := []struct {
 		rule, command string
 		want          bool
@@ -237,8 +237,8 @@ func TestExactMatch(t *testing.T) {
 		{" cargo test\t", "cargo test", true},
 	}
 	for _, c := range cases {
-		if got := ExactMatch(c.rule, c.command); got != c.want {
-			t.Errorf("ExactMatch(%q, %q) = %v", c.rule, c.command, got)
+		if got := ExactKey(c.rule) == ExactKey(c.command); got != c.want {
+			t.Errorf("ExactKey(%q) == ExactKey(%q) is %v", c.rule, c.command, got)
 		}
 	}
 }

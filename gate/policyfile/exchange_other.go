@@ -1,6 +1,6 @@
 //go:build !linux
 
-package approvals
+package policyfile
 
 import "errors"
 
