@@ -56,7 +56,7 @@ func Ask(ctx context.Context, req Request) (gate.Decision, error) {
 }
 
 func encodeRequest(req Request) ([]byte, error) {
-	call, err := encodeCall(req.Call)
+	call, err := gate.EncodeRequest(req.Call)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the call: %w", err)
 	}

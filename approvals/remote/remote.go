@@ -51,8 +51,9 @@ const maxMessage = 1 << 20
 const readTimeout = 5 * time.Second
 
 // wireRequest is a Request on the socket. Call is an AuthorizeRequest
-// (docs/codewhale/contract.md §3), so the server validates it exactly as it
-// validates codewhale/authorize.
+// (docs/codewhale/contract.md §3) as gate.EncodeRequest writes it, so the
+// server validates it with gate.ParseRequest exactly as it validates
+// codewhale/authorize.
 type wireRequest struct {
 	Agent     string          `json:"agent"`
 	Workspace string          `json:"workspace"`
@@ -71,37 +72,4 @@ type wireReply struct {
 	Decision *gate.Decision `json:"decision,omitempty"`
 	Refused  string         `json:"refused,omitempty"`
 	Error    string         `json:"error,omitempty"`
-}
-
-// encodeCall writes a gate.Request as the AuthorizeRequest gate.ParseRequest reads.
-func encodeCall(call gate.Request) ([]byte, error) {
-	obj := map[string]any{
-		"tool":   call.Tool,
-		"input":  call.Input,
-		"mode":   call.Mode.String(),
-		"origin": call.Origin.String(),
-	}
-	if call.Workspace != "" {
-		obj["workspace"] = call.Workspace
-	}
-	if call.Posture != nil {
-		obj["posture"] = call.Posture.String()
-	}
-	if call.CallID != nil {
-		obj["callId"] = *call.CallID
-	}
-	if call.HasAllowList() {
-		obj["allowedTools"] = nonNil(call.AllowedTools)
-	}
-	if call.DisallowedTools != nil {
-		obj["disallowedTools"] = call.DisallowedTools
-	}
-	return json.Marshal(obj)
-}
-
-func nonNil(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
 }
