@@ -78,8 +78,11 @@ type Agent struct {
 	// gives none. Only the agent's own variable is read: another agent's,
 	// inherited from a terminal it was started in, says nothing of this one.
 	ProjectEnv string
-	parse      func(event map[string]json.RawMessage) (Call, error)
-	render     func(Reply) Output
+	// Settings are where the agent reads its hooks and what our entry
+	// there looks like (package install writes it).
+	Settings Settings
+	parse    func(event map[string]json.RawMessage) (Call, error)
+	render   func(Reply) Output
 }
 
 var all = map[string]*Agent{
