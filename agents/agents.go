@@ -1,6 +1,8 @@
 // Package agents reads other coding agents' pre-tool hook events as
 // Codewhale calls and writes Codewhale's verdict back in each agent's own
-// answer form (docs/agents.md). It decides nothing: the gate does.
+// answer form (docs/agents.md), and runs the whole hook (HookFlow: the
+// workspaces, the deadline, the editor's ask, the log). It decides
+// nothing itself: the gate does, through the HookFlow's Decide.
 package agents
 
 import (
