@@ -1,6 +1,8 @@
 // Package agents reads other coding agents' pre-tool hook events as
 // Codewhale calls and writes Codewhale's verdict back in each agent's own
-// answer form (docs/agents.md). It decides nothing: the gate does.
+// answer form (docs/agents.md), and runs the whole hook (HookFlow: the
+// workspaces, the deadline, the editor's ask, the log). It decides
+// nothing itself: the gate does, through the HookFlow's Decide.
 package agents
 
 import (
@@ -78,8 +80,11 @@ type Agent struct {
 	// gives none. Only the agent's own variable is read: another agent's,
 	// inherited from a terminal it was started in, says nothing of this one.
 	ProjectEnv string
-	parse      func(event map[string]json.RawMessage) (Call, error)
-	render     func(Reply) Output
+	// Settings are where the agent reads its hooks and what our entry
+	// there looks like (package install writes it).
+	Settings Settings
+	parse    func(event map[string]json.RawMessage) (Call, error)
+	render   func(Reply) Output
 }
 
 var all = map[string]*Agent{

@@ -75,7 +75,19 @@ var claudeCode = &Agent{
 	Name:        "claude-code",
 	HookTimeout: 600 * time.Second,
 	ProjectEnv:  "CLAUDE_PROJECT_DIR",
-	parse:       claudeParse,
+	Settings: Settings{
+		// CLAUDE_CONFIG_DIR replaces ~/.claude (Claude Code's settings
+		// documentation).
+		Project: ".claude/settings.json", User: "settings.json", UserDir: ".claude", DirVar: "CLAUDE_CONFIG_DIR",
+		Events: [][]string{{"hooks", "PreToolUse"}}, Entry: matcherEntry(1), Skeleton: "{}\n", Exit2Blocks: true,
+		Switches: []HooksSwitch{
+			{File: ".claude/settings.json", Key: []string{"disableAllHooks"}, Off: true},
+			{File: ".claude/settings.local.json", Key: []string{"disableAllHooks"}, Off: true},
+			{File: "settings.json", User: true, Key: []string{"disableAllHooks"}, Off: true},
+		},
+		ProjectNote: "Claude Code reads a project's .claude/settings.json only in the directory it is started in: a session started in a subdirectory of the project runs without this entry.",
+	},
+	parse: claudeParse,
 	render: func(r Reply) Output {
 		if r.Verdict == gate.Allow {
 			return Output{}

@@ -56,7 +56,16 @@ var codex = &Agent{
 	Name:        "codex",
 	HookTimeout: 600 * time.Second,
 	NoAsk:       "codex honours only a deny from a hook, so it cannot ask its user for one",
-	parse:       codexParse,
+	Settings: Settings{
+		// CODEX_HOME replaces ~/.codex; Codex reads hooks.json in each
+		// config folder, the user's being CODEX_HOME (codex-rs
+		// utils/home-dir find_codex_home, hooks/src/engine/discovery.rs).
+		Project: ".codex/hooks.json", User: "hooks.json", UserDir: ".codex", DirVar: "CODEX_HOME",
+		Events: [][]string{{"hooks", "PreToolUse"}}, Entry: matcherEntry(1), Skeleton: "{}\n", Exit2Blocks: true,
+		ProjectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
+		UserNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
+	},
+	parse: codexParse,
 	render: func(r Reply) Output {
 		if r.Verdict == gate.Allow {
 			return Output{}

@@ -53,6 +53,24 @@ var copilotCLI = &Agent{
 	// Copilot CLI 1.0.102 gives its hooks COPILOT_PROJECT_DIR (and
 	// CLAUDE_PROJECT_DIR, which is Claude Code's and not read here).
 	ProjectEnv: "COPILOT_PROJECT_DIR",
+	Settings: Settings{
+		// Copilot reads every .github/hooks/*.json, and for the user every
+		// $COPILOT_HOME/hooks/*.json (COPILOT_HOME defaults to ~/.copilot)
+		// and the hooks of its settings.json: ours is a file of its own at
+		// both levels, so no file of the user's is touched.
+		Project: ".github/hooks/codewhale-ls.json", Configured: []string{".github/hooks/*.json"},
+		User: "hooks/codewhale-ls.json", UserConfigured: []string{"hooks/*.json", "settings.json"}, UserDir: ".copilot", DirVar: "COPILOT_HOME",
+		Events: [][]string{{"hooks", "preToolUse"}},
+		Entry: func(c HookCommand) any {
+			return copilotHook{Type: "command", Bash: c.Sh, PowerShell: c.PowerShell, TimeoutSec: c.Seconds}
+		},
+		Skeleton: "{\n  \"version\": 1\n}\n",
+		Switches: []HooksSwitch{
+			{File: ".github/copilot/settings.json", Key: []string{"disableAllHooks"}, Off: true},
+			{File: "settings.json", User: true, Key: []string{"disableAllHooks"}, Off: true},
+		},
+		ProjectNote: "Copilot CLI reads a project's hooks only in a folder you trusted: a session in an untrusted folder (and `copilot -p` there) runs without this entry.",
+	},
 	parse: func(event map[string]json.RawMessage) (Call, error) {
 		var name, cwd string
 		if _, err := field(event, "toolName", &name); err != nil {

@@ -31,6 +31,19 @@ var cursorTools = map[string]counterpart{
 var cursor = &Agent{
 	Name:        "cursor",
 	HookTimeout: 30 * time.Second,
+	Settings: Settings{
+		Project: ".cursor/hooks.json", User: "hooks.json", UserDir: ".cursor",
+		Events: [][]string{
+			{"hooks", "beforeShellExecution"},
+			{"hooks", "beforeMCPExecution"},
+			{"hooks", "beforeReadFile"},
+			{"hooks", "preToolUse"},
+		},
+		Entry: func(c HookCommand) any {
+			return cursorHook{Command: c.Sh, Timeout: c.Seconds, FailClosed: true}
+		},
+		Skeleton: "{\n  \"version\": 1\n}\n", Exit2Blocks: true,
+	},
 	parse: func(event map[string]json.RawMessage) (Call, error) {
 		var kind, cwd string
 		if _, err := field(event, "hook_event_name", &kind); err != nil {

@@ -53,7 +53,19 @@ var geminiCLI = &Agent{
 	HookTimeout: 60 * time.Second,
 	ProjectEnv:  "GEMINI_PROJECT_DIR",
 	NoAsk:       "gemini-cli's ask waits for ever in a headless run, which the hook cannot tell from an interactive one",
-	parse:       geminiParse,
+	Settings: Settings{
+		// GEMINI_CLI_HOME stands for the home directory itself, under
+		// which .gemini/settings.json is read (gemini-cli
+		// packages/core/src/utils/paths.ts homedir(), config/storage.ts).
+		Project: ".gemini/settings.json", User: "settings.json", UserDir: ".gemini", DirVar: "GEMINI_CLI_HOME", DirVarIsHome: true,
+		Events: [][]string{{"hooks", "BeforeTool"}}, Entry: matcherEntry(1000), Skeleton: "{}\n", Exit2Blocks: true,
+		Switches: []HooksSwitch{
+			{File: ".gemini/settings.json", Key: []string{"hooksConfig", "enabled"}, Off: false},
+			{File: "settings.json", User: true, Key: []string{"hooksConfig", "enabled"}, Off: false},
+		},
+		ProjectNote: "Gemini CLI reads a project's .gemini/settings.json only in the directory it is started in, and only in a folder you trusted: a session started in a subdirectory of the project, or in an untrusted folder, runs without this entry.",
+	},
+	parse: geminiParse,
 	render: func(r Reply) Output {
 		if r.Verdict == gate.Allow {
 			return Output{}

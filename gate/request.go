@@ -72,6 +72,45 @@ func (e *RequestError) Error() string {
 
 var requestFields = []string{"tool", "input", "workspace", "mode", "posture", "origin", "callId", "allowedTools", "disallowedTools"}
 
+// authorizeRequest is an AuthorizeRequest's JSON form (docs/codewhale/contract.md
+// §3), the fields of requestFields in the contract's order. omitzero keeps
+// an empty list apart from none: a nil list is left out (no list), an
+// empty one is written as [] (nothing allowed).
+type authorizeRequest struct {
+	Tool            string         `json:"tool"`
+	Input           map[string]any `json:"input"`
+	Workspace       string         `json:"workspace,omitempty"`
+	Mode            string         `json:"mode"`
+	Posture         string         `json:"posture,omitempty"`
+	Origin          string         `json:"origin"`
+	CallID          *string        `json:"callId,omitempty"`
+	AllowedTools    []string       `json:"allowedTools,omitzero"`
+	DisallowedTools []string       `json:"disallowedTools,omitzero"`
+}
+
+// EncodeRequest writes req as the AuthorizeRequest ParseRequest reads back
+// as req: every field of the contract's request, the mode and origin
+// always, the others where req sets them. What codewhale-ls sets and no
+// request carries (OutsideSandbox, NeedsHuman, AskedForHuman) is not
+// written.
+func EncodeRequest(req Request) ([]byte, error) {
+	wire := authorizeRequest{
+		Tool: req.Tool, Input: req.Input, Workspace: req.Workspace,
+		Mode: req.Mode.String(), Origin: req.Origin.String(), CallID: req.CallID,
+		DisallowedTools: req.DisallowedTools,
+	}
+	if req.Posture != nil {
+		wire.Posture = req.Posture.String()
+	}
+	if req.HasAllowList() {
+		wire.AllowedTools = req.AllowedTools
+		if wire.AllowedTools == nil {
+			wire.AllowedTools = []string{}
+		}
+	}
+	return json.Marshal(wire)
+}
+
 // ParseRequest reads an AuthorizeRequest over defaults: a field the request
 // leaves out keeps its value from defaults (workspace, mode, posture,
 // origin). Unknown fields, wrong types and missing required fields are

@@ -32,14 +32,13 @@ type Finding struct {
 // files do not hold our hook: that its tool calls are not held to the
 // Codewhale policy (warning) when no project hook file holds it either,
 // or, where it holds it, when the agent does not read that file (info:
-// the agent's projectNote, for sessions started in a subdirectory or an
+// the agent's Settings.ProjectNote, for sessions started in a subdirectory or an
 // untrusted folder). A file that cannot be read or parsed is warned
 // about too: nobody can tell it is hooked. env gives the home directory
 // and the agents' directory variables (nil: the process's).
 func Unhooked(workspace string, env config.Env) []Finding {
 	var out []Finding
-	for _, name := range agents.Names() {
-		a := Agents[name]
+	for _, a := range all() {
 		files := a.projectFiles(workspace)
 		userHooked := a.hookedIn(a.userFiles(env)) != ""
 		// A user-level switch is the workspace's business only where the
@@ -54,8 +53,8 @@ func Unhooked(workspace string, env config.Env) []Finding {
 			continue
 		}
 		if hooked := a.hookedIn(files); hooked != "" {
-			if a.projectNote != "" {
-				out = append(out, a.finding(hooked, problem.Info, fmt.Sprintf("codewhale-ls's hook for %s is installed only in this project file. %s Run `codewhale-ls hook install %s` to install it at user level, where it holds every session.", a.Name, a.projectNote, a.Name)))
+			if note := a.Note(Project); note != "" {
+				out = append(out, a.finding(hooked, problem.Info, fmt.Sprintf("codewhale-ls's hook for %s is installed only in this project file. %s Run `codewhale-ls hook install %s` to install it at user level, where it holds every session.", a.Name, note, a.Name)))
 			}
 			continue
 		}
@@ -89,15 +88,14 @@ func (a Agent) finding(file string, severity problem.Severity, msg string) Findi
 // writes.
 func Watched(workspace string, env config.Env) []string {
 	var out []string
-	for _, name := range agents.Names() {
-		a := Agents[name]
-		out = append(out, filepath.Join(workspace, filepath.FromSlash(a.project)))
+	for _, a := range all() {
+		out = append(out, filepath.Join(workspace, filepath.FromSlash(a.Settings.Project)))
 		out = append(out, a.projectFiles(workspace)...)
 		if user, err := a.SettingsPath(User, workspace, env); err == nil {
 			out = append(out, user)
 		}
 		out = append(out, a.userFiles(env)...)
-		for _, sw := range a.switches {
+		for _, sw := range a.Settings.Switches {
 			if file, ok := a.switchFile(sw, workspace, env); ok {
 				out = append(out, file)
 			}
@@ -109,7 +107,7 @@ func Watched(workspace string, env config.Env) []string {
 
 // projectFiles are the agent's hook files present in workspace, sorted.
 func (a Agent) projectFiles(workspace string) []string {
-	return filesMatching(workspace, a.project, a.configured)
+	return filesMatching(workspace, a.Settings.Project, a.Settings.Configured)
 }
 
 // userFiles are the agent's user-level hook files present, sorted; none
@@ -119,7 +117,7 @@ func (a Agent) userFiles(env config.Env) []string {
 	if err != nil {
 		return nil
 	}
-	return filesMatching(dir, a.user, a.userConfigured)
+	return filesMatching(dir, a.Settings.User, a.Settings.UserConfigured)
 }
 
 // filesMatching are the files under dir that the patterns (relative,
@@ -170,8 +168,8 @@ func (a Agent) hookedIn(files []string) string {
 func (a Agent) hooksOff(workspace string, env config.Env, userSwitches bool) []Finding {
 	var out []Finding
 	overridden := map[string]bool{}
-	for _, sw := range a.switches {
-		if sw.user && !userSwitches {
+	for _, sw := range a.Settings.Switches {
+		if sw.User && !userSwitches {
 			continue
 		}
 		file, ok := a.switchFile(sw, workspace, env)
@@ -186,23 +184,23 @@ func (a Agent) hooksOff(workspace string, env config.Env, userSwitches bool) []F
 		if err != nil {
 			continue
 		}
-		key := strings.Join(sw.key, ".")
-		m, ok := memberAt(root, sw.key)
-		if !ok || (sw.user && overridden[key]) {
+		key := strings.Join(sw.Key, ".")
+		m, ok := memberAt(root, sw.Key)
+		if !ok || (sw.User && overridden[key]) {
 			continue
 		}
-		if !sw.user {
+		if !sw.User {
 			overridden[key] = true
 		}
-		if m.value.kind != 'v' || string(src[m.value.start:m.value.end]) != fmt.Sprint(sw.off) {
+		if m.value.kind != 'v' || string(src[m.value.start:m.value.end]) != fmt.Sprint(sw.Off) {
 			continue
 		}
 		where := "in this workspace"
-		if sw.user {
+		if sw.User {
 			where = "in every workspace that does not set it otherwise"
 		}
 		msg := fmt.Sprintf("%s = %v turns off every %s hook, codewhale-ls's included (user-level too), so %s's tool calls %s are not held to the Codewhale policy; remove the setting to have them checked",
-			key, sw.off, a.Name, a.Name, where)
+			key, sw.Off, a.Name, a.Name, where)
 		out = append(out, Finding{Src: src, Problem: problem.Problem{
 			File: file, Code: problem.AgentUnhooked, Severity: problem.Warning,
 			Span: problem.Span{Start: m.start, End: m.value.end}, Message: msg,
@@ -213,16 +211,16 @@ func (a Agent) hooksOff(workspace string, env config.Env, userSwitches bool) []F
 
 // switchFile is where sw is: under workspace, or under the agent's user
 // directory (false where that cannot be told).
-func (a Agent) switchFile(sw hooksSwitch, workspace string, env config.Env) (string, bool) {
+func (a Agent) switchFile(sw agents.HooksSwitch, workspace string, env config.Env) (string, bool) {
 	base := workspace
-	if sw.user {
+	if sw.User {
 		dir, err := a.UserDir(env)
 		if err != nil {
 			return "", false
 		}
 		base = dir
 	}
-	return filepath.Join(base, filepath.FromSlash(sw.file)), true
+	return filepath.Join(base, filepath.FromSlash(sw.File)), true
 }
 
 // memberAt is the member at the end of keys from root, through objects.

@@ -42,7 +42,7 @@ func installFor(t *testing.T, a Agent, scope Scope, ws string, env config.Env) s
 
 func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 	ws, home := filepath.Join(t.TempDir(), "w[1]"), t.TempDir()
-	claude := Agents["claude-code"]
+	claude := named("claude-code")
 	hooked, err := claude.Install([]byte("{}"), true, "/bin/codewhale-ls")
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 	writeFile(t, filepath.Join(ws, ".gemini", "settings.json"), "{\"theme\": \"x\"}")
 	writeFile(t, filepath.Join(ws, ".codex", "hooks.json"), "{\"hooks\": ")
 	// Gemini is hooked for the user: its project file needs nothing.
-	installFor(t, Agents["gemini-cli"], User, ws, homeEnv(home))
+	installFor(t, named("gemini-cli"), User, ws, homeEnv(home))
 
 	got := map[string]Finding{}
 	for _, f := range Unhooked(ws, homeEnv(home)) {
@@ -90,7 +90,7 @@ func TestUnhookedWarnsPerConfiguredAgent(t *testing.T) {
 func TestUnhookedCopilotHookedInItsOwnFile(t *testing.T) {
 	ws := t.TempDir()
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "audit.json"), "{\"version\": 1, \"hooks\": {}}")
-	copilot := Agents["copilot-cli"]
+	copilot := named("copilot-cli")
 	ours, _ := copilot.Install(nil, false, "codewhale-ls")
 	writeFile(t, filepath.Join(ws, ".github", "hooks", "codewhale-ls.json"), string(ours))
 	got := Unhooked(ws, homeEnv(t.TempDir()))
@@ -104,7 +104,7 @@ func TestUnhookedCopilotHookedInItsOwnFile(t *testing.T) {
 func TestUnhookedWarnsWhereHooksAreTurnedOff(t *testing.T) {
 	ws, home := t.TempDir(), t.TempDir()
 	for _, name := range []string{"claude-code", "gemini-cli"} {
-		installFor(t, Agents[name], User, ws, homeEnv(home))
+		installFor(t, named(name), User, ws, homeEnv(home))
 	}
 	writeFile(t, filepath.Join(ws, ".claude", "settings.json"), "{\"model\": \"opus\"}\n")
 	writeFile(t, filepath.Join(ws, ".claude", "settings.local.json"), "{\n  // quiet\n  \"disableAllHooks\": true\n}\n")
@@ -134,7 +134,7 @@ func TestUnhookedWarnsWhereHooksAreTurnedOff(t *testing.T) {
 func TestUnhookedWarnsWhereCopilotHooksAreTurnedOff(t *testing.T) {
 	ws, copilotHome := t.TempDir(), t.TempDir()
 	env := config.MapEnv{"HOME": t.TempDir(), "COPILOT_HOME": copilotHome}
-	copilot := Agents["copilot-cli"]
+	copilot := named("copilot-cli")
 	installFor(t, copilot, User, ws, env)
 	userSettings := filepath.Join(copilotHome, "settings.json")
 	repoSettings := filepath.Join(ws, ".github", "copilot", "settings.json")
@@ -184,7 +184,7 @@ func TestUnhookedSeesUserHooksWhereTheAgentReadsThem(t *testing.T) {
 		}
 		return string(src)
 	}
-	codex, copilot := Agents["codex"], Agents["copilot-cli"]
+	codex, copilot := named("codex"), named("copilot-cli")
 	for _, tc := range []struct {
 		name     string
 		files    map[string]string // relative to a temp root: ws/, home/, agent/

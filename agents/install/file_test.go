@@ -12,7 +12,7 @@ import (
 
 func planInstall(t *testing.T, path string) Change {
 	t.Helper()
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	c, err := Plan(path, func(old []byte, exists bool) ([]byte, error) {
 		return agent.Install(old, exists, "/usr/bin/codewhale-ls")
 	})
@@ -92,7 +92,7 @@ func TestPlanRefusesFIFOWithoutBlocking(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	_, err := Plan(path, func(old []byte, exists bool) ([]byte, error) { return agent.Install(old, exists, "x") })
 	if err == nil || !strings.Contains(err.Error(), "regular") {
 		t.Fatalf("got %v", err)

@@ -29,181 +29,30 @@ const (
 	User                 // the user's own file under the home directory
 )
 
-// Agent is where one agent reads its pre-tool hooks and what our entry
-// there looks like.
+// Agent is one agent of package agents' table as install sees it: its
+// Settings say where it reads its pre-tool hooks and what our entry there
+// looks like.
 type Agent struct {
-	Name string
-	// project is the settings file install edits, relative to the
-	// workspace; user is the one it edits relative to the agent's user
-	// directory (UserDir).
-	project, user string
-	// userDir is the agent's directory under the home (".claude");
-	// dirVar, when set in the environment, names that directory instead
-	// (CODEX_HOME), or, with dirVarIsHome, the home it is under.
-	userDir      string
-	dirVar       string
-	dirVarIsHome bool
-	// events are the key paths of the arrays our entry goes into, in
-	// order (Cursor announces shell, MCP and read events separately).
-	events [][]string
-	// entry is our element of each array, for the codewhale-ls binary
-	// given.
-	entry func(a Agent, binary string, seconds int) any
-	// skeleton is the text of a settings file the agent would accept
-	// with no hooks, written when the file does not exist.
-	skeleton string
-	// exit2Blocks: the agent blocks the call when the hook exits 2 and
-	// lets it run on any other failure, so the command ends in
-	// `|| exit 2` and a hook that cannot start (moved binary) blocks.
-	exit2Blocks bool
-	// configured and userConfigured are globs (relative to the workspace
-	// and to UserDir) of the files that configure the agent's hooks,
-	// where that is more than the file install edits.
-	configured, userConfigured []string
-	// switches are the settings that turn all of the agent's hooks off,
-	// ours at user level included; the workspace's are listed before the
-	// user's, which they override (hooksOff).
-	switches []hooksSwitch
-	// projectNote says when the agent does not read a project entry at
-	// all, measured against the agent (docs/agents.md "Where each entry
-	// is read"); userNote when it does not run even the user's. Both
-	// are shown by install and in check's CW700.
-	projectNote, userNote string
-}
-
-// hooksSwitch is a boolean at key in file (relative to the workspace, or
-// to the agent's UserDir when user is set) that, when it equals off,
-// turns off every hook the agent has.
-type hooksSwitch struct {
-	file string
-	user bool
-	key  []string
-	off  bool
-}
-
-// Entries are structs, not maps, so that their keys are written in the
-// order the agents' documentation shows them. Every entry states the
-// agent's hook timeout in the agent's own field and unit, and the same
-// number goes to `--timeout` in the command, so the agent and the hook
-// agree on when the agent stops waiting whatever default a host assumes
-// (VS Code reads Claude's file but waits 30 s by default, Claude 600 s).
-type (
-	matcherGroup struct {
-		Matcher string        `json:"matcher"`
-		Hooks   []commandHook `json:"hooks"`
-	}
-	commandHook struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-		Timeout int    `json:"timeout"`
-	}
-	// cursorHook: failClosed makes Cursor block the call when the hook
-	// crashes, times out or answers nothing it can read; without it Cursor
-	// runs the tool (https://cursor.com/docs/hooks).
-	cursorHook struct {
-		Command    string `json:"command"`
-		Timeout    int    `json:"timeout"`
-		FailClosed bool   `json:"failClosed"`
-	}
-	copilotHook struct {
-		Type       string `json:"type"`
-		Bash       string `json:"bash"`
-		PowerShell string `json:"powershell"`
-		TimeoutSec int    `json:"timeoutSec"`
-	}
-)
-
-// matcherEntry is the matcher group Claude Code, Gemini CLI and Codex share:
-// every tool, one command hook whose timeout is seconds times unit (1 for
-// Claude's and Codex's seconds, 1000 for Gemini's milliseconds).
-func matcherEntry(unit int) func(a Agent, binary string, seconds int) any {
-	return func(a Agent, binary string, seconds int) any {
-		return matcherGroup{Matcher: "*", Hooks: []commandHook{{Type: "command", Command: a.command(binary, seconds), Timeout: seconds * unit}}}
-	}
-}
-
-// Agents are the agents `hook install` knows, by the name `hook` takes.
-// Timeout fields, checked against each agent's documentation: Claude Code
-// `timeout` seconds (https://code.claude.com/docs/en/hooks, and VS Code,
-// https://code.visualstudio.com/docs/copilot/customization/hooks),
-// Gemini CLI `timeout` milliseconds
-// (https://geminicli.com/docs/hooks/reference), Codex `timeout` seconds
-// (https://developers.openai.com/codex/hooks), Cursor `timeout` seconds
-// (https://cursor.com/docs/hooks), Copilot `timeoutSec`.
-var Agents = map[string]Agent{
-	"claude-code": {
-		// CLAUDE_CONFIG_DIR replaces ~/.claude (Claude Code's settings
-		// documentation).
-		Name: "claude-code", project: ".claude/settings.json", user: "settings.json", userDir: ".claude", dirVar: "CLAUDE_CONFIG_DIR",
-		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
-		switches: []hooksSwitch{
-			{file: ".claude/settings.json", key: []string{"disableAllHooks"}, off: true},
-			{file: ".claude/settings.local.json", key: []string{"disableAllHooks"}, off: true},
-			{file: "settings.json", user: true, key: []string{"disableAllHooks"}, off: true},
-		},
-		projectNote: "Claude Code reads a project's .claude/settings.json only in the directory it is started in: a session started in a subdirectory of the project runs without this entry.",
-	},
-	"gemini-cli": {
-		// GEMINI_CLI_HOME stands for the home directory itself, under
-		// which .gemini/settings.json is read (gemini-cli
-		// packages/core/src/utils/paths.ts homedir(), config/storage.ts).
-		Name: "gemini-cli", project: ".gemini/settings.json", user: "settings.json", userDir: ".gemini", dirVar: "GEMINI_CLI_HOME", dirVarIsHome: true,
-		events: [][]string{{"hooks", "BeforeTool"}}, entry: matcherEntry(1000), skeleton: "{}\n", exit2Blocks: true,
-		switches: []hooksSwitch{
-			{file: ".gemini/settings.json", key: []string{"hooksConfig", "enabled"}, off: false},
-			{file: "settings.json", user: true, key: []string{"hooksConfig", "enabled"}, off: false},
-		},
-		projectNote: "Gemini CLI reads a project's .gemini/settings.json only in the directory it is started in, and only in a folder you trusted: a session started in a subdirectory of the project, or in an untrusted folder, runs without this entry.",
-	},
-	"codex": {
-		// CODEX_HOME replaces ~/.codex; Codex reads hooks.json in each
-		// config folder, the user's being CODEX_HOME (codex-rs
-		// utils/home-dir find_codex_home, hooks/src/engine/discovery.rs).
-		Name: "codex", project: ".codex/hooks.json", user: "hooks.json", userDir: ".codex", dirVar: "CODEX_HOME",
-		events: [][]string{{"hooks", "PreToolUse"}}, entry: matcherEntry(1), skeleton: "{}\n", exit2Blocks: true,
-		projectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
-		userNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
-	},
-	"cursor": {
-		Name: "cursor", project: ".cursor/hooks.json", user: "hooks.json", userDir: ".cursor",
-		events: [][]string{
-			{"hooks", "beforeShellExecution"},
-			{"hooks", "beforeMCPExecution"},
-			{"hooks", "beforeReadFile"},
-			{"hooks", "preToolUse"},
-		},
-		entry: func(a Agent, binary string, seconds int) any {
-			return cursorHook{Command: a.command(binary, seconds), Timeout: seconds, FailClosed: true}
-		},
-		skeleton: "{\n  \"version\": 1\n}\n", exit2Blocks: true,
-	},
-	"copilot-cli": {
-		// Copilot reads every .github/hooks/*.json, and for the user every
-		// $COPILOT_HOME/hooks/*.json (COPILOT_HOME defaults to ~/.copilot)
-		// and the hooks of its settings.json: ours is a file of its own at
-		// both levels, so no file of the user's is touched.
-		Name: "copilot-cli", project: ".github/hooks/codewhale-ls.json", configured: []string{".github/hooks/*.json"},
-		user: "hooks/codewhale-ls.json", userConfigured: []string{"hooks/*.json", "settings.json"}, userDir: ".copilot", dirVar: "COPILOT_HOME",
-		events: [][]string{{"hooks", "preToolUse"}},
-		entry: func(a Agent, binary string, seconds int) any {
-			return copilotHook{Type: "command", Bash: a.command(binary, seconds), PowerShell: a.powerShellCommand(binary, seconds), TimeoutSec: seconds}
-		},
-		skeleton: "{\n  \"version\": 1\n}\n",
-		switches: []hooksSwitch{
-			{file: ".github/copilot/settings.json", key: []string{"disableAllHooks"}, off: true},
-			{file: "settings.json", user: true, key: []string{"disableAllHooks"}, off: true},
-		},
-		projectNote: "Copilot CLI reads a project's hooks only in a folder you trusted: a session in an untrusted folder (and `copilot -p` there) runs without this entry.",
-	},
+	*agents.Agent
 }
 
 // Lookup returns the agent called name, or an error listing the known ones.
 func Lookup(name string) (Agent, error) {
-	a, ok := Agents[name]
+	a, ok := agents.Lookup(name)
 	if !ok {
 		return Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(agents.Names(), ", "))
 	}
-	return a, nil
+	return Agent{a}, nil
+}
+
+// all are the agents, by name.
+func all() []Agent {
+	var out []Agent
+	for _, name := range agents.Names() {
+		a, _ := Lookup(name)
+		out = append(out, a)
+	}
+	return out
 }
 
 // UserDir is the directory the agent reads its user-level settings from:
@@ -217,25 +66,25 @@ func (a Agent) UserDir(env config.Env) (string, error) {
 	var home string
 	if v := a.dirVarValue(env); v != "" {
 		if !filepath.IsAbs(v) {
-			return "", fmt.Errorf("%s=%s is not an absolute path, so where %s reads it depends on the directory it starts in", a.dirVar, v, a.Name)
+			return "", fmt.Errorf("%s=%s is not an absolute path, so where %s reads it depends on the directory it starts in", a.Settings.DirVar, v, a.Name)
 		}
-		if !a.dirVarIsHome {
+		if !a.Settings.DirVarIsHome {
 			return filepath.Clean(v), nil
 		}
 		home = v
 	} else if home = config.HomeDir(env); home == "" {
 		return "", fmt.Errorf("cannot find the home directory for %s's user settings", a.Name)
 	}
-	return filepath.Join(home, a.userDir), nil
+	return filepath.Join(home, a.Settings.UserDir), nil
 }
 
 // dirVarValue is the agent's directory variable in env ("" when unset,
 // as the agents take an empty value).
 func (a Agent) dirVarValue(env config.Env) string {
-	if a.dirVar == "" {
+	if a.Settings.DirVar == "" {
 		return ""
 	}
-	return env.Getenv(a.dirVar)
+	return env.Getenv(a.Settings.DirVar)
 }
 
 // SettingsPath is the file install edits for scope: under workspace for
@@ -246,18 +95,18 @@ func (a Agent) SettingsPath(scope Scope, workspace string, env config.Env) (stri
 		if err != nil {
 			return "", err
 		}
-		return filepath.Join(dir, filepath.FromSlash(a.user)), nil
+		return filepath.Join(dir, filepath.FromSlash(a.Settings.User)), nil
 	}
-	return filepath.Join(workspace, filepath.FromSlash(a.project)), nil
+	return filepath.Join(workspace, filepath.FromSlash(a.Settings.Project)), nil
 }
 
 // Note says when the agent does not run the entry install writes for
 // scope ("" when it always does, as far as was measured).
 func (a Agent) Note(scope Scope) string {
 	if scope == User {
-		return a.userNote
+		return a.Settings.UserNote
 	}
-	return a.projectNote
+	return a.Settings.ProjectNote
 }
 
 // command is the hook command for the agent, in sh: binary (the caller
@@ -277,7 +126,7 @@ func (a Agent) powerShellCommand(binary string, seconds int) string {
 // commandTail is what follows the binary in our command.
 func (a Agent) commandTail(seconds int) string {
 	tail := fmt.Sprintf(" hook %s --timeout %d", a.Name, seconds)
-	if a.exit2Blocks {
+	if a.Settings.Exit2Blocks {
 		tail += failClosed
 	}
 	return tail
@@ -286,11 +135,13 @@ func (a Agent) commandTail(seconds int) string {
 // seconds is the agent's hook timeout, the one `hook` assumes without
 // --timeout, in whole seconds.
 func (a Agent) seconds() int {
-	agent, ok := agents.Lookup(a.Name)
-	if !ok {
-		panic("install: no hook for agent " + a.Name)
-	}
-	return int(agent.HookTimeout / time.Second)
+	return int(a.HookTimeout / time.Second)
+}
+
+// entry is our element of each of the agent's hook arrays, for binary
+// with a hook timeout of seconds.
+func (a Agent) entry(binary string, seconds int) any {
+	return a.Settings.Entry(agents.HookCommand{Sh: a.command(binary, seconds), PowerShell: a.powerShellCommand(binary, seconds), Seconds: seconds})
 }
 
 // failClosed turns a hook that cannot run into a block.
@@ -303,7 +154,7 @@ const failClosed = " || exit 2"
 // shape naming another program (`auditor hook NAME ...`) is not ours.
 func (a Agent) ourBinary(s string) (binary string, seconds int, ok bool) {
 	rest := s
-	if a.exit2Blocks {
+	if a.Settings.Exit2Blocks {
 		if rest, ok = strings.CutSuffix(rest, failClosed); !ok {
 			return "", 0, false
 		}
@@ -364,9 +215,9 @@ func shellQuote(s string) string {
 // comments and trailing commas) is refused with the line and byte.
 func (a Agent) Install(src []byte, exists bool, binary string) ([]byte, error) {
 	if !exists {
-		src = []byte(a.skeleton)
+		src = []byte(a.Settings.Skeleton)
 	}
-	for _, path := range a.events {
+	for _, path := range a.Settings.Events {
 		root, err := parseJSONC(src)
 		if err != nil {
 			return nil, err
@@ -374,7 +225,7 @@ func (a Agent) Install(src []byte, exists bool, binary string) ([]byte, error) {
 		if arr := lookup(root, path); arr != nil && arr.kind == '[' && a.ours(src, arr) >= 0 {
 			continue
 		}
-		if src, err = insertEntry(src, root, path, a.entry(a, binary, a.seconds())); err != nil {
+		if src, err = insertEntry(src, root, path, a.entry(binary, a.seconds())); err != nil {
 			return nil, err
 		}
 	}
@@ -387,9 +238,9 @@ func (a Agent) Install(src []byte, exists bool, binary string) ([]byte, error) {
 // formatting) is removed; a container Install created is removed with it
 // when its text is still exactly what Install wrote.
 func (a Agent) Uninstall(src []byte, binary string) ([]byte, error) {
-	for i := len(a.events) - 1; i >= 0; i-- {
+	for i := len(a.Settings.Events) - 1; i >= 0; i-- {
 		var err error
-		if src, err = a.removeEntry(src, a.events[i], a.entry(a, binary, a.seconds())); err != nil {
+		if src, err = a.removeEntry(src, a.Settings.Events[i], a.entry(binary, a.seconds())); err != nil {
 			return nil, err
 		}
 	}
@@ -403,7 +254,7 @@ func (a Agent) Installed(src []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, path := range a.events {
+	for _, path := range a.Settings.Events {
 		arr := lookup(root, path)
 		if arr == nil || arr.kind != '[' {
 			return false, nil
@@ -421,7 +272,7 @@ func (a Agent) ours(src []byte, arr *node) int {
 	for i, e := range arr.elems {
 		v := e.plain(src)
 		for _, s := range stringsIn(v) {
-			if binary, seconds, ok := a.ourBinary(s); ok && reflect.DeepEqual(normalise(a.entry(a, binary, seconds)), v) {
+			if binary, seconds, ok := a.ourBinary(s); ok && reflect.DeepEqual(normalise(a.entry(binary, seconds)), v) {
 				return i
 			}
 		}

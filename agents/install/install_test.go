@@ -3,10 +3,8 @@ package install
 import (
 	"encoding/json"
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -44,7 +42,7 @@ var settingsInputs = map[string]string{
 
 func TestInstallUninstallRoundTrip(t *testing.T) {
 	for _, name := range agents.Names() {
-		agent := Agents[name]
+		agent := named(name)
 		for label, input := range settingsInputs {
 			t.Run(name+"/"+label, func(t *testing.T) {
 				installed, err := agent.Install([]byte(input), true, testBinary)
@@ -85,7 +83,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 }
 
 func TestInstallClaudeIntoExistingFile(t *testing.T) {
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	src := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
 	got, err := agent.Install([]byte(src), true, "/usr/bin/codewhale-ls")
 	if err != nil {
@@ -99,7 +97,7 @@ func TestInstallClaudeIntoExistingFile(t *testing.T) {
 }
 
 func TestInstallMissingFileStartsFromSkeleton(t *testing.T) {
-	agent := Agents["copilot-cli"]
+	agent := named("copilot-cli")
 	got, err := agent.Install(nil, false, "codewhale-ls")
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +120,7 @@ func TestInstallMissingFileStartsFromSkeleton(t *testing.T) {
 }
 
 func TestUninstallFindsOurEntryReformatted(t *testing.T) {
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	src := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/elsewhere/codewhale-ls hook claude-code --timeout 600 || exit 2\", \"timeout\": 600}\n        ]\n      },\n      {\"matcher\": \"Bash\", \"hooks\": []}\n    ]\n  }\n}\n"
 	if ok, err := agent.Installed([]byte(src)); err != nil || !ok {
 		t.Fatalf("Installed = %v, %v for an entry of another binary", ok, err)
@@ -138,7 +136,7 @@ func TestUninstallFindsOurEntryReformatted(t *testing.T) {
 }
 
 func TestUninstallKeepsEntriesThatAreNotOurs(t *testing.T) {
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	// Our command with another timeout is the user's own entry.
 	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "codewhale-ls hook claude-code --timeout 600 || exit 2", "timeout": 5}]}]}}`
 	got, err := agent.Uninstall([]byte(src), "codewhale-ls")
@@ -148,7 +146,7 @@ func TestUninstallKeepsEntriesThatAreNotOurs(t *testing.T) {
 }
 
 func TestAnotherProgramsHookIsNotOurs(t *testing.T) {
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	src := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/usr/bin/auditor hook claude-code --timeout 600 || exit 2", "timeout": 600}]}]}}`
 	if ok, _ := agent.Installed([]byte(src)); ok {
 		t.Fatal("another program's hook counted as ours")
@@ -159,7 +157,7 @@ func TestAnotherProgramsHookIsNotOurs(t *testing.T) {
 }
 
 func TestMalformedSettingsNameLineAndByte(t *testing.T) {
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	for _, tc := range []struct{ src, want string }{
 		{"{\n  \"a\": 1\n  \"b\": 2\n}\n", "line 3, column 3 (byte 13): ',' or '}' expected"},
 		{"{\n  \"a\": tru\n}", "line 2, column 8 (byte 9): a value was expected"},
@@ -177,7 +175,7 @@ func TestMalformedSettingsNameLineAndByte(t *testing.T) {
 }
 
 func TestInstallRefusesWrongShapes(t *testing.T) {
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	for _, src := range []string{`[]`, `{"hooks": []}`, `{"hooks": {"PreToolUse": {}}}`} {
 		if _, err := agent.Install([]byte(src), true, "x"); err == nil {
 			t.Errorf("%s: installed into a file of the wrong shape", src)
@@ -193,10 +191,10 @@ func TestDeepNestingIsRefusedNotOverflowed(t *testing.T) {
 }
 
 func TestCommandQuotesTheBinary(t *testing.T) {
-	if got := Agents["cursor"].command("/opt/it's here/codewhale-ls", Agents["cursor"].seconds()); got != `'/opt/it'\''s here/codewhale-ls' hook cursor --timeout 30 || exit 2` {
+	if got := named("cursor").command("/opt/it's here/codewhale-ls", named("cursor").seconds()); got != `'/opt/it'\''s here/codewhale-ls' hook cursor --timeout 30 || exit 2` {
 		t.Fatalf("got %s", got)
 	}
-	if got := Agents["gemini-cli"].command("/usr/bin/codewhale-ls", Agents["gemini-cli"].seconds()); got != "/usr/bin/codewhale-ls hook gemini-cli --timeout 60 || exit 2" {
+	if got := named("gemini-cli").command("/usr/bin/codewhale-ls", named("gemini-cli").seconds()); got != "/usr/bin/codewhale-ls hook gemini-cli --timeout 60 || exit 2" {
 		t.Fatalf("got %s", got)
 	}
 }
@@ -211,8 +209,8 @@ func TestEntriesStateTheAgentsTimeout(t *testing.T) {
 		"cursor":      `{"command":"/b/codewhale-ls hook cursor --timeout 30 || exit 2","timeout":30,"failClosed":true}`,
 		"copilot-cli": `{"type":"command","bash":"/b/codewhale-ls hook copilot-cli --timeout 30","powershell":"& '/b/codewhale-ls' hook copilot-cli --timeout 30","timeoutSec":30}`,
 	} {
-		a := Agents[name]
-		if got := fragment(nil, a.entry(a, "/b/codewhale-ls", a.seconds())); got != want {
+		a := named(name)
+		if got := fragment(nil, a.entry("/b/codewhale-ls", a.seconds())); got != want {
 			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
 		}
 	}
@@ -221,9 +219,12 @@ func TestEntriesStateTheAgentsTimeout(t *testing.T) {
 // A Windows path with a space and a quote is called in PowerShell (a
 // quoted path alone is a string there) and quoted for sh in bash.
 func TestCopilotPowerShellCallsTheBinary(t *testing.T) {
-	a := Agents["copilot-cli"]
+	a := named("copilot-cli")
 	binary := `C:\Program Files\O'Brien\codewhale-ls.exe`
-	e := a.entry(a, binary, a.seconds()).(copilotHook)
+	var e struct{ Bash, PowerShell string }
+	if err := json.Unmarshal([]byte(fragment(nil, a.entry(binary, a.seconds()))), &e); err != nil {
+		t.Fatal(err)
+	}
 	if want := `& 'C:\Program Files\O''Brien\codewhale-ls.exe' hook copilot-cli --timeout 30`; e.PowerShell != want {
 		t.Errorf("powershell:\ngot  %s\nwant %s", e.PowerShell, want)
 	}
@@ -269,7 +270,7 @@ func TestRenamedBinaryIsRecognised(t *testing.T) {
 	if err := os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	agent := Agents["claude-code"]
+	agent := named("claude-code")
 	installed, err := agent.Install(nil, false, renamed)
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func TestAChangedTimeoutIsStillOurs(t *testing.T) {
 		"claude-code": `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook claude-code --timeout 120 || exit 2","timeout":120}]}]}}`,
 		"gemini-cli":  `{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook gemini-cli --timeout 30 || exit 2","timeout":30000}]}]}}`,
 	} {
-		a := Agents[name]
+		a := named(name)
 		if ok, err := a.Installed([]byte(src)); err != nil || !ok {
 			t.Errorf("%s: installed %v, %v", name, ok, err)
 		}
@@ -310,16 +311,34 @@ func TestAChangedTimeoutIsStillOurs(t *testing.T) {
 	// A timeout that differs between the field and the flag is not ours:
 	// the hook would not fit its prompt under the agent's wait.
 	mismatch := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/b/codewhale-ls hook claude-code --timeout 600 || exit 2","timeout":60}]}]}}`
-	if ok, _ := Agents["claude-code"].Installed([]byte(mismatch)); ok {
+	if ok, _ := named("claude-code").Installed([]byte(mismatch)); ok {
 		t.Error("an entry whose timeout and --timeout differ counts as ours")
 	}
 }
 
-// TestEveryAgentCanBeInstalled: the agents `hook` answers for are the
-// agents `hook install` knows, one set owned by package agents.
+// named is the known agent called name.
+func named(name string) Agent {
+	a, err := Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// TestEveryAgentCanBeInstalled: every agent `hook` answers for says where
+// its hooks are read and what our entry is, and install writes that entry
+// into a missing file, which then holds it.
 func TestEveryAgentCanBeInstalled(t *testing.T) {
-	if got, want := slices.Sorted(maps.Keys(Agents)), agents.Names(); !slices.Equal(got, want) {
-		t.Fatalf("install knows %v, hook answers for %v", got, want)
+	for _, a := range all() {
+		s := a.Settings
+		if s.Project == "" || s.User == "" || s.UserDir == "" || len(s.Events) == 0 || s.Entry == nil || s.Skeleton == "" {
+			t.Errorf("%s: incomplete settings %+v", a.Name, s)
+			continue
+		}
+		src, err := a.Install(nil, false, testBinary)
+		if ok, _ := a.Installed(src); err != nil || !ok {
+			t.Errorf("%s: installed into a new file %v:\n%s", a.Name, err, src)
+		}
 	}
 }
 
@@ -343,17 +362,17 @@ func TestSettingsPathHonoursTheAgentsHome(t *testing.T) {
 		{"copilot-cli", config.MapEnv{"HOME": "/h", "COPILOT_HOME": "/p"}, "/p/hooks/codewhale-ls.json"},
 		{"cursor", config.MapEnv{"HOME": "/h", "CODEX_HOME": "/x"}, "/h/.cursor/hooks.json"},
 	} {
-		got, err := Agents[tc.agent].SettingsPath(User, "/ws", tc.env)
+		got, err := named(tc.agent).SettingsPath(User, "/ws", tc.env)
 		if err != nil || got != filepath.FromSlash(tc.want) {
 			t.Errorf("%s %v: got %q (%v), want %q", tc.agent, tc.env, got, err, tc.want)
 		}
 	}
 	// A relative directory would be resolved against wherever the agent
 	// starts: refused rather than guessed.
-	if got, err := Agents["codex"].SettingsPath(User, "/ws", config.MapEnv{"HOME": "/h", "CODEX_HOME": "rel"}); err == nil || !strings.Contains(err.Error(), "CODEX_HOME") {
+	if got, err := named("codex").SettingsPath(User, "/ws", config.MapEnv{"HOME": "/h", "CODEX_HOME": "rel"}); err == nil || !strings.Contains(err.Error(), "CODEX_HOME") {
 		t.Errorf("relative CODEX_HOME: got %q, %v", got, err)
 	}
-	if got, _ := Agents["codex"].SettingsPath(Project, "/ws", config.MapEnv{"CODEX_HOME": "/x"}); got != filepath.FromSlash("/ws/.codex/hooks.json") {
+	if got, _ := named("codex").SettingsPath(Project, "/ws", config.MapEnv{"CODEX_HOME": "/x"}); got != filepath.FromSlash("/ws/.codex/hooks.json") {
 		t.Errorf("project: got %q", got)
 	}
 }
@@ -367,11 +386,11 @@ func TestNotesSayWhenAProjectEntryIsNotRead(t *testing.T) {
 		"copilot-cli": "untrusted folder",
 		"codex":       "/hooks",
 	} {
-		if note := Agents[agent].Note(Project); !strings.Contains(note, want) {
+		if note := named(agent).Note(Project); !strings.Contains(note, want) {
 			t.Errorf("%s: project note %q lacks %q", agent, note, want)
 		}
 	}
-	if note := Agents["codex"].Note(User); !strings.Contains(note, "codex exec") {
+	if note := named("codex").Note(User); !strings.Contains(note, "codex exec") {
 		t.Errorf("codex: user note %q", note)
 	}
 }

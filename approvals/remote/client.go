@@ -35,7 +35,9 @@ func Ask(ctx context.Context, req Request) (gate.Decision, error) {
 		// one) may still reach a person.
 		return gate.Decision{}, fmt.Errorf("%w: the agent's deadline (%s) leaves no time to ask the editor", ErrNoEditor, req.Deadline.Format(time.RFC3339))
 	}
-	ctx, cancel := context.WithDeadline(ctx, req.Deadline.Add(-ClientMargin))
+	// The wait ends at the Deadline itself: the asker's margin for its
+	// own answer is already in it.
+	ctx, cancel := context.WithDeadline(ctx, req.Deadline)
 	defer cancel()
 	line, err := encodeRequest(req)
 	if err != nil {
@@ -56,7 +58,7 @@ func Ask(ctx context.Context, req Request) (gate.Decision, error) {
 }
 
 func encodeRequest(req Request) ([]byte, error) {
-	call, err := encodeCall(req.Call)
+	call, err := gate.EncodeRequest(req.Call)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the call: %w", err)
 	}

@@ -21,8 +21,9 @@ var ErrNoEditor = errors.New("no editor is serving approvals for this workspace"
 // editor closed mid-prompt): the caller denies.
 var ErrServerGone = errors.New("the editor's codewhale-ls closed the connection before answering")
 
-// Request is one call the agent asks about; Deadline is when the agent stops waiting
-// (the editor's prompt must end before it).
+// Request is one call the agent asks about. Deadline is when the asker
+// stops waiting, taken as given: the hook's flow sets it early enough to
+// still print its answer before the agent gives up (agents.HookFlow).
 type Request struct {
 	Agent     string
 	Workspace string
@@ -30,17 +31,16 @@ type Request struct {
 	Deadline  time.Time
 }
 
-// Handler decides a Request on the server's side. Its context ends before
-// the request's Deadline (less ServerMargin) or when the server closes.
+// Handler decides a Request on the server's side. Its context ends
+// ServerMargin before the request's Deadline, or when the server closes.
 type Handler func(ctx context.Context, req Request) gate.Decision
 
-// ClientMargin is how long before the agent's deadline Ask gives up, so the
-// hook still has time to print its answer before the agent kills it.
-const ClientMargin = 500 * time.Millisecond
-
-// ServerMargin is how long before the agent's deadline the server's
-// decision (and the editor's prompt) must end, so the reply reaches the
-// hook before the hook gives up (ClientMargin).
+// ServerMargin is how long before the request's Deadline the server's
+// decision (and the editor's prompt) must end. It protects what the asker
+// cannot see: the server's own work after the prompt ends (the decision
+// log, the editor's codewhale/decision) and the reply crossing the
+// socket, all before Ask stops waiting at the Deadline. A Deadline closer
+// than that is no editor (Ask).
 const ServerMargin = 2 * time.Second
 
 // maxMessage bounds one request or reply on the socket.
@@ -51,8 +51,9 @@ const maxMessage = 1 << 20
 const readTimeout = 5 * time.Second
 
 // wireRequest is a Request on the socket. Call is an AuthorizeRequest
-// (docs/codewhale/contract.md §3), so the server validates it exactly as it
-// validates codewhale/authorize.
+// (docs/codewhale/contract.md §3) as gate.EncodeRequest writes it, so the
+// server validates it with gate.ParseRequest exactly as it validates
+// codewhale/authorize.
 type wireRequest struct {
 	Agent     string          `json:"agent"`
 	Workspace string          `json:"workspace"`
@@ -71,37 +72,4 @@ type wireReply struct {
 	Decision *gate.Decision `json:"decision,omitempty"`
 	Refused  string         `json:"refused,omitempty"`
 	Error    string         `json:"error,omitempty"`
-}
-
-// encodeCall writes a gate.Request as the AuthorizeRequest gate.ParseRequest reads.
-func encodeCall(call gate.Request) ([]byte, error) {
-	obj := map[string]any{
-		"tool":   call.Tool,
-		"input":  call.Input,
-		"mode":   call.Mode.String(),
-		"origin": call.Origin.String(),
-	}
-	if call.Workspace != "" {
-		obj["workspace"] = call.Workspace
-	}
-	if call.Posture != nil {
-		obj["posture"] = call.Posture.String()
-	}
-	if call.CallID != nil {
-		obj["callId"] = *call.CallID
-	}
-	if call.HasAllowList() {
-		obj["allowedTools"] = nonNil(call.AllowedTools)
-	}
-	if call.DisallowedTools != nil {
-		obj["disallowedTools"] = call.DisallowedTools
-	}
-	return json.Marshal(obj)
-}
-
-func nonNil(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
 }

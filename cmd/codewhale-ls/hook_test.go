@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -15,8 +13,6 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
-	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
-	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files of testdata/hooks")
@@ -162,21 +158,6 @@ func TestHookLogsTheAgent(t *testing.T) {
 	}
 }
 
-// TestHookUnloggableDecisionDenies: a decision that cannot be logged does
-// not run, even an allow.
-func TestHookUnloggableDecisionDenies(t *testing.T) {
-	w := newHookWorld(t)
-	// A directory where the log file should be cannot be opened as one.
-	if err := os.MkdirAll(filepath.Join(w.codewhaleHome, "codewhale-ls", "decisions.jsonl"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	event := `{"tool_name":"Read","tool_input":{"file_path":"README.md"},"cwd":"` + w.ws + `"}`
-	code, out, _ := runCLI(t, event, "hook", "claude-code", "--codewhale-version", "0.9.10")
-	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "cannot be logged") {
-		t.Errorf("exit %d, stdout %s", code, out)
-	}
-}
-
 // TestHookUsage: without a known agent the answer format is unknown, so
 // the hook exits 2, the code every agent treats as a block.
 func TestHookUsage(t *testing.T) {
@@ -196,118 +177,21 @@ func TestHookBadFlagDenies(t *testing.T) {
 	}
 }
 
-// TestHookAskGoesToTheEditor: an ask is put to the editor with a deadline
-// that ends before the agent's hook timeout; the editor's answer is the
-// agent's, an editor failing mid-prompt is a deny, and only "no editor"
-// falls back to the agent's own ask.
-func TestHookAskGoesToTheEditor(t *testing.T) {
-	w := newHookWorld(t)
-	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"permission_mode":"default","cwd":"` + w.ws + `"}`
-	agent, _ := agents.Lookup("claude-code")
-	started := time.Now()
-	for _, c := range []struct {
-		name   string
-		answer gate.Decision
-		err    error
-		want   string
-		logs   bool
-	}{
-		{"approved once", gate.Decision{Decision: gate.Allow, Reason: "Approved once in the editor"}, nil, ``, false},
-		{"denied", gate.Decision{Decision: gate.Deny, Reason: "Denied in the editor"}, nil, `"permissionDecision":"deny","permissionDecisionReason":"Denied in the editor"`, false},
-		{"editor gone mid-prompt", gate.Decision{}, errors.New("connection reset"), `"permissionDecision":"deny","permissionDecisionReason":"asking the editor for approval failed: connection reset"`, false},
-		{"no editor", gate.Decision{}, remote.ErrNoEditor, `"permissionDecision":"ask"`, true},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			logPath := filepath.Join(w.codewhaleHome, "codewhale-ls", "decisions.jsonl")
-			_ = os.Remove(logPath)
-			var asked remote.Request
-			out := answerHook(agent, []string{"--codewhale-version", "0.9.10"}, strings.NewReader(event), started,
-				func(ctx context.Context, req remote.Request) (gate.Decision, error) {
-					asked = req
-					if d, ok := ctx.Deadline(); !ok || !d.Equal(req.Deadline) {
-						t.Errorf("the context's deadline %v is not the request's %v", d, req.Deadline)
-					}
-					return c.answer, c.err
-				})
-			if out.Exit != 0 || !strings.Contains(out.Stdout, c.want) || (c.want == "") != (out.Stdout == "") {
-				t.Errorf("got %+v, want stdout holding %s", out, c.want)
-			}
-			if asked.Agent != "claude-code" || asked.Workspace != w.ws || asked.Call.Tool != "exec_shell" {
-				t.Errorf("asked %+v", asked)
-			}
-			if limit := started.Add(agent.HookTimeout); !asked.Deadline.Before(limit) || !asked.Deadline.After(started) {
-				t.Errorf("deadline %v must fall before the agent's timeout at %v", asked.Deadline, limit)
-			}
-			if _, err := os.Stat(logPath); (err == nil) != c.logs {
-				t.Errorf("logged locally: %v, want %v (the editor's server logs what it decides)", err == nil, c.logs)
-			}
-		})
-	}
-}
-
-// TestHookRefusesUnreadableEvents: an event over the size limit is denied
-// unread, and a relative cwd (no workspace can be named from it) is denied.
-func TestHookRefusesUnreadableEvents(t *testing.T) {
-	newHookWorld(t)
-	huge := `{"tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", agents.MaxEventBytes) + `"}}`
-	for _, c := range []struct{ name, stdin, want string }{
-		{"oversized", huge, "larger than"},
-		{"relative cwd", `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"src"}`, "not an absolute path"},
-	} {
-		code, out, _ := runCLI(t, c.stdin, "hook", "claude-code", "--codewhale-version", "0.9.10")
-		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, c.want) {
-			t.Errorf("%s: exit %d, stdout %.300s", c.name, code, out)
-		}
-	}
-}
-
 // TestHookAnswersBeforeTheAgentGivesUp: a Codewhale hook still running
-// when the agent's hook timeout nears is cut short and the call denied,
-// since most agents run the tool when their hook times out. The timeout is
-// the agent's default, or --timeout as written in the agent's settings.
+// when the agent's hook timeout (--timeout, as written in the agent's
+// settings) nears is cut short and the call denied, since most agents run
+// the tool when their hook times out (agents' TestHookAnswersBeforeTheAgentGivesUp
+// covers the agent's default).
 func TestHookAnswersBeforeTheAgentGivesUp(t *testing.T) {
 	w := newHookWorld(t)
 	writeFile(t, filepath.Join(w.codewhaleHome, "config.toml"), "[[hooks.hooks]]\nevent = \"tool_call_before\"\ncommand = \"sleep 60\"\ntimeout_secs = 120\n")
-	claude, _ := agents.Lookup("claude-code")
-	impatient := *claude
-	impatient.HookTimeout = promptMargin + 200*time.Millisecond
 	event := `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + w.ws + `"}`
-	noEditor := func(context.Context, remote.Request) (gate.Decision, error) {
-		return gate.Decision{}, remote.ErrNoEditor
+	started := time.Now()
+	code, out, _ := runCLI(t, event, "hook", "claude-code", "--codewhale-version", "0.9.10", "--timeout", "2")
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "hook timeout") {
+		t.Errorf("exit %d, stdout %s", code, out)
 	}
-	for name, c := range map[string]struct {
-		agent *agents.Agent
-		args  []string
-	}{
-		"the agent's default": {&impatient, nil},
-		"--timeout":           {claude, []string{"--timeout", "2"}},
-	} {
-		started := time.Now()
-		out := answerHook(c.agent, append([]string{"--codewhale-version", "0.9.10"}, c.args...), strings.NewReader(event), started, noEditor)
-		if out.Exit != 0 || !strings.Contains(out.Stdout, `"permissionDecision":"deny"`) || !strings.Contains(out.Stdout, "hook timeout") {
-			t.Errorf("%s: got %+v", name, out)
-		}
-		if took := time.Since(started); took > 5*time.Second {
-			t.Errorf("%s: answered after %v, when the agent had stopped waiting", name, took)
-		}
-	}
-}
-
-// TestHookTimeoutFlag: the deadline keeps promptMargin before the agent's
-// timeout, or half of a short one; a bad --timeout is a deny naming it.
-func TestHookTimeoutFlag(t *testing.T) {
-	started := time.Unix(1000, 0)
-	for _, c := range []struct {
-		timeout, want time.Duration
-	}{{600 * time.Second, 595 * time.Second}, {30 * time.Second, 25 * time.Second}, {4 * time.Second, 2 * time.Second}, {time.Second, 500 * time.Millisecond}} {
-		if got := hookDeadline(started, c.timeout).Sub(started); got != c.want {
-			t.Errorf("timeout %v: decision ends after %v, want %v", c.timeout, got, c.want)
-		}
-	}
-	for _, bad := range []string{"0", "-5", "1.5", "10s", "86401", ""} {
-		code, out, _ := runCLI(t, `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, "hook", "claude-code", "--timeout="+bad)
-		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "--timeout") {
-			t.Errorf("--timeout=%s: exit %d, %s", bad, code, out)
-		}
+	if took := time.Since(started); took > 5*time.Second {
+		t.Errorf("answered after %v, when the agent had stopped waiting", took)
 	}
 }

@@ -1,18 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
-	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 // hookVerdict runs one event through `codewhale-ls hook AGENT` and reads
@@ -215,57 +208,6 @@ func TestHookMCPAndFetchAsTheRealCLIsSendThem(t *testing.T) {
 			verdict, answer := hookVerdict(t, c.agent, c.event, "--codewhale-version", "0.10.1")
 			if verdict != c.want || strings.Contains(answer, "unmapped") || strings.Contains(answer, "not available") {
 				t.Errorf("%s, want %s, decided as the tool it is\n%s", verdict, c.want, answer)
-			}
-		})
-	}
-}
-
-// TestAskEditorsAsksEveryHold: one workspace's editor never answers for
-// another workspace's hold (a nested repository's constitution, found in
-// review); a workspace spelled through a link is asked once, by whichever
-// spelling has an editor.
-func TestAskEditorsAsksEveryHold(t *testing.T) {
-	root := t.TempDir()
-	outer, inner := filepath.Join(root, "outer"), filepath.Join(root, "outer", "inner")
-	if err := os.MkdirAll(inner, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(root, "link")
-	if err := os.Symlink(outer, link); err != nil {
-		t.Fatal(err)
-	}
-	judge := func(ws string, v gate.Verdict) judged {
-		return judged{req: gate.Request{Workspace: ws}, decision: gate.Decision{Decision: v}}
-	}
-	decided := []judged{judge(link, gate.Ask), judge(outer, gate.Ask), judge(inner, gate.Ask)}
-	cases := []struct {
-		name    string
-		editors map[string]gate.Verdict // the workspaces an editor serves, and its answer
-		want    gate.Verdict
-		noEd    bool
-		asked   []string
-	}{
-		{"only the outer editor", map[string]gate.Verdict{outer: gate.Allow}, "", true, []string{link, outer, inner}},
-		{"both allow", map[string]gate.Verdict{outer: gate.Allow, inner: gate.Allow}, gate.Allow, false, []string{link, outer, inner}},
-		{"the inner denies", map[string]gate.Verdict{outer: gate.Allow, inner: gate.Deny}, gate.Deny, false, []string{link, outer, inner}},
-		{"the link's spelling answers", map[string]gate.Verdict{link: gate.Allow, inner: gate.Allow}, gate.Allow, false, []string{link, inner}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var asked []string
-			d, err := askEditors(context.Background(), "codex", decided, time.Now().Add(time.Minute), func(_ context.Context, r remote.Request) (gate.Decision, error) {
-				asked = append(asked, r.Workspace)
-				v, ok := c.editors[r.Workspace]
-				if !ok {
-					return gate.Decision{}, remote.ErrNoEditor
-				}
-				return gate.Decision{Decision: v}, nil
-			})
-			if c.noEd != errors.Is(err, remote.ErrNoEditor) || (!c.noEd && d.Decision != c.want) {
-				t.Errorf("got %s, %v", d.Decision, err)
-			}
-			if !slices.Equal(asked, c.asked) {
-				t.Errorf("asked %v, want %v", asked, c.asked)
 			}
 		})
 	}
