@@ -140,8 +140,9 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 	}
 	d := verdict.decision
 	final := agent.Final(Reply{Verdict: d.Decision, Reason: d.Reason}, call)
-	if err := logHookDecision(verdict.opts, agent.Name, call.Tool, d, final); err != nil {
-		return agent.Deny(err.Error() + "; a decision that cannot be logged does not run")
+	d.Decision, d.Reason = final.Verdict, final.Reason
+	if logged := recordHookDecision(verdict.opts, agent.Name, verdict.req, d); logged.Decision != d.Decision {
+		return agent.Deny(logged.Reason)
 	}
 	return agent.Answer(final)
 }
@@ -304,24 +305,13 @@ func strictest(decided []judged) judged {
 	return best
 }
 
-// logHookDecision appends the verdict the agent is given to the decision
-// log, with the agent's name. It is the flow's one write of a decision
+// recordHookDecision logs d, the verdict the agent is given, with the
+// agent's name, through the decision path's one recorder
+// (approvals.Recorder.Final: a decision that cannot be logged does not
+// run, so it comes back a deny). It is the flow's one write of a decision
 // it made itself (an editor's server logs what it decides).
-func logHookDecision(opts config.Options, agentName, toolName string, d gate.Decision, final Reply) error {
-	paths, err := config.ResolvePaths(opts)
-	if err != nil {
-		return err
-	}
-	if paths.CodewhaleDir == "" {
-		return errors.New("the decision log has no path: no Codewhale home was found")
-	}
-	log, err := approvals.OpenDecisionLog(approvals.DefaultDecisionLogPath(paths.CodewhaleDir))
-	if err != nil {
-		return err
-	}
-	entry := approvals.EntryFor(time.Now(), toolName, agentName, d)
-	entry.Decision, entry.Reason = final.Verdict, final.Reason
-	appendErr := log.Append(entry)
-	closeErr := log.Close()
-	return errors.Join(appendErr, closeErr)
+func recordHookDecision(opts config.Options, agentName string, req gate.Request, d gate.Decision) gate.Decision {
+	log := approvals.OpenRecorder(approvals.DefaultDecisionLogFor(opts))
+	defer func() { _ = log.Close() }()
+	return log.Final(req, agentName, d)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
@@ -67,12 +68,23 @@ func DefaultDecisionLogPath(codewhaleHome string) string {
 	return filepath.Join(codewhaleHome, "codewhale-ls", "decisions.jsonl")
 }
 
+// DefaultDecisionLogFor is the default log of a caller deciding with
+// opts, under the Codewhale home they resolve to; "" when none is found
+// (OpenRecorder then blocks every decision but a deny, saying so).
+func DefaultDecisionLogFor(opts config.Options) string {
+	paths, _ := config.ResolvePaths(opts)
+	if paths.CodewhaleDir == "" {
+		return ""
+	}
+	return DefaultDecisionLogPath(paths.CodewhaleDir)
+}
+
 // OpenDecisionLog opens (creating 0600, parent dirs 0700) the log at path
 // for appending. It never blocks and never writes through a symlink: a
 // log that is a symlink, a FIFO or anything but a regular file is refused.
 func OpenDecisionLog(path string) (*DecisionLog, error) {
 	if path == "" {
-		return nil, errors.New("the decision log has no path: no Codewhale home was found (set initializationOptions.decisionLog)")
+		return nil, errors.New("the decision log has no path: no Codewhale home was found")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of the decision log %s: %w", path, err)

@@ -77,11 +77,7 @@ const releaseUnknown = "The call ended before codewhale-ls knew which Codewhale 
 func (s *Server) decisionLogPath(opts initOptions, root string) (path string, enabled bool, err error) {
 	raw := opts.DecisionLog
 	if len(raw) == 0 || string(raw) == "null" {
-		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env})
-		if paths.CodewhaleDir == "" {
-			return "", true, nil // OpenDecisionLog fails, naming no path
-		}
-		return approvals.DefaultDecisionLogPath(paths.CodewhaleDir), true, nil
+		return approvals.DefaultDecisionLogFor(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env}), true, nil
 	}
 	var on bool
 	if json.Unmarshal(raw, &on) == nil && !on {
