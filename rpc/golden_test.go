@@ -17,7 +17,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-var update = flag.Bool("update", false, "rewrite the want section of the golden files")
+var update = flag.Bool("update", false, "rewrite the want sections of the golden files and the then sections of the cases")
 
 // wantSection is the archive section holding the expected diagnostics, one
 // line each (testdata/golden/README.md).
