@@ -192,10 +192,11 @@ func hoverCase(t *testing.T, s *session, u uri.URI, pos protocol.Position) strin
 	return fmt.Sprintf("at %s\n\n%s\n", spanText(*h.Range), mc.Value)
 }
 
-// completionCase is the completion list at the cursor, one item a line:
-// `label — detail`, and what accepting it does to the text when that is
-// not just the label written at the cursor: `· writes `NEW`` or, over
-// what the user typed of it, `· turns `TYPED` into `NEW``.
+// completionCase is the completion list at the cursor, one item a line,
+// "LABEL — DETAIL", then what accepting it does to the text when that is
+// not just the label written at the cursor: "· writes" the new text or,
+// over what the user typed of it, "· turns" the typed text "into" the new
+// one (testdata/cases/README.md).
 func completionCase(t *testing.T, s *session, u uri.URI, pos protocol.Position, text []byte) string {
 	t.Helper()
 	res, err := s.server.Completion(s.ctx(), &protocol.CompletionParams{TextDocumentPositionParams: positionParams(u, pos)})
