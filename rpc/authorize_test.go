@@ -23,12 +23,11 @@ import (
 
 // decided is a Decision as the client reads it off the wire.
 type decided struct {
-	Decision  string  `json:"decision"`
-	Layer     int     `json:"layer"`
-	LayerName string  `json:"layerName"`
-	Reason    string  `json:"reason"`
-	Rule      *string `json:"rule"`
-	CallID    *string `json:"callId"`
+	Decision string  `json:"decision"`
+	Layer    int     `json:"layer"`
+	Reason   string  `json:"reason"`
+	Rule     *string `json:"rule"`
+	CallID   *string `json:"callId"`
 	// Codewhale is the release that decided.
 	Codewhale string `json:"codewhale"`
 	Approval  *struct {
@@ -37,7 +36,6 @@ type decided struct {
 	} `json:"approval"`
 	Trace []struct {
 		Layer  int    `json:"layer"`
-		Name   string `json:"name"`
 		Effect string `json:"effect"`
 		Detail string `json:"detail"`
 	} `json:"trace"`

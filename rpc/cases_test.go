@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
 )
 
@@ -368,7 +369,7 @@ func decisionText(t *testing.T, raw json.RawMessage, asked []json.RawMessage) st
 		fmt.Fprintf(&b, "asked %s: %s\n", p.Summary, strings.Join(choices, ", "))
 		raw = json.RawMessage(strings.ReplaceAll(string(raw), p.ID, "$PROMPT"))
 	}
-	var d decided
+	var d gate.Decision
 	if err := json.Unmarshal(raw, &d); err != nil {
 		t.Fatalf("decision %s: %v", raw, err)
 	}
@@ -377,7 +378,7 @@ func decisionText(t *testing.T, raw json.RawMessage, asked []json.RawMessage) st
 		fmt.Fprintf(&b, "rule %s\n", *d.Rule)
 	}
 	if d.Approval != nil {
-		fmt.Fprintf(&b, "approval %s\n", d.approval())
+		fmt.Fprintf(&b, "approval %s/%s\n", d.Approval.Choice, d.Approval.Source)
 	}
 	for _, step := range d.Trace {
 		fmt.Fprintf(&b, "  %d %s %s: %s\n", step.Layer, step.Name, step.Effect, step.Detail)
