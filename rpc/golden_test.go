@@ -17,7 +17,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
-var update = flag.Bool("update", false, "rewrite the want section of the golden files")
+var update = flag.Bool("update", false, "rewrite the want sections of the golden files and the then sections of the cases")
 
 // wantSection is the archive section holding the expected diagnostics, one
 // line each (testdata/golden/README.md).
@@ -242,52 +242,29 @@ func spanText(r protocol.Range) string {
 
 func runGolden(t *testing.T, comment string, files []txtarFile) []wirePublication {
 	w := newWorld(t)
-	hasConfig := false
 	edits := map[string]string{}
 	for _, f := range files {
-		if f.name == wantSection {
-			continue
-		}
 		if rel, ok := strings.CutPrefix(f.name, "edited/"); ok {
 			edits[rel] = strings.ReplaceAll(string(f.data), "$TMP", w.tmp)
-			continue
-		}
-		text := strings.ReplaceAll(string(f.data), "$TMP", w.tmp)
-		if f.name == "home/.codewhale/config.toml" {
-			hasConfig = true
-			if !strings.Contains(text, "managed_config_path") || !strings.Contains(text, "requirements_path") {
-				t.Fatal(`home/.codewhale/config.toml must set managed_config_path = "$TMP/managed.toml" and requirements_path = "$TMP/requirements.toml"`)
-			}
-		}
-		w.write(t, filepath.Join(w.tmp, filepath.FromSlash(f.name)), text)
-	}
-	if !hasConfig {
-		w.write(t, w.configPath(), w.hermeticKeys())
-	}
-	// A line `codewhale VERSION` pins the release the fixture is linted as
-	// (else the newest, as with no codewhale on PATH).
-	var opts Options
-	for _, line := range strings.Split(comment, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "codewhale "); ok {
-			opts.CodewhaleVersion = v
 		}
 	}
-	s := newSession(t, w, opts)
+	writeArchive(t, w, slices.DeleteFunc(slices.Clone(files), func(f txtarFile) bool {
+		return f.name == wantSection || strings.HasPrefix(f.name, "edited/")
+	}))
+	s := newSession(t, w, Options{CodewhaleVersion: pinnedRelease(comment)})
 	s.initialize(editor)
 	opened := map[string]int32{}
-	for _, line := range strings.Split(comment, "\n") {
-		if rel, ok := strings.CutPrefix(strings.TrimSpace(line), "open "); ok {
-			path := filepath.Join(w.tmp, filepath.FromSlash(rel))
-			text, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("open %s: %v", rel, err)
-			}
-			u := s.open(path, 1, string(text))
-			opened[path] = 1
-			if edited, ok := edits[rel]; ok {
-				s.change(u, 2, &protocol.TextDocumentContentChangeWholeDocument{Text: edited})
-				opened[path] = 2
-			}
+	for _, rel := range commentArgs(comment, "open") {
+		path := filepath.Join(w.tmp, filepath.FromSlash(rel))
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("open %s: %v", rel, err)
+		}
+		u := s.open(path, 1, string(text))
+		opened[path] = 1
+		if edited, ok := edits[rel]; ok {
+			s.change(u, 2, &protocol.TextDocumentContentChangeWholeDocument{Text: edited})
+			opened[path] = 2
 		}
 	}
 	if len(opened) == 0 {
@@ -325,6 +302,51 @@ func runGolden(t *testing.T, comment string, files []txtarFile) []wirePublicatio
 		t.Fatalf("publications the want format cannot show: %v\n%s", err, b)
 	}
 	return publications
+}
+
+// writeArchive writes an archive's files under w's temp dir ($TMP in
+// their text; home/ is $HOME, ws/ the workspace). Without a
+// home/.codewhale/config.toml it writes one that keeps the load away from
+// the machine's managed config; an archive that has one must set those
+// keys itself.
+func writeArchive(t *testing.T, w *world, files []txtarFile) {
+	t.Helper()
+	hasConfig := false
+	for _, f := range files {
+		text := strings.ReplaceAll(string(f.data), "$TMP", w.tmp)
+		if f.name == "home/.codewhale/config.toml" {
+			hasConfig = true
+			if !strings.Contains(text, "managed_config_path") || !strings.Contains(text, "requirements_path") {
+				t.Fatal(`home/.codewhale/config.toml must set managed_config_path = "$TMP/managed.toml" and requirements_path = "$TMP/requirements.toml"`)
+			}
+		}
+		w.write(t, filepath.Join(w.tmp, filepath.FromSlash(f.name)), text)
+	}
+	if !hasConfig {
+		w.write(t, w.configPath(), w.hermeticKeys())
+	}
+}
+
+// commentArgs are the arguments of every line `verb ARGS` of an archive's
+// comment, in order.
+func commentArgs(comment, verb string) []string {
+	var args []string
+	for _, line := range strings.Split(comment, "\n") {
+		if arg, ok := strings.CutPrefix(strings.TrimSpace(line), verb+" "); ok {
+			args = append(args, arg)
+		}
+	}
+	return args
+}
+
+// pinnedRelease is the release a line `codewhale VERSION` of the comment
+// pins, else "" (the newest, as with no codewhale on PATH).
+func pinnedRelease(comment string) string {
+	versions := commentArgs(comment, "codewhale")
+	if len(versions) == 0 {
+		return ""
+	}
+	return versions[len(versions)-1]
 }
 
 // A txtar archive: a comment, then files each introduced by "-- name --".

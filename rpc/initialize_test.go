@@ -55,26 +55,6 @@ func readOnlySession(t *testing.T) (*session, uri.URI, *protocol.PublishDiagnost
 	return s, u, s.waitVersion(u, 1)
 }
 
-// TestFixAll: source.fixAll applies every safe fix, once.
-func TestFixAll(t *testing.T) {
-	s, u, _ := readOnlySession(t)
-	actions, err := s.server.CodeAction(s.ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
-		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindSource}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(actions) != 1 {
-		t.Fatalf("actions = %v", titles(actions))
-	}
-	a := actions[0].(*protocol.CodeAction)
-	edits := a.Edit.Changes[u]
-	if *a.Kind != protocol.CodeActionKindSourceFixAll || len(edits) != 1 || edits[0].NewText != `"read-only"` ||
-		edits[0].Range != (protocol.Range{Start: protocol.Position{Line: 2, Character: 15}, End: protocol.Position{Line: 2, Character: 26}}) {
-		t.Errorf("fixAll = %+v %+v", a, edits)
-	}
-	s.shutdown()
-}
-
 // TestQuickFixFromContext: Neovim asks for code actions at the cursor's
 // line with the line's diagnostics in the context; the cursor outside
 // the finding's range must still get its fix, and a context diagnostic
