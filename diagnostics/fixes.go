@@ -196,7 +196,26 @@ func ruleTextSpan(src []byte, r execpolicy.FileRule) (problem.Span, bool) {
 	if headerStart < 0 {
 		return problem.Span{}, false
 	}
-	return wholeLines(src, headerStart, end)
+	span, ok := wholeLines(src, headerStart, end)
+	if ok {
+		// The blank line that set the table apart goes with it, so the
+		// file keeps one blank line between the tables left.
+		span.Start = blankLineBefore(src, span.Start)
+	}
+	return span, ok
+}
+
+// blankLineBefore is the start of the blank line just before the line
+// starting at lineStart, else lineStart.
+func blankLineBefore(src []byte, lineStart int) int {
+	if lineStart < 2 || src[lineStart-1] != '\n' {
+		return lineStart
+	}
+	prev := bytes.LastIndexByte(src[:lineStart-1], '\n') + 1
+	if len(bytes.TrimSpace(src[prev:lineStart-1])) > 0 {
+		return lineStart
+	}
+	return prev
 }
 
 // inlineElementSpan is an array element with the comma after it, or before
@@ -211,6 +230,12 @@ func inlineElementSpan(src []byte, el problem.Span) (problem.Span, bool) {
 		j := i + 1
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 			j++
+		}
+		// An element on a line of its own goes with its line: no
+		// indentation is left behind on an empty line.
+		lineStart := bytes.LastIndexByte(src[:el.Start], '\n') + 1
+		if len(bytes.TrimSpace(src[lineStart:el.Start])) == 0 && j < len(src) && src[j] == '\n' {
+			return problem.Span{Start: lineStart, End: j + 1}, true
 		}
 		return problem.Span{Start: el.Start, End: j}, true
 	}

@@ -135,7 +135,14 @@ func TestPermissionLints(t *testing.T) {
 			permissions: "[[rules]]\ntool = \"read_file\"\npath = \".env\"\naction = \"deny\"\n\n[[rules]]\ntool = \"read_file\"\npath = \".env\"\naction = \"deny\"\n",
 			code:        "CW201", want: []string{"rules"},
 			message: "the rule at line 1 is identical", related: "rules",
-			fix:  "[[rules]]\ntool = \"read_file\"\npath = \".env\"\naction = \"deny\"\n\n",
+			fix:  "[[rules]]\ntool = \"read_file\"\npath = \".env\"\naction = \"deny\"\n",
+			safe: true,
+		},
+		{
+			name:        "duplicate inline element on its own line deleted with the line",
+			permissions: "rules = [\n  { tool = \"read_file\", path = \"a\" },\n  { tool = \"read_file\", path = \"a\" },\n  { tool = \"read_file\", path = \"b\" },\n]\n",
+			code:        "CW201", want: []string{`{ tool = "read_file", path = "a" }`},
+			fix:  "rules = [\n  { tool = \"read_file\", path = \"a\" },\n  { tool = \"read_file\", path = \"b\" },\n]\n",
 			safe: true,
 		},
 		{
