@@ -158,7 +158,7 @@ func (s *stdoutScanner) object(kept keptFields) error {
 		}
 		var key boundedText
 		key.limit = maxKeptKeyBytes
-		if err := s.str(key.add); err != nil {
+		if err := s.str(&key); err != nil {
 			return err
 		}
 		if b, err = s.skipSpace(); err != nil || b != ':' {
@@ -202,7 +202,7 @@ func (s *stdoutScanner) member(kept keptFields, key string) error {
 		var d boundedText
 		d.limit = maxKeptDecision
 		_, _ = s.in.ReadByte()
-		if err := s.str(d.add); err != nil {
+		if err := s.str(&d); err != nil {
 			return err
 		}
 		kept[key] = `""`
@@ -212,7 +212,7 @@ func (s *stdoutScanner) member(kept keptFields, key string) error {
 	case (key == "reason" || key == "additionalContext") && b == '"':
 		var t sanitizedText
 		_, _ = s.in.ReadByte()
-		if err := s.str(t.add); err != nil {
+		if err := s.str(&t); err != nil {
 			return err
 		}
 		kept[key] = quote(t.String())
@@ -244,7 +244,7 @@ func (s *stdoutScanner) value(raw *compactJSON) error {
 	case b == '[':
 		return s.container(raw, ']', false)
 	case b == '"':
-		return s.str(raw.stringRune)
+		return s.str(raw)
 	case b == '-' || ('0' <= b && b <= '9'):
 		return s.number(raw, b)
 	case b == 't':
@@ -278,7 +278,7 @@ func (s *stdoutScanner) container(raw *compactJSON, closing byte, isObject bool)
 				return errNotJSON
 			}
 			raw.byte(b)
-			if err := s.str(raw.stringRune); err != nil {
+			if err := s.str(raw); err != nil {
 				return err
 			}
 			if b, err = s.skipSpace(); err != nil || b != ':' {
@@ -378,30 +378,64 @@ func (s *stdoutScanner) peekIs(b byte) bool {
 // character to add as encoding/json decodes it (an invalid UTF-8 byte or a
 // lone surrogate is U+FFFD). add also gets the closing quote as -1, and
 // the raw text of escapes is not needed: compactJSON re-encodes.
-func (s *stdoutScanner) str(add func(rune)) error {
+// textSink receives a string's decoded characters, -1 for its closing
+// quote. Once full, it ignores the rest, which then only has to be valid
+// JSON: str skips it in bulk instead of a character at a time, so a hook
+// that prints 64 MiB into one string costs a scan, not a decode.
+type textSink interface {
+	add(r rune)
+	full() bool
+}
+
+func (s *stdoutScanner) str(sink textSink) error {
 	for {
+		if sink.full() {
+			s.skipPlainText()
+		}
 		b, err := s.in.ReadByte()
 		switch {
 		case err != nil || b < 0x20:
 			return errNotJSON
 		case b == '"':
-			add(-1)
+			sink.add(-1)
 			return nil
 		case b == '\\':
 			r, err := s.escape()
 			if err != nil {
 				return err
 			}
-			add(r)
+			sink.add(r)
 		case b < utf8.RuneSelf:
-			add(rune(b))
+			sink.add(rune(b))
 		default:
 			_ = s.in.UnreadByte()
 			r, size, _ := s.in.ReadRune()
 			if r == utf8.RuneError && size == 1 {
 				r = unicode.ReplacementChar
 			}
-			add(r)
+			sink.add(r)
+		}
+	}
+}
+
+// skipPlainText discards the bytes of a string up to the next one that
+// matters to its validity or its end: a quote, a backslash or a control
+// character.
+func (s *stdoutScanner) skipPlainText() {
+	for {
+		if s.in.Buffered() == 0 {
+			if _, err := s.in.Peek(1); err != nil {
+				return // the next read reports it
+			}
+		}
+		buf, _ := s.in.Peek(s.in.Buffered())
+		i := 0
+		for i < len(buf) && buf[i] >= 0x20 && buf[i] != '"' && buf[i] != '\\' {
+			i++
+		}
+		_, _ = s.in.Discard(i)
+		if i < len(buf) {
+			return
 		}
 	}
 }
@@ -473,6 +507,8 @@ type boundedText struct {
 	over  bool
 }
 
+func (t *boundedText) full() bool { return t.over }
+
 func (t *boundedText) add(r rune) {
 	if r < 0 || t.over {
 		return
@@ -492,6 +528,8 @@ type sanitizedText struct {
 	n    int
 	more bool
 }
+
+func (t *sanitizedText) full() bool { return t.more }
 
 func (t *sanitizedText) add(r rune) {
 	switch {
@@ -531,9 +569,11 @@ func (c *compactJSON) byte(b byte) {
 	c.b.WriteByte(b)
 }
 
-// stringRune adds one decoded character of a string, re-encoded as JSON;
-// -1 is the closing quote.
-func (c *compactJSON) stringRune(r rune) {
+func (c *compactJSON) full() bool { return c == nil || c.over }
+
+// add adds one decoded character of a string, re-encoded as JSON; -1 is
+// the closing quote.
+func (c *compactJSON) add(r rune) {
 	if c == nil || c.over {
 		return
 	}

@@ -93,6 +93,11 @@ func TestReduceStdoutMemoryIsBounded(t *testing.T) {
 		"long input":        {head: `{"decision":"deny","updatedInput":{"command":"`, n: hugeBytes, tail: `"}}`, want: decideDeny},
 		"long decision":     {head: `{"decision":"deny`, n: hugeBytes, tail: `"}`, want: noDecision},
 		"broken at the end": {head: `{"decision":"deny","pad":"`, n: hugeBytes, tail: `"`, want: noDecision},
+		// Past what is kept a string is skipped in bulk, yet still read
+		// as JSON: a control character breaks it, an escape does not.
+		"control character late": {head: `{"decision":"deny","reason":"`, n: hugeBytes, tail: "\x01\"}", want: noDecision},
+		"escape late":            {head: `{"decision":"deny","reason":"`, n: hugeBytes, tail: `\u00e9\"x"}`, want: decideDeny},
+		"bad escape late":        {head: `{"decision":"deny","reason":"`, n: hugeBytes, tail: `\q"}`, want: noDecision},
 	}
 	for name, out := range cases {
 		t.Run(name, func(t *testing.T) {
