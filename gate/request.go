@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/session"
 )
@@ -116,16 +117,9 @@ func EncodeRequest(req Request) ([]byte, error) {
 // origin). Unknown fields, wrong types and missing required fields are
 // errors naming the field.
 func ParseRequest(data []byte, defaults Request) (Request, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
-		return Request{}, &RequestError{Message: "request is not a JSON object: " + jsonErr(err)}
-	}
-	if raw == nil {
-		return Request{}, &RequestError{Message: "request is not a JSON object"}
-	}
-	if dec.More() {
-		return Request{}, &RequestError{Message: "trailing data after the request object"}
+	raw, err := requestMembers(data)
+	if err != nil {
+		return Request{}, err
 	}
 	var unknown []string
 	for k := range raw {
@@ -231,6 +225,34 @@ func ParseContractPosture(s string) (session.Posture, bool) {
 	return session.Ask, false
 }
 
+// requestMembers is the request object's members, unparsed. A request
+// that json.Unmarshal takes whole (the common case, one pass) is one the
+// decoder below takes the same way; anything else goes through the
+// decoder, whose errors name what is wrong and where.
+func requestMembers(data []byte) (map[string]json.RawMessage, error) {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(data, &raw) == nil && raw != nil {
+		return raw, nil
+	}
+	return decodeMembers(data)
+}
+
+// decodeMembers is requestMembers by the decoder alone.
+func decodeMembers(data []byte) (map[string]json.RawMessage, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return nil, &RequestError{Message: "request is not a JSON object: " + jsonErr(err)}
+	}
+	if raw == nil {
+		return nil, &RequestError{Message: "request is not a JSON object"}
+	}
+	if dec.More() {
+		return nil, &RequestError{Message: "trailing data after the request object"}
+	}
+	return raw, nil
+}
+
 func jsonErr(err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -259,14 +281,35 @@ func optionalString(raw map[string]json.RawMessage, field string) (string, bool,
 	if !ok || string(v) == "null" {
 		return "", false, nil
 	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", false, &RequestError{Field: field, Message: "must be a string"}
+	s, ok := plainString(v)
+	if !ok {
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", false, &RequestError{Field: field, Message: "must be a string"}
+		}
 	}
 	if err := checkNameLength(field, s); err != nil {
 		return "", false, err
 	}
 	return s, true, nil
+}
+
+// plainString is the value of a JSON string without escapes, control
+// characters or invalid UTF-8, which json.Unmarshal would decode to the
+// same bytes: the common case, read without a second pass.
+func plainString(v json.RawMessage) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // MaxNameBytes bounds every name-like string of a request (tool, callId,
