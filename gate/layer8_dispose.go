@@ -1,10 +1,6 @@
 package gate
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"path"
@@ -33,23 +29,6 @@ type NoSessions struct{}
 
 func (NoSessions) Approved(string) bool { return false }
 func (NoSessions) Denied(string) bool   { return false }
-
-// fingerprint is the first 8 bytes of SHA-256, in hex, of a canonical JSON
-// rendering with sorted keys (encoding/json sorts map keys). Like
-// Codewhale's serde_json rendering, it does not HTML-escape `<`, `>`, `&`.
-func fingerprint(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	var b []byte
-	if err := enc.Encode(v); err != nil {
-		b = []byte(fmt.Sprint(v))
-	} else {
-		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
 
 var shellKeyed = []string{"exec_shell", "task_shell_start", "exec_shell_wait", "exec_shell_interact", "exec_wait", "exec_interact"}
 
