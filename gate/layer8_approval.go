@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -40,7 +39,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	if p.force {
 		forced = " (forced: session grants and saved rules cannot pass it)"
 	}
-	p.trace(LayerApproval, EffectAsk, fmt.Sprintf("would open an approval card%s: %s", forced, p.desc))
+	p.trace(LayerApproval, EffectAsk, "would open an approval card"+forced+": "+p.desc)
 	p.traceSandbox()
 	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }

@@ -144,7 +144,9 @@ func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
 	var d string
 	switch s.Type {
 	case "workspace-write":
-		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
+		// The roots as fmt's %v spells a list, without its reflection:
+		// every held call's trace has this line.
+		d = "workspace-write [" + strings.Join(s.WritableRoots, " ") + "], network " + net
 	case "external-sandbox":
 		d = "external-sandbox, network " + net
 	default:
@@ -152,13 +154,12 @@ func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
 	}
 	switch {
 	case len(reads.Rules) == 0:
+		return d
 	case s.Type == "danger-full-access":
 		// No OS sandbox wraps the shell, so only in-process reads meet it.
-		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
-	default:
-		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
+		return d + "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
 	}
-	return d
+	return d + "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
 }
 
 // readDenied is the sandbox's read deny-list for in-process reads: a read

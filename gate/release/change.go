@@ -24,7 +24,7 @@ type Change struct {
 
 // String names the change and its release, as explain and the lints quote it.
 func (c Change) String() string {
-	return fmt.Sprintf("changed in Codewhale %s (%s): %s", c.Since, c.ID, c.Summary)
+	return "changed in Codewhale " + c.Since + " (" + c.ID + "): " + c.Summary
 }
 
 // Of returns the implemented release named version; ok is false for any
