@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
@@ -49,7 +50,7 @@ func DenyTokens(text string) []string { return AppendDenyTokens(nil, text) }
 // AppendDenyTokens appends DenyTokens(text) to dst, so that a caller's small
 // buffer can hold them.
 func AppendDenyTokens(dst []string, text string) []string {
-	for tok := range strings.FieldsSeq(lower(text)) {
+	for tok := range strings.FieldsSeq(ascii.Lower(text)) {
 		for strings.HasPrefix(tok, "$(") {
 			tok = tok[2:]
 		}

@@ -3,6 +3,8 @@ package shell
 import (
 	"slices"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // Prefix-grant eligibility (docs/codewhale/releases/0.10.1.md A.2.5, N5):
@@ -40,7 +42,7 @@ func programName(word string) string {
 	name := strings.ReplaceAll(strings.Trim(word, `"'`), `\`, "/")
 	name = name[strings.LastIndexByte(name, '/')+1:]
 	name, _ = strings.CutSuffix(name, ".exe")
-	return lower(name)
+	return ascii.Lower(name)
 }
 
 // maxUnwrap is how many wrappers the effective-command walk peels before

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // The 0.10.1 expander (docs/codewhale/releases/0.10.1.md A.3.2, N9, and
@@ -639,7 +641,7 @@ func (x *rewriteExpander) recordPayloads(c *simpleCommand, heads []int, head int
 	case name == "cmd":
 		// cmd.exe expands `%VAR%` and `!VAR!` and strips `^` itself.
 		for at := head + 1; at < len(words); at++ {
-			if switchName := lower(words[at]); switchName == "/c" || switchName == "/k" || switchName == "/r" {
+			if switchName := ascii.Lower(words[at]); switchName == "/c" || switchName == "/k" || switchName == "/r" {
 				payload := strings.Join(words[at+1:], " ")
 				x.codePayload(payload, slices.Contains(dynamic[at+1:], true) || strings.ContainsAny(payload, "%!^"), depth)
 				break
@@ -721,7 +723,7 @@ func (x *rewriteExpander) recordPowershell(words []string, head int, dynamic []b
 			}
 			continue
 		}
-		option := lower(w[1:])
+		option := ascii.Lower(w[1:])
 		switch {
 		case option == "":
 		case strings.HasPrefix("command", option):

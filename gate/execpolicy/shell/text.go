@@ -2,21 +2,7 @@ package shell
 
 import (
 	"strings"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
-
-// lower folds ASCII letters only; strings.ToLower would also fold `É`, which
-// Codewhale leaves alone (docs/codewhale/execpolicy.md §6.3). Text without an upper-case
-// ASCII letter, the usual case, comes back as is instead of as a copy.
-func lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return ascii.Lower(s)
-		}
-	}
-	return s
-}
 
 // collapse is Rust's split_whitespace().join(" "). Text that is already in
 // that form, the usual case, comes back as is instead of as a copy.
