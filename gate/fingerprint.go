@@ -24,7 +24,9 @@ func fingerprint(v any) string {
 		b = encodeJSON(v)
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
+	var digits [16]byte
+	hex.Encode(digits[:], sum[:8])
+	return string(digits[:])
 }
 
 // encodeJSON is encoding/json's rendering of v without HTML escaping, or

@@ -74,7 +74,7 @@ func (p *plan) grantsChanged(sessions Sessions, exact string, grants []string, d
 // prompt builds what the approval card would offer (docs/codewhale/pipeline.md §8.3).
 func (p *plan) prompt(exact, grouping string, grants []string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
-		SessionGrants: grants, Choices: []Choice{ChoiceOnce, ChoiceSession}}
+		SessionGrants: grants, Choices: append(make([]Choice, 0, 4), ChoiceOnce, ChoiceSession)} // room for always and deny
 	switch rules := p.alwaysRules(); {
 	case len(rules) == 0:
 	case p.snap.PermissionsSaveRefused != "":
