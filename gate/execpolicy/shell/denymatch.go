@@ -33,6 +33,24 @@ type Dialect struct {
 
 // DialectOf is release r's dialect.
 func DialectOf(r release.Release) Dialect {
+	if d, ok := dialects[r.Name()]; ok {
+		return d
+	}
+	return dialectOf(r)
+}
+
+// dialects is dialectOf of each implemented release, worked out once: the
+// gate asks for one twice on every call it holds (the grouping key of its
+// release and of the oldest), and each flag is a version comparison.
+var dialects = func() map[string]Dialect {
+	m := make(map[string]Dialect, len(release.Implemented))
+	for _, r := range release.Implemented {
+		m[r.Version] = dialectOf(r)
+	}
+	return m
+}()
+
+func dialectOf(r release.Release) Dialect {
 	return Dialect{
 		Wildcard:        r.Has(release.DenyWildcard),
 		OptionsAnywhere: r.Has(release.DenyOptionsAnywhere),
