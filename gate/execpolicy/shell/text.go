@@ -34,9 +34,17 @@ func isCollapsed(s string) bool {
 	return true
 }
 
-// basename is the text after the last `/` or `\`.
+// basename is the text after the last `/` or `\`. The matchers take the
+// basename of every word they look at, so it scans bytes itself rather
+// than build strings.LastIndexAny's set each time; neither byte occurs
+// inside a multi-byte UTF-8 sequence, so the answer is the same.
 func basename(word string) string {
-	return word[strings.LastIndexAny(word, `/\`)+1:]
+	for i := len(word) - 1; i >= 0; i-- {
+		if word[i] == '/' || word[i] == '\\' {
+			return word[i+1:]
+		}
+	}
+	return word
 }
 
 // isAssignment reports a `NAME=value` word: the name is non-empty, does not
