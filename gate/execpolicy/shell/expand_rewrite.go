@@ -695,9 +695,16 @@ func isPlainRewrite(command string) bool {
 
 // isPlainWordByte reports an ASCII letter, digit or one of -_./,:=+@%^~:
 // none quotes, expands, globs, redirects, comments or separates.
-func isPlainWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./,:=+@%^~", c) >= 0
-}
+func isPlainWordByte(c byte) bool { return plainWordBytes[c] }
+
+// plainWordBytes is isPlainWordByte's table, since every byte of every
+// 0.10.1 command is looked up in it.
+var plainWordBytes = func() (table [256]bool) {
+	for c := range 256 {
+		table[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./,:=+@%^~", byte(c)) >= 0
+	}
+	return table
+}()
 
 // codePayload expands code handed to another command as a string.
 func (x *rewriteExpander) codePayload(payload string, dynamic bool, depth int) {
