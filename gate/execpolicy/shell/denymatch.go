@@ -114,6 +114,20 @@ func (d Dialect) DenyMatchTokens(rule, target []string) bool {
 	return m.from(commandStart(target), 0)
 }
 
+// DenyKey is a token every target that rule's tokens match holds (by
+// laterTokensPresent): its last token after the first that is no
+// wildcard, which for a prefix like `cargo test target9` is the one that
+// tells it from its neighbours. ok is false when it has none. It lets a
+// caller index deny rules below their first token.
+func (d Dialect) DenyKey(rule []string) (key string, ok bool) {
+	for i := len(rule) - 1; i >= 1; i-- {
+		if !d.Wildcard || rule[i] != WildcardWord {
+			return rule[i], true
+		}
+	}
+	return "", false
+}
+
 // laterTokensPresent is a cheap necessary condition: rule tokens after the
 // first only ever match equal target tokens (a wildcard matches any).
 func (d Dialect) laterTokensPresent(rule, target []string) bool {
