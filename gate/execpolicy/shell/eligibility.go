@@ -340,8 +340,10 @@ func textFilterOptions(words, switches, valueOptions []string, maxOperands int) 
 //
 // It runs on every 0.10.1 check (prefixGrantEligible), so a word without
 // quotes or escapes, the usual one, is a substring of text; only a word in
-// which one appears is built, from there on.
+// which one appears is built, from there on. The list has room at once
+// for as many words as text has spaces, plus one.
 func shlexSplit(text string) (words []string, ok bool) {
+	words = make([]string, 0, strings.Count(text, " ")+1)
 	var word strings.Builder
 	inWord := false
 	built := false // the current word is in word rather than text[start:]
