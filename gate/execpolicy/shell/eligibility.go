@@ -83,6 +83,8 @@ func unwrapEffective(words []string) ([]string, bool) {
 				return current, true
 			}
 			current = rest
+		case current[start] == name: // already the program's name, as it usually is
+			return current, true
 		default:
 			normalized := slices.Clone(current)
 			normalized[start] = name
