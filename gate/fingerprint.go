@@ -62,32 +62,9 @@ func appendCanonicalJSON(dst []byte, v any) ([]byte, bool) {
 		b, err := json.Marshal(v)
 		return append(dst, b...), err == nil
 	case []string:
-		if v == nil {
-			return append(dst, "null"...), true
-		}
-		dst = append(dst, '[')
-		for i, s := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSONString(dst, s)
-		}
-		return append(dst, ']'), true
+		return appendJSONArray(dst, v, func(dst []byte, s string) ([]byte, bool) { return appendJSONString(dst, s), true })
 	case []any:
-		if v == nil {
-			return append(dst, "null"...), true
-		}
-		dst = append(dst, '[')
-		for i, e := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var ok bool
-			if dst, ok = appendCanonicalJSON(dst, e); !ok {
-				return dst, false
-			}
-		}
-		return append(dst, ']'), true
+		return appendJSONArray(dst, v, appendCanonicalJSON)
 	case map[string]any:
 		if v == nil {
 			return append(dst, "null"...), true
@@ -112,6 +89,25 @@ func appendCanonicalJSON(dst []byte, v any) ([]byte, bool) {
 		return append(dst, '}'), true
 	}
 	return dst, false
+}
+
+// appendJSONArray appends list as a JSON array (null when nil), each
+// element by appendElement; ok is false as soon as an element's is.
+func appendJSONArray[T any](dst []byte, list []T, appendElement func([]byte, T) ([]byte, bool)) ([]byte, bool) {
+	if list == nil {
+		return append(dst, "null"...), true
+	}
+	dst = append(dst, '[')
+	for i, e := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var ok bool
+		if dst, ok = appendElement(dst, e); !ok {
+			return dst, false
+		}
+	}
+	return append(dst, ']'), true
 }
 
 // appendJSONString quotes s as encoding/json does without HTML escaping:

@@ -26,7 +26,7 @@ func TestCanonicalJSONIsEncodingJSON(t *testing.T) {
 		}
 		return b.String()
 	}
-	numbers := []float64{0, -0.0, 1, -1, 0.5, 1e-7, 1e-6, 123456789, 1e20, 1e21, 1.5e300, -2.5e-300, math.MaxInt64, 3.14159}
+	numbers := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 1e-7, 1e-6, 123456789, 1e20, 1e21, 1.5e300, -2.5e-300, math.MaxInt64, 3.14159}
 	var value func(depth int) any
 	value = func(depth int) any {
 		switch k := r.IntN(9); {
