@@ -65,7 +65,9 @@ type plan struct {
 	// layers 4 and 6 both ask (it reads the disk).
 	bounded *bool
 
-	d *Decision
+	// d is the decision being built, held in the plan (not behind a
+	// pointer) so that neither needs the heap.
+	d Decision
 }
 
 func (p *plan) trace(l Layer, e Effect, detail string) {
@@ -79,7 +81,7 @@ func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision 
 	p.d.Mode = p.s.mode.String()
 	p.d.Sandbox = p.sandbox
 	p.d.Codewhale = p.snap.Release.Name()
-	return *p.d
+	return p.d
 }
 
 // changed records that a release change took part in the decision.
@@ -124,7 +126,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	if deps.Sessions == nil {
 		deps.Sessions = NoSessions{}
 	}
-	p := &plan{req: req, snap: snap, input: req.Input, d: &Decision{CallID: req.CallID, Trace: make([]TraceEntry, 0, 9)}}
+	p := &plan{req: req, snap: snap, input: req.Input, d: Decision{CallID: req.CallID, Trace: make([]TraceEntry, 0, 9)}}
 	if snap == nil {
 		return Refuse(req, "codewhale-ls has no policy snapshot loaded")
 	}

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -134,10 +133,12 @@ func shellAvailable(p config.Policy, s resolvedSession, origin session.Origin) b
 }
 
 func (s resolvedSession) describe(p config.Policy) string {
-	parts := []string{p.Describe(), "posture " + s.posture.Label(), "mode " + s.mode.String()}
+	d := p.Describe() + "; posture " + s.posture.Label() + "; mode " + s.mode.String()
 	if p.Locked {
-		parts = append(parts, "locked by "+p.PostureSource)
+		d += "; locked by " + p.PostureSource
 	}
-	parts = append(parts, s.notes...)
-	return strings.Join(parts, "; ")
+	for _, note := range s.notes {
+		d += "; " + note
+	}
+	return d
 }

@@ -46,6 +46,9 @@ func namesOf(call string, r release.Release) []string {
 
 // listMatches: case-insensitive; an entry ending in `*` is a prefix match.
 func listMatches(list []string, call string, r release.Release) bool {
+	if len(list) == 0 { // most requests carry no lists: no names to fold
+		return false
+	}
 	names := namesOf(call, r)
 	for _, entry := range list {
 		e := ascii.Lower(entry)
@@ -88,7 +91,7 @@ func denyListHit(list []string, name string, input map[string]any, r release.Rel
 		}
 		return true, release.Change{}
 	}
-	if !r.Has(release.InputAwareDenyList) || len(list) == 0 {
+	if len(list) == 0 || !r.Has(release.InputAwareDenyList) {
 		return false, release.Change{}
 	}
 	semantic := tool.Semantic(name, input)

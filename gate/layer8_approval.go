@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -40,7 +39,7 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	if p.force {
 		forced = " (forced: session grants and saved rules cannot pass it)"
 	}
-	p.trace(LayerApproval, EffectAsk, fmt.Sprintf("would open an approval card%s: %s", forced, p.desc))
+	p.trace(LayerApproval, EffectAsk, "would open an approval card"+forced+": "+p.desc)
 	p.traceSandbox()
 	return p.finish(Ask, LayerApproval, p.desc, p.descRule), true
 }
@@ -75,7 +74,7 @@ func (p *plan) grantsChanged(sessions Sessions, exact string, grants []string, d
 // prompt builds what the approval card would offer (docs/codewhale/pipeline.md §8.3).
 func (p *plan) prompt(exact, grouping string, grants []string) *Prompt {
 	pr := &Prompt{Description: p.desc, Forced: p.force, ExactKey: exact, GroupingKey: grouping,
-		SessionGrants: grants, Choices: []Choice{ChoiceOnce, ChoiceSession}}
+		SessionGrants: grants, Choices: append(make([]Choice, 0, 4), ChoiceOnce, ChoiceSession)} // room for always and deny
 	switch rules := p.alwaysRules(); {
 	case len(rules) == 0:
 	case p.snap.PermissionsSaveRefused != "":

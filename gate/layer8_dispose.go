@@ -1,15 +1,10 @@
 package gate
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -33,23 +28,6 @@ type NoSessions struct{}
 
 func (NoSessions) Approved(string) bool { return false }
 func (NoSessions) Denied(string) bool   { return false }
-
-// fingerprint is the first 8 bytes of SHA-256, in hex, of a canonical JSON
-// rendering with sorted keys (encoding/json sorts map keys). Like
-// Codewhale's serde_json rendering, it does not HTML-escape `<`, `>`, `&`.
-func fingerprint(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	var b []byte
-	if err := enc.Encode(v); err != nil {
-		b = []byte(fmt.Sprint(v))
-	} else {
-		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
 
 var shellKeyed = []string{"exec_shell", "task_shell_start", "exec_shell_wait", "exec_shell_interact", "exec_wait", "exec_interact"}
 
@@ -133,22 +111,49 @@ func simpleFamilyCommand(command, family string) bool {
 	if !shell.KnownFamily(family) {
 		return false
 	}
-	words := strings.Fields(command)
-	familyWords := strings.Fields(family)
-	if len(words) < len(familyWords) {
-		return false
+	var familyBuf [4]string // a family has a word or two; the buffer keeps them off the heap
+	familyWords := familyBuf[:0]
+	for w := range strings.FieldsSeq(family) {
+		familyWords = append(familyWords, w)
 	}
-	for i, w := range familyWords {
-		if words[i] != w {
+	met := 0 // the command's words that spelled the family
+	for w := range strings.FieldsSeq(command) {
+		switch {
+		case met < len(familyWords):
+			if w != familyWords[met] {
+				return false
+			}
+			met++
+		case !valueFreeOption(w):
 			return false
 		}
 	}
-	return !slices.ContainsFunc(words[len(familyWords):], func(w string) bool { return !valueFreeOption.MatchString(w) })
+	return met == len(familyWords)
 }
 
-// valueFreeOption is a cluster of short flags or a long flag, with no
-// value attached: `-s`, `-la`, `--release`; not `-j4`, `--out=x`, `-`.
-var valueFreeOption = regexp.MustCompile(`^(-[A-Za-z]+|--[A-Za-z][A-Za-z-]*)$`)
+// valueFreeOption reports a cluster of short flags or a long flag, with no
+// value attached: `-s`, `-la`, `--release`; not `-j4`, `--out=x`, `-`. It
+// is ^(-[A-Za-z]+|--[A-Za-z][A-Za-z-]*)$ (TestValueFreeOption), without a
+// regular expression's machine for every word of every held command.
+func valueFreeOption(w string) bool {
+	rest, long := strings.CutPrefix(w, "--")
+	if !long {
+		var short bool
+		if rest, short = strings.CutPrefix(w, "-"); !short || rest == "" {
+			return false
+		}
+	} else if rest == "" || !isASCIILetter(rest[0]) {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if !isASCIILetter(rest[i]) && !(long && rest[i] == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // sessionGrants are the keys "approve for session" adds for a call, which
 // are also the keys an earlier grant must hold for the call to pass

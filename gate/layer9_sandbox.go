@@ -141,24 +141,25 @@ func describeSandbox(s Sandbox, reads config.ReadDenyList) string {
 	if s.NetworkAccess != nil && *s.NetworkAccess {
 		net = "on"
 	}
-	var d string
-	switch s.Type {
-	case "workspace-write":
-		d = fmt.Sprintf("workspace-write %v, network %s", s.WritableRoots, net)
-	case "external-sandbox":
-		d = "external-sandbox, network " + net
-	default:
-		d = s.Type
-	}
+	var clause, spelled string // the read deny-list's, when there is one
 	switch {
 	case len(reads.Rules) == 0:
 	case s.Type == "danger-full-access":
 		// No OS sandbox wraps the shell, so only in-process reads meet it.
-		d += "; read deny-list (file tools only: shells run unsandboxed): " + reads.Spelled()
+		clause, spelled = "; read deny-list (file tools only: shells run unsandboxed): ", reads.Spelled()
 	default:
-		d += "; read deny-list (file tools, and shells through the OS sandbox): " + reads.Spelled()
+		clause, spelled = "; read deny-list (file tools, and shells through the OS sandbox): ", reads.Spelled()
 	}
-	return d
+	// Each line is one concatenation, and the roots are spelled as fmt's
+	// %v spells a list, without its reflection: every held call's trace
+	// has this line.
+	switch s.Type {
+	case "workspace-write":
+		return "workspace-write [" + strings.Join(s.WritableRoots, " ") + "], network " + net + clause + spelled
+	case "external-sandbox":
+		return "external-sandbox, network " + net + clause + spelled
+	}
+	return s.Type + clause + spelled
 }
 
 // readDenied is the sandbox's read deny-list for in-process reads: a read

@@ -1,8 +1,10 @@
 package gate
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -74,6 +76,27 @@ func TestGroupingKeyPerRelease(t *testing.T) {
 			if got := GroupingKey(release.MustOf(version), row.semantic, row.input); got != want {
 				t.Errorf("GroupingKey(%s, %s, %v) = %q, want %q", version, row.semantic, row.input, got, want)
 			}
+		}
+	}
+}
+
+// TestValueFreeOption holds valueFreeOption to the pattern D.7's choice
+// is written as, on the words a shell command's options are made of.
+func TestValueFreeOption(t *testing.T) {
+	spec := regexp.MustCompile(`^(-[A-Za-z]+|--[A-Za-z][A-Za-z-]*)$`)
+	alphabet := []byte("-aZ=4_.é ")
+	r := rand.New(rand.NewPCG(16, 7))
+	words := []string{"", "-", "--", "---", "-s", "-la", "--release", "--a-", "--a-b", "-a-", "-j4", "--out=x", "--4", "-é", "x", "--no-deps"}
+	for range 20000 {
+		w := make([]byte, r.IntN(6))
+		for i := range w {
+			w[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		words = append(words, string(w))
+	}
+	for _, w := range words {
+		if got, want := valueFreeOption(w), spec.MatchString(w); got != want {
+			t.Errorf("valueFreeOption(%q) = %v, the pattern says %v", w, got, want)
 		}
 	}
 }

@@ -5,13 +5,20 @@
 // fold alike without depending on each other.
 package ascii
 
-// Lower lower-cases ASCII letters only.
+// Lower lower-cases ASCII letters only. Text with no upper-case letter,
+// as most tool names and commands are, is returned as it is, without a
+// copy: the gate lowers names on every decision.
 func Lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		b[i] = LowerByte(c)
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = LowerByte(b[j])
+			}
+			return string(b)
+		}
 	}
-	return string(b)
+	return s
 }
 
 // LowerByte is Lower for one byte, for comparing in place without a

@@ -64,6 +64,7 @@ func AllowCandidates(semantic string, input map[string]any, workspace string, pa
 	return allowCandidates(askCandidates(semantic, input, workspace, patchFiles, HostFoldsCase()), workspace, HostFoldsCase())
 }
 
+// allowCandidates turns asks, which it owns, into the `P` records.
 func allowCandidates(asks []Rule, workspace string, fold bool) ([]Rule, error) {
 	if len(asks) == 0 {
 		return nil, nil
@@ -72,17 +73,18 @@ func allowCandidates(asks []Rule, workspace string, fold bool) ([]Rule, error) {
 	if !ok {
 		return nil, fmt.Errorf("workspace %q is not an absolute repository root", workspace)
 	}
-	out := make([]Rule, len(asks))
-	for i, r := range asks {
+	// The records become allows in place: askCandidates made them for this
+	// call alone, and layer 8 builds them for every call it holds.
+	for i := range asks {
+		r := &asks[i]
 		r.Action = Allow
 		r.Workspace = &scope
 		r.CommandExact = r.Command != nil
-		if err := validateAllowRule(r, fold); err != nil {
+		if err := validateAllowRule(*r, fold); err != nil {
 			return nil, err
 		}
-		out[i] = r
 	}
-	return out, nil
+	return asks, nil
 }
 
 // validateAllowRule is the writer's check of an "always allow" record: an

@@ -70,14 +70,18 @@ type Result struct {
 
 // call is the per-check state the typed-rule filter needs, computed once.
 type call struct {
-	tool      string
-	hasPath   bool
-	pathRel   string
-	pathOK    bool
-	cwd       normPath
-	cwdOK     bool
+	tool    string
+	hasPath bool
+	pathRel string
+	pathOK  bool
+	cwd     normPath
+	cwdOK   bool
+	// cwdText is the cwd as given; scope is its WorkspaceScope, worked
+	// out the first time a workspace-scoped rule is met (scoped).
+	cwdText   string
 	scope     string
 	scopeOK   bool
+	scopeDone bool
 	toolRules *toolIndex
 	// rooted is the call path's rooted form (0.10.0.md A.2.2); dotDot: it
 	// has a `..` component; dotDotMeets: the release lets such a path meet
@@ -101,7 +105,7 @@ func (e *Engine) newCall(in Input) *call {
 func (c *call) prepare(e *Engine, in Input) {
 	c.tool, c.hasPath = in.Tool, in.Path != nil
 	c.toolRules = e.byTool[c.tool]
-	c.scope, c.scopeOK = WorkspaceScope(in.Cwd)
+	c.cwdText = in.Cwd
 	// Only the call's own path is resolved against the cwd: without one, no
 	// path rule admits the call (see admits).
 	if in.Path != nil {
@@ -116,6 +120,16 @@ func (c *call) prepare(e *Engine, in Input) {
 			c.dotDotMeets = e.has.dotDotPaths
 		}
 	}
+}
+
+// scoped reports whether the cwd has a workspace scope, which it then
+// holds in c.scope. Most checks meet no workspace-scoped candidate.
+func (c *call) scoped() bool {
+	if !c.scopeDone {
+		c.scope, c.scopeOK = WorkspaceScope(c.cwdText)
+		c.scopeDone = true
+	}
+	return c.scopeOK
 }
 
 func (c *call) fire(change release.Change) {
@@ -150,7 +164,7 @@ func (a admission) change() (release.Change, bool) {
 // a `~/…` rule path matches by the rooted channel only, any other by the
 // workspace-relative comparison or, when rooted, that channel.
 func (c *call) admits(r *compiledRule) admission {
-	if r.rule.Workspace != nil && !(r.scopeOK && c.scopeOK && r.scope == c.scope) {
+	if r.rule.Workspace != nil && !(r.scopeOK && c.scoped() && r.scope == c.scope) {
 		return notAdmitted
 	}
 	if r.rule.Path == nil {

@@ -91,37 +91,81 @@ func (l *prefixList) first(s shell.AllowSubject) (int, bool) {
 	return best, best >= 0
 }
 
-// denyIndex is the merged hard-deny prefixes, indexed by first token; a
-// prefix opening with the wildcard, which may match any first word, is
-// tried on every target.
+// denyIndex is the merged hard-deny prefixes, indexed by first token and,
+// under it, by a later token (denyHead); a prefix opening with the
+// wildcard, which may match any first word, is tried on every target.
 type denyIndex struct {
 	dialect  shell.Dialect
 	patterns []string
 	sources  []Source
 	tokens   [][]string
-	byHead   keyIndex
+	byHead   map[string]*denyHead
 	anyHead  []int
+}
+
+// denyHead holds the prefixes opening with one token by their key
+// (Dialect.DenyKey), a later token every target they match holds: a
+// target meets only the prefixes whose key is among its tokens, and those
+// without a key, so a file of many `cargo …` denies costs a `cargo`
+// command a few lookups rather than one comparison per rule.
+type denyHead struct {
+	keyless []int
+	byKey   keyIndex
 }
 
 func (d *denyIndex) add(p string, src Source) {
 	toks := shell.DenyTokens(p)
+	id := len(d.patterns)
 	switch {
 	case len(toks) == 0: // an empty rule never matches
 	case d.dialect.Wildcard && toks[0] == shell.WildcardWord:
-		d.anyHead = append(d.anyHead, len(d.patterns))
+		d.anyHead = append(d.anyHead, id)
 	default:
-		d.byHead.add(toks[0], len(d.patterns))
+		if d.byHead == nil {
+			d.byHead = map[string]*denyHead{}
+		}
+		h := d.byHead[toks[0]]
+		if h == nil {
+			h = &denyHead{}
+			d.byHead[toks[0]] = h
+		}
+		if key, ok := d.dialect.DenyKey(toks); ok {
+			h.byKey.add(key, id)
+		} else {
+			h.keyless = append(h.keyless, id)
+		}
 	}
 	d.patterns = append(d.patterns, p)
 	d.sources = append(d.sources, src)
 	d.tokens = append(d.tokens, toks)
 }
 
+// candidates calls scan with every list of ids under head that may match
+// a target of tokens: the keyless ones, and those keyed by one of its
+// tokens (a repeated token gives its list again). Each list ascends.
+func (d *denyIndex) candidates(head string, tokens []string, scan func(ids []int)) {
+	h := d.byHead[head]
+	if h == nil {
+		return
+	}
+	scan(h.keyless)
+	if len(h.byKey) == 0 {
+		return
+	}
+	for _, tok := range tokens {
+		if ids, ok := h.byKey[tok]; ok {
+			scan(ids)
+		}
+	}
+}
+
 // first is the first listed prefix that matches any of the targets, and
 // the target it matched: the least, over the targets, of the first prefix
-// matching each. A prefix can only match a target whose deny heads (Dialect.AppendDenyHeads) hold its
-// first token (or open with the wildcard), and each head's ids ascend, so
-// a head's scan stops at its first match or at the best id found so far.
+// matching each. A prefix can only match a target whose deny heads
+// (Dialect.AppendDenyHeads) hold its first token (or open with the
+// wildcard) and whose tokens hold its key, and each list of candidates
+// ascends, so a list's scan stops at its first match or at the best id
+// found so far.
 func (d *denyIndex) first(targets []string) (id, target int) {
 	best, bestTarget := -1, -1
 	if len(d.byHead) == 0 && len(d.anyHead) == 0 {
@@ -143,13 +187,14 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 		}
 		scan(d.anyHead)
 		for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
-			scan(d.byHead[head])
+			d.candidates(head, tokens, scan)
 		}
 	}
 	return best, bestTarget
 }
 
-// each calls fn with the position of every prefix matching target.
+// each calls fn with the position of every prefix matching target,
+// possibly more than once.
 func (d *denyIndex) each(target string, fn func(id int)) {
 	if len(d.byHead) == 0 && len(d.anyHead) == 0 {
 		return
@@ -165,6 +210,6 @@ func (d *denyIndex) each(target string, fn func(id int)) {
 	}
 	try(d.anyHead)
 	for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
-		try(d.byHead[head])
+		d.candidates(head, tokens, try)
 	}
 }

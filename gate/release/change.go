@@ -24,7 +24,7 @@ type Change struct {
 
 // String names the change and its release, as explain and the lints quote it.
 func (c Change) String() string {
-	return fmt.Sprintf("changed in Codewhale %s (%s): %s", c.Since, c.ID, c.Summary)
+	return "changed in Codewhale " + c.Since + " (" + c.ID + "): " + c.Summary
 }
 
 // Of returns the implemented release named version; ok is false for any
@@ -76,17 +76,6 @@ func (r Release) Before(version string) bool {
 	return r.index() < indexOf(version)
 }
 
-// implementedIndex maps each implemented release to its place in
-// Implemented, so that Has, asked on every decision, is a map lookup
-// rather than a version parse.
-var implementedIndex = func() map[string]int {
-	m := make(map[string]int, len(Implemented))
-	for i, r := range Implemented {
-		m[r.Version] = i
-	}
-	return m
-}()
-
 func (r Release) index() int {
 	if r.Version == "" {
 		return 0
@@ -94,14 +83,19 @@ func (r Release) index() int {
 	return indexOf(r.Version)
 }
 
-// indexOf panics for a release that is not implemented: a Release or a
-// Change naming one is a programming error (TestChangesAreKeyedToImplementedReleases).
+// indexOf is version's place in Implemented. Has asks it twice a call and
+// is asked a dozen times a decision, so it compares the few implemented
+// versions with version rather than hash it for a map or parse it, which
+// costs half a map lookup. It panics for a release that is not
+// implemented: a Release or a Change naming one is a programming error
+// (TestChangesAreKeyedToImplementedReleases).
 func indexOf(version string) int {
-	i, ok := implementedIndex[version]
-	if !ok {
-		panic(fmt.Sprintf("release: %q is not an implemented release", version))
+	for i := range Implemented {
+		if Implemented[i].Version == version {
+			return i
+		}
 	}
-	return i
+	panic(fmt.Sprintf("release: %q is not an implemented release", version))
 }
 
 // Name is the release's version, the oldest implemented one for a zero

@@ -3,6 +3,8 @@ package shell
 import (
 	"slices"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // maxArityDepth is the longest key length tried (the table has none longer
@@ -14,7 +16,7 @@ const maxArityDepth = 3
 // ASCII-lowercased, cut to the arity of the longest matching key, else the
 // first positional word; "" when there is none.
 func (d Dialect) Classify(command string) string {
-	return d.classifyCollapsed(collapse(lower(command)))
+	return d.classifyCollapsed(collapse(ascii.Lower(command)))
 }
 
 // classifyCollapsed is Classify of text already lowered and collapsed, whose
@@ -87,7 +89,7 @@ type AllowPattern struct {
 
 // NewAllowPattern prepares pattern.
 func NewAllowPattern(pattern string) AllowPattern {
-	lowered := lower(strings.TrimSpace(pattern))
+	lowered := ascii.Lower(strings.TrimSpace(pattern))
 	return AllowPattern{Lowered: lowered, Collapsed: collapse(lowered)}
 }
 
@@ -103,7 +105,7 @@ type AllowSubject struct {
 
 // AllowSubject prepares command as the dialect's release reads it.
 func (d Dialect) AllowSubject(command string) AllowSubject {
-	collapsed := collapse(lower(command))
+	collapsed := collapse(ascii.Lower(command))
 	class := d.classifyCollapsed(collapsed)
 	leading := class != "" && strings.HasPrefix(collapsed, class) &&
 		(len(collapsed) == len(class) || collapsed[len(class)] == ' ')

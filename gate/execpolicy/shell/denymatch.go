@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
@@ -32,6 +33,24 @@ type Dialect struct {
 
 // DialectOf is release r's dialect.
 func DialectOf(r release.Release) Dialect {
+	if d, ok := dialects[r.Name()]; ok {
+		return d
+	}
+	return dialectOf(r)
+}
+
+// dialects is dialectOf of each implemented release, worked out once: the
+// gate asks for one twice on every call it holds (the grouping key of its
+// release and of the oldest), and each flag is a version comparison.
+var dialects = func() map[string]Dialect {
+	m := make(map[string]Dialect, len(release.Implemented))
+	for _, r := range release.Implemented {
+		m[r.Version] = dialectOf(r)
+	}
+	return m
+}()
+
+func dialectOf(r release.Release) Dialect {
 	return Dialect{
 		Wildcard:        r.Has(release.DenyWildcard),
 		OptionsAnywhere: r.Has(release.DenyOptionsAnywhere),
@@ -49,7 +68,7 @@ func DenyTokens(text string) []string { return AppendDenyTokens(nil, text) }
 // AppendDenyTokens appends DenyTokens(text) to dst, so that a caller's small
 // buffer can hold them.
 func AppendDenyTokens(dst []string, text string) []string {
-	for tok := range strings.FieldsSeq(lower(text)) {
+	for tok := range strings.FieldsSeq(ascii.Lower(text)) {
 		for strings.HasPrefix(tok, "$(") {
 			tok = tok[2:]
 		}
@@ -93,6 +112,20 @@ func (d Dialect) DenyMatchTokens(rule, target []string) bool {
 	}
 	m := denySearch{dialect: d, rule: rule, target: target, failed: failed}
 	return m.from(commandStart(target), 0)
+}
+
+// DenyKey is a token every target that rule's tokens match holds (by
+// laterTokensPresent): its last token after the first that is no
+// wildcard, which for a prefix like `cargo test target9` is the one that
+// tells it from its neighbours. ok is false when it has none. It lets a
+// caller index deny rules below their first token.
+func (d Dialect) DenyKey(rule []string) (key string, ok bool) {
+	for i := len(rule) - 1; i >= 1; i-- {
+		if !d.Wildcard || rule[i] != WildcardWord {
+			return rule[i], true
+		}
+	}
+	return "", false
 }
 
 // laterTokensPresent is a cheap necessary condition: rule tokens after the

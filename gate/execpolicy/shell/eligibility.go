@@ -3,6 +3,8 @@ package shell
 import (
 	"slices"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // Prefix-grant eligibility (docs/codewhale/releases/0.10.1.md A.2.5, N5):
@@ -40,7 +42,7 @@ func programName(word string) string {
 	name := strings.ReplaceAll(strings.Trim(word, `"'`), `\`, "/")
 	name = name[strings.LastIndexByte(name, '/')+1:]
 	name, _ = strings.CutSuffix(name, ".exe")
-	return lower(name)
+	return ascii.Lower(name)
 }
 
 // maxUnwrap is how many wrappers the effective-command walk peels before
@@ -81,6 +83,8 @@ func unwrapEffective(words []string) ([]string, bool) {
 				return current, true
 			}
 			current = rest
+		case current[start] == name: // already the program's name, as it usually is
+			return current, true
 		default:
 			normalized := slices.Clone(current)
 			normalized[start] = name
@@ -159,13 +163,25 @@ func grantArgumentsSafe(words []string) bool {
 	if words[0] == "git" && anyHasPrefix(words[1:], "--output") {
 		return false
 	}
-	for _, entry := range grantArgumentChecks {
+	for _, entry := range grantArgumentChecksByProgram[strings.ToLower(words[0])] {
 		if n := len(entry.words); len(words) >= n && leadingWordsAre(words, entry.words) && !entry.safe(words, words[n:]) {
 			return false
 		}
 	}
 	return true
 }
+
+// grantArgumentChecksByProgram holds the rows of grantArgumentChecks by
+// their first word, in table order: a row applies only to a command whose
+// program, lower-cased, is that word, so a command is held to its own rows
+// instead of being compared with each.
+var grantArgumentChecksByProgram = func() map[string][]grantArgumentCheck {
+	m := map[string][]grantArgumentCheck{}
+	for _, entry := range grantArgumentChecks {
+		m[entry.words[0]] = append(m[entry.words[0]], entry)
+	}
+	return m
+}()
 
 // leadingWordsAre reports words opening with want, compared lower-cased.
 func leadingWordsAre(words, want []string) bool {
@@ -323,43 +339,63 @@ func textFilterOptions(words, switches, valueOptions []string, maxOperands int) 
 // expansions does (the shlex crate Codewhale uses): blanks are space, tab
 // and newline; `#` at a word's start comments to the end of the line; an
 // unterminated quote or a trailing backslash is an error (ok false).
+//
+// It runs on every 0.10.1 check (prefixGrantEligible), so a word without
+// quotes or escapes, the usual one, is a substring of text; only a word in
+// which one appears is built, from there on. The list has room at once
+// for as many words as text has spaces, plus one.
 func shlexSplit(text string) (words []string, ok bool) {
+	words = make([]string, 0, strings.Count(text, " ")+1)
 	var word strings.Builder
 	inWord := false
-	end := func() {
-		if inWord {
+	built := false // the current word is in word rather than text[start:]
+	start := 0
+	end := func(at int) {
+		switch {
+		case !inWord:
+			return
+		case built:
 			words = append(words, word.String())
 			word.Reset()
-			inWord = false
+		default:
+			words = append(words, text[start:at])
 		}
+		inWord, built = false, false
+	}
+	// build makes the word at i one that is built, with what it has so far.
+	build := func(i int) {
+		if inWord && !built {
+			word.WriteString(text[start:i])
+		}
+		inWord, built = true, true
 	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n':
-			end()
+			end(i)
 		case c == '#' && !inWord:
 			for i < len(text) && text[i] != '\n' {
 				i++
 			}
 		case c == '\\':
+			build(i)
 			if i++; i >= len(text) {
 				return nil, false
 			}
 			if text[i] != '\n' {
 				word.WriteByte(text[i])
 			}
-			inWord = true
 		case c == '\'':
+			build(i)
 			closing := strings.IndexByte(text[i+1:], '\'')
 			if closing < 0 {
 				return nil, false
 			}
 			word.WriteString(text[i+1 : i+1+closing])
 			i += closing + 1
-			inWord = true
 		case c == '"':
-			inWord = true
+			build(i)
 			for i++; ; i++ {
 				if i >= len(text) {
 					return nil, false
@@ -383,11 +419,12 @@ func shlexSplit(text string) (words []string, ok bool) {
 				}
 				word.WriteByte(text[i])
 			}
-		default:
+		case !inWord:
+			inWord, start = true, i
+		case built:
 			word.WriteByte(c)
-			inWord = true
 		}
 	}
-	end()
+	end(len(text))
 	return words, true
 }

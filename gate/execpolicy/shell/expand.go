@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
+)
 
 const (
 	// maxDepth is the deepest nested body still expanded; the input is 0.
@@ -88,7 +92,7 @@ func walkCommands(body string, depth int, withPatterns bool, done func() bool, v
 		if !ok {
 			continue
 		}
-		if lower(basename(words[head])) == "eval" {
+		if ascii.Lower(basename(words[head])) == "eval" {
 			walkCommands(strings.Join(words[head+1:], " "), depth+1, withPatterns, done, visit)
 			continue
 		}
@@ -121,7 +125,7 @@ func joinWords(words []string) string {
 	return b.String()
 }
 
-func isPassthrough(word string) bool { return passthroughWrappers[lower(basename(word))] }
+func isPassthrough(word string) bool { return passthroughWrappers[ascii.Lower(basename(word))] }
 
 // stripWrappers drops leading assignments and passthrough wrappers, and,
 // once a wrapper was dropped, scalar operands such as timeout's `5s`.
@@ -149,7 +153,7 @@ func wrapperHead(words []string) (int, bool) {
 	afterShortFlag := false
 	for i := 0; i < len(words) && i < headScanWords; i++ {
 		w := words[i]
-		base := lower(basename(w))
+		base := ascii.Lower(basename(w))
 		if shellNames[base] || base == "eval" {
 			return i, true
 		}
@@ -170,7 +174,7 @@ func wrapperHead(words []string) (int, bool) {
 // isCommandFlag reports `--command` or a single-dash cluster holding `c`
 // (`-c`, `-lc`, `-cx`).
 func isCommandFlag(word string) bool {
-	if lower(word) == "--command" {
+	if ascii.Lower(word) == "--command" {
 		return true
 	}
 	return strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "--") && strings.ContainsRune(word, 'c')

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // The 0.10.1 expander (docs/codewhale/releases/0.10.1.md A.3.2, N9, and
@@ -639,7 +641,7 @@ func (x *rewriteExpander) recordPayloads(c *simpleCommand, heads []int, head int
 	case name == "cmd":
 		// cmd.exe expands `%VAR%` and `!VAR!` and strips `^` itself.
 		for at := head + 1; at < len(words); at++ {
-			if switchName := lower(words[at]); switchName == "/c" || switchName == "/k" || switchName == "/r" {
+			if switchName := ascii.Lower(words[at]); switchName == "/c" || switchName == "/k" || switchName == "/r" {
 				payload := strings.Join(words[at+1:], " ")
 				x.codePayload(payload, slices.Contains(dynamic[at+1:], true) || strings.ContainsAny(payload, "%!^"), depth)
 				break
@@ -693,9 +695,16 @@ func isPlainRewrite(command string) bool {
 
 // isPlainWordByte reports an ASCII letter, digit or one of -_./,:=+@%^~:
 // none quotes, expands, globs, redirects, comments or separates.
-func isPlainWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./,:=+@%^~", c) >= 0
-}
+func isPlainWordByte(c byte) bool { return plainWordBytes[c] }
+
+// plainWordBytes is isPlainWordByte's table, since every byte of every
+// 0.10.1 command is looked up in it.
+var plainWordBytes = func() (table [256]bool) {
+	for c := range 256 {
+		table[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./,:=+@%^~", byte(c)) >= 0
+	}
+	return table
+}()
 
 // codePayload expands code handed to another command as a string.
 func (x *rewriteExpander) codePayload(payload string, dynamic bool, depth int) {
@@ -721,7 +730,7 @@ func (x *rewriteExpander) recordPowershell(words []string, head int, dynamic []b
 			}
 			continue
 		}
-		option := lower(w[1:])
+		option := ascii.Lower(w[1:])
 		switch {
 		case option == "":
 		case strings.HasPrefix("command", option):

@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
+)
 
 // wrapperGrammar is how a wrapper word's own options and operands sit
 // between it and the command it runs (docs/codewhale/releases/0.10.1.md
@@ -119,7 +123,7 @@ func commandName(word string) string {
 	if base := basename(word); base != "" {
 		name = base
 	}
-	name = lower(name)
+	name = ascii.Lower(name)
 	if stem, ok := strings.CutSuffix(name, ".exe"); ok && stem != "" {
 		return stem
 	}

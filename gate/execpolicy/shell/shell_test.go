@@ -247,6 +247,8 @@ func TestKnownFamily(t *testing.T) {
 	for family, want := range map[string]bool{
 		"git status": true, "cargo test": true, "make": true, "npm run build": true,
 		"git": false, "rm": false, "": false, "frobnicate now": false,
+		// Not a Classify result: its words count, however spaced.
+		" git\t status ": true, "cargo  test\u00a0-q": true, "   ": false,
 	} {
 		if got := KnownFamily(family); got != want {
 			t.Errorf("KnownFamily(%q) = %v, want %v", family, got, want)

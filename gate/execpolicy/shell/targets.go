@@ -3,6 +3,8 @@ package shell
 import (
 	"slices"
 	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
 
 // DenyTargets is every text a deny rule is matched against (docs/codewhale/execpolicy.md
@@ -82,7 +84,7 @@ func isPlain(command string) bool {
 // eval, a flag or a scalar (the words stripWrappers and wrapperHead skip or
 // stop at).
 func looksThrough(word string) bool {
-	base := lower(basename(word))
+	base := ascii.Lower(basename(word))
 	return isAssignment(word) || passthroughWrappers[base] || shellNames[base] || base == "eval" ||
 		isScalar(word) || strings.HasPrefix(word, "-")
 }

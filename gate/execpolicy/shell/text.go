@@ -2,21 +2,7 @@ package shell
 
 import (
 	"strings"
-
-	"github.com/codewhale-ls/codewhale-ls/gate/ascii"
 )
-
-// lower folds ASCII letters only; strings.ToLower would also fold `É`, which
-// Codewhale leaves alone (docs/codewhale/execpolicy.md §6.3). Text without an upper-case
-// ASCII letter, the usual case, comes back as is instead of as a copy.
-func lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return ascii.Lower(s)
-		}
-	}
-	return s
-}
 
 // collapse is Rust's split_whitespace().join(" "). Text that is already in
 // that form, the usual case, comes back as is instead of as a copy.
@@ -48,9 +34,17 @@ func isCollapsed(s string) bool {
 	return true
 }
 
-// basename is the text after the last `/` or `\`.
+// basename is the text after the last `/` or `\`. The matchers take the
+// basename of every word they look at, so it scans bytes itself rather
+// than build strings.LastIndexAny's set each time; neither byte occurs
+// inside a multi-byte UTF-8 sequence, so the answer is the same.
 func basename(word string) string {
-	return word[strings.LastIndexAny(word, `/\`)+1:]
+	for i := len(word) - 1; i >= 0; i-- {
+		if word[i] == '/' || word[i] == '\\' {
+			return word[i+1:]
+		}
+	}
+	return word
 }
 
 // isAssignment reports a `NAME=value` word: the name is non-empty, does not
