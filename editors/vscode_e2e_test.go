@@ -78,6 +78,9 @@ type vscodeReport struct {
 		StatusBar   string           `json:"statusBar"`
 		NextText    string           `json:"nextText"`
 		Answers     []vscodeApproval `json:"answers"`
+		// NextCardAfterAnswerMs: from the click answering the first
+		// prompt, in its page, to the frame showing the second.
+		NextCardAfterAnswerMs int64 `json:"nextCardAfterAnswerMs"`
 	} `json:"queue"`
 }
 
@@ -386,6 +389,7 @@ func checkQueue(t *testing.T, report vscodeReport) {
 		t.Errorf("the palette, opened on the first prompt as it armed, closed; Deny did not take the focus then")
 	}
 	t.Logf("VS Code: the first queued prompt armed before the palette opened: %v", report.Queue.ArmedBeforePalette)
+	t.Logf("VS Code: answer a prompt with another queued -> the next card visible in %d ms", report.Queue.NextCardAfterAnswerMs)
 	if !report.Queue.SamePage {
 		t.Errorf("a second prompt queueing rebuilt the page of the first, which the user may be reading")
 	}
