@@ -270,6 +270,7 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	))
 
 	checkDiagnostics(t, report)
+	logCardTimes(t, filepath.Join(s.dirs["user-data"], "logs"))
 	checkApprovals(t, report, filepath.Join(codewhaleHome, "permissions.toml"))
 	checkQueue(t, report)
 	checkCards(t, report)
@@ -809,6 +810,37 @@ func logExtensionHostLogs(t *testing.T, dir string) {
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.Contains(d.Name(), "exthost") || strings.Contains(d.Name(), "Codewhale")) {
 			logTail(t, path)
+		}
+		return nil
+	})
+}
+
+// cardTime is the extension's line for each card it put on screen
+// (editors/vscode/src/client.ts cardShown), after the log's timestamp.
+var cardTime = regexp.MustCompile(`\] (approval \S+: card in the page \d+ ms after its turn came .*)`)
+
+// logCardTimes logs the Codewhale output channel's card times: the
+// extension's side of the prompt time, from codewhale/approve arriving (or
+// the prompt before it leaving) to the card running in its page (the frame
+// becomes visible after that).
+func logCardTimes(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.Contains(d.Name(), "Codewhale") {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		// A test session's channel is a few KiB; 1 MiB bounds a runaway.
+		data, err := io.ReadAll(io.LimitReader(f, 1<<20))
+		if err != nil {
+			return nil
+		}
+		for _, m := range cardTime.FindAllStringSubmatch(string(data), -1) {
+			t.Logf("VS Code: extension: %s", m[1])
 		}
 		return nil
 	})
