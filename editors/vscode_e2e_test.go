@@ -78,6 +78,9 @@ type vscodeReport struct {
 		StatusBar   string           `json:"statusBar"`
 		NextText    string           `json:"nextText"`
 		Answers     []vscodeApproval `json:"answers"`
+		// NextCardAfterAnswerMs: from the click answering the first
+		// prompt, in its page, to the frame showing the second.
+		NextCardAfterAnswerMs int64 `json:"nextCardAfterAnswerMs"`
 	} `json:"queue"`
 }
 
@@ -267,6 +270,7 @@ func TestVSCodeEndToEnd(t *testing.T) {
 	))
 
 	checkDiagnostics(t, report)
+	logCardTimes(t, filepath.Join(s.dirs["user-data"], "logs"))
 	checkApprovals(t, report, filepath.Join(codewhaleHome, "permissions.toml"))
 	checkQueue(t, report)
 	checkCards(t, report)
@@ -386,6 +390,7 @@ func checkQueue(t *testing.T, report vscodeReport) {
 		t.Errorf("the palette, opened on the first prompt as it armed, closed; Deny did not take the focus then")
 	}
 	t.Logf("VS Code: the first queued prompt armed before the palette opened: %v", report.Queue.ArmedBeforePalette)
+	t.Logf("VS Code: answer a prompt with another queued -> the next card visible in %d ms", report.Queue.NextCardAfterAnswerMs)
 	if !report.Queue.SamePage {
 		t.Errorf("a second prompt queueing rebuilt the page of the first, which the user may be reading")
 	}
@@ -805,6 +810,37 @@ func logExtensionHostLogs(t *testing.T, dir string) {
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.Contains(d.Name(), "exthost") || strings.Contains(d.Name(), "Codewhale")) {
 			logTail(t, path)
+		}
+		return nil
+	})
+}
+
+// cardTime is the extension's line for each card it put on screen
+// (editors/vscode/src/client.ts cardShown), after the log's timestamp.
+var cardTime = regexp.MustCompile(`\] (approval \S+: card in the page \d+ ms after its turn came .*)`)
+
+// logCardTimes logs the Codewhale output channel's card times: the
+// extension's side of the prompt time, from codewhale/approve arriving (or
+// the prompt before it leaving) to the card running in its page (the frame
+// becomes visible after that).
+func logCardTimes(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.Contains(d.Name(), "Codewhale") {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		// A test session's channel is a few KiB; 1 MiB bounds a runaway.
+		data, err := io.ReadAll(io.LimitReader(f, 1<<20))
+		if err != nil {
+			return nil
+		}
+		for _, m := range cardTime.FindAllStringSubmatch(string(data), -1) {
+			t.Logf("VS Code: extension: %s", m[1])
 		}
 		return nil
 	})

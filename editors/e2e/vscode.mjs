@@ -38,7 +38,7 @@ const { page, close } = await launch({ folder: workspace });
 try {
   step('workbench loaded');
 
-  const { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, prompt, promptTab, denyButton, promptText } = workbench(page, harnessDir);
+  const { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, watchForPrompt, promptSeenAt, prompt, promptTab, denyButton, promptText } = workbench(page, harnessDir);
 
   // Problems panel rows for one file: the file row ("config.toml  .codewhale
   // 1") is followed by its markers; markers carry "[Ln L, Col C]".
@@ -116,9 +116,10 @@ try {
   }
 
   for (const [index, { call, answer }] of calls.entries()) {
+    await watchForPrompt();
     const startedAt = await authorize(call);
+    const entry = { callId: call.callId, shows: call.input.command ?? call.input.path, answer, authorizeToPromptMs: (await promptSeenAt()) - startedAt };
     await denyButton.waitFor();
-    const entry = { callId: call.callId, shows: call.input.command ?? call.input.path, answer, authorizeToPromptMs: Date.now() - startedAt };
     entry.buttons = await prompt.locator('button[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice));
     // The buttons arm (and Deny takes the focus) 500 ms after the page
     // appears, so that a double click cannot answer it unread.
@@ -154,9 +155,10 @@ try {
   // photographed for the README, then denied.
   report.cards = [];
   for (const { call, shot } of JSON.parse(env('CODEWHALE_E2E_CARDS'))) {
+    await watchForPrompt();
     const startedAt = await authorize(call);
+    const card = { callId: call.callId, authorizeToPromptMs: (await promptSeenAt()) - startedAt };
     await denyButton.waitFor();
-    const card = { callId: call.callId, authorizeToPromptMs: Date.now() - startedAt };
     Object.assign(card, await prompt.locator('body').evaluate((body) => ({
       text: body.innerText,
       // Direction controls, zero-width and other invisible characters,
@@ -237,7 +239,12 @@ try {
   await page.locator('.statusbar-item', { hasText: '2 waiting' }).waitFor({ timeout: 10_000 });
   report.queue.statusBar = await waitingInStatusBar();
   await page.screenshot({ path: path.join(shots, 'vscode-approval-queue.png') });
+  // From the click's arrival in the first card's page to the frame that
+  // shows the next card.
+  await denyButton.evaluate((b) => b.ownerDocument.addEventListener('click', () => { window.top.codewhaleE2EAnsweredAt = Date.now(); }, { capture: true, once: true }));
+  await watchForPrompt();
   await answerPrompt(first.answer);
+  report.queue.nextCardAfterAnswerMs = (await promptSeenAt()) - await page.evaluate(() => window.codewhaleE2EAnsweredAt);
   report.queue.answers.push({ callId: first.call.callId, answer: first.answer, ...await decisionOf(first.call.callId, firstStarted) });
   await prompt.locator('body', { hasText: second.call.input.command }).waitFor({ timeout: 10_000 });
   report.queue.nextText = await promptText();

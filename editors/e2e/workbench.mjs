@@ -108,11 +108,49 @@ export function workbench(page, harnessDir) {
     return { decision: result.decision ?? null, error: result.error ?? null, answeredAfterMs: result.finishedAt - startedAt };
   }
 
+  // watchForPrompt, called before the call that brings a card up, starts
+  // a watch in the workbench page; promptSeenAt then gives the time
+  // (Date.now(), the clock of the harness's startedAt) of the first
+  // animation frame in which a Deny button that was not on screen when the
+  // watch began is visible through both webview iframes: what a person
+  // sees, to a frame, rather than when Playwright's polling of the nested
+  // frames (backing off to 100 ms and more) next looks. The webview frames
+  // are the workbench's origin in code-server, so the page can look in.
+  async function watchForPrompt() {
+    await page.evaluate((timeoutMs) => {
+      const shown = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && el.getClientRects().length > 0;
+      const denies = () => {
+        const found = [];
+        for (const outer of document.querySelectorAll('iframe.webview')) {
+          const inner = outer.contentDocument?.querySelector('iframe#active-frame');
+          const deny = inner?.contentDocument?.querySelector('button[data-choice="deny"]');
+          if (deny && shown(outer) && shown(inner) && shown(deny)) found.push(deny);
+        }
+        return found;
+      };
+      const before = new Set(denies());
+      const end = Date.now() + timeoutMs;
+      window.codewhaleE2EPromptSeen = new Promise((resolve) => {
+        const look = () => {
+          if (denies().some((d) => !before.has(d))) resolve(Date.now());
+          else if (Date.now() > end) resolve(null);
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      });
+    }, 30_000);
+  }
+  async function promptSeenAt() {
+    const at = await page.evaluate(() => window.codewhaleE2EPromptSeen);
+    if (at === null) throw new Error('no approval card became visible within 30 s');
+    return at;
+  }
+
   // The approval panel is a webview: an iframe holding the active frame.
   const prompt = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   const promptTab = page.locator('.tabs-container .tab[aria-label*="Codewhale approval"]');
   const denyButton = prompt.locator('button[data-choice="deny"]');
   const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
 
-  return { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, prompt, promptTab, denyButton, promptText };
+  return { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, watchForPrompt, promptSeenAt, prompt, promptTab, denyButton, promptText };
 }

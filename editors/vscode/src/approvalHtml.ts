@@ -72,15 +72,33 @@ export interface QueueCount {
   behind: number;
 }
 
-export interface ApprovalView {
+/** One prompt's card. */
+export interface CardView {
   prompt: ApprovalPrompt;
   /** Prompts queued behind this one. */
   behind: number;
-  nonce: string;
-  cspSource: string;
   nowMs: number;
   /** The window's folder is not trusted (Restricted Mode): Deny alone is offered. */
   restricted?: boolean;
+}
+
+/** A page with its first card. */
+export interface ApprovalView extends CardView {
+  nonce: string;
+  cspSource: string;
+}
+
+/**
+ * The message that puts the next prompt's card into the page on screen
+ * (panelUpdate's 'card'): its markup, made by {@link cardHtml} as for a
+ * new page, and what the page's script needs of it.
+ */
+export interface NextCard {
+  card: { id: string; deadline: string; html: string };
+}
+
+export function nextCard(view: CardView): NextCard {
+  return { card: { id: view.prompt.id, deadline: view.prompt.deadline, html: cardHtml(view) } };
 }
 
 /** Who asks, as the card's heading says it. */
@@ -192,17 +210,11 @@ function fieldHtml(f: InputField): string {
 }
 
 /**
- * The page for the oldest prompt. Deny comes first and has the focus once
- * the page has the keyboard, so a stray Enter denies; Esc denies; Space
- * does nothing. An approve button takes only a pointer click, or
- * {@link approveKeyText} while it has the focus, and only once the page
- * has been on screen for {@link ARM_MS} without a key pressed in it: every
- * key re-arms that wait, and Enter or Space on an approve button does
- * nothing. The page posts {id, choice} (choice null for Esc), counts down
- * to the deadline in the user's local time and takes a {@link QueueCount}
- * for its "N more waiting" line. In Restricted Mode only Deny is offered.
+ * One prompt's card: what the page shows of it, from its heading to its
+ * buttons and "N more waiting" line. Deny comes first; the approve
+ * buttons start inert (the page's script arms them).
  */
-export function approvalHtml(view: ApprovalView): string {
+export function cardHtml(view: CardView): string {
   const p = view.prompt;
   const restricted = view.restricted === true;
   const always = restricted ? undefined : p.choices.find((c) => c.id === 'always');
@@ -238,7 +250,39 @@ export function approvalHtml(view: ApprovalView): string {
     ? 'Deny is the only answer here. Esc or closing this panel denies too.'
     : `To approve, click a button. From the keyboard: focus it with Tab, then press ${approveKeyText} once no key has been pressed for a second. ` +
       'Enter or Space never approves. Enter on Deny, Esc or closing this panel denies; no answer by the deadline denies.';
-  const state = JSON.stringify({ id: p.id, deadline: p.deadline }).replace(/</g, '\\u003c');
+  return `  <div class="head">
+    <p class="who">${escapeHtml(askerName(p.agent))} asks to use <code>${escapeHtml(visible(p.tool))}</code></p>
+    <p class="countdown" id="countdown">${escapeHtml(countdownText(p.deadline, view.nowMs))}</p>
+  </div>
+  <p class="reason">${markedHtml(p.reason)}</p>
+  ${fields}
+  ${detail}
+  <dl class="meta">${rows.join('')}</dl>
+  ${preview}
+  ${restrictedNote}
+  <div class="buttons">
+      ${buttons}
+  </div>
+  <p class="how" id="how">${escapeHtml(how)}</p>
+  <p class="queue" id="queue">${escapeHtml(queueText(view.behind))}</p>`;
+}
+
+/**
+ * The page for the oldest prompt. Deny comes first and has the focus once
+ * the page has the keyboard, so a stray Enter denies; Esc denies; Space
+ * does nothing. An approve button takes only a pointer click, or
+ * {@link approveKeyText} while it has the focus, and only once the card
+ * has been on screen for {@link ARM_MS} without a key pressed in it: every
+ * key re-arms that wait, and Enter or Space on an approve button does
+ * nothing. The page posts {id, choice} (choice null for Esc), counts down
+ * to the deadline in the user's local time, takes a {@link QueueCount}
+ * for its "N more waiting" line and a {@link NextCard} for the next
+ * prompt, whose card replaces the one shown whole and waits ARM_MS as a
+ * new page would; it posts {shown: id} once each card is in it.
+ * In Restricted Mode only Deny is offered.
+ */
+export function approvalHtml(view: ApprovalView): string {
+  const state = JSON.stringify({ id: view.prompt.id, deadline: view.prompt.deadline }).replace(/</g, '\\u003c');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -276,80 +320,81 @@ export function approvalHtml(view: ApprovalView): string {
 </style>
 </head>
 <body>
-  <div class="head">
-    <p class="who">${escapeHtml(askerName(p.agent))} asks to use <code>${escapeHtml(visible(p.tool))}</code></p>
-    <p class="countdown" id="countdown">${escapeHtml(countdownText(p.deadline, view.nowMs))}</p>
-  </div>
-  <p class="reason">${markedHtml(p.reason)}</p>
-  ${fields}
-  ${detail}
-  <dl class="meta">${rows.join('')}</dl>
-  ${preview}
-  ${restrictedNote}
-  <div class="buttons">
-      ${buttons}
-  </div>
-  <p class="how" id="how">${escapeHtml(how)}</p>
-  <p class="queue" id="queue">${escapeHtml(queueText(view.behind))}</p>
+<div id="card">
+${cardHtml(view)}
+</div>
 <script nonce="${view.nonce}">
   const vscode = acquireVsCodeApi();
-  const state = ${state};
   const countdownText = ${countdownText.toString()};
   const queueText = ${queueText.toString()};
-  let answered = false;
-  // armed: the page has been up for ARM_MS (every button). approveArmed:
-  // besides, no key was pressed in the page and it was not hidden for
-  // ARM_MS (the approve buttons).
-  let armed = false;
-  let approveArmed = false;
-  let rearm;
-  let pressed = null;
+  // The card on screen and its own state. A card the extension posts (the
+  // next prompt, a NextCard) replaces it whole: nothing of the card before
+  // (an answer given, a timer running, a press begun) carries over, and
+  // its buttons wait ARM_MS as on a new page. armed: the card has been up
+  // for ARM_MS (every button). approveArmed: besides, no key was pressed
+  // in the page and it was not hidden for ARM_MS (the approve buttons).
+  let card;
   function answer(choice) {
-    if (answered || (!armed && choice !== null)) return;
-    answered = true;
-    vscode.postMessage({ id: state.id, choice: choice });
+    if (card.answered || (!card.armed && choice !== null)) return;
+    card.answered = true;
+    vscode.postMessage({ id: card.id, choice: choice });
   }
-  const buttons = document.querySelectorAll('button[data-choice]');
-  const approvers = [];
-  for (const b of buttons) if (b.dataset.choice !== 'deny') approvers.push(b);
   function setApproveArmed(on) {
-    approveArmed = on;
-    for (const b of approvers) b.setAttribute('aria-disabled', on ? 'false' : 'true');
+    card.approveArmed = on;
+    for (const b of card.approvers) b.setAttribute('aria-disabled', on ? 'false' : 'true');
   }
   // Every key pressed in the page, and the page being hidden, makes the
   // approve buttons wait ARM_MS again from then.
   function touch() {
     setApproveArmed(false);
-    clearTimeout(rearm);
-    if (document.visibilityState !== 'hidden') rearm = setTimeout(() => setApproveArmed(true), ${ARM_MS});
-  }
-  for (const b of buttons) {
-    b.disabled = true;
-    // A pointer press that began on this button while it could answer.
-    b.addEventListener('pointerdown', (e) => { pressed = e.isTrusted && armed && (b.dataset.choice === 'deny' || approveArmed) ? b : null; });
-    b.addEventListener('click', (e) => {
-      if (b.dataset.choice === 'deny') { answer('deny'); return; }
-      // Only a real pointer click (detail counts the presses; a click
-      // made by Enter or Space has none) that began and ended here.
-      if (!e.isTrusted || !(e.detail >= 1) || pressed !== b || !approveArmed) return;
-      answer(b.dataset.choice);
-    });
+    clearTimeout(card.rearm);
+    if (document.visibilityState !== 'hidden') card.rearm = setTimeout(() => setApproveArmed(true), ${ARM_MS});
   }
   // Deny takes the focus only while the page has the keyboard: a prompt
   // that arms while the user types elsewhere (the command palette, an
   // editor) must not take their keys, nor the Enter meant for them. It
   // takes it when the page gets the keyboard, unless the user already
   // focused something in it.
-  const deny = document.querySelector('button[data-choice="deny"]');
   function focusDeny() {
-    if (armed && deny && (!document.activeElement || document.activeElement === document.body)) deny.focus();
+    if (card.armed && card.deny && (!document.activeElement || document.activeElement === document.body)) card.deny.focus();
   }
-  setTimeout(() => {
-    armed = true;
-    for (const b of buttons) b.disabled = false;
-    if (document.hasFocus()) focusDeny();
-  }, ${ARM_MS});
-  touch();
+  // show takes the card now in the page as the one on screen.
+  function show(id, deadline) {
+    if (card) {
+      clearTimeout(card.arming);
+      clearTimeout(card.rearm);
+    }
+    const buttons = [...document.querySelectorAll('button[data-choice]')];
+    const c = {
+      id: id, deadline: deadline, answered: false, armed: false, approveArmed: false, arming: undefined, rearm: undefined, pressed: null,
+      approvers: buttons.filter((b) => b.dataset.choice !== 'deny'), deny: document.querySelector('button[data-choice="deny"]'),
+    };
+    card = c;
+    for (const b of buttons) {
+      b.disabled = true;
+      // A pointer press that began on this button while it could answer.
+      b.addEventListener('pointerdown', (e) => { c.pressed = e.isTrusted && c.armed && (b.dataset.choice === 'deny' || c.approveArmed) ? b : null; });
+      b.addEventListener('click', (e) => {
+        if (card !== c) return;
+        if (b.dataset.choice === 'deny') { answer('deny'); return; }
+        // Only a real pointer click (detail counts the presses; a click
+        // made by Enter or Space has none) that began and ended here.
+        if (!e.isTrusted || !(e.detail >= 1) || c.pressed !== b || !c.approveArmed) return;
+        answer(b.dataset.choice);
+      });
+    }
+    c.arming = setTimeout(() => {
+      c.armed = true;
+      for (const b of buttons) b.disabled = false;
+      if (document.hasFocus()) focusDeny();
+    }, ${ARM_MS});
+    touch();
+    const trust = document.getElementById('trust');
+    if (trust) trust.addEventListener('click', (e) => { e.preventDefault(); vscode.postMessage({ command: 'manageTrust' }); });
+    vscode.postMessage({ shown: id });
+  }
+  const first = ${state};
+  show(first.id, first.deadline);
   window.addEventListener('focus', focusDeny);
   document.addEventListener('visibilitychange', touch);
   const modifiers = ['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'OS'];
@@ -358,7 +403,7 @@ export function approvalHtml(view: ApprovalView): string {
     const focused = document.activeElement;
     const choice = focused && focused.dataset ? focused.dataset.choice : undefined;
     const onApprover = choice !== undefined && choice !== 'deny';
-    if (onApprover && e.key === 'Enter' && e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.repeat && approveArmed) {
+    if (onApprover && e.key === 'Enter' && e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.repeat && card.approveArmed) {
       e.preventDefault();
       answer(choice);
       return;
@@ -368,16 +413,19 @@ export function approvalHtml(view: ApprovalView): string {
     if (e.key === ' ' || (onApprover && e.key === 'Enter')) e.preventDefault();
     touch();
   }, true);
-  const trust = document.getElementById('trust');
-  if (trust) trust.addEventListener('click', (e) => { e.preventDefault(); vscode.postMessage({ command: 'manageTrust' }); });
-  const el = document.getElementById('countdown');
-  setInterval(() => { el.textContent = countdownText(state.deadline, Date.now()); }, 1000);
-  // The extension changes only this line when prompts queue behind this
-  // one or leave: a new page would re-arm the buttons and take the focus.
-  const queueLine = document.getElementById('queue');
+  setInterval(() => { document.getElementById('countdown').textContent = countdownText(card.deadline, Date.now()); }, 1000);
   window.addEventListener('message', (e) => {
+    const next = e.data && e.data.card;
+    if (next && typeof next.id === 'string' && typeof next.deadline === 'string' && typeof next.html === 'string') {
+      document.getElementById('card').innerHTML = next.html;
+      window.scrollTo(0, 0);
+      show(next.id, next.deadline);
+      return;
+    }
+    // A count alone changes only this line: a new card would re-arm the
+    // buttons and take the focus.
     const behind = e.data && e.data.behind;
-    if (Number.isInteger(behind) && behind >= 0) queueLine.textContent = queueText(behind);
+    if (Number.isInteger(behind) && behind >= 0) document.getElementById('queue').textContent = queueText(behind);
   });
 </script>
 </body>

@@ -155,8 +155,10 @@ export class ApprovalQueue {
 
 /** What the approval panel holds when the queue or its visibility changes. */
 export interface PanelState {
-  /** The id of the prompt the panel shows; undefined when there is no panel. */
+  /** The id of the prompt the panel's page shows; undefined when there is no panel. */
   shownId: string | undefined;
+  /** The id of the prompt in the panel's webview.html (the page VS Code reloads). */
+  htmlId: string | undefined;
   /** How many prompts behind it the panel's webview.html says wait. */
   htmlBehind: number;
   /** Whether the panel is on screen. */
@@ -164,15 +166,19 @@ export interface PanelState {
 }
 
 /**
- * What the panel does next. A new page (webview.html) reloads the page
- * and re-arms its buttons, so it is set only for a prompt not shown yet
- * (which is then revealed) or to bring a hidden panel's html up to date:
- * VS Code drops a hidden webview's page and reloads it from webview.html
- * when it shows again. A page on screen gets only a new count.
+ * What the panel does next. A new page (webview.html) makes VS Code build
+ * the page's frame again (docs/performance.md), so a panel on screen gets
+ * the next prompt's card posted into the page it has ('card', which arms
+ * its buttons afresh as a new page would) and a new count as a message;
+ * webview.html is set for a panel not yet made or hidden: VS Code drops a
+ * hidden webview's page and reloads it from webview.html when it shows
+ * again, so a hidden panel's html is brought up to date with what it
+ * missed. A prompt not on screen yet is revealed.
  */
 export type PanelUpdate =
   | { kind: 'close' }
   | { kind: 'page'; prompt: ApprovalPrompt; behind: number; reveal: boolean }
+  | { kind: 'card'; prompt: ApprovalPrompt; behind: number }
   | { kind: 'count'; behind: number }
   | { kind: 'none' };
 
@@ -188,12 +194,12 @@ export function panelUpdate(state: PanelState, current: ApprovalPrompt | undefin
   }
   const behind = waiting - 1;
   if (current.id !== state.shownId) {
-    return { kind: 'page', prompt: current, behind, reveal: true };
+    return state.visible ? { kind: 'card', prompt: current, behind } : { kind: 'page', prompt: current, behind, reveal: true };
   }
   if (state.visible) {
     return { kind: 'count', behind };
   }
-  return behind === state.htmlBehind ? { kind: 'none' } : { kind: 'page', prompt: current, behind, reveal: false };
+  return current.id === state.htmlId && behind === state.htmlBehind ? { kind: 'none' } : { kind: 'page', prompt: current, behind, reveal: false };
 }
 
 /**

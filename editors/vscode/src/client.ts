@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
-import { approvalHtml, panelTitle, QueueCount } from './approvalHtml';
-import { ApprovalAnswer, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
+import { approvalHtml, CardView, nextCard, NextCard, panelTitle, QueueCount } from './approvalHtml';
+import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
 import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
 import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
 import { documentSelector } from './selector';
@@ -33,10 +33,16 @@ export class CodewhaleClient implements vscode.Disposable {
   private folderStatuses: FolderStatus[] = [];
   private startProblem: string | undefined;
   private panel: vscode.WebviewPanel | undefined;
-  /** The prompt id the panel shows; a close while it shows denies it. */
+  /** The prompt id the panel's page shows; a close while it shows denies it. */
   private shownPromptId: string | undefined;
+  /** The prompt id in the panel's webview.html: the page VS Code reloads when it shows a hidden panel. */
+  private htmlPromptId: string | undefined;
   /** The count of prompts behind the shown one that the panel's webview.html says. */
   private htmlBehind = 0;
+  /** The prompt whose card is on its way into the page, since when (Date.now()) and how, for the log's card time. */
+  private cardOnItsWay: { id: string; since: number; how: string } | undefined;
+  /** The last prompt whose card time was logged: once a prompt. */
+  private cardTimed: string | undefined;
   /** The settings the current server was started with (or failed to start with). */
   private startedWith: StartSettings | undefined;
   /** Read-only pages (Explain, Show status) by URI path: never an editable, dirty buffer. */
@@ -324,11 +330,12 @@ export class CodewhaleClient implements vscode.Disposable {
    * (panelUpdate says which).
    */
   private showApprovals(): void {
-    const state = { shownId: this.panel ? this.shownPromptId : undefined, htmlBehind: this.htmlBehind, visible: this.panel?.visible ?? false };
+    const state = { shownId: this.panel ? this.shownPromptId : undefined, htmlId: this.htmlPromptId, htmlBehind: this.htmlBehind, visible: this.panel?.visible ?? false };
     const update = panelUpdate(state, this.queue.current(), this.queue.size());
     switch (update.kind) {
       case 'close': {
         this.shownPromptId = undefined;
+        this.htmlPromptId = undefined;
         const open = this.panel;
         this.panel = undefined;
         open?.dispose();
@@ -337,17 +344,29 @@ export class CodewhaleClient implements vscode.Disposable {
       case 'count':
         void this.panel?.webview.postMessage({ behind: update.behind } satisfies QueueCount);
         return;
-      case 'page': {
-        const shown = this.panel ?? this.createApprovalPanel();
+      case 'card': {
+        // The page on screen takes the next card: no new frame to build.
+        // ('card' comes only for a visible panel, so there is one.)
+        const shown = this.panel as vscode.WebviewPanel;
         this.shownPromptId = update.prompt.id;
+        this.cardOnItsWay = { id: update.prompt.id, since: Date.now(), how: 'into the page on screen' };
+        void shown.webview.postMessage(nextCard(this.cardView(update.prompt, update.behind)) satisfies NextCard);
+        shown.reveal(undefined, false);
+        return;
+      }
+      case 'page': {
+        const fresh = !this.panel;
+        const shown = this.panel ?? this.createApprovalPanel();
+        if (update.reveal) {
+          this.cardOnItsWay = { id: update.prompt.id, since: Date.now(), how: fresh ? 'in a new panel' : 'in a new page' };
+        }
+        this.shownPromptId = update.prompt.id;
+        this.htmlPromptId = update.prompt.id;
         this.htmlBehind = update.behind;
         shown.webview.html = approvalHtml({
-          prompt: update.prompt,
-          behind: update.behind,
+          ...this.cardView(update.prompt, update.behind),
           nonce: crypto.randomBytes(16).toString('base64'),
           cspSource: shown.webview.cspSource,
-          nowMs: Date.now(),
-          restricted: !vscode.workspace.isTrusted,
         });
         if (update.reveal) {
           shown.reveal(undefined, false);
@@ -359,13 +378,42 @@ export class CodewhaleClient implements vscode.Disposable {
     }
   }
 
+  private cardView(prompt: ApprovalPrompt, behind: number): CardView {
+    return { prompt, behind, nowMs: Date.now(), restricted: !vscode.workspace.isTrusted };
+  }
+
+  /**
+   * The page says which prompt's card it has: it is what the panel shows
+   * (a page VS Code reloaded from an older webview.html shows an older
+   * one, which showApprovals then replaces). The first time a prompt's
+   * card is in, the log says how long after its turn came: the server
+   * asking, or the prompt before it leaving.
+   */
+  private cardShown(id: string): void {
+    this.shownPromptId = id;
+    const way = this.cardOnItsWay;
+    if (way?.id === id && this.cardTimed !== id) {
+      this.cardOnItsWay = undefined;
+      this.cardTimed = id;
+      this.log.info(`approval ${id}: card in the page ${Date.now() - way.since} ms after its turn came (${way.how})`);
+    }
+    this.showApprovals();
+  }
+
   private createApprovalPanel(): vscode.WebviewPanel {
     const own = vscode.window.createWebviewPanel('codewhale.approval', panelTitle, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [],
     });
     this.panel = own;
-    own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown; command?: unknown }) => {
+    own.webview.onDidReceiveMessage((message: { id?: unknown; choice?: unknown; command?: unknown; shown?: unknown }) => {
+      // {shown: id}: the page has the card of prompt id (approvalHtml).
+      if (typeof message.shown === 'string') {
+        if (this.panel === own) {
+          this.cardShown(message.shown);
+        }
+        return;
+      }
       if (message.command === 'manageTrust') {
         void vscode.commands.executeCommand('workbench.trust.manage');
         return;
@@ -387,6 +435,7 @@ export class CodewhaleClient implements vscode.Disposable {
         this.panel = undefined;
         const closed = this.shownPromptId;
         this.shownPromptId = undefined;
+        this.htmlPromptId = undefined;
         if (closed) {
           this.queue.answer(closed, null);
         }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, buttonOrder, countdownText, panelUpdate, restrictedText } from '../src/approvals';
-import { approvalHtml, queueText } from '../src/approvalHtml';
+import { approvalHtml, nextCard, queueText } from '../src/approvalHtml';
 
 function prompt(id: string, extra: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
   return {
@@ -190,17 +190,22 @@ interface FakeEvent { key?: string; altKey?: boolean; ctrlKey?: boolean; metaKey
  * Runs the panel's script against a minimal DOM: what it posts for a
  * click (a pointer's, or one a key made), for keys, that only the first
  * answer is posted, where the focus goes, and what a message from the
- * extension changes. hasFocus says whether the page has the keyboard
+ * extension changes (a count, or the next card, whose markup replaces the
+ * card's). hasFocus says whether the page has the keyboard
  * (document.hasFocus()). Timers run only when the test says (arm).
+ * posted holds what the page posts but the cards it says it shows, which
+ * shown holds.
  */
 function runPanelScript(html: string, hasFocus = true) {
   const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html)?.[1];
   assert.ok(script, 'the page has its script');
   const posted: unknown[] = [];
+  const shown: string[] = [];
   const body = { id: 'body' };
   let active: { id: string } = body;
   type Listener = (e: FakeEvent) => void;
-  const buttons = [...html.matchAll(/<button[^>]*data-choice="([^"]+)"/g)].map((m) => {
+  type FakeButton = ReturnType<typeof makeButtons>[number];
+  const makeButtons = (markup: string) => [...markup.matchAll(/<button[^>]*data-choice="([^"]+)"/g)].map((m) => {
     const listeners = new Map<string, Listener[]>();
     const attributes = new Map<string, string>();
     const button = {
@@ -211,10 +216,23 @@ function runPanelScript(html: string, hasFocus = true) {
     };
     return button;
   });
-  const texts = new Map<string, { textContent: string }>();
-  for (const m of html.matchAll(/<p [^>]*id="([^"]+)"[^>]*>([^<]*)<\/p>/g)) {
-    texts.set(m[1], { textContent: m[2] });
-  }
+  const makeTexts = (markup: string) => {
+    const texts = new Map<string, { textContent: string }>();
+    for (const m of markup.matchAll(/<p [^>]*id="([^"]+)"[^>]*>([^<]*)<\/p>/g)) {
+      texts.set(m[1], { textContent: m[2] });
+    }
+    return texts;
+  };
+  let buttons = makeButtons(html);
+  let texts = makeTexts(html);
+  // #card: new markup is a new card, and the focus leaves with the old one.
+  const card = {
+    set innerHTML(markup: string) {
+      buttons = makeButtons(markup);
+      texts = makeTexts(markup);
+      active = body;
+    },
+  };
   const text = (id: string) => {
     const element = texts.get(id);
     assert.ok(element, `the page has a #${id} line`);
@@ -231,28 +249,45 @@ function runPanelScript(html: string, hasFocus = true) {
     hasFocus: () => hasFocus,
     querySelectorAll: () => buttons,
     querySelector: (sel: string) => buttons.find((b) => sel.includes(`"${b.dataset.choice}"`)),
-    getElementById: (id: string) => texts.get(id),
+    getElementById: (id: string) => (id === 'card' ? card : texts.get(id)),
     addEventListener: (type: string, f: (e: unknown) => void) => documentListeners.set(type, [...(documentListeners.get(type) ?? []), f]),
   };
-  const fakeWindow = { addEventListener: (type: string, f: (e: unknown) => void) => windowListeners.set(type, [...(windowListeners.get(type) ?? []), f]) };
+  const fakeWindow = {
+    addEventListener: (type: string, f: (e: unknown) => void) => windowListeners.set(type, [...(windowListeners.get(type) ?? []), f]),
+    scrollTo: () => {},
+  };
   const dispatch = (type: string, e: unknown) => windowListeners.get(type)?.forEach((f) => f(e));
   let timeouts = new Map<number, () => void>();
   let nextTimer = 1;
   const run = new Function('acquireVsCodeApi', 'document', 'window', 'setInterval', 'setTimeout', 'clearTimeout', script);
-  run(() => ({ postMessage: (m: unknown) => posted.push(m) }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); },
+  const postMessage = (m: unknown) => {
+    const said = (m as { shown?: unknown } | null)?.shown;
+    if (typeof said === 'string') {
+      shown.push(said);
+    } else {
+      posted.push(m);
+    }
+  };
+  run(() => ({ postMessage }), fakeDocument, fakeWindow, (f: () => void) => { tickers.push(f); },
     (f: () => void) => { timeouts.set(nextTimer, f); return nextTimer++; }, (id: number) => { timeouts.delete(id); });
-  const fire = (choice: string, type: string, e: Partial<FakeEvent>) =>
-    buttons.find((b) => b.dataset.choice === choice)?.listeners.get(type)?.forEach((f) => f({ preventDefault: () => {}, ...e }));
+  const button = (choice: string) => buttons.find((b) => b.dataset.choice === choice);
+  const fire = (b: FakeButton | undefined, type: string, e: Partial<FakeEvent>) =>
+    b?.listeners.get(type)?.forEach((f) => f({ preventDefault: () => {}, ...e }));
+  const pointerClick = (b: FakeButton | undefined) => {
+    fire(b, 'pointerdown', { isTrusted: true });
+    fire(b, 'click', { isTrusted: true, detail: 1 });
+  };
   let prevented = false;
   return {
     posted,
+    shown,
     /** A pointer's click: pressed and released on the button. */
-    click: (choice: string) => {
-      fire(choice, 'pointerdown', { isTrusted: true });
-      fire(choice, 'click', { isTrusted: true, detail: 1 });
-    },
+    click: (choice: string) => pointerClick(button(choice)),
+    /** The button of choice in the card now: a click on it later is one on a button that may have left the page. */
+    button,
+    clickButton: pointerClick,
     /** The click a browser makes for Enter or Space on a focused button (detail 0). */
-    keyClick: (choice: string) => fire(choice, 'click', { isTrusted: true, detail: 0 }),
+    keyClick: (choice: string) => fire(button(choice), 'click', { isTrusted: true, detail: 0 }),
     key: (key: string, mods: Partial<FakeEvent> = {}) => {
       prevented = false;
       dispatch('keydown', { key, ...mods, preventDefault: () => { prevented = true; } });
@@ -263,15 +298,15 @@ function runPanelScript(html: string, hasFocus = true) {
     arm: () => { const due = [...timeouts.values()]; timeouts = new Map(); due.forEach((f) => f()); },
     hide: () => { visibility = 'hidden'; documentListeners.get('visibilitychange')?.forEach((f) => f({})); },
     show: () => { visibility = 'visible'; documentListeners.get('visibilitychange')?.forEach((f) => f({})); },
-    approveInert: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.attributes.get('aria-disabled') === 'true',
+    approveInert: (choice: string) => button(choice)?.attributes.get('aria-disabled') === 'true',
     /** The page gets the keyboard (VS Code focuses the webview, or the user clicks into it). */
     gainFocus: () => { hasFocus = true; dispatch('focus', {}); },
     /** The user moves the focus inside the page (Tab). */
-    focus: (choice: string) => buttons.find((b) => b.dataset.choice === choice)?.focus(),
+    focus: (choice: string) => button(choice)?.focus(),
     /** A message from the extension. */
     message: (data: unknown) => dispatch('message', { data }),
-    countdown: text('countdown'),
-    queueLine: text('queue'),
+    get countdown() { return text('countdown'); },
+    get queueLine() { return text('queue'); },
     focused: () => (active === body ? undefined : active.id),
   };
 }
@@ -374,20 +409,58 @@ test('the panel\'s "N more waiting" line follows the counts the extension posts,
   assert.equal(queueText(1), '1 more waiting');
 });
 
-test('the panel: a new oldest prompt gets a new page, revealed; a count change on screen only a message', () => {
+test('the next prompt\'s card, posted into the page on screen, starts over: inert for ARM_MS, its own id and countdown; the old card answers nothing', () => {
+  const page = runPanelScript(approvalHtml({ prompt: prompt('cwp_a', { deadline: '2000-01-01T00:00:00Z' }), behind: 1, nonce: 'N', cspSource: 'x', nowMs: 0 }));
+  assert.deepEqual(page.shown, ['cwp_a'], 'the page says which card it has');
+  assert.equal(page.queueLine.textContent, '1 more waiting');
+  page.arm();
+  assert.equal(page.focused(), 'deny');
+  const oldOnce = page.button('once');
+  page.click('deny');
+  page.message(nextCard({ prompt: prompt('cwp_b'), behind: 0, nowMs: 0 }));
+  assert.deepEqual(page.shown, ['cwp_a', 'cwp_b']);
+  assert.equal(page.focused(), undefined, 'the focus left with the old card');
+  assert.equal(page.queueLine.textContent, '');
+  // A double click's second half, and a press on the card that left, answer nothing.
+  page.click('deny');
+  page.click('once');
+  page.clickButton(oldOnce);
+  assert.deepEqual(page.posted, [{ id: 'cwp_a', choice: 'deny' }]);
+  assert.ok(page.approveInert('once'));
+  page.arm();
+  assert.equal(page.focused(), 'deny');
+  page.click('once');
+  page.click('deny');
+  assert.deepEqual(page.posted, [{ id: 'cwp_a', choice: 'deny' }, { id: 'cwp_b', choice: 'once' }]);
+  page.tick();
+  assert.match(page.countdown.textContent, /left, until \d\d:\d\d:\d\d$/, 'the countdown is the new card\'s');
+  // Anything but a whole card is no card.
+  for (const junk of [{ card: null }, { card: { id: 1, deadline: 'd', html: '' } }, { card: { id: 'cwp_c', html: '' } }, { card: 'x' }]) {
+    page.message(junk);
+  }
+  assert.deepEqual(page.shown, ['cwp_a', 'cwp_b']);
+});
+
+test('the panel: the next prompt goes into the page on screen, else a new page, revealed; a count change on screen only a message', () => {
   const a = prompt('a');
   const b = prompt('b');
   // Nothing waits: the panel closes.
-  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 0, visible: true }, undefined, 0), { kind: 'close' });
-  // The first prompt, no panel yet; and the next one after an answer.
-  assert.deepEqual(panelUpdate({ shownId: undefined, htmlBehind: 0, visible: false }, a, 2), { kind: 'page', prompt: a, behind: 1, reveal: true });
-  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 1, visible: true }, b, 1), { kind: 'page', prompt: b, behind: 0, reveal: true });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlId: 'a', htmlBehind: 0, visible: true }, undefined, 0), { kind: 'close' });
+  // The first prompt, no panel yet.
+  assert.deepEqual(panelUpdate({ shownId: undefined, htmlId: undefined, htmlBehind: 0, visible: false }, a, 2), { kind: 'page', prompt: a, behind: 1, reveal: true });
+  // The next one after an answer (or a page VS Code reloaded from an older
+  // html, which says it shows a): into the page on screen; a hidden panel
+  // has no page, so it gets a new one.
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlId: 'a', htmlBehind: 1, visible: true }, b, 1), { kind: 'card', prompt: b, behind: 0 });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlId: 'a', htmlBehind: 1, visible: false }, b, 1), { kind: 'page', prompt: b, behind: 0, reveal: true });
   // A prompt queues behind (or leaves from behind) the one on screen: the
   // page the user reads is neither rebuilt nor revealed.
-  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 0, visible: true }, a, 2), { kind: 'count', behind: 1 });
-  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 3, visible: true }, a, 3), { kind: 'count', behind: 2 });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlId: 'a', htmlBehind: 0, visible: true }, a, 2), { kind: 'count', behind: 1 });
+  assert.deepEqual(panelUpdate({ shownId: 'b', htmlId: 'a', htmlBehind: 3, visible: true }, b, 3), { kind: 'count', behind: 2 });
   // Hidden, the page is reloaded from its html when shown again: the html
-  // gets the new count, without a reveal; once current, nothing to do.
-  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 0, visible: false }, a, 2), { kind: 'page', prompt: a, behind: 1, reveal: false });
-  assert.deepEqual(panelUpdate({ shownId: 'a', htmlBehind: 1, visible: false }, a, 2), { kind: 'none' });
+  // gets the new count, or the card it was posted, without a reveal; once
+  // current, nothing to do.
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlId: 'a', htmlBehind: 0, visible: false }, a, 2), { kind: 'page', prompt: a, behind: 1, reveal: false });
+  assert.deepEqual(panelUpdate({ shownId: 'b', htmlId: 'a', htmlBehind: 1, visible: false }, b, 2), { kind: 'page', prompt: b, behind: 1, reveal: false });
+  assert.deepEqual(panelUpdate({ shownId: 'a', htmlId: 'a', htmlBehind: 1, visible: false }, a, 2), { kind: 'none' });
 });
