@@ -28,6 +28,11 @@ type Deps struct {
 	// from the agent being judged (the language server), never where it is
 	// the invoker's own question (the command line).
 	RequestMayOnlyTighten bool
+	// Exact decides as Codewhale does and nothing more: the hardening
+	// layer (docs/hardening.md), on by default, is off. Set by the
+	// invoker (`--exact`, initializationOptions.hardening = false), never
+	// by a request.
+	Exact bool
 }
 
 // plan is the call's state as it moves through the layers, mirroring
