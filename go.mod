@@ -1,6 +1,6 @@
 module github.com/codewhale-ls/codewhale-ls
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
@@ -11,7 +11,9 @@ require (
 	go.lsp.dev/uri v1.0.1
 	go.uber.org/goleak v1.3.0
 	golang.org/x/image v0.44.0
-	golang.org/x/sys v0.45.0
+	golang.org/x/sys v0.47.0
+	golang.org/x/text v0.40.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect

@@ -10,6 +10,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate/autoreview"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/patchfiles"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -69,6 +70,10 @@ type plan struct {
 	// bounded memoises writetarget.Qualifies for the call's targets, which
 	// layers 4 and 6 both ask (it reads the disk).
 	bounded *bool
+
+	// hidden are the commands the hardening layer found the shell line
+	// hides (gate/hardening); none when it is off or found none.
+	hidden []hardening.Finding
 
 	// d is the decision being built, held in the plan (not behind a
 	// pointer) so that neither needs the heap.
@@ -192,6 +197,10 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	}
 	// Layer 9, the part Codewhale plans before approval.
 	if d, done := p.sandboxBeforeApproval(); done {
+		return d
+	}
+	// codewhale-ls's hardening layer, tighten-only (docs/hardening.md).
+	if d, done := p.harden(deps); done {
 		return d
 	}
 

@@ -20,8 +20,17 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	exact := ExactKey(p.semantic, p.input)
 	grouping := GroupingKey(p.snap.Release, p.semantic, p.input)
 	grants := sessionGrants(p.snap.Release, p.req.Tool, grouping)
+	if len(p.hidden) > 0 {
+		// The hardening layer: a session grant never covers a compound
+		// command (a chain, a pipe into a shell, a command-running
+		// wrapper) unless the user approved that exact text
+		// (docs/hardening.md, "Session grants").
+		grants = []string{exact}
+	}
 	disp := dispose(p.s.authority, sessions, p.req.Tool, exact, grants, p.force, p.desc)
-	p.grantsChanged(sessions, exact, grants, disp)
+	if len(p.hidden) == 0 {
+		p.grantsChanged(sessions, exact, grants, disp)
+	}
 	switch disp.verdict {
 	case Allow:
 		p.trace(LayerApproval, EffectAllow, disp.reason)

@@ -1,0 +1,77 @@
+package gate
+
+import (
+	"fmt"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
+)
+
+// harden is codewhale-ls's tighten-only hardening layer (docs/hardening.md),
+// on unless deps.Exact. After the layers that judge a call and before a
+// person is asked, it looks again at a shell call that would run: each
+// command the line runs that its written form hides from the engine
+// (gate/hardening) is judged with the user's own rules by the release's
+// engine. A hidden command a rule denies is denied at layer 5, naming the
+// rule; one a rule asks about is asked as layer 5 asks; where the line
+// runs code nobody can read, and the user has shell rules it could be
+// hiding from, a person decides (a forced hold for layer 8). It never
+// lifts a deny or an ask, and traces only when it acts.
+func (p *plan) harden(deps Deps) (Decision, bool) {
+	if deps.Exact || p.semantic != execpolicy.DefaultTool {
+		return Decision{}, false
+	}
+	line, ok := p.input["command"].(string)
+	if !ok {
+		return Decision{}, false
+	}
+	findings := hardening.Inspect(line)
+	if len(findings) == 0 {
+		return Decision{}, false
+	}
+	p.hidden = findings
+	release := p.snap.Release.Name()
+	for _, f := range findings {
+		if f.Unseeable != "" {
+			continue
+		}
+		v := execpolicy.Evaluate(p.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": f.Command}, p.req.Workspace, p.s.posture, nil)
+		var rule *string
+		if v.Rule != "" {
+			r := v.Rule
+			rule = &r
+		}
+		switch v.Kind {
+		case execpolicy.BlockCall:
+			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' denies (%s)", release, f.Why, v.Rule, v.Reason)
+			p.need, p.force = false, false
+			return p.deny(LayerPermissions, reason, rule), true
+		case execpolicy.PromptCall:
+			if p.s.autoApprove {
+				continue // as layer 5 ignores an ask rule the posture auto-approves
+			}
+			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' asks about", release, f.Why, v.Rule)
+			p.requireApproval(reason, rule, true)
+			p.trace(LayerPermissions, EffectAsk, reason)
+			return Decision{}, false
+		}
+	}
+	if !shellRulesHold(p.snap.Engine()) {
+		return Decision{}, false
+	}
+	for _, f := range findings {
+		if f.Unseeable != "" {
+			reason := fmt.Sprintf("hardening: a person must decide: %s, so no rule can be checked against it", f.Unseeable)
+			p.requireApproval(reason, nil, true)
+			p.trace(LayerPermissions, EffectTighten, reason)
+			return Decision{}, false
+		}
+	}
+	return Decision{}, false
+}
+
+// shellRulesHold says whether the user has a deny or ask rule for shell
+// commands: only then can a line hide a command from one.
+func shellRulesHold(e *execpolicy.Engine) bool {
+	return e != nil && e.HasShellHolds()
+}
