@@ -34,3 +34,26 @@ func benchmarkDecide(b *testing.B, n int) {
 
 func BenchmarkDecide1000(b *testing.B)  { benchmarkDecide(b, 1000) }
 func BenchmarkDecide10000(b *testing.B) { benchmarkDecide(b, 10000) }
+
+// BenchmarkDecideHardened is a compound shell line at 1k rules, decided
+// exactly as Codewhale does and with the hardening layer, which parses it
+// and judges each of its commands again (docs/hardening.md): the layer's
+// cost per decision.
+func BenchmarkDecideHardened(b *testing.B) {
+	for _, r := range release.Implemented {
+		fx := load(b, files{git: true, permissions: generatedPermissions(1000), release: r.Version}).noFatal(b)
+		req := fx.call("bash", map[string]any{"command": "cargo test --workspace 2>&1 | tee test.log && echo done"})
+		for _, mode := range []struct {
+			name string
+			deps Deps
+		}{{"exact", Deps{Exact: true}}, {"hardened", Deps{}}} {
+			b.Run(r.Version+"/"+mode.name, func(b *testing.B) {
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					_ = Decide(ctx, fx.snap, req, mode.deps)
+				}
+			})
+		}
+	}
+}

@@ -137,7 +137,10 @@ func (in *inspector) line(src string, depth int, via string) {
 		}
 		return true
 	})
-	compound := len(calls) > 1 || via != ""
+	// A lone command is the line as written; anything else (a chain, a
+	// subshell, a group, a loop) holds commands of its own.
+	lone := len(calls) == 1 && len(f.Stmts) == 1 && f.Stmts[0].Cmd == calls[0].expr
+	compound := !lone || via != ""
 	for _, c := range calls {
 		in.call(src, c, depth, via, compound)
 	}
@@ -568,14 +571,21 @@ func (in *inspector) awk(args []string, depth int) {
 	for _, m := range awkCommands.FindAllStringSubmatch(program, -1) {
 		in.line(m[1]+m[2], depth+1, "awk")
 	}
+	// print "…" | "sh": the printed text is the shell's code.
+	for _, m := range awkPrintToShell.FindAllStringSubmatch(program, -1) {
+		if isShell(path.Base(strings.Fields(m[2] + " x")[0])) {
+			in.line(m[1], depth+1, "awk printing into "+m[2])
+		}
+	}
 	if awkDynamic.MatchString(program) {
 		in.unseeable("awk runs a command it builds when it runs")
 	}
 }
 
 var (
-	awkCommands = regexp.MustCompile(`system\s*\(\s*"([^"\\]*)"\s*\)|\|\s*"([^"\\]*)"`)
-	awkDynamic  = regexp.MustCompile(`system\s*\(\s*[^")\s]|\|\s*[^"\s|&]`)
+	awkCommands     = regexp.MustCompile(`system\s*\(\s*"([^"\\]*)"\s*\)|\|\s*"([^"\\]*)"`)
+	awkPrintToShell = regexp.MustCompile(`print(?:f)?\s*\(?\s*"([^"\\]*)"\s*\)?\s*\|\s*"([^"\\]*)"`)
+	awkDynamic      = regexp.MustCompile(`system\s*\(\s*[^")\s]|\|\s*[^"\s|&]`)
 )
 
 // sed inspects a sed script for its e command and s///e flag, which run

