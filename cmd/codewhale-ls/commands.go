@@ -83,14 +83,18 @@ func schema(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// decide loads the snapshot and runs the gate with real hooks; ctx ending
-// cuts the hooks short and denies the call. Background hooks are given
-// their queue and drained before the command exits.
-func decide(ctx context.Context, opts config.Options, req gate.Request) gate.Decision {
-	snap := config.Load(opts)
-	bg := hooks.NewBackground(hooks.ShellRunner{})
-	defer bg.Close()
-	return gate.Decide(ctx, snap, req, gate.Deps{Hooks: hooks.ShellRunner{}, Background: bg, SessionID: gate.NewSessionID()})
+// deciding is how the commands decide: load the snapshot and run the gate
+// with real hooks, the hardening layer on unless exact (--exact,
+// docs/hardening.md); ctx ending cuts the hooks short and denies the call.
+// Background hooks are given their queue and drained before the command
+// exits.
+func deciding(exact bool) func(ctx context.Context, opts config.Options, req gate.Request) gate.Decision {
+	return func(ctx context.Context, opts config.Options, req gate.Request) gate.Decision {
+		snap := config.Load(opts)
+		bg := hooks.NewBackground(hooks.ShellRunner{})
+		defer bg.Close()
+		return gate.Decide(ctx, snap, req, gate.Deps{Hooks: hooks.ShellRunner{}, Background: bg, SessionID: gate.NewSessionID(), Exact: exact})
+	}
 }
 
 func writeJSON(w io.Writer, v any) {
@@ -106,7 +110,7 @@ func authorize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, string(b))
 		return 1
 	}
-	fs, err := parseFlags(args, commonFlags, nil)
+	fs, err := parseFlags(args, commonFlags, []string{"exact"})
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -131,6 +135,6 @@ func authorize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(err.Error())
 	}
 	opts.Workspace = req.Workspace
-	writeJSON(stdout, decide(context.Background(), opts, req))
+	writeJSON(stdout, deciding(fs.bools["exact"])(context.Background(), opts, req))
 	return 0
 }

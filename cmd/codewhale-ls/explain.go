@@ -11,7 +11,7 @@ import (
 )
 
 func explain(args []string, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, append(commonFlags, "command", "path", "input"), []string{"json"})
+	fs, err := parseFlags(args, append(commonFlags, "command", "path", "input"), []string{"json", "exact"})
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls explain:", err)
 		return 1
@@ -41,13 +41,19 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	req.Tool, req.Input = fs.args[0], input
-	d := decide(context.Background(), opts, req)
+	exact := fs.bools["exact"]
+	d := deciding(exact)(context.Background(), opts, req)
 	if fs.bools["json"] {
 		writeJSON(stdout, d)
 		return 0
 	}
 	fmt.Fprintf(stdout, "as %s\n", against.Describe())
 	printExplanation(stdout, req, d)
+	if exact {
+		fmt.Fprintln(stdout, "hardening: off (--exact): Codewhale's decision alone")
+	} else {
+		fmt.Fprintln(stdout, "hardening: on (codewhale-ls may be stricter than Codewhale; --exact for Codewhale's decision alone, docs/hardening.md)")
+	}
 	return 0
 }
 

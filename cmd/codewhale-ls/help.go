@@ -53,8 +53,11 @@ human must decide is printed as ask. Exit 0 when a Decision was printed,
 whatever it says; 1 with {"error": "..."} on standard error for a request
 it cannot read.
 
+  --exact                    Codewhale's decision alone: the hardening layer,
+                             which only ever tightens, off (docs/hardening.md)
 ` + commonFlagsHelp + `
 example: echo '{"tool":"exec_shell","input":{"command":"cargo test"}}' | codewhale-ls authorize
+         echo '{"tool":"exec_shell","input":{"command":"rm -fr /"}}' | codewhale-ls authorize --exact
 `,
 	"explain": `usage: codewhale-ls explain [flags] TOOL (--command CMD | --path P | --input JSON) [--json]
 
@@ -65,6 +68,8 @@ layers could tighten, and the exact rule "Always allow" would save.
   --path P                   a file tool's path
   --input JSON               the whole input object
   --json                     print the Decision as JSON
+  --exact                    Codewhale's decision alone: the hardening layer,
+                             which only ever tightens, off (docs/hardening.md)
 ` + commonFlagsHelp + `
 example: codewhale-ls explain exec_shell --command 'git push --force'
 `,
@@ -76,7 +81,7 @@ hooks, constitution.
 
 example: codewhale-ls schema permissions --codewhale-version 0.10.1
 `,
-	"hook": `usage: codewhale-ls hook AGENT [--config PATH] [--codewhale-version V] [--timeout SECONDS] < event.json
+	"hook": `usage: codewhale-ls hook AGENT [--config PATH] [--codewhale-version V] [--timeout SECONDS] [--exact] < event.json
        codewhale-ls hook install|uninstall AGENT [--user|--project [--workspace DIR]] [--yes]
 
 As AGENT's pre-tool hook, reads the agent's event, decides the call as
@@ -86,6 +91,8 @@ codewhale-ls where a human must decide (docs/agents.md). AGENT is one of
 flags it does not know (--help too) are denied in the agent's form.
 
   --timeout SECONDS          the agent's hook timeout, when not its default
+  --exact                    Codewhale's decision alone: the hardening layer,
+                             which only ever tightens, off (docs/hardening.md)
   install|uninstall          add or remove the hook in the agent's settings
                              (user level by default; the diff first, then --yes
                              or a confirmation on a terminal)

@@ -26,9 +26,10 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook: unknown agent %q (known: %s)\n", args[0], strings.Join(agents.Names(), ", "))
 		return 2
 	}
+	flags, exact, flagsErr := hookFlags(args[1:])
 	flow := agents.HookFlow{
-		Agent: agent, Flags: func() (agents.HookFlags, error) { return hookFlags(args[1:]) }, Started: time.Now(),
-		Env: config.OSEnv{}, Getwd: os.Getwd, Decide: decide, AskEditor: remote.Ask,
+		Agent: agent, Flags: func() (agents.HookFlags, error) { return flags, flagsErr }, Started: time.Now(),
+		Env: config.OSEnv{}, Getwd: os.Getwd, Decide: deciding(exact), AskEditor: remote.Ask,
 	}
 	out := flow.Answer(interruptible(stdin))
 	_, _ = io.WriteString(stdout, out.Stdout)
@@ -37,18 +38,19 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // hookFlags reads `hook AGENT`'s flags: --config, --codewhale-version (the
-// release, chosen as for the other commands) and --timeout.
-func hookFlags(args []string) (agents.HookFlags, error) {
-	fs, err := parseFlags(args, []string{"config", "codewhale-version", "timeout"}, nil)
+// release, chosen as for the other commands), --timeout, and --exact
+// (Codewhale's decision alone, without the hardening layer).
+func hookFlags(args []string) (flags agents.HookFlags, exact bool, err error) {
+	fs, err := parseFlags(args, []string{"config", "codewhale-version", "timeout"}, []string{"exact"})
 	if err == nil && len(fs.args) > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.args[0])
 	}
 	if err != nil {
-		return agents.HookFlags{}, err
+		return agents.HookFlags{}, false, err
 	}
-	flags := agents.HookFlags{Config: fs.values["config"], Release: fs.codewhale}
+	flags = agents.HookFlags{Config: fs.values["config"], Release: fs.codewhale}
 	if timeout, given := fs.values["timeout"]; given {
 		flags.Timeout = &timeout
 	}
-	return flags, nil
+	return flags, fs.bools["exact"], nil
 }

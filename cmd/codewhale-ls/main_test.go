@@ -278,3 +278,32 @@ func TestEverySubcommandHasHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestExactTurnsTheHardeningOff: `rm -fr /` past a deny of `rm -rf /`
+// under Full Access is denied by the hardening layer, and allowed, as
+// Codewhale allows it, with --exact, for authorize, explain and hook.
+func TestExactTurnsTheHardeningOff(t *testing.T) {
+	cfg := home(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n")
+	ws := t.TempDir()
+	req := `{"tool":"bash","input":{"command":"rm -fr /"},"posture":"full-access"}`
+	for exact, want := range map[bool]string{false: `"decision": "deny"`, true: `"decision": "allow"`} {
+		args := []string{"authorize", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1"}
+		if exact {
+			args = append(args, "--exact")
+		}
+		if code, out, errOut := runCLI(t, req, args...); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("authorize exact=%v: exit %d, %s%s", exact, code, out, errOut)
+		} else if !exact && !strings.Contains(out, "hardening: Codewhale 0.10.1 would not see this") {
+			t.Errorf("the hardening layer does not name itself: %s", out)
+		}
+	}
+	_, on, _ := runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1", "--posture", "full-access", "bash", "--command", "rm -fr /")
+	_, off, _ := runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1", "--posture", "full-access", "--exact", "bash", "--command", "rm -fr /")
+	if !strings.Contains(on, "decision: deny by layer 5") || !strings.Contains(on, "hardening: on") ||
+		!strings.Contains(off, "decision: allow") || !strings.Contains(off, "hardening: off (--exact)") {
+		t.Errorf("explain:\n%s\n--- with --exact:\n%s", on, off)
+	}
+	if _, exact, err := hookFlags([]string{"--exact", "--timeout", "5"}); err != nil || !exact {
+		t.Errorf("hook --exact: exact %v, %v", exact, err)
+	}
+}
