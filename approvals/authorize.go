@@ -42,6 +42,9 @@ type Config struct {
 	// Grant appends "always" rules to a permissions.toml; nil is
 	// AppendRules (tests stand in a failing disk).
 	Grant func(path string, rules []execpolicy.Rule) (int, error)
+	// Exact decides as Codewhale does and nothing more: the hardening
+	// layer off (initializationOptions.hardening = false, docs/hardening.md).
+	Exact bool
 }
 
 // Authorizer decides the calls of an editor-hosted agent, and of other
@@ -86,6 +89,7 @@ func New(c Config) *Authorizer {
 		// The agent being judged sends the request: it may not pick a
 		// looser posture than the one the user chose.
 		RequestMayOnlyTighten: true,
+		Exact:                 c.Exact,
 	}
 	a.lifetime, a.endLifetime = context.WithCancel(context.Background())
 	return a
@@ -156,6 +160,9 @@ func (a *Authorizer) Explain(ctx context.Context, req gate.Request) gate.Decisio
 	}
 	return gate.Decide(ctx, snap, req, a.deps)
 }
+
+// Hardening says whether the hardening layer is on (docs/hardening.md).
+func (a *Authorizer) Hardening() bool { return !a.deps.Exact }
 
 // Pending is how many prompts wait for the user, and the other agents
 // (pre-tool hooks) whose prompts they are, sorted, each once.

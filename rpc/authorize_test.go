@@ -465,3 +465,40 @@ func (s *session) logged(line string) bool {
 	defer s.mu.Unlock()
 	return slices.Contains(s.log, line)
 }
+
+// The hardening layer is on unless initializationOptions.hardening is
+// false: `rm -fr /` past a deny of `rm -rf /` is denied at layer 5 with no
+// prompt, and with the layer off it is Codewhale's ask (answered by
+// nobody: a deny at layer 8). codewhale/status says which.
+func TestAuthorizeHardeningOption(t *testing.T) {
+	for _, hardening := range []bool{true, false} {
+		w := newWorld(t)
+		w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n")
+		var opts map[string]any
+		if !hardening {
+			opts = map[string]any{"hardening": false}
+		}
+		s := approvalSession(t, w, opts, func(prompted) any { return nil })
+		d := s.authorize(w.call("bash", bash("rm -fr /")))
+		switch {
+		case hardening && (d.Decision != "deny" || d.Layer != 5 || !strings.Contains(d.Reason, "hardening: ")):
+			t.Errorf("hardened: %s at %d: %s", d.Decision, d.Layer, d.Reason)
+		case !hardening && (d.Decision != "deny" || d.Layer != 8):
+			t.Errorf("exact: %s at %d: %s", d.Decision, d.Layer, d.Reason)
+		}
+		var st Status
+		if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil || st.Hardening != hardening {
+			t.Errorf("status hardening %v (want %v): %v", st.Hardening, hardening, err)
+		}
+	}
+}
+
+// A hardening option that is not a boolean is refused, naming it.
+func TestInitializeBadHardening(t *testing.T) {
+	s := newSession(t, newWorld(t), Options{})
+	_, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{InitializationOptions: []byte(`{"hardening": "off"}`)})
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.InvalidParams || !strings.Contains(rpcErr.Message, "hardening") {
+		t.Errorf("initialize = %v", err)
+	}
+}

@@ -44,7 +44,8 @@ func (s *Server) newAuthorizer(opts initOptions, root string) (*approvals.Author
 		}
 	}
 	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale", async: opts.ApprovalsAsync, waiting: s.waiting}
-	return approvals.New(approvals.Config{Asker: asker, Timeout: timeout, Policies: serverPolicies{s}, Hooks: s.hooks, Log: log}), nil
+	exact := opts.Hardening != nil && !*opts.Hardening
+	return approvals.New(approvals.Config{Asker: asker, Timeout: timeout, Policies: serverPolicies{s}, Hooks: s.hooks, Log: log, Exact: exact}), nil
 }
 
 // serverPolicies are the server's snapshots of the files on disk, as the

@@ -29,6 +29,9 @@ type initOptions struct {
 	ApprovalsAsync   bool            `json:"approvalsAsync"`
 	DecisionLog      json.RawMessage `json:"decisionLog"` // a path, or false
 	CodewhaleVersion string          `json:"codewhaleVersion"`
+	// Hardening is the hardening layer (docs/hardening.md): on unless
+	// false, for Codewhale's decision alone.
+	Hardening *bool `json:"hardening"`
 }
 
 func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {

@@ -34,6 +34,9 @@ type Status struct {
 	Files         []FileStatus `json:"files"`
 	// Codewhale is the release whose behaviour decides, and why.
 	Codewhale release.Choice `json:"codewhale"`
+	// Hardening: the hardening layer is on (docs/hardening.md); false
+	// when the editor asked for Codewhale's decision alone.
+	Hardening bool `json:"hardening"`
 }
 
 // FileStatus is one policy file as Codewhale loads it.
@@ -84,6 +87,7 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		PendingAgents:    agents,
 		Files:            []FileStatus{},
 		Codewhale:        s.codewhale.current(),
+		Hardening:        s.authz.Hardening(),
 	}
 	for _, f := range snap.Files {
 		fs := FileStatus{Path: f.Path, State: f.State, Errors: []string{}}
