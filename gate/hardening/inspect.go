@@ -334,6 +334,26 @@ func (in *inspector) pipe(src string, b *syntax.BinaryCmd, depth int) {
 		return
 	}
 	name, dyn := literal(src, ce.Args[0])
+	if dyn == "" && path.Base(name) == "xargs" {
+		// xargs appends the words it reads to its command: what an echo
+		// or printf writes into it completes the command it runs.
+		var args []string
+		for _, w := range ce.Args[1:] {
+			a, d := literal(src, w)
+			if d != "" {
+				return
+			}
+			args = append(args, a)
+		}
+		if text, ok := printed(src, []*syntax.Stmt{b.X}); ok {
+			rest := afterOptions(args, xargsValued, nil)
+			if len(rest) == 0 {
+				rest = []string{"echo"}
+			}
+			in.line(join(rest)+" "+text, depth+1, "xargs fed by a pipe")
+		}
+		return
+	}
 	if dyn != "" || !(isShell(path.Base(name)) || in.shells[name]) {
 		return
 	}
