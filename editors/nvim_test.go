@@ -482,6 +482,7 @@ func TestNeovimPlugin(t *testing.T) {
 					StatuslineAfter string `json:"statusline_after"`
 					PendingWaiting  int    `json:"pending_while_waiting"`
 					Codewhale       struct{ Behaviour, Source string }
+					Hardening       *bool
 					Stopped         struct {
 						Decision, Reason string
 						Layer            int
@@ -522,6 +523,9 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if res.Codewhale.Behaviour != "0.10.1" || res.Codewhale.Source != "initializationOptions.codewhaleVersion" {
 					t.Errorf("setup{codewhale_version = '0.10.1'}: the server decides as %+v", res.Codewhale)
+				}
+				if res.Hardening == nil || *res.Hardening {
+					t.Errorf("setup{hardening = false}: codewhale/status says hardening %v", res.Hardening)
 				}
 				if res.PendingWaiting != 1 {
 					t.Errorf("codewhale/status while a prompt waited: %d pending", res.PendingWaiting)

@@ -163,6 +163,7 @@ local function timeout_case()
   t.must(5000, 'codewhale/status while a prompt waits', function() return status ~= nil end)
   t.note('pending_while_waiting', status.pendingApprovals)
   t.note('codewhale', status.codewhale)
+  t.note('hardening', status.hardening)
   t.note('decision', decided(call, 'the timed-out call'))
   t.must(5000, 'the prompt to close', function() return not visible() end)
   t.note('floats_after', t.float_count())
@@ -460,6 +461,8 @@ t.main(function()
     approval_timeout = t.env.case == 'main' and 120 or 2,
     -- Named, so that a codewhale installed on this machine changes nothing.
     codewhale_version = '0.10.1',
+    -- Off here, so that the server is seen to take the option.
+    hardening = false,
   })
   t.note('features', cw.features().path)
   if t.env.case == 'nobinary' then

@@ -7,6 +7,8 @@ export interface Settings {
   decisionLog: string;
   /** codewhale.codewhaleVersion: the Codewhale release to decide as; "" detects it. */
   codewhaleVersion?: string;
+  /** codewhale.hardening: false for Codewhale's decision alone (docs/hardening.md). */
+  hardening?: boolean;
 }
 
 /** initializationOptions (docs/codewhale/contract.md §4). */
@@ -25,6 +27,9 @@ export function initializationOptions(settings: Settings): Record<string, unknow
   if (version !== '') {
     options.codewhaleVersion = version;
   }
+  if (settings.hardening === false) {
+    options.hardening = false;
+  }
   return options;
 }
 
@@ -39,13 +44,14 @@ export interface Inspected<T> {
 /**
  * The settings that are the user's alone: which binary runs
  * (codewhale.server.path), which Codewhale release decides
- * (codewhale.codewhaleVersion) and which file the server appends to
- * (codewhale.decisionLog). A repository's .vscode/settings.json or
+ * (codewhale.codewhaleVersion), which file the server appends to
+ * (codewhale.decisionLog) and whether the hardening layer, which only
+ * tightens, runs (codewhale.hardening). A repository's .vscode/settings.json or
  * .code-workspace must never choose them, trusted or not: package.json
  * gives them scopes a workspace cannot set, and they are read here from
  * the user's (or, in a remote window, the remote's) settings alone.
  */
-export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog'] as const;
+export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog', 'hardening'] as const;
 
 /** The user's own value of a setting: user or remote settings, else the default; never a workspace's. */
 export function userValue<T>(inspected: Inspected<T> | undefined, fallback: T): T {
@@ -67,6 +73,7 @@ export function startSettings(inspect: <T>(key: string) => Inspected<T> | undefi
     serverPath: userValue<string>(inspect('server.path'), ''),
     codewhaleVersion: userValue<string>(inspect('codewhaleVersion'), ''),
     decisionLog: userValue<string>(inspect('decisionLog'), ''),
+    hardening: userValue<boolean>(inspect('hardening'), true),
     approvalTimeoutSeconds: timeout,
   };
 }
@@ -82,5 +89,6 @@ export function needsRestart(running: StartSettings | undefined, next: StartSett
     return true;
   }
   return running.serverPath !== next.serverPath || running.codewhaleVersion !== next.codewhaleVersion ||
-    running.decisionLog !== next.decisionLog || running.approvalTimeoutSeconds !== next.approvalTimeoutSeconds;
+    running.decisionLog !== next.decisionLog || running.hardening !== next.hardening ||
+    running.approvalTimeoutSeconds !== next.approvalTimeoutSeconds;
 }

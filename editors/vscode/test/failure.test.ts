@@ -63,13 +63,16 @@ test('user-only settings ignore a workspace or folder value; only a change that 
     'server.path': { defaultValue: '', workspaceValue: '/repo/bin/codewhale-ls' },
     codewhaleVersion: { defaultValue: '', globalValue: '0.10.1', workspaceValue: '0.9.10' },
     decisionLog: { defaultValue: '', workspaceFolderValue: '/home/u/.bashrc' },
+    // A repository must not turn the hardening layer off.
+    hardening: { defaultValue: true, workspaceValue: false, workspaceFolderValue: false },
   };
   const inspect = <T>(key: string) => values[key] as { defaultValue?: T } | undefined;
   const s = startSettings(inspect, 300);
-  assert.deepEqual(s, { serverPath: '', codewhaleVersion: '0.10.1', decisionLog: '', approvalTimeoutSeconds: 300 });
+  assert.deepEqual(s, { serverPath: '', codewhaleVersion: '0.10.1', decisionLog: '', hardening: true, approvalTimeoutSeconds: 300 });
   assert.ok(!needsRestart(s, startSettings(inspect, 300)), 'nothing that counts changed');
   assert.ok(needsRestart(s, { ...s, codewhaleVersion: '0.10.0' }));
   assert.ok(needsRestart(s, { ...s, approvalTimeoutSeconds: 60 }));
+  assert.ok(needsRestart(s, { ...s, hardening: false }));
   assert.ok(needsRestart(undefined, s));
 });
 

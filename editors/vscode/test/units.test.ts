@@ -70,6 +70,8 @@ test('initializationOptions: approvals by codewhale/approve, the timeout and the
   assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 2.5, decisionLog: ' /tmp/d.jsonl ' }), { approvals: 'codewhale', decisionLog: '/tmp/d.jsonl' });
   assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', codewhaleVersion: ' 0.10.1 ' }), { approvals: 'codewhale', codewhaleVersion: '0.10.1' });
   assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', codewhaleVersion: '' }), { approvals: 'codewhale' });
+  assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', hardening: true }), { approvals: 'codewhale' });
+  assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', hardening: false }), { approvals: 'codewhale', hardening: false });
 });
 
 const allowed: Decision = {

@@ -83,6 +83,9 @@ function M.config()
   init.approvalTimeoutSeconds = o.approval_timeout
   init.decisionLog = o.decision_log
   init.codewhaleVersion = o.codewhale_version
+  if o.hardening == false then
+    init.hardening = false
+  end
   return {
     name = util.name,
     cmd = o.cmd,

@@ -8,12 +8,14 @@ local M = {}
 ---@field approval_timeout integer|nil seconds a prompt waits; nil: the server's default
 ---@field decision_log string|false|nil path of the decision log, false for none, nil: the server's default
 ---@field codewhale_version string|nil the Codewhale release to decide as ("0.10.1"); nil: the codewhale on the server's PATH, else the newest release codewhale-ls implements
+---@field hardening boolean false: Codewhale's decision alone, the hardening layer (which only tightens, docs/hardening.md) off
 ---@field keep_decisions integer decisions kept in memory for :Codewhale log when no log file exists
 ---@field ui_select boolean true: approvals go to vim.ui.select where a picker plugin replaces it (the card stays beside it and still takes the code); false: always the plugin's own card
 ---@field alert 'bell'|'notify'|false when Neovim is not focused, a waiting approval: 'bell' rings the terminal's bell, 'notify' asks the terminal for a desktop notification (OSC 777), false does neither (a message is always shown)
 
 ---@class codewhale.SetupOptions: codewhale.Options
 ---@field cmd? string[]
+---@field hardening? boolean
 ---@field keep_decisions? integer
 ---@field ui_select? boolean
 ---@field alert? 'bell'|'notify'|false
@@ -25,6 +27,7 @@ M.options = {
   approval_timeout = nil,
   decision_log = nil,
   codewhale_version = nil,
+  hardening = true,
   keep_decisions = 200,
   ui_select = false,
   alert = 'bell',
