@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -28,6 +29,10 @@ type Finding struct {
 // maxDepth bounds how deep shells in shells are followed; deeper is
 // unseeable.
 const maxDepth = 32
+
+// maxBraceFields bounds the words one brace expansion may make before
+// what it makes counts as built at run time.
+const maxBraceFields = 1024
 
 // maxFindings bounds the findings of one line (a line of 10,000 commands
 // is judged by its first findings and then held for a person).
@@ -725,7 +730,13 @@ func wordFields(src string, w *syntax.Word) (fields []string, dynamic, how strin
 	if syntax.SplitBraces(w) {
 		how = "brace expansion"
 	}
-	for _, e := range expand.Braces(w) {
+	n := 0
+	for e, err := range expand.BracesSeq(nil, w) {
+		if n++; err != nil || n > maxBraceFields {
+			// So many words no reader can check them: the command is
+			// built by the expansion.
+			return nil, "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words", how
+		}
 		s, dyn := literal(src, e)
 		if dyn != "" {
 			return nil, dyn, how

@@ -127,3 +127,11 @@ func FuzzInspect(f *testing.F) {
 		}
 	})
 }
+
+// A brace expansion of millions of words costs nothing: past a bound it
+// is a word built at run time.
+func TestInspectHugeBraceExpansion(t *testing.T) {
+	if _, unseeable := commands("{1..1000}{1..1000}{1..1000} x; {a,b}{1..2000}"); !unseeable {
+		t.Error("no unseeable finding")
+	}
+}
