@@ -235,6 +235,8 @@ func TestLiteralLeadingWords(t *testing.T) {
 		{"python -m pytest -q", [3]string{"python", "python", "python -m pytest"}},
 		{"python3 -m pip install x", [3]string{"python3", "python3", "python3 -m pip"}},
 		{"python -x -m pytest", [3]string{"python", "python", "python"}},
+		{"Python -M pytest", [3]string{"python", "python", "python"}},
+		{"Python -m pytest", [3]string{"python", "python", "python -m pytest"}},
 		{"git --no-pager status", [3]string{"git status", "git status", "git status"}},
 	} {
 		for i, r := range release.Implemented {
