@@ -84,8 +84,9 @@ type call struct {
 	scopeDone bool
 	toolRules *toolIndex
 	// rooted is the call path's rooted form (0.10.0.md A.2.2); dotDot: it
-	// has a `..` component; dotDotMeets: the release lets such a path meet
-	// deny and ask path rules (0.10.1.md N8).
+	// has a `..` component; dotDotMeets: the release lets the path meet
+	// deny and ask path rules because the path as given, untrimmed, has a
+	// `..` component (0.10.1.md N8).
 	rooted      string
 	dotDot      bool
 	dotDotMeets bool
@@ -117,7 +118,11 @@ func (c *call) prepare(e *Engine, in Input) {
 		if e.has.rootedPaths {
 			c.rooted, _ = RootedPath(*in.Path, e.fold)
 			c.dotDot = HasDotDot(c.rooted)
-			c.dotDotMeets = e.has.dotDotPaths
+			// Codewhale 0.10.1 splits the untrimmed path here, so " ../x"
+			// and "sub/.. " hold no `..` part and meet no rule this way: it
+			// fails open, and we do too (docs/architecture.md, "Where
+			// Codewhale fails open, reproduced").
+			c.dotDotMeets = e.has.dotDotPaths && HasDotDot(strings.ReplaceAll(*in.Path, `\`, "/"))
 		}
 	}
 }
@@ -173,7 +178,7 @@ func (c *call) admits(r *compiledRule) admission {
 	if !c.hasPath {
 		return notAdmitted
 	}
-	if c.dotDotMeets && c.dotDot && r.rule.Action != Allow {
+	if c.dotDotMeets && r.rule.Action != Allow {
 		return admittedDotDot
 	}
 	if !r.rootedOnly && r.pathOK && c.pathOK {

@@ -1,7 +1,10 @@
 package execpolicy
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
@@ -211,6 +214,64 @@ func TestDotDotPathsMeetDeny(t *testing.T) {
 		{name: "tilde", toml: rule(`tool = "read_file"` + "\n" + `path = "~/.ssh/config"` + "\n" + `action = "deny"`),
 			call: Input{Tool: "read_file", Path: filePath("~/.ssh/../ssh/config"), Mode: Mode{Kind: Never}}, want: only0101},
 	})
+	// Codewhale 0.10.1 splits the call path untrimmed for this test (issue
+	// 17), so whitespace next to a `..` hides it: the deny or ask rule is
+	// not met and the call is allowed, as at every release. Whitespace
+	// elsewhere leaves the `..` part whole.
+	var cases []releaseCase
+	for _, path := range []string{" ../protected.txt", "\t../protected.txt", "sub/.. ", ".. ", "\n..", "sub/ ../protected.txt", "sub/..\t/protected.txt"} {
+		cases = append(cases,
+			releaseCase{name: "deny " + strconv.Quote(path), toml: protected("deny"), call: write(path, OnFailure), want: allowedAll},
+			releaseCase{name: "ask " + strconv.Quote(path), toml: protected("ask"), call: write(path, OnFailure), want: allowedAll})
+	}
+	for _, path := range []string{"  sub/../protected.txt", "sub/../protected.txt ", "\tsub/../x\t", `sub\..\protected.txt `, "a/../b/../c"} {
+		cases = append(cases, releaseCase{name: "deny " + strconv.Quote(path), toml: protected("deny"), call: write(path, OnFailure), want: only0101})
+	}
+	read := func(path string) Input {
+		return Input{Tool: "read_file", Path: filePath(path), Mode: Mode{Kind: Never}}
+	}
+	runReleaseCases(t, append(cases,
+		releaseCase{name: "rooted, trailing space", toml: shadow, call: read("/etc/../etc/shadow "), want: only0101},
+		releaseCase{name: "rooted, dot-dot last", toml: shadow, call: read("/etc/.. "), want: allowedAll},
+		releaseCase{name: "rooted, no dot-dot", toml: shadow, call: read(" /etc/shadow "), want: before010},
+	))
+}
+
+// TestDotDotMatchesReference compares the N8 test with the upstream rule as
+// docs/codewhale/releases/0.10.1.md A.2.8 states it, on random call paths: a
+// deny or ask path rule whose own path no call names is met exactly when the
+// call path as given, `\` made `/`, has a component `..`.
+func TestDotDotMatchesReference(t *testing.T) {
+	pieces := []string{"..", "..", "/", "/", `\`, " ", "\t", "\n", "sub", ".", "x", "..x", "~", "C:"}
+	rng := rand.New(rand.NewPCG(17, 8))
+	engines := map[string][]*Engine{}
+	for _, action := range []string{"deny", "ask", "allow"} {
+		f, _ := ParseFile([]byte(rule(`tool = "read_file"` + "\n" + `path = "/never/named"` + "\n" + `action = "` + action + `"`)))
+		for _, r := range release.Implemented {
+			engines[action] = append(engines[action], NewEngineFromFile(f, WithRelease(r)))
+		}
+	}
+	want := map[string]Phase{"deny": Forbidden, "ask": NeedsApproval, "allow": Allowed}
+	for range 3000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		path := b.String()
+		meets := slices.Contains(strings.Split(strings.ReplaceAll(path, `\`, "/"), "/"), "..")
+		for action, byRelease := range engines {
+			for i, e := range byRelease {
+				expected := Allowed
+				if meets && release.Implemented[i].Has(release.DotDotPathsMeetDeny) {
+					expected = want[action]
+				}
+				in := Input{Tool: "read_file", Path: &path, Cwd: "/workspace", Mode: Mode{Kind: OnFailure}}
+				if got := e.Check(in); got.Phase != expected {
+					t.Fatalf("%s rule at %s, path %q: %s (%s), want %s", action, release.Implemented[i].Version, path, got.Phase, got.Reason, expected)
+				}
+			}
+		}
+	}
 }
 
 // docs/codewhale/releases/0.10.1.md N5: an allow pattern's class must be
@@ -235,6 +296,8 @@ func TestLiteralLeadingWords(t *testing.T) {
 		{"python -m pytest -q", [3]string{"python", "python", "python -m pytest"}},
 		{"python3 -m pip install x", [3]string{"python3", "python3", "python3 -m pip"}},
 		{"python -x -m pytest", [3]string{"python", "python", "python"}},
+		{"Python -M pytest", [3]string{"python", "python", "python"}},
+		{"Python -m pytest", [3]string{"python", "python", "python -m pytest"}},
 		{"git --no-pager status", [3]string{"git status", "git status", "git status"}},
 	} {
 		for i, r := range release.Implemented {

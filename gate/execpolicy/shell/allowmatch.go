@@ -16,17 +16,21 @@ const maxArityDepth = 3
 // ASCII-lowercased, cut to the arity of the longest matching key, else the
 // first positional word; "" when there is none.
 func (d Dialect) Classify(command string) string {
-	return d.classifyCollapsed(collapse(ascii.Lower(command)))
+	spelled := collapse(command)
+	return d.classifyCollapsed(ascii.Lower(spelled), spelled)
 }
 
 // classifyCollapsed is Classify of text already lowered and collapsed, whose
-// words are Classify's tokens, lowered. The key never needs more than the
-// first maxArityDepth positional words (no arity exceeds it), and is a
-// substring of the text unless flags sit between those words. With
-// PythonModule the `-m` right after a leading python or python3 counts as
-// a positional word, so the table's `python -m` keys apply
-// (docs/codewhale/releases/0.10.1.md A.2.5).
-func (d Dialect) classifyCollapsed(collapsed string) string {
+// words are Classify's tokens, lowered; spelled is the same text before
+// lowering (collapsing does not touch ASCII letters, so the two share every
+// byte offset). The key never needs more than the first maxArityDepth
+// positional words (no arity exceeds it), and is a substring of the text
+// unless flags sit between those words. With PythonModule the `-m` right
+// after a leading python or python3 counts as a positional word, so the
+// table's `python -m` keys apply (docs/codewhale/releases/0.10.1.md A.2.5);
+// 0.10.1 lowercases only that first word before the test and wants the
+// token spelled exactly `-m`, so `Python -M pytest` is `python`.
+func (d Dialect) classifyCollapsed(collapsed, spelled string) string {
 	var positional [maxArityDepth]wordSpan
 	n := 0
 	for start := 0; start < len(collapsed) && n < maxArityDepth; {
@@ -37,7 +41,7 @@ func (d Dialect) classifyCollapsed(collapsed string) string {
 			end += start
 		}
 		if collapsed[start] != '-' || d.PythonModule && n == 1 && positional[0].start == 0 &&
-			positional[0].end == start-1 && isPythonName(collapsed[:start-1]) && collapsed[start:end] == "-m" {
+			positional[0].end == start-1 && isPythonName(collapsed[:start-1]) && spelled[start:end] == "-m" {
 			positional[n] = wordSpan{start, end}
 			n++
 		}
@@ -105,8 +109,9 @@ type AllowSubject struct {
 
 // AllowSubject prepares command as the dialect's release reads it.
 func (d Dialect) AllowSubject(command string) AllowSubject {
-	collapsed := collapse(ascii.Lower(command))
-	class := d.classifyCollapsed(collapsed)
+	spelled := collapse(command)
+	collapsed := ascii.Lower(spelled)
+	class := d.classifyCollapsed(collapsed, spelled)
 	leading := class != "" && strings.HasPrefix(collapsed, class) &&
 		(len(collapsed) == len(class) || collapsed[len(class)] == ' ')
 	return AllowSubject{Class: class, ClassMatches: !d.LiteralLeading || leading, Collapsed: collapsed}

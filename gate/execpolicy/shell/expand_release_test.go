@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,6 +118,15 @@ func TestClassifyPerRelease(t *testing.T) {
 		{"python3 -m pip install x", "python3", "python3 -m pip"},
 		{"python -m", "python", "python -m"},
 		{"Python -m http.server", "python", "python -m http.server"},
+		// 0.10.1 lowercases the first word only: `-m` must be spelled so.
+		{"Python -M pytest", "python", "python"},
+		{"python -M pytest", "python", "python"},
+		{"PYTHON3 -M pip install x", "python3", "python3"},
+		{"PYTHON3 -m pip install x", "python3", "python3 -m pip"},
+		{"  Python\t-m   Pytest -q ", "python", "python -m pytest"},
+		{"python --m pytest", "python", "python"},
+		{"python -mpytest", "python", "python"},
+		{"pytest -m python", "pytest", "pytest"},
 		{"git status -s", "git status", "git status"},
 		{"python manage.py", "python", "python"},
 	} {
@@ -131,6 +141,7 @@ func TestClassifyPerRelease(t *testing.T) {
 		command string
 		leading bool
 	}{
+		{"Python -M pytest", true},
 		{"git status -s", true},
 		{"GIT Status", true},
 		{"git --no-pager status", false},
@@ -143,6 +154,38 @@ func TestClassifyPerRelease(t *testing.T) {
 		}
 		if got := older.AllowSubject(row.command).ClassMatches; !got {
 			t.Errorf("0.10.0 %q: the class does not match", row.command)
+		}
+	}
+}
+
+// TestClassifyMatchesReference compares every release's classifier with
+// the spec's statement of it (referenceClassifyAs) on random commands built
+// around python -m in every case.
+func TestClassifyMatchesReference(t *testing.T) {
+	words := []string{"python", "Python", "PYTHON3", "python3", "-m", "-M", "--m", "-mpytest", "pytest", "Pytest", "pip", "install", "-q", "git", "status", "x"}
+	separators := []string{" ", " ", "  ", "\t", " \u00a0"}
+	rng := rand.New(rand.NewPCG(17, 1))
+	for range 5000 {
+		var b strings.Builder
+		if rng.IntN(5) == 0 {
+			b.WriteString(separators[rng.IntN(len(separators))])
+		}
+		for i := range 1 + rng.IntN(5) {
+			if i > 0 {
+				b.WriteString(separators[rng.IntN(len(separators))])
+			}
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		command := b.String()
+		for _, r := range release.Implemented {
+			d := DialectOf(r)
+			want := referenceClassifyAs(command, r.Has(release.PythonModuleClass))
+			if got := d.Classify(command); got != want {
+				t.Fatalf("%s Classify(%q) = %q, want %q", r.Version, command, got, want)
+			}
+			if got := d.AllowSubject(command).Class; got != want {
+				t.Fatalf("%s AllowSubject(%q).Class = %q, want %q", r.Version, command, got, want)
+			}
 		}
 	}
 }

@@ -30,10 +30,19 @@ func referenceCollapsed(command string) string {
 	return strings.Join(strings.Fields(ascii.Lower(command)), " ")
 }
 
-func referenceClassify(command string) string {
+func referenceClassify(command string) string { return referenceClassifyAs(command, false) }
+
+// referenceClassifyAs is classify as docs/codewhale/releases/0.10.1.md
+// A.2.5 states it when pythonModule: a second token spelled exactly `-m`
+// after a first token that lowercases to python or python3 is kept as a
+// positional word.
+func referenceClassifyAs(command string, pythonModule bool) string {
 	var positional []string
-	for _, tok := range strings.Fields(command) {
-		if !strings.HasPrefix(tok, "-") {
+	tokens := strings.Fields(command)
+	module := pythonModule && len(tokens) > 1 && tokens[1] == "-m" &&
+		(ascii.Lower(tokens[0]) == "python" || ascii.Lower(tokens[0]) == "python3")
+	for i, tok := range tokens {
+		if !strings.HasPrefix(tok, "-") || module && i == 1 {
 			positional = append(positional, ascii.Lower(tok))
 		}
 	}
