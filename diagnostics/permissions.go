@@ -48,6 +48,7 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 		l.unevaluatedTool(i)
 		l.exactWithoutCommand(i)
 		l.positional(i)
+		l.bypassed(i)
 	}
 }
 
@@ -67,6 +68,8 @@ type permLint struct {
 	// of each other, so without it a 10,000-rule file normalised the same
 	// few thousand paths millions of times (docs/performance.md).
 	relPaths relPaths
+	// bypassJudged counts the rules CW211 judged (maxBypassRules).
+	bypassJudged int
 }
 
 func (l *permLint) add(code problem.Code, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {

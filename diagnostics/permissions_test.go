@@ -307,6 +307,11 @@ func TestCleanPermissions(t *testing.T) {
 		t.Fatalf("permissions.toml not loaded: %+v", f)
 	}
 	for _, p := range f.Problems {
+		// CW211 informs on every shell deny some rewrite walks past
+		// (bypass_test.go); a clean file may have such denies.
+		if p.Code == problem.RuleBypassed {
+			continue
+		}
 		t.Errorf("unexpected %s at %q: %s", p.Code, spanText(string(src), p.Span), p.Message)
 	}
 }

@@ -235,7 +235,9 @@ func TestDiskChangeRepublishes(t *testing.T) {
 	u := uri.File(w.permissionsPath())
 	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
 	s.waitFor(u, "a diagnostic for the broken file", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
-	w.write(t, w.permissionsPath(), rule("cargo test", "deny"))
+	// A file-tool deny: no lint has anything to say of it (a shell deny
+	// gets CW211's note on the spellings that walk past it).
+	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"read_file\"\npath = \".env\"\naction = \"deny\"\n")
 	s.waitFor(u, "the diagnostics cleared", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
 	s.shutdown()
 }

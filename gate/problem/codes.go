@@ -30,6 +30,7 @@ const (
 	ToolNeverEvaluated         Code = "CW208"
 	ExactWithoutCommand        Code = "CW209"
 	RuleAsArray                Code = "CW210"
+	RuleBypassed               Code = "CW211"
 	HookDropped                Code = "CW300"
 	HookFailsOpen              Code = "CW301"
 	HookToolNameNeverMatches   Code = "CW302"
@@ -120,6 +121,12 @@ var Codes = []CodeInfo{
 	{Code: ToolNeverEvaluated, Title: "A `tool` the rule layer never evaluates", Severity: Warning},
 	{Code: ExactWithoutCommand, Title: "`command_exact` without `command`", Severity: Warning},
 	{Code: RuleAsArray, Title: "A rule written as an array of its fields", Severity: Warning},
+	{Code: RuleBypassed, Title: "A shell deny or ask rule that other spellings of its command walk past", Severity: Info,
+		PerRelease: map[string]string{
+			"0.9.10": "most rewrites get through: nested substitutions, ANSI-C quoting, braces, shells fed by pipes and here-strings, interpreters, aliases",
+			"0.10.0": "as 0.9.10, and a command after 255 lines",
+			"0.10.1": "the engine sees nested substitutions, eval, ANSI-C quoting and shells fed by pipes; flag orders, look-alike letters, xargs input, git aliases and interpreters still get through",
+		}},
 	{Code: HookDropped, Title: "A hook Codewhale drops at load", Severity: Error},
 	{Code: HookFailsOpen, Title: "A `tool_call_before` gate that fails open", Severity: Warning},
 	{Code: HookToolNameNeverMatches, Title: "A `tool_name` condition that never matches a real call name", Severity: Warning},
