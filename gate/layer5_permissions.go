@@ -15,11 +15,7 @@ func (p *plan) permissions() (Decision, bool) {
 			p.changed(c)
 		}
 	}
-	var rule *string
-	if v.Rule != "" {
-		r := v.Rule
-		rule = &r
-	}
+	rule := v.RuleLabel()
 	switch v.Kind {
 	case execpolicy.BlockCall:
 		p.need, p.force = false, false

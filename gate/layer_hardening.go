@@ -36,11 +36,7 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 			continue
 		}
 		v := execpolicy.Evaluate(p.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": f.Command}, p.req.Workspace, p.s.posture, nil)
-		var rule *string
-		if v.Rule != "" {
-			r := v.Rule
-			rule = &r
-		}
+		rule := v.RuleLabel()
 		switch v.Kind {
 		case execpolicy.BlockCall:
 			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' denies (%s)", release, f.Why, v.Rule, v.Reason)

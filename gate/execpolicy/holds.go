@@ -15,3 +15,13 @@ func (e *Engine) HasShellHolds() bool {
 	}
 	return false
 }
+
+// RuleLabel is the label of the rule that decided, as a decision's rule
+// field holds it: nil when no rule did.
+func (v Verdict) RuleLabel() *string {
+	if v.Rule == "" {
+		return nil
+	}
+	r := v.Rule
+	return &r
+}
