@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -40,10 +41,16 @@ const maxFindings = 4096
 
 // Inspect is every command line runs that its written form hides. A line
 // bash cannot parse runs nothing and gives no finding.
-func Inspect(line string) []Finding {
+func Inspect(line string) (found []Finding) {
 	if plain(line) {
 		return nil
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			// A line that trips the parser is one nobody here can read.
+			found = []Finding{{Unseeable: fmt.Sprintf("codewhale-ls could not read the line (%v)", r)}}
+		}
+	}()
 	in := &inspector{aliases: map[string]string{}, shells: map[string]bool{}, seen: map[Finding]bool{}}
 	in.line(line, 0, "")
 	return in.found
@@ -175,6 +182,8 @@ func (in *inspector) call(src string, c call, depth int, via string, compound bo
 	if len(c.expr.Args) == 0 {
 		return
 	}
+	// As written, before brace splitting rewrites the words in place.
+	written := strings.TrimSpace(source(src, c.expr))
 	var words []string
 	var hows []string
 	for i, w := range c.expr.Args {
@@ -202,7 +211,6 @@ func (in *inspector) call(src string, c call, depth int, via string, compound bo
 		hows = append(hows, "`"+words[0]+"` is `"+name+"` written with look-alike letters")
 		words[0] = name
 	}
-	written := strings.TrimSpace(src[c.expr.Pos().Offset():c.expr.End().Offset()])
 	text := join(words)
 	why := strings.Join(hows, "; ")
 	switch {
