@@ -1,0 +1,55 @@
+package hardening
+
+import (
+	"path"
+	"strings"
+)
+
+// command is one simple command as bash will run it, for the readers of
+// what programs run (programs.go, interp.go, awk.go, sed.go, rm.go).
+type command struct {
+	// words are the command's words after expansion. A word only known
+	// when the line runs holds its source text ($x, $(…)); open says
+	// where the first such word is.
+	words []string
+	// open is the index of the first word only known when the line runs,
+	// len(words) when every word is known.
+	open int
+	// stdin is what the command reads on its standard input.
+	stdin feed
+	// depth is how deep in shells, evals and programs' code it runs.
+	depth int
+	// env are the variables assigned before the command's name, for it
+	// alone (GIT_CONFIG_COUNT=1 … git x).
+	env map[string]value
+}
+
+// feed is what a command reads on its standard input, a file or a file
+// descriptor.
+type feed struct {
+	// text is what it reads, when known.
+	text string
+	// known says text is all it reads.
+	known bool
+	// from says where unknown input comes from ("a program's output", "a
+	// file"); "" when the line gives the command no input of its own.
+	from string
+}
+
+// given says whether the line gives the command input (a pipe, a
+// here-string or here-document, a redirection).
+func (f feed) given() bool { return f.known || f.from != "" }
+
+// name is the program's name without its directory.
+func (c *command) name() string {
+	return strings.TrimSuffix(path.Base(c.words[0]), ".exe")
+}
+
+// args are the command's arguments known before the line runs: those
+// before the first word built at run time.
+func (c *command) args() []string {
+	return c.words[1:c.open]
+}
+
+// complete says whether every word of the command is known.
+func (c *command) complete() bool { return c.open == len(c.words) }

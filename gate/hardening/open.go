@@ -1,0 +1,146 @@
+package hardening
+
+import (
+	"strings"
+)
+
+// Pattern is what one word of a command may be when part of it is only
+// known when the line runs: `"$d/x"` is the glob `*/x`.
+type Pattern struct {
+	// Glob matches the values the word may take (globMatch).
+	Glob string
+	// Many says the word is unquoted where it expands, so it may become
+	// any number of words, or none.
+	Many bool
+	// Source is the word as written.
+	Source string
+}
+
+// globEscape escapes text for a Glob.
+func globEscape(s string) string {
+	if !strings.ContainsAny(s, `*?[\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Instantiate is a command an open finding may become that a rule of
+// these words would match as a prefix (`git push` for `git $(…)` and the
+// rule `git push`), and whether there is one. The engine then judges that
+// command, so the rule's own matching decides (gate/layer_hardening.go).
+func (f Finding) Instantiate(rule []string) (string, bool) {
+	if len(f.Open) == 0 || f.Command == "" {
+		return "", false
+	}
+	known := wordsOf(f.Command)
+	words := append([]string(nil), known...)
+	i := 0
+	for ; i < len(known) && i < len(rule); i++ {
+		if known[i] != rule[i] {
+			return "", false
+		}
+	}
+	if i < len(known) {
+		// The rule is shorter than the known words: the engine judges
+		// the known words themselves (Command).
+		return "", false
+	}
+	for _, p := range f.Open {
+		if i == len(rule) {
+			return join(words), true
+		}
+		if p.Many {
+			// Any number of words: the rest of the rule's.
+			return join(append(words, rule[i:]...)), true
+		}
+		if !globMatch(p.Glob, rule[i]) {
+			return "", false
+		}
+		words = append(words, rule[i])
+		i++
+	}
+	if i == len(rule) {
+		return join(words), true
+	}
+	return "", false
+}
+
+// globMatch says whether s matches a Glob: `*` any text (slashes too),
+// `\\` escaping the character after it. Greedy with one backtrack point,
+// so it costs at most len(glob)×len(s).
+func globMatch(glob, s string) bool {
+	// Unescape into runes of the pattern, a star marked as -1.
+	var pat []int
+	for i := 0; i < len(glob); i++ {
+		switch glob[i] {
+		case '*':
+			pat = append(pat, -1)
+		case '\\':
+			if i+1 < len(glob) {
+				i++
+			}
+			fallthrough
+		default:
+			pat = append(pat, int(glob[i]))
+		}
+	}
+	p, i, star, mark := 0, 0, -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pat) && pat[p] == int(s[i]):
+			p++
+			i++
+		case p < len(pat) && pat[p] == -1:
+			star, mark = p, i
+			p++
+		case star >= 0:
+			p = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pat) && pat[p] == -1 {
+		p++
+	}
+	return p == len(pat)
+}
+
+// wordsOf splits a command Inspect joined back into its words.
+func wordsOf(command string) []string {
+	var words []string
+	var b strings.Builder
+	inQuote, started := false, false
+	for i := 0; i < len(command); i++ {
+		c := command[i]
+		switch {
+		case c == '\'':
+			inQuote, started = !inQuote, true
+		case c == '\\' && !inQuote && i+1 < len(command):
+			i++
+			b.WriteByte(command[i])
+			started = true
+		case c == ' ' && !inQuote:
+			if started {
+				words = append(words, b.String())
+				b.Reset()
+				started = false
+			}
+		default:
+			b.WriteByte(c)
+			started = true
+		}
+	}
+	if started {
+		words = append(words, b.String())
+	}
+	return words
+}
