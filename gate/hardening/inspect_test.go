@@ -112,10 +112,10 @@ func TestInspectLeavesOrdinaryCommandsAlone(t *testing.T) {
 // place it rejects, which bash runs (issue 23).
 func TestInspectUnparsableLine(t *testing.T) {
 	for line, want := range map[string][]string{
-		"git push 'unclosed":                  nil,
-		"rm -fr /\nfi":                         {"rm -rf /"},
-		"true #\\\nrm -fr /":                  {"rm -rf /"},
-		"rm -fr /; ((true); true)":            {"rm -rf /"},
+		"git push 'unclosed":                    nil,
+		"rm -fr /\nfi":                          {"rm -rf /"},
+		"true #\\\nrm -fr /":                    {"rm -rf /"},
+		"rm -fr /; ((true); true)":              {"rm -rf /"},
 		"git status\nif then fi\ncargo publish": {"git status"},
 	} {
 		found, unseeable := commands(line)

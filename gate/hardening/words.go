@@ -60,7 +60,7 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 	var x expansion
 	var cur strings.Builder // the field being built
 	var glob strings.Builder
-	started := false      // cur holds a field, possibly empty ("")
+	started := false // cur holds a field, possibly empty ("")
 	dynamic, many := false, false
 	unknown := func(quoted bool) {
 		dynamic = true
