@@ -177,10 +177,12 @@ func (in *inspector) arithText(text string, depth int, via string) {
 		in.unseeable(via + " evaluates arithmetic nested deeper than codewhale-ls follows")
 		return
 	}
-	if !strings.ContainsAny(text, "$`[") && !hasName(text) || !in.spend(len(text)) {
+	if !strings.ContainsAny(text, "$`[") && !hasName(text) || !in.spendBytes(len(text)) {
 		return
 	}
-	expr, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(text))
+	p := in.parser()
+	expr, err := p.Arithmetic(strings.NewReader(text))
+	in.release(p)
 	if err != nil {
 		if strings.ContainsAny(text, "$`") {
 			in.unseeable(via + " evaluates `" + shorten(text) + "` as arithmetic, which bash may read otherwise than codewhale-ls can")
@@ -199,10 +201,12 @@ func hasName(text string) bool {
 // document inspects text bash expands as a prompt or a double-quoted
 // string: the command substitutions in it run.
 func (in *inspector) document(text string, depth int, via string) {
-	if !strings.ContainsAny(text, "$`") || !in.spend(len(text)) {
+	if !strings.ContainsAny(text, "$`") || !in.spendBytes(len(text)) {
 		return
 	}
-	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(text))
+	p := in.parser()
+	w, err := p.Document(strings.NewReader(text))
+	in.release(p)
 	if err != nil {
 		in.unseeable(via + " expands `" + shorten(text) + "`, which bash may read otherwise than codewhale-ls can")
 		return

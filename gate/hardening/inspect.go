@@ -124,9 +124,14 @@ type inspector struct {
 	// procSubsts are what the line's process substitutions <(…) print,
 	// by their source text, the word the command is given.
 	procSubsts map[string]value
-	// budget is the work left for this line (bytes parsed, nodes walked,
-	// words made), linear in its length; spent, the rest is unseeable.
-	budget int
+	// steps is the work left for this line (nodes walked, words made,
+	// expressions evaluated), and bytes what is left to parse; spent,
+	// the rest of the line is unseeable (maxSteps, parseBytes).
+	steps, bytes int
+	// spent says the line's budget ran out.
+	spent bool
+	// parsers are parsers made for the line and free to use again.
+	parsers []*syntax.Parser
 }
 
 // value is what a variable, file or file descriptor holds.
@@ -140,13 +145,19 @@ func newInspector(size int) *inspector {
 		seen: map[string]bool{}, aliases: map[string]string{}, shells: map[string]bool{},
 		vars: map[string]value{}, integers: map[string]bool{}, files: map[string]value{}, fds: map[string]value{},
 		feeds: map[*syntax.Stmt]feed{}, procSubsts: map[string]value{},
-		budget: 1<<16 + 16*size,
+		steps: maxSteps, bytes: parseBytes(size),
 	}
 }
 
 func (in *inspector) add(f Finding) {
+	if in.spent {
+		return
+	}
 	if len(in.found) >= maxFindings {
-		f = Finding{Unseeable: "the line holds more commands than codewhale-ls judges one by one"}
+		// Judged by its first findings, the rest held for a person.
+		in.spent = true
+		in.found = append(in.found, Finding{Unseeable: "the line holds more commands than codewhale-ls judges one by one"})
+		return
 	}
 	key := f.Command + "\x00" + f.Why + "\x00" + f.Unseeable + "\x00" + fmt.Sprint(f.Open)
 	if !in.seen[key] {
@@ -157,16 +168,51 @@ func (in *inspector) add(f Finding) {
 
 func (in *inspector) unseeable(why string) { in.add(Finding{Unseeable: why}) }
 
-// spend takes n units of the line's budget, and says whether there were
+// maxSteps bounds the steps one line may take, whatever its length: the
+// ordinary lines of the corpora take fewer than a thousand, and a
+// decision stays within milliseconds (docs/performance.md, "Hostile
+// inputs").
+const maxSteps = 1 << 14
+
+// parseSteps is what one parse costs besides its bytes: a parser's set-up
+// costs about as much as walking thirty nodes.
+const parseSteps = 32
+
+// parser is a bash parser for text of the line, from those it has made
+// and no one is using (parsing nests: a -c script is read while the line
+// is).
+func (in *inspector) parser() *syntax.Parser {
+	in.spend(parseSteps)
+	if n := len(in.parsers); n > 0 {
+		p := in.parsers[n-1]
+		in.parsers = in.parsers[:n-1]
+		return p
+	}
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+func (in *inspector) release(p *syntax.Parser) { in.parsers = append(in.parsers, p) }
+
+// parseBytes is what a line of size bytes may have parsed, its own text
+// and the code it hands to shells, evals and interpreters: linear in it.
+func parseBytes(size int) int { return 1<<16 + 4*size }
+
+// spend takes n steps of the line's budget, and says whether there were
 // enough; the first time there are not, the rest of the line is
 // unseeable.
-func (in *inspector) spend(n int) bool {
-	if in.budget < 0 {
+func (in *inspector) spend(n int) bool { return in.take(&in.steps, n) }
+
+// spendBytes takes n bytes of the line's parsing budget.
+func (in *inspector) spendBytes(n int) bool { return in.take(&in.bytes, n) }
+
+func (in *inspector) take(left *int, n int) bool {
+	if in.spent {
 		return false
 	}
-	in.budget -= n
-	if in.budget < 0 {
-		in.unseeable("the line holds more than codewhale-ls reads in one decision")
+	*left -= n
+	if *left < 0 {
+		in.spent = true
+		in.found = append(in.found, Finding{Unseeable: "the line holds more than codewhale-ls reads in one decision"})
 		return false
 	}
 	return true
@@ -184,7 +230,7 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 		in.unseeable("shells nested deeper than codewhale-ls follows")
 		return
 	}
-	if !in.spend(len(src)) {
+	if !in.spendBytes(len(src)) {
 		return
 	}
 	where := via
@@ -195,29 +241,49 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 		in.unseeable(where + " nests " + strconv.Itoa(n) + " deep, deeper than codewhale-ls reads")
 		return
 	}
+	if n := words(src); n > maxWords {
+		in.unseeable(where + " holds more than " + strconv.Itoa(maxWords) + " words and operators outside here-documents, more than codewhale-ls reads")
+		return
+	}
 	src, differs := bashReading(src)
 	if differs != "" {
 		in.unseeable(where + " holds text bash reads otherwise than codewhale-ls's parser: " + differs)
 	}
-	var stmts []*syntax.Stmt
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
-		stmts = append(stmts, s)
-		return true
-	})
-	// A lone command is the line as written; anything else (a chain, a
-	// subshell, a group, a loop) holds commands of its own.
-	lone := len(stmts) == 1 && err == nil && isCall(stmts[0])
-	compound := !lone || via != ""
-	for i, s := range stmts {
-		if i == 0 && stdin.given() {
-			in.feeds[s] = stdin
+	p := in.parser()
+	defer in.release(p)
+	// Each statement is walked as soon as it is read, so a line too long
+	// to read stops being parsed when its budget is spent. The first waits
+	// for the second: alone, it is the line as written.
+	var first *syntax.Stmt
+	count := 0
+	err := p.Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
+		if count++; count == 1 {
+			first = s
+			if stdin.given() {
+				in.feeds[s] = stdin
+			}
+			return in.spend(1)
 		}
-		in.walk(src, s, depth, via, compound)
+		if first != nil {
+			in.walk(src, first, depth, via, true)
+			first = nil
+		}
+		in.walk(src, s, depth, via, true)
+		return !in.spent
+	})
+	if first != nil {
+		// A lone command is the line as written; anything else (a chain,
+		// a subshell, a group, a loop, code another command runs) holds
+		// commands of its own.
+		lone := err == nil && isCall(first) && via == ""
+		in.walk(src, first, depth, via, !lone)
 	}
 	if err != nil {
 		// bash runs each complete command before the place it cannot
 		// read, and reads some text otherwise than this parser does.
-		in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
+		if !in.spent {
+			in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
+		}
 	}
 }
 
@@ -255,6 +321,70 @@ func nesting(src string) int {
 	return deepest
 }
 
+// maxWords bounds the words text the layer parses may hold outside its
+// here-documents: parsing costs about a microsecond a word, and no
+// command a person reads has more.
+const maxWords = 16384
+
+// words counts the words and operators of src outside here-document
+// bodies, roughly
+// (quotes are not followed, so `<<` in a string can hide words after it
+// from the count: a long parse, never a missed command).
+func words(src string) int {
+	n := 0
+	blank := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			i = skipHeredoc(src, i+2) - 1
+			blank = true
+		case c == ' ' || c == '\t' || c == '\n':
+			blank = true
+		case c == '|' || c == '&' || c == ';' || c == '(' || c == ')':
+			// An operator is a word of the parse's work.
+			n++
+			blank = true
+		case blank:
+			n++
+			blank = false
+		}
+	}
+	return n
+}
+
+// skipHeredoc is where the text after a here-document's operator (at
+// i, after `<<`) goes on once its body ends: after the line that is its
+// delimiter, or the end of src.
+func skipHeredoc(src string, i int) int {
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(src) && !strings.ContainsRune(" \t\n;&|<>()", rune(src[i])) {
+		i++
+	}
+	delim := strings.Trim(src[start:i], `'"\`)
+	nl := strings.IndexByte(src[i:], '\n')
+	if delim == "" || nl < 0 {
+		return i
+	}
+	for at := i + nl + 1; at < len(src); {
+		end := strings.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src) - at
+		}
+		if strings.TrimLeft(src[at:at+end], "\t") == delim {
+			return at + end
+		}
+		at += end + 1
+	}
+	return len(src)
+}
+
 // walk inspects every command of a statement, and of the code nested in
 // its words (substitutions, arithmetic, parameter expansions).
 func (in *inspector) walk(src string, root syntax.Node, depth int, via string, compound bool) {
@@ -277,6 +407,15 @@ func (in *inspector) walk(src string, root syntax.Node, depth int, via string, c
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			nested++
 		case *syntax.Stmt:
+			if _, ok := n.Cmd.(*syntax.BinaryCmd); ok {
+				// A chain or pipeline, walked a command at a time: one of
+				// 100,000 commands nests as deep as a tree.
+				for _, leaf := range in.chain(src, n) {
+					in.walk(src, leaf, depth, via, compound || nested > 0)
+				}
+				stack = stack[:len(stack)-1]
+				return false
+			}
 			in.redirections(src, n, depth)
 			switch cmd := n.Cmd.(type) {
 			case *syntax.CallExpr:
@@ -290,10 +429,6 @@ func (in *inspector) walk(src string, root syntax.Node, depth int, via string, c
 						in.feeds[first] = f
 					}
 				}
-			}
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				in.feeds[n.Y] = in.output(src, n.X)
 			}
 		case *syntax.Assign:
 			if n.Index != nil {
@@ -326,6 +461,28 @@ func (in *inspector) walk(src string, root syntax.Node, depth int, via string, c
 		}
 		return true
 	})
+}
+
+// chain is the commands of a chain or pipeline in the order they run,
+// found without recursion; what each pipe gives the command on its right
+// is noted as it goes.
+func (in *inspector) chain(src string, s *syntax.Stmt) []*syntax.Stmt {
+	var leaves []*syntax.Stmt
+	stack := []*syntax.Stmt{s}
+	for len(stack) > 0 && in.spend(1) {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		b, ok := top.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			leaves = append(leaves, top)
+			continue
+		}
+		if b.Op == syntax.Pipe || b.Op == syntax.PipeAll {
+			in.feeds[b.Y] = in.output(src, b.X)
+		}
+		stack = append(stack, b.Y, b.X)
+	}
+	return leaves
 }
 
 func firstStmt(cmd syntax.Command) *syntax.Stmt {
@@ -374,6 +531,9 @@ func (in *inspector) call(src string, stmt *syntax.Stmt, expr *syntax.CallExpr, 
 	var hows []string
 	var open []Pattern
 	for i, w := range expr.Args {
+		if !in.spend(1) {
+			return
+		}
 		fields, pattern, how := in.fields(src, w)
 		if how != "" && !slices.Contains(hows, how) {
 			hows = append(hows, how)

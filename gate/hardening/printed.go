@@ -25,6 +25,9 @@ func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
 		}
 		var words []string
 		for _, w := range cmd.Args {
+			if !in.spend(1) {
+				return unknown
+			}
 			fields, open, _ := in.fields(src, w)
 			if open != nil {
 				return feed{from: "the output of `" + shorten(source(src, cmd)) + "`"}

@@ -16,10 +16,16 @@ func (in *inspector) fields(src string, w *syntax.Word) (fields []string, open *
 	braces := syntax.SplitBraces(w)
 	if braces {
 		how = "brace expansion"
+		if n := braceFields(w); n > maxBraceFields || !in.spend(2*n) {
+			// So many words no reader can check them: the command is
+			// built by the expansion. Counted before expanding, which
+			// costs the words times their length.
+			return nil, &Pattern{Glob: "*", Many: true, Source: "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words"}, how
+		}
 	}
 	n := 0
 	for e, err := range expand.BracesSeq(nil, w) {
-		if n++; err != nil || n > maxBraceFields || !in.spend(1) {
+		if n++; err != nil || n > maxBraceFields {
 			// So many words no reader can check them: the command is
 			// built by the expansion.
 			return nil, &Pattern{Glob: "*", Many: true, Source: "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words"}, how
@@ -43,6 +49,62 @@ func (in *inspector) fields(src string, w *syntax.Word) (fields []string, open *
 		fields = append(fields, x.fields...)
 	}
 	return fields, nil, how
+}
+
+// braceFields is how many words a word's brace expansions make, at most
+// maxBraceFields+1.
+func braceFields(w *syntax.Word) int {
+	n := 1
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		alternatives := 0
+		if b.Sequence {
+			alternatives = sequenceLength(b)
+		} else {
+			for _, e := range b.Elems {
+				alternatives += braceFields(e)
+			}
+		}
+		n *= max(alternatives, 1)
+		if n > maxBraceFields {
+			return maxBraceFields + 1
+		}
+	}
+	return n
+}
+
+// sequenceLength is how many words {a..b[..step]} makes.
+func sequenceLength(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	step := 1
+	if len(b.Elems) > 2 {
+		if s, err := strconv.Atoi(b.Elems[2].Lit()); err == nil && s != 0 {
+			step = max(s, -s)
+		}
+	}
+	x, errX := strconv.Atoi(from)
+	y, errY := strconv.Atoi(to)
+	if errX != nil || errY != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = int(from[0]), int(to[0])
+		} else {
+			return maxBraceFields + 1
+		}
+	}
+	span := y - x
+	if span < 0 {
+		span = -span
+	}
+	if span/step > maxBraceFields {
+		return maxBraceFields + 1
+	}
+	return span/step + 1
 }
 
 // expansion is one word expanded: its fields, or the pattern of what it
