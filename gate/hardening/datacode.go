@@ -420,9 +420,9 @@ func (in *inspector) mapfile(c *command) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-C" && i+1 < len(args):
+		case a == "-C" && i+1 < len(c.words)-1:
 			i++
-			in.line(args[i]+" 0 ''", c.depth+1, "mapfile -C")
+			in.line(c.code(i+1)+" 0 ''", c.depth+1, "mapfile -C")
 		case a == "-O" && i+1 < len(args):
 			i++
 			in.arithText(args[i], c.depth, "mapfile -O")
@@ -433,26 +433,23 @@ func (in *inspector) mapfile(c *command) {
 			in.nameSubscript(a, c.depth, c.name())
 		}
 	}
-	if !c.complete() && slices.Contains(args, "-C") {
-		in.unseeable(c.name() + " -C runs a callback built when the line runs")
-	}
 }
 
 // trap inspects the code trap runs on a signal.
 func (in *inspector) trap(c *command) {
-	args := c.args()
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
+	i := 1
+	if i < len(c.words) && c.words[i] == "--" && i < c.open {
+		i++
 	}
 	switch {
-	case len(args) == 0 && !c.complete():
-		in.unseeable("trap runs code built when the line runs")
-	case len(args) == 0 || strings.HasPrefix(args[0], "-") && len(args[0]) > 1:
-	case len(args) == 1 && c.complete():
+	case i >= len(c.words):
+	case i < c.open && strings.HasPrefix(c.words[i], "-") && len(c.words[i]) > 1:
+		// trap -p, -l: nothing runs.
+	case i == len(c.words)-1 && c.complete():
 		// `trap SIGNAL` resets it; one word is code only with signals after.
 	default:
-		if args[0] != "-" && args[0] != "" {
-			in.line(args[0], c.depth+1, "trap")
+		if code := c.code(i); code != "-" && code != "" {
+			in.line(code, c.depth+1, "trap")
 		}
 	}
 }

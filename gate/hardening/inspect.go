@@ -121,6 +121,9 @@ type inspector struct {
 	fds map[string]value
 	// feeds are what pipes give the commands on their right.
 	feeds map[*syntax.Stmt]feed
+	// patterns are what synthetic variables stand for: the words a
+	// program gives xargs ($XARGS_INPUT), of a form known from the program.
+	patterns map[string]Pattern
 	// procSubsts are what the line's process substitutions <(…) print,
 	// by their source text, the word the command is given.
 	procSubsts map[string]value
@@ -144,7 +147,7 @@ func newInspector(size int) *inspector {
 	return &inspector{
 		seen: map[string]bool{}, aliases: map[string]string{}, shells: map[string]bool{},
 		vars: map[string]value{}, integers: map[string]bool{}, files: map[string]value{}, fds: map[string]value{},
-		feeds: map[*syntax.Stmt]feed{}, procSubsts: map[string]value{},
+		feeds: map[*syntax.Stmt]feed{}, procSubsts: map[string]value{}, patterns: map[string]Pattern{},
 		steps: maxSteps, bytes: parseBytes(size),
 	}
 }
@@ -634,11 +637,7 @@ func (in *inspector) runs(c *command) {
 	case in.files[c.words[0]] != (value{}) || in.files[strings.TrimPrefix(c.words[0], "./")] != (value{}):
 		in.runFile(c.words[0], c.depth, "the file `"+c.words[0]+"` the line writes")
 	case name == "eval":
-		if !c.complete() {
-			in.unseeable("eval runs code built when the line runs")
-			return
-		}
-		in.line(strings.Join(args, " "), depth+1, "eval")
+		in.line(c.codeFrom(1), depth+1, "eval")
 	case name == "source" || name == ".":
 		if len(args) > 0 {
 			in.scriptFile(c, args[0], name)
@@ -688,10 +687,8 @@ func (in *inspector) shell(c *command) {
 		case (a == "-o" || a == "+o" || a == "-O" || a == "+O") && i+1 < len(args):
 			continue
 		case strings.HasPrefix(a, "-") && strings.Contains(a, "c"):
-			if i+1 < len(args) {
-				in.line(args[i+1], c.depth+1, via)
-			} else if !c.complete() {
-				in.unseeable(via + " runs a script built when the line runs")
+			if i+2 < len(c.words) {
+				in.line(c.code(i+2), c.depth+1, via)
 			}
 			return
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
@@ -799,9 +796,36 @@ func (in *inspector) xargs(c *command) {
 	case c.stdin.known:
 		in.line(join(rest)+" "+join(strings.Fields(c.stdin.text)), c.depth+1, "xargs reading "+describeFeed(c.stdin))
 	default:
-		// The words it reads are only known when it runs.
-		in.line(join(rest)+" \"$XARGS_INPUT\"", c.depth+1, "xargs")
+		// The words it reads are only known when it runs: any number, each
+		// of the form its producer gives.
+		in.patterns["XARGS_INPUT"] = Pattern{Glob: producedWord(c.stdin.producer), Many: true}
+		in.line(join(rest)+" $XARGS_INPUT", c.depth+1, "xargs reading "+describeFeed(c.stdin))
 	}
+}
+
+// producedWord is the glob every word a producer prints matches: find
+// prints paths under its one starting point; anything else, any word.
+func producedWord(producer []string) string {
+	if len(producer) == 0 || path.Base(producer[0]) != "find" {
+		return "*"
+	}
+	var starts []string
+	for _, a := range producer[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	switch len(starts) {
+	case 0:
+		return "." + "*"
+	case 1:
+		if strings.HasPrefix(starts[0], "-") {
+			return "*"
+		}
+		return globEscape(starts[0]) + "*"
+	}
+	return "*"
 }
 
 func describeFeed(f feed) string {

@@ -40,7 +40,7 @@ func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
 		if text, ok := printedBy(words, in.stdin(src, stmt), in.files); ok {
 			return feed{text: text, known: true}
 		}
-		return feed{from: "the output of `" + shorten(path.Base(words[0])) + "`"}
+		return feed{from: "the output of `" + shorten(path.Base(words[0])) + "`", producer: words}
 	case *syntax.Block:
 		return in.outputs(src, cmd.Stmts)
 	case *syntax.Subshell:

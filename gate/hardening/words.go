@@ -123,7 +123,7 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 	var cur strings.Builder // the field being built
 	var glob strings.Builder
 	started := false // cur holds a field, possibly empty ("")
-	dynamic, many := false, false
+	dynamic, many, constrained := false, false, false
 	unknown := func(quoted bool) {
 		dynamic = true
 		glob.WriteString("*")
@@ -190,6 +190,12 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 				part(q, true)
 			}
 		case *syntax.ParamExp:
+			if pt, ok := in.patterns[paramName(p)]; ok && len(w.Parts) == 1 {
+				// Words a program gives, each of a known form.
+				dynamic, many, constrained = true, pt.Many, true
+				glob.WriteString(pt.Glob)
+				return
+			}
 			v, name := in.paramValue(p)
 			if !v.known {
 				unknown(quoted)
@@ -222,7 +228,12 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 		part(p, false)
 	}
 	if dynamic {
-		return expansion{open: &Pattern{Glob: glob.String(), Many: many, Source: source(src, w)}}
+		g := glob.String()
+		if many && !constrained {
+			// Split into words, any of which may hold any part.
+			g = "*"
+		}
+		return expansion{open: &Pattern{Glob: g, Many: many, Source: source(src, w)}}
 	}
 	if started || cur.Len() > 0 || len(x.fields) == 0 && quoted(w) {
 		x.fields = append(x.fields, cur.String())
@@ -344,4 +355,12 @@ func quote(w string) string {
 		}
 	}
 	return w
+}
+
+// paramName is the name a parameter expansion reads.
+func paramName(p *syntax.ParamExp) string {
+	if p.Param == nil {
+		return ""
+	}
+	return p.Param.Value
 }
