@@ -259,21 +259,31 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 	// for the second: alone, it is the line as written.
 	var first *syntax.Stmt
 	count := 0
-	err := p.Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
+	var err error
+	for s, e := range p.StmtsSeq(strings.NewReader(src)) {
+		if e != nil {
+			err = e
+			break
+		}
 		if count++; count == 1 {
 			first = s
 			if stdin.given() {
 				in.feeds[s] = stdin
 			}
-			return in.spend(1)
+			if !in.spend(1) {
+				break
+			}
+			continue
 		}
 		if first != nil {
 			in.walk(src, first, depth, via, true)
 			first = nil
 		}
 		in.walk(src, s, depth, via, true)
-		return !in.spent
-	})
+		if in.spent {
+			break
+		}
+	}
 	if first != nil {
 		// A lone command is the line as written; anything else (a chain,
 		// a subshell, a group, a loop, code another command runs) holds

@@ -173,6 +173,12 @@ func backslashes(s string, leadingZero bool) (string, bool) {
 			}
 			fallthrough
 		default:
+			if '1' <= c && c <= '7' {
+				// Octal needs its leading zero here: \151 is itself.
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				continue
+			}
 			rest := s[i+1 : min(len(s), i+9)]
 			consumed := escapeLen(c, rest)
 			b.WriteString(ansiC(`\` + string(c) + rest[:consumed]))
@@ -271,7 +277,7 @@ func convert(spec string, conv byte, arg string) (converted, bool) {
 		text, stop := backslashes(arg, true)
 		return converted{text: fmt.Sprintf("%"+spec+"s", text), stop: stop}, true
 	case 'q':
-		return converted{text: fmt.Sprintf("%"+spec+"s", quote(arg))}, true
+		return converted{text: fmt.Sprintf("%"+spec+"s", bashQuote(arg))}, true
 	case 'c':
 		if arg == "" {
 			return converted{}, true
@@ -289,4 +295,25 @@ func convert(spec string, conv byte, arg string) (converted, bool) {
 		return converted{text: fmt.Sprintf("%"+spec+verb, n)}, true
 	}
 	return converted{}, false
+}
+
+// bashQuote is printf %q's quoting: a backslash before each character
+// the shell reads specially, $'…' for text with control characters.
+func bashQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return "$'" + strings.NewReplacer("\\", "\\\\", "'", "\\'", "\n", "\\n", "\t", "\\t", "\r", "\\r").Replace(s) + "'"
+		}
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if strings.ContainsRune(" \t\n!\"#$&'()*,;<=>?[\\]^`{|}", r) || r == '~' && i == 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
