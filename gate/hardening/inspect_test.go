@@ -136,11 +136,27 @@ func FuzzInspect(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		for _, fd := range Inspect(line) {
+			if strings.HasPrefix(fd.Unseeable, "codewhale-ls could not read the line") {
+				t.Fatalf("%q: Inspect panicked: %s", line, fd.Unseeable)
+			}
 			if (fd.Command == "") == (fd.Unseeable == "") {
 				t.Fatalf("%q: a finding is neither a command nor unseeable, or both: %+v", line, fd)
 			}
 		}
 	})
+}
+
+// Brace expansions in the words of a line are read without changing the
+// parsed line under the walk (syntax.Walk knows no brace node).
+func TestInspectBracesInArguments(t *testing.T) {
+	for line, want := range map[string]string{
+		"mkdir -p project/{lib/ext,bin,doc/{html,pdf}} && git {push,}": "git push",
+		"touch a{1..3}.txt; git pu{s,}h":                                "git push",
+	} {
+		if found, unseeable := commands(line); !slices.Contains(found, want) || unseeable {
+			t.Errorf("%q: found %q (unseeable %v), want %q among them", line, found, unseeable, want)
+		}
+	}
 }
 
 // A brace expansion of millions of words costs nothing: past a bound it

@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +14,11 @@ import (
 // when part of it is only known when the line runs, the pattern of what
 // it may be. how names a spelling that hides the word's value.
 func (in *inspector) fields(src string, w *syntax.Word) (fields []string, open *Pattern, how string) {
+	// On a copy: splitting rewrites the word's parts in place, and the
+	// walk goes on through the word after (syntax.Walk knows no BraceExp).
+	copied := *w
+	copied.Parts = slices.Clone(w.Parts)
+	w = &copied
 	braces := syntax.SplitBraces(w)
 	if braces {
 		how = "brace expansion"
