@@ -342,25 +342,15 @@ func unescapeDouble(s string) string {
 }
 
 // join writes words as a shell line: each quoted when it holds anything
-// but plain characters.
+// but plain characters. A first word spelled as an assignment stays one
+// (`env FOO=1 git push` unwrapped is `FOO=1 git push`); ArgvLine is the
+// line for an argv, where it cannot be.
 func join(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
-		out[i] = quote(w)
+		out[i] = Quote(w)
 	}
 	return strings.Join(out, " ")
-}
-
-func quote(w string) string {
-	if w == "" {
-		return "''"
-	}
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= 0x80 || !plainByte[c] || c == ' ' {
-			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	return w
 }
 
 // paramName is the name a parameter expansion reads.
