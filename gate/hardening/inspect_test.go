@@ -151,7 +151,7 @@ func FuzzInspect(f *testing.F) {
 func TestInspectBracesInArguments(t *testing.T) {
 	for line, want := range map[string]string{
 		"mkdir -p project/{lib/ext,bin,doc/{html,pdf}} && git {push,}": "git push",
-		"touch a{1..3}.txt; git pu{s,}h":                                "git push puh",
+		"touch a{1..3}.txt; git pu{s,}h":                               "git push puh",
 	} {
 		if found, unseeable := commands(line); !slices.Contains(found, want) || unseeable {
 			t.Errorf("%q: found %q (unseeable %v), want %q among them", line, found, unseeable, want)
