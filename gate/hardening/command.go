@@ -34,9 +34,9 @@ type feed struct {
 	// from says where unknown input comes from ("a program's output", "a
 	// file"); "" when the line gives the command no input of its own.
 	from string
-	// producer are the words of the command whose output it is, when
-	// known.
-	producer []string
+	// form is what each word of unknown input is like, from the program
+	// that prints it (producedForm).
+	form Pattern
 }
 
 // given says whether the line gives the command input (a pipe, a

@@ -808,34 +808,11 @@ func (in *inspector) xargs(c *command) {
 	default:
 		// The words it reads are only known when it runs: any number, each
 		// of the form its producer gives.
-		in.patterns["XARGS_INPUT"] = Pattern{Glob: producedWord(c.stdin.producer), Many: true}
+		form := c.stdin.form
+		form.Many = true
+		in.patterns["XARGS_INPUT"] = form
 		in.line(join(rest)+" $XARGS_INPUT", c.depth+1, "xargs reading "+describeFeed(c.stdin))
 	}
-}
-
-// producedWord is the glob every word a producer prints matches: find
-// prints paths under its one starting point; anything else, any word.
-func producedWord(producer []string) string {
-	if len(producer) == 0 || path.Base(producer[0]) != "find" {
-		return "*"
-	}
-	var starts []string
-	for _, a := range producer[1:] {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		starts = append(starts, a)
-	}
-	switch len(starts) {
-	case 0:
-		return "." + "*"
-	case 1:
-		if strings.HasPrefix(starts[0], "-") {
-			return "*"
-		}
-		return globEscape(starts[0]) + "*"
-	}
-	return "*"
 }
 
 func describeFeed(f feed) string {

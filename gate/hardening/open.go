@@ -14,6 +14,33 @@ type Pattern struct {
 	Many bool
 	// Source is the word as written.
 	Source string
+	// Form narrows what each word may be, from the program that prints it
+	// (producedForm): "" any text.
+	Form Form
+}
+
+// Form is what every word a program prints is like.
+type Form int
+
+const (
+	// AnyText may be any word.
+	AnyText Form = iota
+	// NameOnly holds no slash: a file name in a directory (ls), a number
+	// (seq).
+	NameOnly
+	// RelativePath does not begin with a slash: paths git prints.
+	RelativePath
+)
+
+// matches says whether w may be a word of the pattern.
+func (p Pattern) matches(w string) bool {
+	switch {
+	case p.Form == NameOnly && strings.Contains(w, "/"):
+		return false
+	case p.Form == RelativePath && strings.HasPrefix(w, "/"):
+		return false
+	}
+	return globMatch(p.Glob, w)
 }
 
 // globEscape escapes text for a Glob.
@@ -72,7 +99,7 @@ func fill(pats []Pattern, rule []string, steps *int) ([]string, bool) {
 	}
 	p := pats[0]
 	if !p.Many {
-		if !globMatch(p.Glob, rule[0]) {
+		if !p.matches(rule[0]) {
 			return nil, false
 		}
 		rest, ok := fill(pats[1:], rule[1:], steps)
@@ -80,7 +107,7 @@ func fill(pats []Pattern, rule []string, steps *int) ([]string, bool) {
 	}
 	// Any number of words, each matching the glob.
 	for k := 0; k <= len(rule); k++ {
-		if k > 0 && !globMatch(p.Glob, rule[k-1]) {
+		if k > 0 && !p.matches(rule[k-1]) {
 			break
 		}
 		if rest, ok := fill(pats[1:], rule[k:], steps); ok {

@@ -130,6 +130,7 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 	var glob strings.Builder
 	started := false // cur holds a field, possibly empty ("")
 	dynamic, many, constrained := false, false, false
+	form := AnyText
 	unknown := func(quoted bool) {
 		dynamic = true
 		glob.WriteString("*")
@@ -198,7 +199,7 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 		case *syntax.ParamExp:
 			if pt, ok := in.patterns[paramName(p)]; ok && len(w.Parts) == 1 {
 				// Words a program gives, each of a known form.
-				dynamic, many, constrained = true, pt.Many, true
+				dynamic, many, constrained, form = true, pt.Many, true, pt.Form
 				glob.WriteString(pt.Glob)
 				return
 			}
@@ -212,6 +213,12 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 		case *syntax.CmdSubst:
 			out := in.output(src, &syntax.Stmt{Cmd: &syntax.Block{Stmts: p.Stmts}})
 			if !out.known {
+				if soleSubst(w) == p && out.form.Glob != "" && (out.form.Glob != "*" || out.form.Form != AnyText) {
+					// All the word is what a program prints, of a known form.
+					dynamic, many, constrained, form = true, !quoted, true, out.form.Form
+					glob.WriteString(out.form.Glob)
+					return
+				}
 				unknown(quoted)
 				return
 			}
@@ -239,7 +246,7 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 			// Split into words, any of which may hold any part.
 			g = "*"
 		}
-		return expansion{open: &Pattern{Glob: g, Many: many, Source: source(src, w)}}
+		return expansion{open: &Pattern{Glob: g, Many: many, Source: source(src, w), Form: form}}
 	}
 	if started || cur.Len() > 0 || len(x.fields) == 0 && quoted(w) {
 		x.fields = append(x.fields, cur.String())
@@ -359,4 +366,18 @@ func paramName(p *syntax.ParamExp) string {
 		return ""
 	}
 	return p.Param.Value
+}
+
+// soleSubst is the command substitution a word is made of alone ($(…) or
+// "$(…)"), nil for any other word.
+func soleSubst(w *syntax.Word) *syntax.CmdSubst {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, _ := part.(*syntax.CmdSubst)
+	return cs
 }
