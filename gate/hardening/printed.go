@@ -1,9 +1,9 @@
 package hardening
 
 import (
-	"slices"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
