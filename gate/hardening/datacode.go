@@ -57,19 +57,14 @@ func (in *inspector) setVar(name string, v value, depth int) {
 
 // special inspects what bash runs from the variables it runs code from.
 func (in *inspector) special(name string, v value, depth int) {
-	switch name {
-	case "PS0", "PS1", "PS2", "PS4":
-		if v.known {
-			in.document(v.text, depth, "the prompt "+name)
-		} else {
-			in.unseeable("the prompt " + name + " is set to text built when the line runs, and bash expands its command substitutions")
-		}
-	case "PROMPT_COMMAND":
-		if v.known {
-			in.line(v.text, depth+1, "PROMPT_COMMAND")
-		} else {
-			in.unseeable("PROMPT_COMMAND is set to code built when the line runs")
-		}
+	// A value only known when the line runs is a program's output, read
+	// as data (docs/hardening.md, "Cannot see").
+	switch {
+	case !v.known:
+	case name == "PS0" || name == "PS1" || name == "PS2" || name == "PS4":
+		in.document(v.text, depth, "the prompt "+name)
+	case name == "PROMPT_COMMAND":
+		in.line(v.text, depth+1, "PROMPT_COMMAND")
 	}
 }
 

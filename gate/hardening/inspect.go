@@ -291,13 +291,33 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 		lone := err == nil && isCall(first) && via == ""
 		in.walk(src, first, depth, via, !lone)
 	}
-	if err != nil {
-		// bash runs each complete command before the place it cannot
-		// read, and reads some text otherwise than this parser does.
-		if !in.spent {
-			in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
-		}
+	if err == nil || in.spent {
+		return
 	}
+	if delim, ok := unclosedHeredoc(err); ok && !strings.HasSuffix(src, "\n"+delim) {
+		// bash takes a here-document to the end of the text when its
+		// delimiter never comes (with a warning), and runs the command:
+		// read it so. The commands before it are read again, to the same
+		// findings.
+		in.script(src+"\n"+delim, depth, via, stdin)
+		return
+	}
+	// bash runs each complete command before the place it cannot read,
+	// and reads some text otherwise than this parser does.
+	in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
+}
+
+// unclosedHeredoc is the delimiter of a here-document the parser found
+// no end of.
+func unclosedHeredoc(err error) (string, bool) {
+	const prefix = "unclosed here-document `"
+	msg := err.Error()
+	i := strings.Index(msg, prefix)
+	if i < 0 || !strings.HasSuffix(msg, "`") {
+		return "", false
+	}
+	delim := msg[i+len(prefix) : len(msg)-1]
+	return delim, delim != "" && !strings.ContainsAny(delim, "\n`")
 }
 
 func isCall(s *syntax.Stmt) bool {

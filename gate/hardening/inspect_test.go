@@ -159,6 +159,18 @@ func TestInspectBracesInArguments(t *testing.T) {
 	}
 }
 
+// bash takes an unclosed here-document to the end of the text, and runs
+// its command: so does the layer, without holding the line.
+func TestInspectUnclosedHeredoc(t *testing.T) {
+	found, unseeable := commands("bash <<'EOT'\ngit push")
+	if !slices.Contains(found, "git push") || unseeable {
+		t.Errorf("found %q (unseeable %v)", found, unseeable)
+	}
+	if _, unseeable := commands("ssh host <<EOF"); unseeable {
+		t.Error("an empty unclosed here-document is unseeable")
+	}
+}
+
 // A brace expansion of millions of words costs nothing: past a bound it
 // is a word built at run time.
 func TestInspectHugeBraceExpansion(t *testing.T) {

@@ -30,6 +30,9 @@ const (
 	NameOnly
 	// RelativePath does not begin with a slash: paths git prints.
 	RelativePath
+	// NotOption does not begin with a dash: paths find prints from a
+	// starting point it was given (find takes none beginning with one).
+	NotOption
 )
 
 // matches says whether w may be a word of the pattern.
@@ -38,6 +41,8 @@ func (p Pattern) matches(w string) bool {
 	case p.Form == NameOnly && strings.Contains(w, "/"):
 		return false
 	case p.Form == RelativePath && strings.HasPrefix(w, "/"):
+		return false
+	case p.Form == NotOption && strings.HasPrefix(w, "-"):
 		return false
 	}
 	return globMatch(p.Glob, w)

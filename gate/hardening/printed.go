@@ -31,7 +31,13 @@ func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
 			}
 			fields, open, _ := in.fields(src, w)
 			if open != nil {
-				return feed{from: "the output of `" + shorten(source(src, cmd)) + "`", form: Pattern{Glob: "*"}}
+				from := "the output of `" + shorten(source(src, cmd)) + "`"
+				if len(words) > 0 && path.Base(words[0]) == "find" {
+					// Whatever it starts from, find prints no word
+					// beginning with a dash.
+					return feed{from: from, form: Pattern{Glob: "*", Form: NotOption}}
+				}
+				return feed{from: from, form: Pattern{Glob: "*"}}
 			}
 			words = append(words, fields...)
 		}
