@@ -294,6 +294,8 @@ func (in *inspector) declareWords(variant string, words []string, depth int) {
 		v := value{text: val, known: val != "\x00"}
 		if nameref && v.known {
 			in.nameSubscript(v.text, depth, variant+" -n")
+			// A name reference reads the variable it names.
+			v = in.vars[v.text]
 		}
 		if base == name {
 			in.setVar(base, v, depth)

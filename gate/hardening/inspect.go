@@ -706,6 +706,7 @@ func openTail(c *command) string {
 // given, or what it reads from its standard input.
 func (in *inspector) shell(c *command) {
 	name := path.Base(c.words[0])
+	in.startupFile(c, name)
 	via := "`" + name + " -c`"
 	args := c.args()
 	for i, a := range args {
@@ -736,6 +737,25 @@ func (in *inspector) shell(c *command) {
 		return
 	}
 	in.fromStdin(c, name)
+}
+
+// startupFile inspects the file a non-interactive shell sources first:
+// $BASH_ENV (bash), $ENV (sh), as the command's own assignment or a
+// variable the line sets.
+func (in *inspector) startupFile(c *command, name string) {
+	for _, variable := range []string{"BASH_ENV", "ENV"} {
+		v, ok := c.env[variable]
+		if !ok {
+			v, ok = in.vars[variable]
+		}
+		switch {
+		case !ok:
+		case !v.known:
+			in.unseeable(name + " first runs the file " + variable + " names, which is only known when the line runs")
+		case v.text != "":
+			in.scriptFile(c, v.text, name+" sourcing "+variable)
+		}
+	}
 }
 
 // fromStdin inspects the commands a shell (or source /dev/stdin) reads
@@ -814,27 +834,6 @@ func (in *inspector) copies(c *command) {
 	}
 }
 
-// xargs inspects the command xargs runs, completed by the words it reads.
-func (in *inspector) xargs(c *command) {
-	rest := afterOptions(c.args(), xargsValued)
-	if len(rest) == 0 {
-		rest = []string{"echo"}
-	}
-	switch {
-	case !c.complete():
-		in.line(join(rest)+openTail(c), c.depth+1, "xargs")
-	case c.stdin.known:
-		in.line(join(rest)+" "+join(strings.Fields(c.stdin.text)), c.depth+1, "xargs reading "+describeFeed(c.stdin))
-	default:
-		// The words it reads are only known when it runs: any number, each
-		// of the form its producer gives.
-		form := c.stdin.form
-		form.Many = true
-		in.patterns["XARGS_INPUT"] = form
-		in.line(join(rest)+" $XARGS_INPUT", c.depth+1, "xargs reading "+describeFeed(c.stdin))
-	}
-}
-
 func describeFeed(f feed) string {
 	if f.known {
 		return "`" + shorten(strings.TrimSpace(f.text)) + "`"
@@ -861,6 +860,11 @@ func (in *inspector) stdin(src string, stmt *syntax.Stmt) feed {
 		case syntax.Hdoc, syntax.DashHdoc:
 			f = in.heredoc(src, r)
 		case syntax.RdrIn, syntax.RdrInOut:
+			if ps := soleProcSubst(r.Word); ps != nil {
+				// < <(…): what the commands print.
+				f = in.output(src, &syntax.Stmt{Cmd: &syntax.Block{Stmts: ps.Stmts}})
+				continue
+			}
 			name, open := literal(src, r.Word)
 			switch v, ok := in.files[name]; {
 			case open != "":
@@ -880,6 +884,15 @@ func (in *inspector) stdin(src string, stmt *syntax.Stmt) feed {
 		}
 	}
 	return f
+}
+
+// soleProcSubst is the process substitution a word is made of alone.
+func soleProcSubst(w *syntax.Word) *syntax.ProcSubst {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	ps, _ := w.Parts[0].(*syntax.ProcSubst)
+	return ps
 }
 
 // heredoc is what a here-document gives: its text when nothing in it is

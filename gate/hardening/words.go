@@ -197,10 +197,16 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 				part(q, true)
 			}
 		case *syntax.ParamExp:
-			if pt, ok := in.patterns[paramName(p)]; ok && len(w.Parts) == 1 {
+			if pt, ok := in.patterns[paramName(p)]; ok {
 				// Words a program gives, each of a known form.
-				dynamic, many, constrained, form = true, pt.Many, true, pt.Form
-				glob.WriteString(pt.Glob)
+				dynamic = true
+				if soleParam(w) == p {
+					many, constrained, form = pt.Many && !quoted, true, pt.Form
+					glob.WriteString(pt.Glob)
+				} else {
+					many = many || pt.Many && !quoted
+					glob.WriteString("*")
+				}
 				return
 			}
 			v, name := in.paramValue(p)
@@ -380,4 +386,18 @@ func soleSubst(w *syntax.Word) *syntax.CmdSubst {
 	}
 	cs, _ := part.(*syntax.CmdSubst)
 	return cs
+}
+
+// soleParam is the parameter expansion a word is made of alone ($x or
+// "$x"), nil for any other word.
+func soleParam(w *syntax.Word) *syntax.ParamExp {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	pe, _ := part.(*syntax.ParamExp)
+	return pe
 }
