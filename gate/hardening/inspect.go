@@ -548,6 +548,12 @@ func (in *inspector) call(src string, stmt *syntax.Stmt, expr *syntax.CallExpr, 
 			continue
 		}
 		v := in.assignedValue(src, a)
+		if in.integers[a.Name.Value] && a.Value != nil {
+			// An integer variable's assignment, += too, is arithmetic.
+			if text := in.unsplit(src, a.Value); text.known {
+				in.arithText(text.text, depth, "assigning to the integer variable "+a.Name.Value)
+			}
+		}
 		if len(expr.Args) == 0 {
 			in.setVar(a.Name.Value, v, depth)
 		} else {
