@@ -325,7 +325,7 @@ var rmLong = []string{"force", "interactive", "one-file-system", "no-preserve-ro
 // rmRemovesRoot: GNU rm's argv (read as getopt_long does: options
 // anywhere before `--`, clustered short options, long-option prefixes)
 // removes recursively and by force a path that is the root directory, or
-// every entry of it (`/*`).
+// every entry of it (`/*`). An option rm does not know stops it.
 func rmRemovesRoot(args []string) bool {
 	recursive, force, root := false, false, false
 	topLevel := 0
@@ -346,6 +346,9 @@ func rmRemovesRoot(args []string) bool {
 					hits = append(hits, l)
 				}
 			}
+			if len(hits) != 1 {
+				return false // rm stops: an unknown or ambiguous option
+			}
 			if len(hits) == 1 {
 				recursive = recursive || hits[0] == "recursive"
 				switch hits[0] {
@@ -363,6 +366,9 @@ func rmRemovesRoot(args []string) bool {
 					force = true
 				case 'i', 'I':
 					force = false // rm's last -f, -i or -I wins
+				case 'r', 'R', 'd', 'v':
+				default:
+					return false // rm stops: an unknown option
 				}
 			}
 		default:
