@@ -80,10 +80,11 @@ func hostileCorpus(t testing.TB) []hostileForm {
 //     push really starts, however the line reached it (aliases,
 //     GIT_CONFIG_*, git-core's `git-push`, the dynamic loader). The
 //     repository is a `git init` with no remote (one shared by the forms,
-//     and a form's own when it writes git's config), GIT_DIR points at it
-//     whatever the line's directory, no system or global config is read and
-//     GIT_ALLOW_PROTOCOL=file forbids every network transport, so the push
-//     stops at "No configured push destination";
+//     and a form's own when it writes git's config) whose push.default is
+//     malformed, so `git push` dies reading its config, its first step,
+//     before it looks for a remote (pushPoison); GIT_DIR points at it
+//     whatever the line's directory, no system or global config is read
+//     and GIT_ALLOW_PROTOCOL=file forbids every network transport besides;
 //   - links to the real harmless programs the forms use (interpreters,
 //     wrappers, coreutils that only copy or print).
 //
@@ -179,9 +180,7 @@ func newBashSandbox(t testing.TB) *bashSandbox {
 	}
 	if real, err := exec.LookPath("git"); err == nil {
 		sb.git = real
-		if out, err := exec.Command(real, "init", "-q", filepath.Join(root, "repo")).CombinedOutput(); err != nil {
-			t.Fatalf("git init: %v: %s", err, out)
-		}
+		must(t, sandboxRepo(real, filepath.Join(root, "repo")))
 		script := strings.Replace(stubScript, "NAME", "git", 1) + `exec "$CODEWHALE_REAL_GIT" "$@"` + "\n"
 		must(t, os.WriteFile(filepath.Join(sb.bin, "git"), []byte(script), 0o755))
 		sb.env = append(sb.env, "CODEWHALE_REAL_GIT="+real)
@@ -204,6 +203,25 @@ func newBashSandbox(t testing.TB) *bashSandbox {
 		must(t, os.Symlink(real, filepath.Join(sb.bin, name)))
 	}
 	return sb
+}
+
+// pushPoison is the sandbox repository's push.default: git dies on the
+// malformed value as soon as `git push` reads its config, which is the
+// first thing it does, after GIT_TRACE has logged `built-in: git push`
+// and before it looks for any remote. (Every git command that reads the
+// default config dies on it too; none of the forms needs one.)
+const pushPoison = "never-push-from-the-codewhale-sandbox"
+
+// sandboxRepo makes dir a git repository no push can leave.
+func sandboxRepo(git, dir string) error {
+	for _, args := range [][]string{{"init", "-q", dir}, {"--git-dir=" + filepath.Join(dir, ".git"), "config", "push.default", pushPoison}} {
+		cmd := exec.Command(git, args...)
+		cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=" + dir}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v: %s", args, err, out)
+		}
+	}
+	return nil
 }
 
 func envOr(key, def string) string {
@@ -246,8 +264,8 @@ func (sb *bashSandbox) run(ctx context.Context, id int, form string) ran {
 	gitDir := filepath.Join(sb.root, "repo", ".git")
 	if sb.git != "" && strings.Contains(form, "git config") {
 		// A form that writes git's config gets a repository of its own.
-		if out, err := exec.Command(sb.git, "init", "-q", dir).CombinedOutput(); err != nil {
-			return ran{err: fmt.Errorf("git init: %v: %s", err, out)}
+		if err := sandboxRepo(sb.git, dir); err != nil {
+			return ran{err: err}
 		}
 		gitDir = filepath.Join(dir, ".git")
 	}
