@@ -89,7 +89,8 @@ func hostileCorpus(t testing.TB) []hostileForm {
 //     wrappers, coreutils that only copy or print).
 //
 // Before a form runs, a copy of it has its absolute paths to rm, cargo and
-// curl rewritten to the stubs; the corpus file is never changed. A form
+// curl rewritten to the stubs, and /tmp/ to a directory of the sandbox;
+// the corpus file is never changed. A form
 // that names any other absolute path outside a short allowlist, or that
 // could reach the real programs another way (`command -p`, a PATH of its
 // own, `env -i`, a URL), is refused rather than run.
@@ -126,8 +127,12 @@ var gitCoreOnPath = regexp.MustCompile(`PATH=(/usr/lib/git-core:\$PATH|\$PATH:/u
 // stubbedPath is an absolute path to a stubbed program.
 var stubbedPath = regexp.MustCompile(`(^|[^A-Za-z0-9_./-])(/usr/local/bin/|/usr/bin/|/bin/|/usr/local/sbin/|/usr/sbin/|/sbin/)(rm|cargo|curl)\b`)
 
+// tmpPath is a path under /tmp, which the sandbox moves to its own.
+var tmpPath = regexp.MustCompile(`(^|[^A-Za-z0-9_./-])/tmp/`)
+
 // sandboxCopy is the form as the sandbox runs it, or why it will not.
-func sandboxCopy(form, bin string) (string, error) {
+func sandboxCopy(form, root string) (string, error) {
+	bin, tmp := filepath.Join(root, "bin"), filepath.Join(root, "tmp")
 	for _, s := range refusedText {
 		if strings.Contains(form, s) {
 			return "", fmt.Errorf("it contains %q", s)
@@ -137,10 +142,12 @@ func sandboxCopy(form, bin string) (string, error) {
 	if strings.Contains(rest, "PATH") {
 		return "", errors.New("it sets a PATH of its own")
 	}
+	// /tmp/ first: the stubs' own paths may lie under it.
+	form = tmpPath.ReplaceAllString(form, "${1}"+tmp+"/")
 	form = stubbedPath.ReplaceAllString(form, "${1}"+bin+"/${3}")
 	for _, m := range absPath.FindAllStringSubmatch(form, -1) {
 		p := m[1]
-		if strings.HasPrefix(p, bin+"/") || allowedPaths.MatchString(p) {
+		if strings.HasPrefix(p, root+"/") || allowedPaths.MatchString(p) {
 			continue
 		}
 		return "", fmt.Errorf("it names %s, which the sandbox cannot vouch for", p)
@@ -164,6 +171,7 @@ func newBashSandbox(t testing.TB) *bashSandbox {
 	root := t.TempDir()
 	sb := &bashSandbox{root: root, bin: filepath.Join(root, "bin"), missing: map[string]bool{}}
 	must(t, os.MkdirAll(sb.bin, 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "tmp"), 0o755))
 	for _, name := range stubbed {
 		script := strings.Replace(stubScript, "NAME", name, 1)
 		if name == "cargo" {
@@ -257,7 +265,7 @@ func (sb *bashSandbox) run(ctx context.Context, id int, form string) ran {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return ran{err: err}
 	}
-	src, err := sandboxCopy(form, sb.bin)
+	src, err := sandboxCopy(form, sb.root)
 	if err != nil {
 		return ran{err: fmt.Errorf("refused: %v", err)}
 	}
@@ -278,6 +286,7 @@ func (sb *bashSandbox) run(ctx context.Context, id int, form string) ran {
 	cmd.Env = append([]string{
 		"PATH=" + sb.bin,
 		"HOME=" + home,
+		"TMPDIR=" + filepath.Join(sb.root, "tmp"),
 		"LANG=C",
 		"CODEWHALE_STUB_LOG=" + log,
 		"GIT_TRACE=" + trace,
@@ -505,6 +514,38 @@ func TestRmFlagSpellingsAreRealRm(t *testing.T) {
 		}
 		if !rmRemovesRoot(append(slices.Clone(flags), "/")) {
 			t.Errorf("rmRemovesRoot does not read %v / as rm -rf /", flags)
+		}
+	}
+}
+
+// TestSandboxCopyKeepsRealProgramsUnreachable: the copy of a form the
+// bash sandbox runs names the stubs for rm, cargo and curl wherever the
+// form names the real ones, keeps /tmp to the sandbox, and refuses a
+// form with any other way to the real programs.
+func TestSandboxCopyKeepsRealProgramsUnreachable(t *testing.T) {
+	root := "/tmp/sandbox"
+	for form, want := range map[string]string{
+		"/bin/rm -rf /":                         "/tmp/sandbox/bin/rm -rf /",
+		"/usr/bin/rm -fr /":                     "/tmp/sandbox/bin/rm -fr /",
+		"cp /bin/rm ./r; ./r -rf /":             "cp /tmp/sandbox/bin/rm ./r; ./r -rf /",
+		"x=/usr/local/bin/cargo; $x p":          "x=/tmp/sandbox/bin/cargo; $x p",
+		"flock /tmp/l git push":                 "flock /tmp/sandbox/tmp/l git push",
+		"/usr/bin/git push":                     "/usr/bin/git push",
+		"rm -rf /*":                             "rm -rf /*",
+		"PATH=/usr/lib/git-core:$PATH git-push": "PATH=/usr/lib/git-core:$PATH git-push",
+	} {
+		got, err := sandboxCopy(form, root)
+		if err != nil || got != want {
+			t.Errorf("sandboxCopy(%q) = %q, %v; want %q", form, got, err, want)
+		}
+	}
+	for _, form := range []string{
+		"command -p rm -rf /", "PATH=/usr/bin rm -rf /", "env -i rm -rf /", "/usr/bin/shred -u x", "/sbin/reboot",
+		"git push https://example.com/x", "GIT_DIR=/work/main/.git git push", "unset PATH; rm -rf /", "/usr/bin/../bin/rm -rf /",
+		"/root/.cargo/bin/cargo publish", "sudo rm -rf /",
+	} {
+		if got, err := sandboxCopy(form, root); err == nil {
+			t.Errorf("sandboxCopy(%q) ran it as %q", form, got)
 		}
 	}
 }
