@@ -322,10 +322,34 @@ func (sb *bashSandbox) run(ctx context.Context, id int, form string) ran {
 	for range strings.Count(string(traceText), "trace: built-in: git push") {
 		r.denied = append(r.denied, "git push")
 	}
+	if !slices.Contains(r.denied, "git push") {
+		// A form that sets GIT_TRACE itself takes the trace elsewhere:
+		// the stub's argv still shows a push as written.
+		for l := range strings.SplitSeq(strings.TrimSpace(r.log), "\n") {
+			if argv := strings.Split(l, "\x1f"); argv[0] == "git" && gitPushes(argv[1:]) {
+				r.denied = append(r.denied, "git push")
+			}
+		}
+	}
 	if len(r.denied) == 0 && runErr != nil && ctx.Err() != nil {
 		r.err = fmt.Errorf("timed out: %s", out)
 	}
 	return r
+}
+
+// gitPushes: git's words run `push` as written (after git's global
+// options), aliases aside.
+func gitPushes(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-c" || a == "-C" || a == "--config-env" || a == "--namespace":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == "push"
+		}
+	}
+	return false
 }
 
 // cargoPublishes: cargo's words run `publish` (after a rustup
