@@ -48,7 +48,8 @@ import (
 // authors decide what to do with each kind. Lines among them that run a
 // denied command belong in hostile/parse-divergence.txt.
 //
-// 400 lines by default (and no more than 25 s of them); CODEWHALE_SHDIFF_LINES=N for more, and
+// 400 lines by default, and no more than 25 s of them;
+// CODEWHALE_SHDIFF_LINES=N for more (without the time limit) and
 // CODEWHALE_SHDIFF_SEED to change the seed.
 func TestShellParserAgainstBash(t *testing.T) {
 	bash, err := exec.LookPath("bash")
