@@ -48,7 +48,7 @@ import (
 // authors decide what to do with each kind. Lines among them that run a
 // denied command belong in hostile/parse-divergence.txt.
 //
-// 400 lines by default, and no more than 25 s of them;
+// 400 lines by default (100 with -short), and no more than 25 s of them;
 // CODEWHALE_SHDIFF_LINES=N for more (without the time limit) and
 // CODEWHALE_SHDIFF_SEED to change the seed.
 func TestShellParserAgainstBash(t *testing.T) {
@@ -57,6 +57,9 @@ func TestShellParserAgainstBash(t *testing.T) {
 		t.Skip("no bash here")
 	}
 	n, seed := 400, uint64(23)
+	if testing.Short() {
+		n = 100
+	}
 	if v, err := strconv.Atoi(os.Getenv("CODEWHALE_SHDIFF_LINES")); err == nil && v > 0 {
 		n = v
 	}
