@@ -41,27 +41,35 @@ func hostileCorpus(t testing.TB) []hostileForm {
 	}
 	var out []hostileForm
 	for _, p := range paths {
-		class := strings.TrimSuffix(filepath.Base(p), ".txt")
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
+		out = append(out, hostileFile(t, p)...)
+	}
+	return out
+}
+
+// hostileFile reads one file of forms; its name is their class.
+func hostileFile(t testing.TB, path string) []hostileForm {
+	t.Helper()
+	class := strings.TrimSuffix(filepath.Base(path), ".txt")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []hostileForm
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
-		sc := bufio.NewScanner(f)
-		n := 0
-		for sc.Scan() {
-			n++
-			line := sc.Text()
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			line = strings.ReplaceAll(line, `\r\n`, "\r\n")
-			line = strings.ReplaceAll(line, `\n`, "\n")
-			out = append(out, hostileForm{class: class, text: line, line: n})
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
+		line = strings.ReplaceAll(line, `\r\n`, "\r\n")
+		line = strings.ReplaceAll(line, `\n`, "\n")
+		out = append(out, hostileForm{class: class, text: line, line: n})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -521,6 +529,33 @@ func TestHostileFormsRunInBash(t *testing.T) {
 		sum += confirmed[c]
 	}
 	t.Logf("all classes: %d of %d forms confirmed", sum, len(forms))
+}
+
+// TestHostileCandidatesInBash is for writing the corpus: with
+// CODEWHALE_HOSTILE_CANDIDATES=FILE (the corpus format) it runs each form
+// of FILE in the sandbox and logs whether bash started a denied program,
+// failing nothing. Forms that start none stay out of the corpus.
+func TestHostileCandidatesInBash(t *testing.T) {
+	path := os.Getenv("CODEWHALE_HOSTILE_CANDIDATES")
+	if path == "" {
+		t.Skip("CODEWHALE_HOSTILE_CANDIDATES is not set")
+	}
+	forms := hostileFile(t, path)
+	texts := make([]string, len(forms))
+	for i, f := range forms {
+		texts[i] = f.text
+	}
+	sb := newBashSandbox(t)
+	for i, r := range confirmHostile(t, sb, texts) {
+		switch {
+		case r.err != nil:
+			t.Logf("line %d: %v: %q", forms[i].line, r.err, forms[i].text)
+		case len(r.denied) == 0:
+			t.Logf("line %d: runs no denied program: %q (stubs logged %q)", forms[i].line, forms[i].text, r.log)
+		default:
+			t.Logf("line %d: runs %s: %q", forms[i].line, strings.Join(r.denied, ", "), forms[i].text)
+		}
+	}
 }
 
 // TestRmFlagSpellingsAreRealRm: every way the hostile corpus spells rm's
