@@ -88,7 +88,7 @@ func hostileFile(t testing.TB, path string) []hostileForm {
 //     push really starts, however the line reached it (aliases,
 //     GIT_CONFIG_*, git-core's `git-push`, the dynamic loader). The
 //     repository is a `git init` with no remote (one shared by the forms,
-//     and a form's own when it writes git's config) whose push.default is
+//     and a form's own when it writes git's config) whose push.gpgSign is
 //     malformed, so `git push` dies reading its config, its first step,
 //     before it looks for a remote (pushPoison); GIT_DIR points at it
 //     whatever the line's directory, no system or global config is read
@@ -221,16 +221,16 @@ func newBashSandbox(t testing.TB) *bashSandbox {
 	return sb
 }
 
-// pushPoison is the sandbox repository's push.default: git dies on the
+// pushPoison is the sandbox repository's push.gpgSign: git dies on the
 // malformed value as soon as `git push` reads its config, which is the
 // first thing it does, after GIT_TRACE has logged `built-in: git push`
-// and before it looks for any remote. (Every git command that reads the
-// default config dies on it too; none of the forms needs one.)
+// and before it looks for any remote. Only push and send-pack read the
+// key, so every other git command works.
 const pushPoison = "never-push-from-the-codewhale-sandbox"
 
 // sandboxRepo makes dir a git repository no push can leave.
 func sandboxRepo(git, dir string) error {
-	for _, args := range [][]string{{"init", "-q", dir}, {"--git-dir=" + filepath.Join(dir, ".git"), "config", "push.default", pushPoison}} {
+	for _, args := range [][]string{{"init", "-q", dir}, {"--git-dir=" + filepath.Join(dir, ".git"), "config", "push.gpgSign", pushPoison}} {
 		cmd := exec.Command(git, args...)
 		cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=" + dir}
 		if out, err := cmd.CombinedOutput(); err != nil {
