@@ -5,8 +5,10 @@
 //
 //	git clone https://github.com/tldr-pages/tldr /tmp/tldr
 //	git clone https://github.com/TellinaTool/nl2bash /tmp/nl2bash
+//	git clone https://github.com/cheat/cheatsheets /tmp/cheatsheets
 //	go run ./tools/realcorpus -source tldr -git /tmp/tldr/.git > gate/testdata/hardening/real/tldr.txt
 //	go run ./tools/realcorpus -source nl2bash -git /tmp/nl2bash/.git > gate/testdata/hardening/real/nl2bash.txt
+//	go run ./tools/realcorpus -source cheat -git /tmp/cheatsheets/.git > gate/testdata/hardening/real/cheat.txt
 //
 // It reads the repository's HEAD through git (a bare mirror will do), so
 // what it writes names the commit it came from.
@@ -18,6 +20,12 @@
 //     its own text with every character a shell would read specially
 //     replaced by `_`.
 //   - nl2bash: data/bash/all.cm, one command a line.
+//   - cheat: the cheatsheets of cheat/cheatsheets (one file per program at
+//     the top of the repository): each line, lines ending in `\` joined,
+//     that is no comment or front matter and starts with the name of a
+//     program that has a sheet (with or without `sudo`), so keystrokes
+//     and prose are left out. A placeholder `<name>` becomes `name`, as
+//     tldr's.
 //
 // Commands are deduplicated in first-seen order; a command that spans
 // lines or starts with `#` is left out.
@@ -37,7 +45,7 @@ import (
 )
 
 func main() {
-	source := flag.String("source", "", "tldr or nl2bash")
+	source := flag.String("source", "", "tldr, nl2bash or cheat")
 	gitDir := flag.String("git", "", "the source repository's git directory")
 	flag.Parse()
 	if *gitDir == "" {
@@ -53,8 +61,11 @@ func main() {
 	case "nl2bash":
 		cmds = lines(git(*gitDir, "show", "HEAD:data/bash/all.cm"))
 		header = nl2bashHeader
+	case "cheat":
+		cmds = cheat(*gitDir)
+		header = cheatHeader
 	default:
-		fail(fmt.Errorf("-source must be tldr or nl2bash"))
+		fail(fmt.Errorf("-source must be tldr, nl2bash or cheat"))
 	}
 	cmds = dedupe(cmds)
 	w := bufio.NewWriter(os.Stdout)
@@ -107,6 +118,17 @@ const nl2bashHeader = `
 # Changed: deduplicated (tools/realcorpus). %d commands.
 `
 
+const cheatHeader = `
+# The commands of cheat/cheatsheets (https://github.com/cheat/cheatsheets),
+# commit %s: each top-level sheet's lines that start with a program
+# having a sheet. Dedicated to the public domain under CC0 1.0 Universal
+# (https://creativecommons.org/publicdomain/zero/1.0/legalcode); credit to
+# the cheat/cheatsheets contributors all the same.
+# Changed: each <placeholder> is filled with a plain value, continued lines
+# are joined, the commands are deduplicated (tools/realcorpus).
+# %d commands.
+`
+
 func git(dir string, args ...string) string {
 	out, err := exec.Command("git", append([]string{"--git-dir=" + dir}, args...)...).Output()
 	if err != nil {
@@ -155,7 +177,75 @@ func tldr(dir string) []string {
 		}
 	}
 	sort.Strings(paths)
-	// One `git cat-file --batch` for every page.
+	var cmds []string
+	for _, body := range blobs(dir, paths) {
+		for l := range strings.SplitSeq(body, "\n") {
+			if m := example.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+				if c := strings.TrimSpace(fill(m[1])); c != "" {
+					cmds = append(cmds, c)
+				}
+			}
+		}
+	}
+	return cmds
+}
+
+var cheatPlaceholder = regexp.MustCompile(`<([A-Za-z][A-Za-z0-9_ ./:@-]*)>`)
+
+func cheat(dir string) []string {
+	var paths []string
+	sheets := map[string]bool{}
+	for l := range strings.SplitSeq(strings.TrimSpace(git(dir, "ls-tree", "HEAD")), "\n") {
+		// "<mode> <type> <hash>\t<name>"
+		meta, name, _ := strings.Cut(l, "\t")
+		if strings.Contains(meta, " blob ") && !strings.HasPrefix(name, ".") {
+			paths = append(paths, name)
+			sheets[name] = true
+		}
+	}
+	sort.Strings(paths)
+	var cmds []string
+	for _, body := range blobs(dir, paths) {
+		front := false
+		var cont string
+		for i, l := range strings.Split(body, "\n") {
+			if i == 0 && l == "---" {
+				front = true
+				continue
+			}
+			if front {
+				front = l != "---"
+				continue
+			}
+			l = strings.TrimRight(l, " \t")
+			if cont != "" {
+				l = cont + " " + strings.TrimSpace(l)
+				cont = ""
+			}
+			if strings.HasSuffix(l, "\\") {
+				cont = strings.TrimSuffix(l, "\\")
+				continue
+			}
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "#") {
+				continue
+			}
+			first := strings.Fields(strings.TrimPrefix(l, "sudo "))
+			if len(first) == 0 || !sheets[first[0]] {
+				continue
+			}
+			l = cheatPlaceholder.ReplaceAllStringFunc(l, func(p string) string {
+				return special.ReplaceAllString(strings.ReplaceAll(p[1:len(p)-1], " ", "_"), "_")
+			})
+			cmds = append(cmds, l)
+		}
+	}
+	return cmds
+}
+
+// blobs are the files at HEAD of paths, read with one `git cat-file
+// --batch`.
+func blobs(dir string, paths []string) []string {
 	var in bytes.Buffer
 	for _, p := range paths {
 		fmt.Fprintf(&in, "HEAD:%s\n", p)
@@ -166,7 +256,7 @@ func tldr(dir string) []string {
 	if err != nil {
 		fail(err)
 	}
-	var cmds []string
+	var bodies []string
 	r := bufio.NewReader(bytes.NewReader(out))
 	for range paths {
 		head, err := r.ReadString('\n')
@@ -182,15 +272,9 @@ func tldr(dir string) []string {
 		if _, err := io.ReadFull(r, body); err != nil {
 			fail(err)
 		}
-		for l := range strings.SplitSeq(string(body[:size]), "\n") {
-			if m := example.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
-				if c := strings.TrimSpace(fill(m[1])); c != "" {
-					cmds = append(cmds, c)
-				}
-			}
-		}
+		bodies = append(bodies, string(body[:size]))
 	}
-	return cmds
+	return bodies
 }
 
 var (
