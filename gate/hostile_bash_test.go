@@ -76,8 +76,8 @@ func hostileFile(t testing.TB, path string) []hostileForm {
 
 // A stub sandbox for confirming forms in real bash. The forms run as
 // `bash -c FORM` with the environment emptied (no inherited variable but
-// those set here), the working directory a fresh temporary git repository
-// and HOME inside it, and PATH one directory holding:
+// those set here), the working directory a fresh temporary directory with
+// HOME and TMPDIR inside the sandbox, and PATH one directory holding:
 //
 //   - stubs for `rm`, `cargo` and `curl`, shell scripts that append their
 //     argv to a log and do nothing else (the cargo stub then asks the real
@@ -98,10 +98,12 @@ func hostileFile(t testing.TB, path string) []hostileForm {
 //
 // Before a form runs, a copy of it has its absolute paths to rm, cargo and
 // curl rewritten to the stubs, and /tmp/ to a directory of the sandbox;
-// the corpus file is never changed. A form
-// that names any other absolute path outside a short allowlist, or that
-// could reach the real programs another way (`command -p`, a PATH of its
-// own, `env -i`, a URL), is refused rather than run.
+// the corpus file is never changed. A form that names any other absolute
+// path outside a short allowlist, that could reach the real programs
+// another way (`command -p`, a PATH of its own, `env -i`, a URL), or that
+// uses a real program able to harm `/` (find's -delete, chmod or chown
+// recursively, mv, dd, shred) is refused rather than run: `/` itself is
+// allowed, as the stub rm's operand.
 
 // stubbed are the programs the sandbox replaces.
 var stubbed = []string{"rm", "cargo", "curl"}
@@ -111,7 +113,7 @@ var stubbed = []string{"rm", "cargo", "curl"}
 // forms' use of them.
 var sandboxTools = []string{
 	"bash", "sh", "dash", "env", "python3", "python3.11", "python", "perl", "node", "awk", "mawk", "gawk", "sed",
-	"xargs", "find", "cat", "cp", "ln", "mv", "chmod", "mkdir", "touch", "tee", "head", "tail", "tr", "rev",
+	"xargs", "find", "cat", "cp", "ln", "chmod", "mkdir", "touch", "tee", "head", "tail", "tr", "rev",
 	"cut", "sort", "base64", "xxd", "od", "printf", "echo", "true", "false", "sleep", "ls", "basename", "dirname",
 	"taskset", "flock", "script", "unshare", "setpriv", "prlimit", "strace", "fakeroot", "faked-sysv", "faked",
 	"getopt", "nice", "nohup", "timeout", "stdbuf", "setsid", "chrt", "ionice", "ld.so", "expr", "seq", "yes",
@@ -126,7 +128,15 @@ var allowedPaths = regexp.MustCompile(`^(/[/.]*|/\*|/usr/bin/git|/bin/git|/usr/l
 var absPath = regexp.MustCompile(`(?:^|[\s'"=:;(|&<>{}\[,` + "`" + `])(/[A-Za-z0-9._*+-]*(?:/[A-Za-z0-9._*+-]*)*)`)
 
 // refusedText are ways to reach the real programs past the sandbox's PATH.
-var refusedText = []string{"command -p", "getconf", "env -i", "--ignore-environment", "-u PATH", "unset PATH", "://", "git@", "GIT_DIR", "--git-dir", "GIT_WORK_TREE", "--work-tree", "GIT_EXEC_PATH", "--exec-path", "sudo", "doas", "/root"}
+var refusedText = []string{
+	"command -p", "getconf", "env -i", "--ignore-environment", "-u PATH", "unset PATH", "://", "git@",
+	"GIT_DIR", "--git-dir", "GIT_WORK_TREE", "--work-tree", "GIT_EXEC_PATH", "--exec-path", "sudo", "doas", "/root",
+	"-delete", "chmod -R", "chmod --recursive",
+}
+
+// refusedPrograms are real programs that could harm `/`, which the
+// sandbox allows as the stub rm's operand.
+var refusedPrograms = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])(mv|dd|shred|truncate|mkfs|rmdir|unlink|chown|chgrp)([^A-Za-z0-9_.-]|$)`)
 
 // gitCoreOnPath is the one PATH a form may set: git-core's directory before
 // the sandbox's.
@@ -145,6 +155,9 @@ func sandboxCopy(form, root string) (string, error) {
 		if strings.Contains(form, s) {
 			return "", fmt.Errorf("it contains %q", s)
 		}
+	}
+	if m := refusedPrograms.FindStringSubmatch(form); m != nil {
+		return "", fmt.Errorf("it names %s", m[2])
 	}
 	rest := gitCoreOnPath.ReplaceAllString(form, "")
 	if strings.Contains(rest, "PATH") {
@@ -612,7 +625,7 @@ func TestSandboxCopyKeepsRealProgramsUnreachable(t *testing.T) {
 	for _, form := range []string{
 		"command -p rm -rf /", "PATH=/usr/bin rm -rf /", "env -i rm -rf /", "/usr/bin/shred -u x", "/sbin/reboot",
 		"git push https://example.com/x", "GIT_DIR=/work/main/.git git push", "unset PATH; rm -rf /", "/usr/bin/../bin/rm -rf /",
-		"/root/.cargo/bin/cargo publish", "sudo rm -rf /",
+		"/root/.cargo/bin/cargo publish", "sudo rm -rf /", "find / -delete", "chmod -R 000 /", "mv /* .", "dd if=/dev/zero of=x",
 	} {
 		if got, err := sandboxCopy(form, root); err == nil {
 			t.Errorf("sandboxCopy(%q) ran it as %q", form, got)
