@@ -615,6 +615,7 @@ func TestSandboxCopyKeepsRealProgramsUnreachable(t *testing.T) {
 		"flock /tmp/l git push":                 "flock /tmp/sandbox/tmp/l git push",
 		"/usr/bin/git push":                     "/usr/bin/git push",
 		"rm -rf /*":                             "rm -rf /*",
+		"git add x && git push":                 "git add x && git push",
 		"PATH=/usr/lib/git-core:$PATH git-push": "PATH=/usr/lib/git-core:$PATH git-push",
 	} {
 		got, err := sandboxCopy(form, root)
