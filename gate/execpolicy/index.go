@@ -22,11 +22,16 @@ func (x *keyIndex) add(key string, id int) {
 // classification, or by one of the subject's whole-word prefixes.
 type allowIndex struct {
 	byClass, byPrefix keyIndex
+	// longest is the length of byPrefix's longest key: a subject's longer
+	// prefixes are not looked up, since none can be a key (a megabyte of
+	// words would otherwise hash each of its prefixes, quadratic).
+	longest int
 }
 
 func (x *allowIndex) add(p shell.AllowPattern, id int) {
 	x.byClass.add(p.Lowered, id)
 	x.byPrefix.add(p.Collapsed, id)
+	x.longest = max(x.longest, len(p.Collapsed))
 }
 
 // each calls fn for every matching id, possibly twice, in no set order.
@@ -40,6 +45,9 @@ func (x *allowIndex) each(s shell.AllowSubject, fn func(id int)) {
 		}
 	}
 	for key := range s.PrefixKeySeq {
+		if len(key) > x.longest {
+			return // the keys come shortest first
+		}
 		for _, id := range x.byPrefix[key] {
 			fn(id)
 		}
