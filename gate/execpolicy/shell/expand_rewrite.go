@@ -121,6 +121,12 @@ type rewriteScan struct {
 	word     pendingWord
 	nested   []string
 	heredocs []heredocSpec
+	// shellStdin: one of commands[:headsRead] has a shell or source as a
+	// command head, so a heredoc after it is read as code; kept across
+	// lines since commands only grow (4,096 heredoc lines read every
+	// command again each: seconds).
+	shellStdin bool
+	headsRead  int
 	// uncertain: the text does not parse cleanly (an unterminated quote,
 	// substitution or heredoc, a `case` inside a substitution), so where
 	// this reader ends a region may not be where the shell does.
@@ -344,13 +350,14 @@ func (s *rewriteScan) heredocOperator() {
 // newline. A body fed to a shell (or source) is its script; an unquoted
 // body's substitutions run; anything else is data.
 func (s *rewriteScan) readHeredocBodies() {
-	shellStdin := false
-	for _, c := range s.commands {
+	for _, c := range s.commands[s.headsRead:] {
 		for _, head := range commandHeads(c.words).heads {
 			name := commandName(c.words[head])
-			shellStdin = shellStdin || shellNames[name] || name == "source" || name == "."
+			s.shellStdin = s.shellStdin || shellNames[name] || name == "source" || name == "."
 		}
 	}
+	s.headsRead = len(s.commands)
+	shellStdin := s.shellStdin
 	for _, h := range s.heredocs {
 		body, end, terminated := readHeredocBody(s.src, s.i, h)
 		s.i = end
