@@ -46,7 +46,12 @@ type row struct {
 func main() {
 	hostileOnly := flag.Bool("hostile", false, "only the hostile section")
 	only := flag.String("run", "", "only the hostile inputs whose names match this regular expression")
+	oneCell := flag.String("cell", "", "measure one hostile cell, NAME/RELEASE/MODE, and print its worst time in ns (what the hostile section runs)")
 	flag.Parse()
+	if *oneCell != "" {
+		cell(*oneCell)
+		return
+	}
 	match, err := regexp.Compile(*only)
 	if err != nil {
 		fail(err)
@@ -58,7 +63,7 @@ func main() {
 	defer os.RemoveAll(root)
 	var rows []row
 	if *hostileOnly {
-		printTable(hostile(root, match))
+		printTable(hostile(match))
 		return
 	}
 	for _, n := range []int{1000, 10000} {
@@ -71,7 +76,7 @@ func main() {
 	bin := build(root)
 	rows = append(rows, hookRatio(root, bin))
 	rows = append(rows, checks(root, bin)...)
-	rows = append(rows, hostile(root, match)...)
+	rows = append(rows, hostile(match)...)
 	printTable(rows)
 }
 
