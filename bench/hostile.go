@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
@@ -39,7 +40,7 @@ var modes = []struct {
 
 // hostile is the hostile section: for each input of
 // benchdata.HostileCommands and HostileEvents whose name only matches,
-// the worst decision time at each release, exact and hardened, over the
+// the worst decision's processor time (cpuTime) at each release, exact and hardened, over the
 // same 1k generated rules as the decision rows. An event is the whole
 // hook flow (agents.HookFlow.Answer: decoding, the decision, the log)
 // without the process. Each cell runs in a child process (this program,
@@ -77,7 +78,7 @@ func hostile(only *regexp.Regexp) []row {
 			}
 		}
 		n := len(release.Implemented)
-		r := row{fmt.Sprintf("hostile `%s` (%s), worst decision 0.9.10 / 0.10.0 / 0.10.1, exact; hardened", name, bytesize(sizes[name])),
+		r := row{fmt.Sprintf("hostile `%s` (%s), worst decision (CPU) 0.9.10 / 0.10.0 / 0.10.1, exact; hardened", name, bytesize(sizes[name])),
 			strings.Join(times[:n], " / ") + "; " + strings.Join(times[n:], " / "), "≤ " + hostileTarget.String(), yes(met)}
 		fmt.Fprintf(os.Stderr, "| %s | %s | %s | %s |\n", r.what, r.value, r.target, r.met)
 		rows = append(rows, r)
@@ -109,7 +110,7 @@ func runCell(self, cell string) (time.Duration, string) {
 }
 
 // cell measures one cell, NAME/RELEASE/MODE, and prints its worst
-// decision time in nanoseconds.
+// decision's processor time in nanoseconds.
 func cell(spec string) {
 	parts := strings.Split(spec, "/")
 	if len(parts) != 3 {
@@ -141,15 +142,27 @@ func cell(spec string) {
 	}
 	var worst, total time.Duration
 	for range hostileRuns {
-		start := time.Now()
+		start, startCPU := time.Now(), cpuTime()
 		run()
-		took := time.Since(start)
-		worst, total = max(worst, took), total+took
+		took := cpuTime() - startCPU
+		worst, total = max(worst, took), total+time.Since(start)
 		if total > time.Second {
 			break
 		}
 	}
 	fmt.Println(int64(worst))
+}
+
+// cpuTime is the processor time this process has used (user and system,
+// every thread: the garbage collector's work included). A hostile cell
+// is timed by it rather than by the clock, which on a shared machine
+// under load counts other programs' turns as well.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		fail(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // hostileRun is one decision of the hostile input called name.
