@@ -520,8 +520,23 @@ func (e *Engine) fireNewTarget(c *call, target, command string) {
 // segments, heredoc lines) that is not among targets.
 func lostTarget(command string, targets []string) bool {
 	var buf [8]string
-	for _, t := range shell.AppendDenyTargets(buf[:0], command) {
-		if !slices.Contains(targets, t) {
+	naive := shell.AppendDenyTargets(buf[:0], command)
+	if len(naive) <= 16 || len(targets) <= 16 {
+		for _, t := range naive {
+			if !slices.Contains(targets, t) {
+				return true
+			}
+		}
+		return false
+	}
+	// A line of many commands: a set, not a scan of targets per target
+	// (100k segments would compare billions of strings).
+	set := make(map[string]struct{}, len(targets))
+	for _, t := range targets {
+		set[t] = struct{}{}
+	}
+	for _, t := range naive {
+		if _, ok := set[t]; !ok {
 			return true
 		}
 	}

@@ -180,8 +180,11 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 		return best, bestTarget
 	}
 	var tokenBuf, headBuf [16]string // a typical target fits; longer ones spill to the heap
+	tokens, heads := tokenBuf[:0], headBuf[:0]
 	for ti, t := range targets {
-		tokens := shell.AppendDenyTokens(tokenBuf[:0], t)
+		// The buffer a long target grew is kept for the next one: the
+		// targets of a long line are its segments and the line itself.
+		tokens = shell.AppendDenyTokens(tokens[:0], t)
 		scan := func(ids []int) {
 			for _, id := range ids {
 				if best >= 0 && id >= best {
@@ -194,7 +197,8 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 			}
 		}
 		scan(d.anyHead)
-		for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
+		heads = d.dialect.AppendDenyHeads(heads[:0], tokens)
+		for _, head := range heads {
 			d.candidates(head, tokens, scan)
 		}
 	}
