@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -85,5 +86,27 @@ func BenchmarkDecideHostile(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkParseRequestHostile is the parse of codewhale/authorize calls
+// whose command is each hostile line (benchdata.HostileCommands), JSON
+// escapes and all: the request's share of a hostile decision over the
+// server (issue 23).
+func BenchmarkParseRequestHostile(b *testing.B) {
+	for _, h := range benchdata.HostileCommands() {
+		data, err := json.Marshal(map[string]any{"tool": "bash", "input": map[string]any{"command": h.Command}, "workspace": "/home/me/shop"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(h.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseRequest(data, Request{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
