@@ -1,6 +1,8 @@
 package execpolicy
 
 import (
+	"strings"
+
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
@@ -180,11 +182,23 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 		return best, bestTarget
 	}
 	var tokenBuf, headBuf [16]string // a typical target fits; longer ones spill to the heap
-	tokens, heads := tokenBuf[:0], headBuf[:0]
+	var startBuf [16]int
+	full, starts, heads := tokenBuf[:0], startBuf[:0], headBuf[:0]
+	var tokens []string
+	fullText := ""
 	for ti, t := range targets {
-		// The buffer a long target grew is kept for the next one: the
-		// targets of a long line are its segments and the line itself.
-		tokens = shell.AppendDenyTokens(tokens[:0], t)
+		// A target that ends the one tokenized last (the expander's lines
+		// from each wrapper of a command are its tails) takes the tail of
+		// its tokens; any other is tokenized, in the buffers a long target
+		// grew before.
+		suffix := false
+		if len(t) < len(fullText) && strings.HasSuffix(fullText, t) {
+			tokens, suffix = shell.SuffixTokens(fullText, full, starts, len(fullText)-len(t))
+		}
+		if !suffix {
+			full, starts = shell.AppendDenyTokensAt(full[:0], starts[:0], t)
+			tokens, fullText = full, t
+		}
 		scan := func(ids []int) {
 			for _, id := range ids {
 				if best >= 0 && id >= best {

@@ -57,6 +57,11 @@ func HostileCommands() []Hostile {
 	add("newlines-100k", repeat("ls\n", 100000))
 	add("sh-c-nest-12", shC(12))
 	add("eval-100k", repeat("eval ls; ", 100000))
+	// Wrappers, each a command head from which 0.10.1's expander reads
+	// the rest of the line again (up to 512 of them).
+	add("xargs-1MiB", fill("xargs ", mib)+"rm -rf /")
+	add("xargs-I-1MiB", fill("xargs -I{} ", mib)+"rm -rf /")
+	add("sudo-1MiB", fill("sudo ", mib)+"rm -rf /")
 	return hs
 }
 
