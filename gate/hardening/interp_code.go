@@ -229,6 +229,7 @@ const (
 	denoCommand               // new Deno.Command(program, {args})
 	pipeOpen                  // Perl's open and Ruby's open: a mode or path with | runs a command
 	evalCode                  // code in the same language, at
+	loadsFile                 // Perl's do and require: a file or module named by a constant, or unseeable
 	attribute                 // getattr(obj, name), send(:name): a process-starting function by a name
 	alwaysDynamic             // always unseeable
 )
@@ -434,6 +435,13 @@ func (s *scanner) use(toks []token, i int) int {
 	if s.bound[i] {
 		return c.end
 	}
+	if c.end < len(toks) && toks[c.end].kind == tkPunct && toks[c.end].text == "=>" {
+		return c.end // a name written as a hash key
+	}
+	if _, ok := s.lang.calls[c.full]; ok && i > 0 && toks[i-1].kind == tkPunct && toks[i-1].text == `\&` {
+		s.unseeable("takes a reference to " + c.full + ", to start processes nobody can read")
+		return c.end
+	}
 	if s.lang.loaders[c.full] {
 		s.unseeable("hands " + c.full + " around as a value, to load modules nobody can read")
 		return c.end
@@ -445,7 +453,8 @@ func (s *scanner) use(toks []token, i int) int {
 			return c.end
 		}
 		s.judge(c.full, k, args)
-		return end
+		_ = end
+		return c.end // the arguments are code too: os.system(os.popen(…))
 	}
 	if mod, attr, ok := s.module(c.full); ok {
 		switch {
@@ -831,7 +840,19 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 		s.argv(words, ok, what)
 	case pipeOpen:
 		s.pipeOpen(what, positional)
+	case loadsFile:
+		if len(positional) == 0 {
+			return
+		}
+		first := at(0)
+		if _, ok := s.str(first); ok || first[0].kind == tkNumber || first[0].kind == tkPunct && first[0].text == "{" || first[0].kind == tkIdent && isIdentStart(first[0].text[0]) {
+			return
+		}
+		s.unseeable("loads code from a file named when it runs (" + what + ")")
 	case evalCode:
+		if len(positional) > k.at && positional[k.at].toks[0].kind == tkPunct && positional[k.at].toks[0].text == "{" && s.lang.name != "python" {
+			return // a block, which is code read with the rest
+		}
 		if len(positional) <= k.at {
 			s.unseeable("evaluates code codewhale-ls cannot read (" + what + ")")
 			return
@@ -858,6 +879,10 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 // hash ({…}) is skipped.
 func (s *scanner) argsOrLine(what string, args []arg) {
 	if len(args) > 0 && len(args[0].toks) > 0 && args[0].toks[0].text == "{" && args[0].toks[0].kind == tkPunct {
+		if s.lang.name == "perl" {
+			s.unseeable("starts the program an indirect object names (" + what + " {…})")
+			return
+		}
 		args = args[1:]
 	}
 	for len(args) > 0 && args[len(args)-1].key != "" {

@@ -3,7 +3,6 @@ package hardening
 import "regexp"
 
 // The languages not yet read by a scanner keep the patterns of before.
-var perl = &language{name: "perl"}
 var ruby = &language{name: "ruby"}
 var javascript = &language{name: "js"}
 var php = &language{name: "php"}
@@ -22,15 +21,12 @@ func oldRun(args []string) run {
 	return run{none: true}
 }
 
-func perlRun(args []string) run { return oldRun(args) }
 func rubyRun(args []string) run { return oldRun(args) }
 func nodeRun(args []string) run { return oldRun(args) }
 func denoRun(args []string) run { return oldRun(args) }
 func bunRun(args []string) run  { return oldRun(args) }
 func phpRun(args []string) run  { return oldRun(args) }
 func luaRun(args []string) run  { return oldRun(args) }
-
-func (in *inspector) perlMagicOpen(c *command, rest []string) {}
 
 var (
 	shellStrings   = regexp.MustCompile("(?:system|popen|exec|execSync|spawnSync|spawn|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru)\\s*\\(\\s*(?:\\[\\s*)?(?:r|b)?(\"([^\"\\\\]*)\"|'([^'\\\\]*)')|`([^`]*)`")
