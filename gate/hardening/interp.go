@@ -88,8 +88,11 @@ func (in *inspector) interpreter(c *command) {
 	case r.stdin || len(r.rest) == 0 && !r.none && c.complete():
 		in.codeStdin(c, lang, name)
 	}
-	if r.code == nil && r.file == "" && !r.none && !r.stdin && !c.complete() && len(r.rest) == 0 {
+	if r.openValue || r.code == nil && r.file == "" && !r.none && !r.stdin && !c.complete() && len(r.rest) == 0 {
 		in.unseeable("`" + name + "` runs code named when the line runs")
+	}
+	if r.shellLine != "" {
+		in.line(r.shellLine, c.depth+1, "`"+name+" exec`")
 	}
 	for _, m := range r.modules {
 		if why, ok := lang.dynamic[m]; ok {
@@ -122,6 +125,11 @@ type run struct {
 	rest []string
 	// modules are modules loaded by name (-m, -r, -M, -l).
 	modules []string
+	// openValue says the code or script is named by a word built when
+	// the line runs.
+	openValue bool
+	// shellLine is a shell command line the interpreter runs (bun exec).
+	shellLine string
 	// magicOpen says Perl's <> opens the remaining arguments with the
 	// two-argument open, which runs a name ending in | as a command.
 	magicOpen bool

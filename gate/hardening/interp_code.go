@@ -229,6 +229,7 @@ const (
 	denoCommand               // new Deno.Command(program, {args})
 	pipeOpen                  // Perl's open and Ruby's open: a mode or path with | runs a command
 	evalCode                  // code in the same language, at
+	nodeFork                  // Node's fork: a module node runs, with its arguments
 	loadsFile                 // Perl's do and require: a file or module named by a constant, or unseeable
 	attribute                 // getattr(obj, name), send(:name): a process-starting function by a name
 	alwaysDynamic             // always unseeable
@@ -433,6 +434,14 @@ func (s *scanner) use(toks []token, i int) int {
 		return c.end
 	}
 	if s.bound[i] {
+		return c.end
+	}
+	if why, ok := s.lang.dynamic["."+c.parts[len(c.parts)-1]+"("]; ok && len(c.parts) > 1 && c.end < len(toks) && toks[c.end].kind == tkPunct && toks[c.end].text == "(" {
+		s.unseeable(why)
+		return c.end
+	}
+	if why, ok := s.lang.dynamic[c.full+"["]; ok && c.end < len(toks) && toks[c.end].kind == tkPunct && toks[c.end].text == "[" {
+		s.unseeable(why)
 		return c.end
 	}
 	if c.end < len(toks) && toks[c.end].kind == tkPunct && toks[c.end].text == "=>" {
@@ -840,6 +849,17 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 		s.argv(words, ok, what)
 	case pipeOpen:
 		s.pipeOpen(what, positional)
+	case nodeFork:
+		mod, ok := s.str(at(0))
+		words := []string{"node", mod}
+		if len(positional) > 1 {
+			if more, isList := s.list(at(1)); isList {
+				words = append(words, more...)
+			} else if at(1)[0].text != "{" {
+				ok = false
+			}
+		}
+		s.argv(words, ok, what)
 	case loadsFile:
 		if len(positional) == 0 {
 			return
@@ -850,6 +870,9 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 		}
 		s.unseeable("loads code from a file named when it runs (" + what + ")")
 	case evalCode:
+		if k.at < 0 {
+			k.at = len(positional) - 1
+		}
 		if len(positional) > k.at && positional[k.at].toks[0].kind == tkPunct && positional[k.at].toks[0].text == "{" && s.lang.name != "python" {
 			return // a block, which is code read with the rest
 		}

@@ -4,7 +4,6 @@ import "regexp"
 
 // The languages not yet read by a scanner keep the patterns of before.
 var ruby = &language{name: "ruby"}
-var javascript = &language{name: "js"}
 var php = &language{name: "php"}
 var lua = &language{name: "lua"}
 
@@ -22,9 +21,6 @@ func oldRun(args []string) run {
 }
 
 func rubyRun(args []string) run { return oldRun(args) }
-func nodeRun(args []string) run { return oldRun(args) }
-func denoRun(args []string) run { return oldRun(args) }
-func bunRun(args []string) run  { return oldRun(args) }
 func phpRun(args []string) run  { return oldRun(args) }
 func luaRun(args []string) run  { return oldRun(args) }
 
