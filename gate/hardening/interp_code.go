@@ -186,6 +186,9 @@ type language struct {
 	// attribute that is not among calls.
 	modules map[string]bool
 	strict  map[string]bool
+	// methods are methods judged on any object (Ruby's send,
+	// instance_eval).
+	methods map[string]callee
 	// loaders load a module by its name (__import__, require): with a
 	// constant name they stand for the module, otherwise unseeable.
 	loaders map[string]bool
@@ -229,6 +232,8 @@ const (
 	denoCommand               // new Deno.Command(program, {args})
 	pipeOpen                  // Perl's open and Ruby's open: a mode or path with | runs a command
 	evalCode                  // code in the same language, at
+	lineOrList                // argument at is a shell command line, or argv as a list (IO.popen)
+	eachLine                  // every argument is a command: a shell line or argv (Open3.pipeline)
 	nodeFork                  // Node's fork: a module node runs, with its arguments
 	loadsFile                 // Perl's do and require: a file or module named by a constant, or unseeable
 	attribute                 // getattr(obj, name), send(:name): a process-starting function by a name
@@ -297,6 +302,11 @@ func (s *scanner) scan(code string) {
 			s.unseeable(t.text)
 		case tkIdent:
 			if i > 0 && toks[i-1].kind == tkPunct && s.lang.member[toks[i-1].text] {
+				if k, ok := s.lang.methods[t.text]; ok {
+					if args, _, called := s.callArgs(toks, i+1); called {
+						s.judge(t.text, k, args)
+					}
+				}
 				continue // an attribute of something else
 			}
 			i = s.use(toks, i) - 1
@@ -455,6 +465,12 @@ func (s *scanner) use(toks []token, i int) int {
 		s.unseeable("hands " + c.full + " around as a value, to load modules nobody can read")
 		return c.end
 	}
+	if k, ok := s.lang.methods[c.parts[len(c.parts)-1]]; ok && len(c.parts) > 1 {
+		if args, _, called := s.callArgs(toks, c.end); called {
+			s.judge(c.full, k, args)
+		}
+		return c.end
+	}
 	if k, ok := s.lang.calls[c.full]; ok {
 		args, end, called := s.callArgs(toks, c.end)
 		if !called {
@@ -464,6 +480,13 @@ func (s *scanner) use(toks []token, i int) int {
 		s.judge(c.full, k, args)
 		_ = end
 		return c.end // the arguments are code too: os.system(os.popen(…))
+	}
+	for n := c.full; strings.Contains(n, "."); {
+		n = n[:strings.LastIndexByte(n, '.')]
+		if _, ok := s.lang.calls[n]; ok {
+			s.unseeable("uses " + n + " in a way codewhale-ls cannot follow (" + c.full + ")")
+			return c.end
+		}
 	}
 	if mod, attr, ok := s.module(c.full); ok {
 		switch {
@@ -849,6 +872,30 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 		s.argv(words, ok, what)
 	case pipeOpen:
 		s.pipeOpen(what, positional)
+	case lineOrList:
+		if len(positional) <= k.at {
+			s.unseeable("runs what " + what + " is given in a way codewhale-ls cannot read")
+			return
+		}
+		first := at(k.at)
+		if len(first) > 0 && first[0].text == "{" && len(positional) > k.at+1 {
+			first = at(k.at + 1) // an environment hash first
+		}
+		if text, ok := s.str(first); ok {
+			s.shell(text, true, "")
+		} else {
+			w, ok := s.list(first)
+			s.argv(w, ok, what)
+		}
+	case eachLine:
+		for _, a := range positional {
+			if text, ok := s.str(a.toks); ok {
+				s.shell(text, true, "")
+			} else {
+				w, ok := s.list(a.toks)
+				s.argv(w, ok, what)
+			}
+		}
 	case nodeFork:
 		mod, ok := s.str(at(0))
 		words := []string{"node", mod}
@@ -901,6 +948,7 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 // shell command line, several arguments are argv; a leading environment
 // hash ({…}) is skipped.
 func (s *scanner) argsOrLine(what string, args []arg) {
+	args = s.splat(args)
 	if len(args) > 0 && len(args[0].toks) > 0 && args[0].toks[0].text == "{" && args[0].toks[0].kind == tkPunct {
 		if s.lang.name == "perl" {
 			s.unseeable("starts the program an indirect object names (" + what + " {…})")
@@ -919,7 +967,7 @@ func (s *scanner) argsOrLine(what string, args []arg) {
 			s.shell(text, true, "")
 			return
 		}
-		if w, ok := s.list(args[0].toks); ok && len(args[0].toks) == 1 {
+		if w, ok := s.list(args[0].toks); ok {
 			s.argv(w, true, what)
 			return
 		}
@@ -1149,4 +1197,22 @@ func (s *scanner) attribute(what string, args []arg, at int) {
 			return
 		}
 	}
+}
+
+// splat spreads the arguments written *LIST (Ruby, Python) when the list
+// is constant: system(*%w[git push]).
+func (s *scanner) splat(args []arg) []arg {
+	var out []arg
+	for _, a := range args {
+		if len(a.toks) > 1 && a.toks[0].kind == tkPunct && a.toks[0].text == "*" {
+			if w, ok := s.list(a.toks[1:]); ok {
+				for _, x := range w {
+					out = append(out, arg{toks: []token{{kind: tkString, text: x, known: true}}})
+				}
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package hardening
 import "regexp"
 
 // The languages not yet read by a scanner keep the patterns of before.
-var ruby = &language{name: "ruby"}
 var php = &language{name: "php"}
 var lua = &language{name: "lua"}
 
@@ -20,9 +19,8 @@ func oldRun(args []string) run {
 	return run{none: true}
 }
 
-func rubyRun(args []string) run { return oldRun(args) }
-func phpRun(args []string) run  { return oldRun(args) }
-func luaRun(args []string) run  { return oldRun(args) }
+func phpRun(args []string) run { return oldRun(args) }
+func luaRun(args []string) run { return oldRun(args) }
 
 var (
 	shellStrings   = regexp.MustCompile("(?:system|popen|exec|execSync|spawnSync|spawn|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru)\\s*\\(\\s*(?:\\[\\s*)?(?:r|b)?(\"([^\"\\\\]*)\"|'([^'\\\\]*)')|`([^`]*)`")
