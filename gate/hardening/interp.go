@@ -80,9 +80,11 @@ func (in *inspector) interpreter(c *command) {
 	if lang == nil {
 		lang = languages[interpreterFamily(name)]
 	}
-	switch {
-	case r.code != nil:
+	if r.code != nil {
 		in.scanCode(lang, "`"+name+" "+r.flag+"`", strings.Join(r.code, "\n"), c.depth)
+	}
+	switch {
+	case r.code != nil && r.file == "":
 	case r.file != "":
 		in.codeFile(c, lang, name, r.file)
 	case r.stdin || len(r.rest) == 0 && !r.none && c.complete():

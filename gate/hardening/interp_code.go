@@ -195,6 +195,11 @@ type language struct {
 	// dynamic are names whose use runs code nobody can read (ctypes,
 	// sys.modules, Perl's syscall), with why.
 	dynamic map[string]string
+	// globals are the names of the global table (_G, _ENV).
+	globals []string
+	// single says a call without parentheses takes one string (Lua's
+	// f"…").
+	single bool
 	// concat are the operators joining strings; adjacent says literals
 	// next to each other are one.
 	concat   []string
@@ -261,10 +266,6 @@ type scanner struct {
 }
 
 func (in *inspector) scanCode(lang *language, via, code string, depth int) {
-	if lang.lex == nil {
-		in.oldCode(via, code, depth)
-		return
-	}
 	s := &scanner{in: in, lang: lang, via: via, depth: depth, names: map[string]string{}}
 	s.scan(code)
 }
@@ -370,6 +371,9 @@ func (s *scanner) readChain(toks []token, i int) chain {
 			continue
 		}
 		break
+	}
+	if len(c.parts) > 1 && containsStr(s.lang.globals, c.parts[0]) {
+		c.parts = c.parts[1:]
 	}
 	c.full = s.resolve(c.parts)
 	return c
@@ -610,6 +614,12 @@ func (s *scanner) callArgs(toks []token, j int) ([]arg, int, bool) {
 		return args, end, true
 	}
 	if !s.lang.parenless {
+		return nil, j, false
+	}
+	if s.lang.single {
+		if j < len(toks) && toks[j].kind == tkString {
+			return []arg{{toks: toks[j : j+1]}}, j + 1, true
+		}
 		return nil, j, false
 	}
 	if j >= len(toks) || toks[j].kind == tkNewline || toks[j].kind == tkPunct && s.lang.ends[toks[j].text] || toks[j].kind == tkIdent && s.lang.ends[toks[j].text] {
