@@ -90,7 +90,7 @@ func (in *inspector) interpreter(c *command) {
 	case r.stdin || len(r.rest) == 0 && !r.none && c.complete():
 		in.codeStdin(c, lang, name)
 	}
-	if r.openValue || r.code == nil && r.file == "" && !r.none && !r.stdin && !c.complete() && len(r.rest) == 0 {
+	if r.openValue || r.code == nil && r.file == "" && !r.none && !c.complete() {
 		in.unseeable("`" + name + "` runs code named when the line runs")
 	}
 	if r.shellLine != "" {
@@ -209,13 +209,13 @@ func pythonRun(args []string) run {
 				case 'c':
 					code, rest, ok := attached(a[j+1:], args[i+1:])
 					if !ok {
-						return run{none: true}
+						return run{openValue: true}
 					}
 					return run{code: []string{code}, flag: "-c", rest: rest}
 				case 'm':
 					mod, rest, ok := attached(a[j+1:], args[i+1:])
 					if !ok {
-						return run{none: true}
+						return run{openValue: true}
 					}
 					return pythonModule(mod, rest)
 				case 'W', 'X', 'Q':

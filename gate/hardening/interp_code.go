@@ -498,8 +498,6 @@ func (s *scanner) use(toks []token, i int) int {
 			s.unseeable("hands the module " + mod + " around as a value, to start processes nobody can read")
 		case s.lang.strict[mod]:
 			s.unseeable("uses " + c.full + ", which codewhale-ls cannot follow")
-		case c.end < len(toks) && toks[c.end].text == "[" && toks[c.end].kind == tkPunct:
-			s.unseeable("looks up an attribute of " + c.full + " by a name built when it runs")
 		}
 	}
 	return c.end
@@ -792,9 +790,12 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 	positional := args[:0:0]
 	kw := map[string][]token{}
 	for _, a := range args {
-		if a.key != "" {
+		switch {
+		case a.key != "":
 			kw[a.key] = a.toks
-		} else {
+		case len(a.toks) == 0:
+			// f(a,,b) and unfinished calls: nothing to read.
+		default:
 			positional = append(positional, a)
 		}
 	}
@@ -959,6 +960,9 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 // hash ({…}) is skipped.
 func (s *scanner) argsOrLine(what string, args []arg) {
 	args = s.splat(args)
+	if len(args) == 0 {
+		return
+	}
 	if len(args) > 0 && len(args[0].toks) > 0 && args[0].toks[0].text == "{" && args[0].toks[0].kind == tkPunct {
 		if s.lang.name == "perl" {
 			s.unseeable("starts the program an indirect object names (" + what + " {…})")

@@ -578,7 +578,7 @@ func perlRun(args []string) run {
 				case 'e', 'E':
 					code, _, ok := attached(a[j+1:], args[i+1:])
 					if !ok {
-						r.none = true
+						r.openValue = true
 						return r
 					}
 					if a[j+1:] == "" {
