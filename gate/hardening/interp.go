@@ -80,6 +80,12 @@ func (in *inspector) interpreter(c *command) {
 	if lang == nil {
 		lang = languages[interpreterFamily(name)]
 	}
+	for _, p := range r.pre {
+		in.scanCode(lang, "`"+name+" -M`", p, c.depth)
+	}
+	if r.interactive || c.env["PYTHONINSPECT"].text != "" && interpreterFamily(name) == "python" {
+		in.codeStdin(c, lang, name)
+	}
 	if r.code != nil {
 		in.scanCode(lang, "`"+name+" "+r.flag+"`", strings.Join(r.code, "\n"), c.depth)
 	}
@@ -132,6 +138,12 @@ type run struct {
 	openValue bool
 	// shellLine is a shell command line the interpreter runs (bun exec).
 	shellLine string
+	// pre is code the interpreter runs before the rest (perl -M's
+	// `use …;`).
+	pre []string
+	// interactive says it reads code from standard input after the rest
+	// (python -i, node -i, lua -i, php -a).
+	interactive bool
 	// magicOpen says Perl's <> opens the remaining arguments with the
 	// two-argument open, which runs a name ending in | as a command.
 	magicOpen bool
@@ -186,7 +198,9 @@ func (in *inspector) codeFile(c *command, lang *language, name, file string) {
 
 // pythonRun reads python's command line: -c CODE (also -Bc CODE,
 // -cCODE), -m MODULE, a script, - or nothing for standard input.
-func pythonRun(args []string) run {
+func pythonRun(args []string) (r run) {
+	interactive := false
+	defer func() { r.interactive = r.interactive || interactive && !r.stdin }()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -225,6 +239,8 @@ func pythonRun(args []string) run {
 					j = len(a)
 				case 'h', 'V', '?':
 					return run{none: true}
+				case 'i':
+					interactive = true
 				}
 			}
 		default:

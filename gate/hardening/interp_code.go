@@ -195,6 +195,10 @@ type language struct {
 	// dynamic are names whose use runs code nobody can read (ctypes,
 	// sys.modules, Perl's syscall), with why.
 	dynamic map[string]string
+	// named are names whose mention in a string lets code reach a
+	// process-starting function by name (vars()["__builtins__"],
+	// ->can("system")).
+	named map[string]bool
 	// globals are the names of the global table (_G, _ENV).
 	globals []string
 	// single says a call without parentheses takes one string (Lua's
@@ -262,11 +266,15 @@ type scanner struct {
 	// bound are token indexes of names the code binds (imports,
 	// assignments), which are not uses of a module.
 	bound map[int]bool
-	evals int
+	// assigned are the names an assignment binds to a process-starting
+	// module or function: reached as an attribute (A.s after class A:
+	// s = os.system) they are unseeable.
+	assigned map[string]bool
+	evals    int
 }
 
 func (in *inspector) scanCode(lang *language, via, code string, depth int) {
-	s := &scanner{in: in, lang: lang, via: via, depth: depth, names: map[string]string{}}
+	s := &scanner{in: in, lang: lang, via: via, depth: depth, names: map[string]string{}, assigned: map[string]bool{}}
 	s.scan(code)
 }
 
@@ -301,12 +309,19 @@ func (s *scanner) scan(code string) {
 			s.shell(t.text, t.known, "a command in backquotes")
 		case tkDynamic:
 			s.unseeable(t.text)
+		case tkString:
+			if t.known && s.lang.named[t.text] {
+				s.unseeable("names " + t.text + " in a string, to reach it by name")
+			}
 		case tkIdent:
 			if i > 0 && toks[i-1].kind == tkPunct && s.lang.member[toks[i-1].text] {
 				if k, ok := s.lang.methods[t.text]; ok {
 					if args, _, called := s.callArgs(toks, i+1); called {
 						s.judge(t.text, k, args)
 					}
+				}
+				if s.assigned[t.text] {
+					s.unseeable("reaches " + s.names[t.text] + " as the attribute " + t.text)
 				}
 				continue // an attribute of something else
 			}
@@ -336,6 +351,8 @@ type chain struct {
 	// loader says the chain starts with a module loaded by a name only
 	// known when the code runs.
 	loader bool
+	// url is a module loaded from a URL or data (data:…, https://…).
+	url string
 }
 
 // readChain reads the name at toks[i] and its attributes. A loader
@@ -351,6 +368,9 @@ func (s *scanner) readChain(toks []token, i int) chain {
 					c.loader = true
 					c.end = end
 					break
+				}
+				if strings.HasPrefix(n, "data:") || strings.Contains(n, "://") {
+					c.url = n
 				}
 				c.parts, c.end = []string{n}, end
 				continue
@@ -443,12 +463,22 @@ func (s *scanner) use(toks []token, i int) int {
 		s.unseeable("loads a module named when it runs")
 		return c.end
 	}
+	if c.url != "" {
+		s.unseeable("loads code from `" + shorten(c.url) + "`")
+		return c.end
+	}
 	if why, ok := s.dynamic(c); ok {
 		s.unseeable(why)
 		return c.end
 	}
 	if s.bound[i] {
 		return c.end
+	}
+	for _, p := range c.parts[1:] {
+		if s.assigned[p] {
+			s.unseeable("reaches " + s.names[p] + " as the attribute " + p)
+			return c.end
+		}
 	}
 	if why, ok := s.lang.dynamic["."+c.parts[len(c.parts)-1]+"("]; ok && len(c.parts) > 1 && c.end < len(toks) && toks[c.end].kind == tkPunct && toks[c.end].text == "(" {
 		s.unseeable(why)
@@ -487,7 +517,7 @@ func (s *scanner) use(toks []token, i int) int {
 	}
 	for n := c.full; strings.Contains(n, "."); {
 		n = n[:strings.LastIndexByte(n, '.')]
-		if _, ok := s.lang.calls[n]; ok {
+		if _, ok := s.lang.calls[n]; ok || s.lang.loaders[n] && !strings.HasPrefix(c.full, n+".resolve") && !s.lang.loaders[c.full] {
 			s.unseeable("uses " + n + " in a way codewhale-ls cannot follow (" + c.full + ")")
 			return c.end
 		}
@@ -548,6 +578,7 @@ func (s *scanner) assignments(toks []token) {
 			continue
 		}
 		s.names[toks[i].text] = c.full
+		s.assigned[toks[i].text] = true
 		s.bound[i], s.bound[i+2] = true, true
 	}
 }
@@ -923,6 +954,10 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 			return
 		}
 		first := at(0)
+		if name, ok := s.str(first); ok && (strings.HasPrefix(name, "data:") || strings.Contains(name, "://")) {
+			s.unseeable("loads code from `" + shorten(name) + "` (" + what + ")")
+			return
+		}
 		if _, ok := s.str(first); ok || first[0].kind == tkNumber || first[0].kind == tkPunct && first[0].text == "{" || first[0].kind == tkIdent && isIdentStart(first[0].text[0]) {
 			return
 		}

@@ -56,12 +56,19 @@ var javascript = &language{
 		"Bun[":                           "looks up Bun's functions by a name built when it runs",
 		"child_process[":                 "looks up child_process's functions by a name built when it runs",
 		"require.cache":                  "reaches the module cache",
+		"module.createRequire":           "makes a loader with module.createRequire",
+		"module._load":                   "loads modules through module._load",
+		"module.Module":                  "loads modules through module.Module",
+		"process.mainModule[":            "looks up the loader by a name built when it runs",
+		"module[":                        "looks up the loader by a name built when it runs",
+		"require[":                       "looks up the loader by a name built when it runs",
 		"process.mainModule.constructor": "reaches the module loader",
 	},
-	concat: []string{"+"},
-	member: map[string]bool{".": true, "?.": true},
-	names:  jsImports,
-	danger: regexp.MustCompile("child_process|exec|spawn|Command|Deno|Bun|eval|Function|require|import"),
+	globals: []string{"globalThis", "global", "window", "self"},
+	concat:  []string{"+"},
+	member:  map[string]bool{".": true, "?.": true},
+	names:   jsImports,
+	danger:  regexp.MustCompile("child_process|exec|spawn|Command|Deno|Bun|eval|Function|require|import"),
 }
 
 // jsImports binds the names import declarations and destructuring give:
@@ -257,12 +264,8 @@ func lexJS(src string) *lexed {
 				l.i++
 			}
 			l.emit(token{kind: tkString, text: src[start : l.i-1]})
-		case isJSIdentStart(c):
-			start := l.i
-			for l.i < len(src) && (isIdentByte(src[l.i]) || src[l.i] == '$') {
-				l.i++
-			}
-			l.emit(token{kind: tkIdent, text: src[start:l.i]})
+		case isJSIdentStart(c) || strings.HasPrefix(src[l.i:], `\u`):
+			l.emit(token{kind: tkIdent, text: l.jsIdent()})
 		case '0' <= c && c <= '9' || c == '.' && l.i+1 < len(src) && '0' <= src[l.i+1] && src[l.i+1] <= '9':
 			l.number()
 		default:
@@ -460,6 +463,8 @@ func nodeRun(args []string) run {
 			r.modules = append(r.modules, value)
 		case !hasValue && (a == "-C" || a == "--conditions" || a == "--env-file" || a == "--title" || a == "--inspect-port" || a == "--input-type" || a == "--cpu-prof-dir" || a == "--heap-prof-dir" || a == "--diagnostic-dir" || a == "--redirect-warnings"):
 			i++
+		case a == "-i" || a == "--interactive":
+			r.interactive = true
 		case a == "-v" || a == "--version" || a == "-h" || a == "--help" || a == "-c" || a == "--check" || a == "--test" || a == "--run":
 			r.none = true
 			return r
@@ -498,10 +503,10 @@ func denoRun(args []string) run {
 	case sub == "repl":
 		for i := 0; i < len(rest); i++ {
 			if rest[i] == "--eval" && i+1 < len(rest) {
-				return run{code: []string{rest[i+1]}, flag: "repl --eval"}
+				return run{code: []string{rest[i+1]}, flag: "repl --eval", interactive: true}
 			}
 			if v, ok := strings.CutPrefix(rest[i], "--eval="); ok {
-				return run{code: []string{v}, flag: "repl --eval"}
+				return run{code: []string{v}, flag: "repl --eval", interactive: true}
 			}
 		}
 		return run{stdin: true}
@@ -575,3 +580,36 @@ func bunRun(args []string) run {
 }
 
 var bunSubcommands = map[string]bool{"add": true, "audit": true, "build": true, "create": true, "i": true, "info": true, "init": true, "install": true, "link": true, "outdated": true, "patch": true, "pm": true, "publish": true, "remove": true, "repl": true, "rm": true, "test": true, "unlink": true, "update": true, "upgrade": true, "why": true, "x": true}
+
+// jsIdent reads a name, decoding the \uXXXX and \u{…} escapes a name may
+// be written with (\u0065val is eval).
+func (l *lexer) jsIdent() string {
+	var b strings.Builder
+	for l.i < len(l.src) {
+		c := l.src[l.i]
+		switch {
+		case isIdentByte(c) || c == '$':
+			b.WriteByte(c)
+			l.i++
+		case strings.HasPrefix(l.src[l.i:], `\u`):
+			end := l.i + 6
+			if strings.HasPrefix(l.src[l.i:], `\u{`) {
+				end = strings.IndexByte(l.src[l.i:], '}') + l.i + 1
+			}
+			if end <= l.i+2 || end > len(l.src) {
+				l.i += 2
+				return b.String() + `\u`
+			}
+			v, ok := jsEscapes(l.src[l.i:end])
+			if !ok {
+				l.i += 2
+				return b.String() + `\u`
+			}
+			b.WriteString(v)
+			l.i = end
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
+}

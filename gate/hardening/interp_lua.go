@@ -217,6 +217,8 @@ func luaRun(args []string) run {
 				}
 				r.modules = append(r.modules, mod)
 			}
+		case a == "-i":
+			r.interactive = true
 		case a == "-v" || a == "-b" || strings.HasPrefix(a, "-b"):
 			if r.code == nil {
 				r.none = true

@@ -45,6 +45,7 @@ var perl = &language{
 		"Filter::Simple":      "loads a source filter, which rewrites the code",
 		"Filter::Util::Call":  "loads a source filter, which rewrites the code",
 	},
+	named:     map[string]bool{"system": true, "exec": true, "readpipe": true, "CORE::system": true, "CORE::exec": true, "CORE::GLOBAL::system": true, "open3": true, "open2": true},
 	concat:    []string{"."},
 	parenless: true,
 	ends:      map[string]bool{";": true, "or": true, "and": true, "if": true, "unless": true, "while": true, "until": true, "for": true, "foreach": true, "xor": true, "||": true, "&&": true, "//": true, "?": true, ":": true},
@@ -70,10 +71,12 @@ func lexPerl(src string) *lexed {
 		if lineStart {
 			lineStart = false
 			rest := src[l.i:]
-			if strings.HasPrefix(rest, "__END__") || strings.HasPrefix(rest, "__DATA__") {
+			if endMarker(rest, "__END__") || endMarker(rest, "__DATA__") {
 				break
 			}
-			if c == '=' && len(rest) > 1 && isIdentStart(rest[1]) {
+			// POD starts where a statement may: a line =word after
+			// a complete statement.
+			if p := l.prev(); c == '=' && len(rest) > 1 && isIdentStart(rest[1]) && (p.kind == tkNewline || p.kind == tkPunct && (p.text == ";" || p.text == "}" || p.text == "{")) {
 				end := strings.Index(rest, "\n=cut")
 				if end < 0 {
 					break
@@ -600,6 +603,8 @@ func perlRun(args []string) run {
 						j++
 					}
 				case 'M', 'm':
+					// perl runs `use MODULE …;`: what follows -M is code.
+					r.pre = append(r.pre, "use "+a[j+1:]+";")
 					mod := a[j+1:]
 					mod = strings.TrimPrefix(mod, "-")
 					if k := strings.IndexAny(mod, "= "); k >= 0 {
@@ -655,4 +660,10 @@ func (in *inspector) perlMagicOpen(c *command, rest []string) {
 	if !c.complete() {
 		in.unseeable("`perl -n` opens files named when the line runs, and a name ending in | runs as a command")
 	}
+}
+
+// endMarker says rest starts with the word marker (__END__), not a
+// longer name.
+func endMarker(rest, marker string) bool {
+	return strings.HasPrefix(rest, marker) && (len(rest) == len(marker) || !isIdentByte(rest[len(marker)]))
 }

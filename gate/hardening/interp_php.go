@@ -287,6 +287,8 @@ func phpRun(args []string) run {
 			if len(a) == 2 {
 				i++
 			}
+		case a == "-a":
+			r.stdin, r.lang = true, php // statements without tags
 		case a == "-S" || a == "-l" || a == "-s" || a == "-v" || a == "-h" || a == "-i" || a == "-m" || a == "--version" || a == "--help" || a == "--ini":
 			r.none = true
 			return r

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // python is what the scanner knows of Python.
@@ -81,6 +83,7 @@ var python = &language{
 		".__builtins__":       "reaches the builtins through __builtins__",
 		".__code__":           "rewrites a function's code",
 	},
+	named:    map[string]bool{"__import__": true, "__builtins__": true, "__globals__": true, "__subclasses__": true, "__dict__": true, "system": true, "popen": true, "Popen": true, "check_output": true, "check_call": true, "getoutput": true, "getstatusoutput": true, "execv": true, "execvp": true, "execve": true, "execvpe": true, "execl": true, "execlp": true, "execle": true, "execlpe": true, "spawnv": true, "spawnvp": true, "spawnl": true, "spawnlp": true, "posix_spawn": true, "posix_spawnp": true, "create_subprocess_shell": true, "create_subprocess_exec": true},
 	concat:   []string{"+"},
 	adjacent: true,
 	member:   map[string]bool{".": true},
@@ -199,6 +202,9 @@ func lexPython(src string) *lexed {
 			if l.i < len(src) && (src[l.i] == '"' || src[l.i] == '\'') && len(name) <= 2 && strings.Trim(strings.ToLower(name), "rbuf") == "" {
 				l.pythonString(strings.ToLower(name))
 				continue
+			}
+			if strings.IndexFunc(name, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
+				name = norm.NFKC.String(name) // as Python reads names (PEP 3131)
 			}
 			l.emit(token{kind: tkIdent, text: name})
 		case '0' <= c && c <= '9' || c == '.' && l.i+1 < len(src) && '0' <= src[l.i+1] && src[l.i+1] <= '9':

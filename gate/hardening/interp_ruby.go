@@ -13,6 +13,7 @@ var ruby = &language{
 		m := map[string]callee{
 			"Kernel.`":             {how: shellString},
 			"IO.popen":             {how: lineOrList},
+			"File.popen":           {how: lineOrList},
 			"open":                 {how: pipeOpen},
 			"Kernel.open":          {how: pipeOpen},
 			"URI.open":             {how: pipeOpen},
@@ -60,6 +61,7 @@ var ruby = &language{
 		"ObjectSpace":   "reaches objects through ObjectSpace",
 		"define_method": "defines methods from values",
 	},
+	named:     map[string]bool{"system": true, "exec": true, "spawn": true, "popen": true, "`": true, "syscall": true, "popen3": true, "capture2": true, "capture2e": true, "capture3": true},
 	concat:    []string{"+", "<<"},
 	adjacent:  true,
 	parenless: true,
@@ -89,7 +91,7 @@ func lexRuby(src string) *lexed {
 		if lineStart {
 			lineStart = false
 			rest := src[l.i:]
-			if strings.HasPrefix(rest, "__END__") {
+			if strings.HasPrefix(rest, "__END__\n") || rest == "__END__" || strings.HasPrefix(rest, "__END__\r\n") {
 				break
 			}
 			if strings.HasPrefix(rest, "=begin") {
