@@ -244,6 +244,7 @@ const (
 	lineOrList                // argument at is a shell command line, or argv as a list (IO.popen)
 	eachLine                  // every argument is a command: a shell line or argv (Open3.pipeline)
 	nodeFork                  // Node's fork: a module node runs, with its arguments
+	evalTimeit                // timeit's statement and setup: code in the same language
 	loadsFile                 // Perl's do and require: a file or module named by a constant, or unseeable
 	attribute                 // getattr(obj, name), send(:name): a process-starting function by a name
 	alwaysDynamic             // always unseeable
@@ -962,6 +963,22 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 			return
 		}
 		s.unseeable("loads code from a file named when it runs (" + what + ")")
+	case evalTimeit:
+		for _, code := range [][]token{at(0), at(1), kw["stmt"], kw["setup"]} {
+			if code == nil {
+				continue
+			}
+			text, ok := s.str(code)
+			if !ok {
+				s.unseeable("evaluates code built when it runs (" + what + ")")
+				continue
+			}
+			s.evals++
+			bound := s.bound
+			s.scan(text)
+			s.bound = bound
+			s.evals--
+		}
 	case evalCode:
 		if k.at < 0 {
 			k.at = len(positional) - 1

@@ -554,8 +554,14 @@ func heredocBody(src string, from int, marker string, indented bool) (string, in
 // perlRun reads perl's command line: -e and -E (also -le, -ne, -pe,
 // -e'…', several joined by lines), -M and -m modules, a script, - or
 // nothing for standard input; -n and -p open the remaining arguments.
-func perlRun(args []string) run {
-	var r run
+func perlRun(args []string) (r run) {
+	defer func() {
+		for _, code := range r.code {
+			if strings.Contains(strings.ReplaceAll(code, "<<>>", ""), "<>") || strings.Contains(code, "<ARGV>") {
+				r.magicOpen = true
+			}
+		}
+	}()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -635,11 +641,6 @@ func perlRun(args []string) run {
 	}
 	if r.code == nil {
 		r.stdin = true
-	}
-	for _, code := range r.code {
-		if strings.Contains(strings.ReplaceAll(code, "<<>>", ""), "<>") || strings.Contains(code, "<ARGV>") {
-			r.magicOpen = true
-		}
 	}
 	return r
 }
