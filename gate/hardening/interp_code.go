@@ -315,7 +315,7 @@ func (s *scanner) scan(code string) {
 				s.unseeable("names " + t.text + " in a string, to reach it by name")
 			}
 		case tkIdent:
-			if i > 0 && toks[i-1].kind == tkPunct && s.lang.member[toks[i-1].text] {
+			if i > 0 && toks[i-1].kind == tkPunct && s.lang.member[toks[i-1].text] && !prefixMember(toks, i-1) {
 				if k, ok := s.lang.methods[t.text]; ok {
 					if args, _, called := s.callArgs(toks, i+1); called {
 						s.judge(t.text, k, args)
@@ -342,6 +342,21 @@ func (s *scanner) scan(code string) {
 	if lx.guessed && s.lang.danger != nil && s.lang.danger.MatchString(lx.quiet.String()) {
 		s.unseeable("holds a `/` whose reading depends on what the code means, and text that could start a process on one reading")
 	}
+}
+
+// prefixMember says the member operator at toks[j] starts a name
+// rather than following one (Ruby's ::Kernel).
+func prefixMember(toks []token, j int) bool {
+	if j == 0 {
+		return true
+	}
+	switch p := toks[j-1]; p.kind {
+	case tkIdent, tkString, tkNumber, tkCommand, tkWords:
+		return false
+	case tkPunct:
+		return p.text != ")" && p.text != "]" && p.text != "}"
+	}
+	return true
 }
 
 // chain is a name and its attributes (os.path.join, require("x").y).
@@ -959,7 +974,7 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 			s.unseeable("loads code from `" + shorten(name) + "` (" + what + ")")
 			return
 		}
-		if _, ok := s.str(first); ok || first[0].kind == tkNumber || first[0].kind == tkPunct && first[0].text == "{" || first[0].kind == tkIdent && isIdentStart(first[0].text[0]) {
+		if _, ok := s.str(first); ok || first[0].kind == tkNumber || first[0].kind == tkPunct && first[0].text == "{" || first[0].kind == tkIdent && isIdentStart(first[0].text[0]) && s.lang.name == "perl" {
 			return
 		}
 		s.unseeable("loads code from a file named when it runs (" + what + ")")
@@ -1132,8 +1147,8 @@ func (s *scanner) nodeSpawn(what string, args []arg) {
 			shell = "?"
 		} else if v, has := fields["shell"]; has {
 			shell = "?"
-			if len(v) == 1 && v[0].text == "false" {
-				shell = "false"
+			if len(v) == 1 && (v[0].text == "false" || v[0].text == "true") {
+				shell = v[0].text
 			}
 		}
 	}
