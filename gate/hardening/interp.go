@@ -106,6 +106,17 @@ func (in *inspector) interpreter(c *command) {
 		if why, ok := lang.dynamic[m]; ok {
 			in.unseeable("`" + name + "` " + why)
 		}
+		if strings.HasPrefix(m, "data:") || strings.Contains(m, "://") {
+			in.unseeable("`" + name + "` loads code from `" + shorten(m) + "`")
+		}
+	}
+	in.interpreterEnv(c, lang, name)
+	if v, ok := c.env["PERL5DB"]; ok && r.debugger {
+		if v.known {
+			in.scanCode(lang, "`"+name+" -d` with PERL5DB", v.text, c.depth)
+		} else {
+			in.unseeable("`" + name + " -d` runs the debugger PERL5DB names, which the line sets when it runs")
+		}
 	}
 	if r.magicOpen {
 		in.perlMagicOpen(c, r.rest)
@@ -144,6 +155,8 @@ type run struct {
 	// interactive says it reads code from standard input after the rest
 	// (python -i, node -i, lua -i, php -a).
 	interactive bool
+	// debugger says perl -d runs the debugger PERL5DB names.
+	debugger bool
 	// magicOpen says Perl's <> opens the remaining arguments with the
 	// two-argument open, which runs a name ending in | as a command.
 	magicOpen bool
@@ -287,4 +300,42 @@ func attached(rest string, next []string) (string, []string, bool) {
 		return "", nil, false
 	}
 	return next[0], next[1:], true
+}
+
+// interpreterEnv inspects the options interpreters read from the
+// environment the line gives them: PERL5OPT's -M is code, PERL5DB is
+// the debugger perl -d runs, NODE_OPTIONS may load modules.
+func (in *inspector) interpreterEnv(c *command, lang *language, name string) {
+	opts := map[string]string{"perl": "PERL5OPT", "node": "NODE_OPTIONS", "ruby": "RUBYOPT"}[lang.name]
+	if lang == javascript {
+		opts = "NODE_OPTIONS"
+	}
+	v, ok := c.env[opts]
+	if opts == "" || !ok {
+		return
+	}
+	if !v.known {
+		in.unseeable("`" + name + "` reads options from " + opts + ", which the line sets when it runs")
+		return
+	}
+	var r run
+	switch lang {
+	case perl:
+		r = perlRun(strings.Fields(v.text))
+	case javascript:
+		r = nodeRun(strings.Fields(v.text))
+	case ruby:
+		r = rubyRun(strings.Fields(v.text))
+	}
+	for _, p := range r.pre {
+		in.scanCode(lang, "`"+name+"` with "+opts, p, c.depth)
+	}
+	for _, m := range r.modules {
+		if why, ok := lang.dynamic[m]; ok {
+			in.unseeable("`" + name + "` " + why + " (" + opts + ")")
+		}
+		if strings.HasPrefix(m, "data:") || strings.Contains(m, "://") {
+			in.unseeable("`" + name + "` loads code from `" + shorten(m) + "` (" + opts + ")")
+		}
+	}
 }

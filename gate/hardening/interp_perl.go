@@ -623,7 +623,12 @@ func perlRun(args []string) (r run) {
 						i++
 					}
 					break cluster
-				case 'i', 'C', 'd', 'D', 'x':
+				case 'd':
+					if a[j+1:] == "" || a[j+1] == 't' {
+						r.debugger = true
+					}
+					break cluster
+				case 'i', 'C', 'D', 'x':
 					break cluster
 				case 'v', 'h', 'V':
 					r.none = true
