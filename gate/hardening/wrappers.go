@@ -47,15 +47,18 @@ type wrapper struct {
 	// stops are switches after which the wrapper runs nothing of its
 	// operands (`command -v NAME` only looks NAME up).
 	stops string
+	// shells are switches that make it run a shell when it is given no
+	// command (sudo -s, sudo -i), which reads its standard input.
+	shells string
 }
 
 // wrappers are the wrappers by command name: 0.10.1's table, with each
 // option grammar checked against the program's own manual, and more.
 var wrappers = map[string]wrapper{
-	"sudo": {short: "ughpCDrtTRUac", switches: "AbBEeHiKklNnPSsVv",
+	"sudo": {short: "ughpCDrtTRUac", switches: "AbBEeHiKklNnPSsVv", shells: "si",
 		long:         strings.Fields("user group host prompt close-from chdir role type command-timeout chroot other-user auth-type login-class"),
 		longSwitches: strings.Fields("login preserve-env non-interactive background edit shell stdin reset-timestamp remove-timestamp validate list set-home bell askpass preserve-groups")},
-	"doas":         {short: "uCa", switches: "Lns"},
+	"doas":         {short: "uCa", switches: "Lns", shells: "s"},
 	"run0":         {short: "ugD", long: strings.Fields("user group nice chdir setenv unit property description slice machine"), longSwitches: strings.Fields("no-ask-password background pty pipe")},
 	"pkexec":       {long: strings.Fields("user"), longSwitches: strings.Fields("disable-internal-agent keep-cwd")},
 	"env":          {short: "uCPa", switches: "i0v", long: strings.Fields("unset chdir argv0"), longSwitches: strings.Fields("ignore-environment null debug")},
@@ -217,6 +220,11 @@ func (in *inspector) unwrap(c *command) {
 	for _, s := range starts {
 		in.unwrapped(c, s+1, w.joined)
 	}
+	if len(starts) == 0 && w.shells != "" && c.complete() && slices.ContainsFunc(c.args(), func(a string) bool {
+		return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], w.shells) || a == "--shell" || a == "--login"
+	}) {
+		in.script("sh", c.depth+1, "`"+c.name()+"`", c.stdin)
+	}
 }
 
 // codeArgs inspects the command lines a wrapper's options give it, run
@@ -228,9 +236,9 @@ func (in *inspector) codeArgs(c *command, code []codeArg, shell string) {
 		case v.open:
 			in.unseeable(via + " runs a command built when the line runs")
 		case shell != "" && !isShell(path.Base(shell)):
-			in.line(join([]string{shell, "-c", v.text}), c.depth+1, via)
+			in.script(join([]string{shell, "-c", v.text}), c.depth+1, via, c.stdin)
 		default:
-			in.line(v.text, c.depth+1, via)
+			in.script(v.text, c.depth+1, via, c.stdin)
 		}
 	}
 }
@@ -247,7 +255,8 @@ func (in *inspector) unwrapped(c *command, from int, joined bool) {
 		return // another reading of the same words
 	}
 	in.seen[key] = true
-	in.line(text, c.depth+1, "`"+path.Base(c.words[0])+"`")
+	// What the wrapper reads on its standard input, the command reads.
+	in.script(text, c.depth+1, "`"+path.Base(c.words[0])+"`", c.stdin)
 }
 
 // tail is the command's words from c.words[from] as a shell line: the
@@ -497,12 +506,19 @@ func (in *inspector) su(c *command, w wrapper) {
 		}
 	}
 	in.codeArgs(c, code, shell)
+	if len(code) == 0 && (user < 0 || user+1 >= len(words)) && c.complete() {
+		// su [USER]: the user's shell reads its standard input.
+		if shell == "" {
+			shell = "sh"
+		}
+		in.script(quote(shell), c.depth+1, "`"+c.name()+"`", c.stdin)
+	}
 	if len(code) == 0 && user >= 0 && user+1 < len(words) {
 		// su USER ARGS…: the user's shell runs ARGS (-c included).
 		if shell == "" {
 			shell = "sh"
 		}
-		in.line(quote(shell)+" "+tail(c, user+2, false), c.depth+1, "`"+c.name()+"`")
+		in.script(quote(shell)+" "+tail(c, user+2, false), c.depth+1, "`"+c.name()+"`", c.stdin)
 	}
 }
 
@@ -570,7 +586,7 @@ func (in *inspector) envSplit(c *command) bool {
 			before = append(before, a[:strings.IndexByte(a, 'S')])
 		}
 		rest := append(append(before, words...), args[end:]...)
-		in.line(c.words[0]+" "+join(rest)+openTail(c), c.depth+1, "`env -S`")
+		in.script(quote(c.words[0])+" "+join(rest)+openTail(c), c.depth+1, "`env -S`", c.stdin)
 		return true
 	}
 	return false
