@@ -232,9 +232,11 @@ func (in *inspector) unwrap(c *command) {
 func (in *inspector) codeArgs(c *command, code []codeArg, shell string) {
 	for _, v := range code {
 		via := "`" + c.name() + " " + v.option + "`"
+		if v.open {
+			// Code built at run time, read with its expansions in place.
+			v.text = c.code(v.index + 1)
+		}
 		switch {
-		case v.open:
-			in.unseeable(via + " runs a command built when the line runs")
 		case shell != "" && !isShell(path.Base(shell)):
 			in.script(join([]string{shell, "-c", v.text}), c.depth+1, via, c.stdin)
 		default:
@@ -260,16 +262,13 @@ func (in *inspector) unwrapped(c *command, from int, joined bool) {
 }
 
 // tail is the command's words from c.words[from] as a shell line: the
-// known ones quoted (joined: as they are), those built at run time as
-// written.
+// known ones quoted, those built at run time as written; joined, as code
+// sh -c reads (c.codeFrom).
 func tail(c *command, from int, joined bool) string {
-	known := c.words[from:max(from, c.open)]
-	var text string
 	if joined {
-		text = strings.Join(known, " ")
-	} else {
-		text = joinCommand(known)
+		return c.codeFrom(from)
 	}
+	text := joinCommand(c.words[from:max(from, c.open)])
 	if open := c.words[max(from, c.open):]; len(open) > 0 {
 		text = strings.TrimPrefix(text+" "+strings.Join(open, " "), " ")
 	}
@@ -310,8 +309,10 @@ func isName(s string) bool {
 type codeArg struct {
 	option string
 	text   string
-	// open says the value is built when the line runs.
-	open bool
+	// open says the value is built when the line runs: the word at
+	// index of the wrapper's words.
+	open  bool
+	index int
 }
 
 // walkAt is a position of the walk over a wrapper's words.
@@ -379,7 +380,7 @@ func (w wrapper) option(words []string, i, known int) (steps []int, code *codeAr
 		case i+1 < known:
 			return &codeArg{option: opt, text: words[i+1]}, 2
 		case i+1 < len(words):
-			return &codeArg{option: opt, open: true}, 2
+			return &codeArg{option: opt, open: true, index: i + 1}, 2
 		}
 		return nil, 1
 	}
