@@ -154,6 +154,13 @@ func TestWrappersRunTheirCommand(t *testing.T) {
 		"gosu root git push":                                          "git push",
 		"setarch x86_64 -R git push":                                  "git push",
 		"tini -- git push":                                            "git push",
+		"sg - wheel -c 'git push'":                                    "git push",
+		"script log -c 'git push'":                                    "git push",
+		"ip -all netns exec git push":                                 "git push",
+		"ip netns e ns git push":                                      "git push",
+		"runuser -ux -- git push":                                     "git push",
+		"Sudo taskset 1 git push":                                     "git push",
+		"TASKSET.exe 1 git push":                                      "git push",
 		// Unknown options are read both ways.
 		"sudo --brand-new-option x git push": "git push",
 		"nice -Q git push":                   "git push",
@@ -228,6 +235,7 @@ func TestOtherNamesRunTheProgram(t *testing.T) {
 		"cargo +1.80.0 -v publish --dry-run":                                        "cargo publish --dry-run",
 		"rustup run nightly cargo publish":                                          "cargo publish",
 		"rustup run --install stable cargo publish":                                 "cargo publish",
+		"rustup -v run nightly cargo publish":                                       "cargo publish",
 		"/lib64/ld-linux-x86-64.so.2 /usr/bin/git push":                             "/usr/bin/git push",
 		"/lib64/ld-linux-x86-64.so.2 --library-path /x /usr/bin/git push":           "/usr/bin/git push",
 		"/lib/ld-linux-aarch64.so.1 --argv0 x /usr/bin/git push":                    "/usr/bin/git push",
@@ -284,5 +292,31 @@ func TestOtherNamesLeaveOrdinaryCommandsAlone(t *testing.T) {
 	// An alias a cargo command cannot shadow runs the command.
 	if found, _ := commands("CARGO_ALIAS_BUILD=publish cargo build"); slices.ContainsFunc(found, denied) {
 		t.Errorf("cargo build with an alias named build: found %q; cargo ignores an alias shadowing its own command", found)
+	}
+}
+
+// env -S splits its string as GNU env does.
+func TestSplitString(t *testing.T) {
+	for in, want := range map[string][]string{
+		"git push":               {"git", "push"},
+		"  git\tpush  ":          {"git", "push"},
+		"'git push' x":           {"git push", "x"},
+		`"a\"b" c`:               {`a"b`, "c"},
+		`a\_b`:                   {"a", "b"},
+		`"a\_b"`:                 {"a b"},
+		"a #b c":                 {"a"},
+		"a#b":                    {"a#b"},
+		`a\cb c`:                 {"a"},
+		"''":                     {""},
+		`perl -w -T`:             {"perl", "-w", "-T"},
+		`A=1 B='x y' git push`:   {"A=1", "B=x y", "git", "push"},
+		`-i PATH=/bin sh -c 'x'`: {"-i", "PATH=/bin", "sh", "-c", "x"},
+	} {
+		if got, ok := splitString(in); !ok || !slices.Equal(got, want) {
+			t.Errorf("splitString(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := splitString("git ${SUB}"); ok {
+		t.Error("splitString of ${SUB}: known; env reads it from the environment")
 	}
 }

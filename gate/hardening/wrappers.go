@@ -42,8 +42,11 @@ type wrapper struct {
 	// sh -c (watch, sg), so `watch 'git push; x'` runs two commands.
 	joined bool
 	// codeOnly says the wrapper runs no operand, only its code option
-	// (script's operand is the file it writes).
+	// (script's operand is the file it writes); its options may follow
+	// its operands.
 	codeOnly bool
+	// dash says a lone - is one of its options (sg - GROUP).
+	dash bool
 	// stops are switches after which the wrapper runs nothing of its
 	// operands (`command -v NAME` only looks NAME up).
 	stops string
@@ -97,7 +100,7 @@ var wrappers = map[string]wrapper{
 		longSwitches: strings.Fields("append return flush force quiet"), code: []string{"-c", "--command"}, codeOnly: true},
 	"watch": {short: "nq", switches: "bcdeghprtwx", long: strings.Fields("interval equexit"),
 		longSwitches: strings.Fields("beep color no-color differences errexit chgexit precise no-title no-wrap exec"), joined: true},
-	"sg":       {operands: 1, code: []string{"-c"}, joined: true},
+	"sg":       {operands: 1, code: []string{"-c"}, joined: true, dash: true},
 	"wsl":      {short: "du", switches: "e", long: strings.Fields("distribution user cd shell-type"), longSwitches: []string{"exec"}},
 	"fakeroot": {short: "lsib", switches: "uhv", long: strings.Fields("lib faked"), longSwitches: []string{"unknown-is-real"}},
 	"taskset":  {switches: "acpV", longSwitches: strings.Fields("all-tasks cpu-list pid"), operands: 1},
@@ -162,6 +165,9 @@ const maxWrapperReadings = 64
 // dynamic loader under its many file names (/lib64/ld-linux-x86-64.so.2,
 // /lib/ld-musl-x86_64.so.1) is ld.so.
 func wrapperName(name string) string {
+	// Case-folded, as 0.10.1 folds them: on a case-insensitive file
+	// system (macOS, Windows) `Sudo` is sudo.
+	name = strings.ToLower(name)
 	switch {
 	case name == "ip" || name == "parallel" || name == "sem" || name == "rustup":
 		return name
@@ -192,12 +198,13 @@ func (in *inspector) unwrap(c *command) {
 		in.parallel(c)
 		return
 	case "rustup":
-		// rustup run [--install] TOOLCHAIN COMMAND…
-		args := c.args()
-		if len(args) > 0 && args[0] == "run" {
-			i := 2
-			for i < c.open && strings.HasPrefix(c.words[i], "-") {
-				i++
+		// rustup [-v|-q] run [--install] TOOLCHAIN COMMAND…
+		i := 1
+		for i < c.open && strings.HasPrefix(c.words[i], "-") {
+			i++
+		}
+		if i < c.open && c.words[i] == "run" {
+			for i++; i < c.open && strings.HasPrefix(c.words[i], "-"); i++ {
 			}
 			in.unwrapped(c, i+1, false)
 		}
@@ -339,6 +346,8 @@ func (w wrapper) readings(words []string, known int) (starts []int, code []codeA
 		a := words[at.i]
 		option := at.i < known && len(a) > 1 && a[0] == '-'
 		switch {
+		case w.dash && !at.done && a == "-" && at.i < known:
+			stack = append(stack, walkAt{i: at.i + 1, operands: at.operands, done: at.done})
 		case !at.done && a == "--" && at.i < known:
 			stack = append(stack, walkAt{i: at.i + 1, operands: at.operands, done: true})
 		case !at.done && option:
@@ -354,6 +363,9 @@ func (w wrapper) readings(words []string, known int) (starts []int, code []codeA
 			}
 		case at.operands > 0:
 			stack = append(stack, walkAt{i: at.i + 1, operands: at.operands - 1, done: at.done})
+		case w.codeOnly:
+			// An operand: its options may come after it.
+			stack = append(stack, walkAt{i: at.i + 1, operands: at.operands, done: at.done})
 		default:
 			if !slices.Contains(starts, at.i) {
 				starts = append(starts, at.i)
@@ -461,7 +473,7 @@ func hasOption(args []string, short, long string) bool {
 		if a == "--" {
 			return false
 		}
-		if a == short || a == long || strings.HasPrefix(a, long+"=") {
+		if a == short || a == long || strings.HasPrefix(a, long+"=") || len(a) > 2 && a[:2] == short {
 			return true
 		}
 	}
@@ -691,6 +703,10 @@ func (in *inspector) ipNetns(c *command) {
 		i++
 	}
 	if i+1 < len(args) && len(args[i]) >= 4 && strings.HasPrefix("netns", args[i]) && args[i+1] != "" && strings.HasPrefix("exec", args[i+1]) {
+		if slices.ContainsFunc(args[:i], func(a string) bool { return a == "-a" || a == "-all" || a == "--all" }) {
+			in.unwrapped(c, i+3, false) // in every namespace: no NAME
+			return
+		}
 		in.unwrapped(c, i+4, false) // after NAME
 	}
 }
