@@ -20,7 +20,8 @@ type rmSpelling struct {
 	recursive, force bool
 	// others are its other options, canonically spelled.
 	others []string
-	// operands are the files it removes; known says each is known.
+	// operands are the files it removes, "" for one built at run time
+	// that is neither plain text nor the home directory.
 	operands []string
 	// respelled says the options are written otherwise than canonically
 	// (`-fr`, `--rec`, options after an operand).
@@ -63,6 +64,8 @@ func readRm(words []string, known int, posix bool) rmSpelling {
 			// directory or plain text; otherwise nobody knows.
 			if _, home := homeForm(a); home || plainWord(a) {
 				s.operands = append(s.operands, a)
+			} else {
+				s.operands = append(s.operands, "")
 			}
 			operandSeen = true
 		case ended || a == "-" || !strings.HasPrefix(a, "-") || posix && operandSeen:
@@ -155,6 +158,9 @@ func (in *inspector) rm(c *command) {
 		return
 	}
 	for i, op := range s.operands {
+		if op == "" {
+			continue // what it may be, the command's open words say
+		}
 		targets, how := rmTargets(op)
 		if i == 0 && !s.respelled && how == "" {
 			continue // what the engine reads as written

@@ -36,6 +36,8 @@ func TestRmCanonical(t *testing.T) {
 		"rm -rf /tmp/x /":                 "rm -rf /",
 		"rm -rf /tmp/x //":                "rm -rf /",
 		"rm -rf -- /tmp/x /":              "rm -rf /",
+		"rm -rf \"$d\" /":                 "rm -rf /",
+		"rm -rf $(ls) //":                 "rm -rf /",
 		"rm / -rf":                        "rm -rf /",
 		"rm / -r -f":                      "rm -rf /",
 		"rm -r / --force":                 "rm -rf /",
