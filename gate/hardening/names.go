@@ -19,7 +19,7 @@ func (in *inspector) otherName(c *command) {
 	switch {
 	case strings.HasPrefix(name, "git-") && len(name) > len("git-"):
 		sub := strings.TrimPrefix(name, "git-")
-		text := "git " + quote(sub)
+		text := "git " + Quote(sub)
 		if len(c.words) > 1 {
 			text += " " + tail(c, 1, false)
 		}

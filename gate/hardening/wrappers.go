@@ -290,11 +290,11 @@ func joinCommand(words []string) string {
 	for i, w := range words {
 		name, v, ok := strings.Cut(w, "=")
 		if assigning && ok && isName(name) {
-			out[i] = name + "=" + quote(v)
+			out[i] = name + "=" + Quote(v)
 			continue
 		}
 		assigning = false
-		out[i] = quote(w)
+		out[i] = Quote(w)
 	}
 	return strings.Join(out, " ")
 }
@@ -524,14 +524,14 @@ func (in *inspector) su(c *command, w wrapper) {
 		if shell == "" {
 			shell = "sh"
 		}
-		in.script(quote(shell), c.depth+1, "`"+c.name()+"`", c.stdin)
+		in.script(Quote(shell), c.depth+1, "`"+c.name()+"`", c.stdin)
 	}
 	if len(code) == 0 && user >= 0 && user+1 < len(words) {
 		// su USER ARGS…: the user's shell runs ARGS (-c included).
 		if shell == "" {
 			shell = "sh"
 		}
-		in.script(quote(shell)+" "+tail(c, user+2, false), c.depth+1, "`"+c.name()+"`", c.stdin)
+		in.script(Quote(shell)+" "+tail(c, user+2, false), c.depth+1, "`"+c.name()+"`", c.stdin)
 	}
 }
 
@@ -599,7 +599,7 @@ func (in *inspector) envSplit(c *command) bool {
 			before = append(before, a[:strings.IndexByte(a, 'S')])
 		}
 		rest := append(append(before, words...), args[end:]...)
-		in.script(quote(c.words[0])+" "+join(rest)+openTail(c), c.depth+1, "`env -S`", c.stdin)
+		in.script(Quote(c.words[0])+" "+join(rest)+openTail(c), c.depth+1, "`env -S`", c.stdin)
 		return true
 	}
 	return false
@@ -744,9 +744,9 @@ func (in *inspector) parallel(c *command) {
 			return arg
 		}
 		if strings.Contains(command, "{}") {
-			return strings.ReplaceAll(command, "{}", quote(arg))
+			return strings.ReplaceAll(command, "{}", Quote(arg))
 		}
-		return command + " " + quote(arg)
+		return command + " " + Quote(arg)
 	}
 	if i < len(args) {
 		for _, a := range args[i:] {
