@@ -127,6 +127,7 @@ type inspector struct {
 	// procSubsts are what the line's process substitutions <(…) print,
 	// by their source text, the word the command is given.
 	procSubsts map[string]value
+	gitConfig  map[string]map[string]value // set with git config, by file (git.go)
 	// steps is the work left for this line (nodes walked, words made,
 	// expressions evaluated), and bytes what is left to parse; spent,
 	// the rest of the line is unseeable (maxSteps, parseBytes).

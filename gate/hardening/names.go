@@ -80,6 +80,7 @@ func (in *inspector) cargo(c *command) {
 		}
 		return
 	}
+	files := in.cargoConfigFiles()
 	expanded := []string{words[sub]}
 	via := "`cargo` (" + hidden + ")"
 	for step := 0; step < maxAliasChain; step++ {
@@ -87,9 +88,16 @@ func (in *inspector) cargo(c *command) {
 		if slices.Contains(cargoBuiltins, name) {
 			break
 		}
+		// --config, then the environment, then config files.
 		v, ok := aliases[name]
 		if !ok {
 			v, ok = in.envValue(c, "CARGO_ALIAS_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+		}
+		if !ok {
+			v, ok = files[name]
+		}
+		if _, any := files["\x00"]; !ok && any {
+			v, ok = value{}, true // a config file of unknown text
 		}
 		if !ok {
 			break
@@ -155,4 +163,43 @@ func (in *inspector) copiesOpen(c *command) {
 		return
 	}
 	in.aliases[dest], in.aliases["./"+strings.TrimPrefix(dest, "./")] = src, src
+}
+
+// cargoConfigFiles are the aliases of the cargo config files the line
+// writes (.cargo/config.toml, .cargo/config, in any directory), which
+// cargo reads from the working directory up; one the line fills with a
+// program's output makes its aliases unknown.
+func (in *inspector) cargoConfigFiles() map[string]value {
+	aliases := map[string]value{}
+	names := make([]string, 0, len(in.files))
+	for name := range in.files {
+		if strings.HasSuffix(name, ".cargo/config.toml") || strings.HasSuffix(name, ".cargo/config") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		f := in.files[name]
+		if !f.known {
+			aliases["\x00"] = value{} // any alias
+			continue
+		}
+		section := ""
+		for _, line := range strings.Split(f.text, "\n") {
+			line = strings.TrimSpace(line)
+			switch {
+			case strings.HasPrefix(line, "["):
+				section = strings.Trim(line, "[] ")
+			case section == "alias" && strings.Contains(line, "="):
+				if name, v, ok := cargoConfigAlias("alias." + line); ok {
+					aliases[name] = v
+				}
+			case section == "" && strings.HasPrefix(line, "alias."):
+				if name, v, ok := cargoConfigAlias(line); ok {
+					aliases[name] = v
+				}
+			}
+		}
+	}
+	return aliases
 }

@@ -227,7 +227,7 @@ func (in *inspector) unwrap(c *command) {
 	for _, s := range starts {
 		in.unwrapped(c, s+1, w.joined)
 	}
-	if len(starts) == 0 && w.shells != "" && c.complete() && slices.ContainsFunc(c.args(), func(a string) bool {
+	if len(starts) == 0 && w.shells != "" && c.complete() && c.stdin.given() && slices.ContainsFunc(c.args(), func(a string) bool {
 		return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], w.shells) || a == "--shell" || a == "--login"
 	}) {
 		in.script("sh", c.depth+1, "`"+c.name()+"`", c.stdin)
@@ -258,6 +258,11 @@ func (in *inspector) unwrapped(c *command, from int, joined bool) {
 	if from >= len(c.words) {
 		return
 	}
+	if !joined && c.complete() && !c.stdin.given() && bareShell(c.words[from:]) {
+		// A shell given no script and no input: it runs nothing the
+		// line says, as `bash` alone does (shell in inspect.go).
+		return
+	}
 	text := tail(c, from, joined)
 	key := "\x01wrapped\x00" + text
 	if in.seen[key] {
@@ -266,6 +271,20 @@ func (in *inspector) unwrapped(c *command, from int, joined bool) {
 	in.seen[key] = true
 	// What the wrapper reads on its standard input, the command reads.
 	in.script(text, c.depth+1, "`"+path.Base(c.words[0])+"`", c.stdin)
+}
+
+// bareShell says whether words run a shell with options only: no script,
+// no -c (`bash`, `/bin/bash -l`, `sh -i`).
+func bareShell(words []string) bool {
+	if !isShell(path.Base(words[0])) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "+") || !strings.HasPrefix(w, "--") && strings.Contains(w, "c") {
+			return false
+		}
+	}
+	return true
 }
 
 // tail is the command's words from c.words[from] as a shell line: the
@@ -488,18 +507,26 @@ func (in *inspector) su(c *command, w wrapper) {
 	shell := ""
 	var code []codeArg
 	user := -1
+	var rest []string // the shell's arguments, after the user
+	operand := func(i int) {
+		switch {
+		case user < 0:
+			user = i
+		case i < known:
+			rest = append(rest, Quote(words[i]))
+		default:
+			rest = append(rest, words[i])
+		}
+	}
 	for i := 0; i < len(words); i++ {
 		a := words[i]
 		switch {
 		case i >= known:
-			if user < 0 {
-				user = i
-			}
+			operand(i)
 		case a == "--":
-			if user < 0 && i+1 < len(words) {
-				user = i + 1
+			for i++; i < len(words); i++ {
+				operand(i)
 			}
-			i = len(words)
 		case a == "-" || a == "-l" || a == "--login":
 		case len(a) > 1 && a[0] == '-':
 			if (a == "-s" || a == "--shell") && i+1 < known {
@@ -513,25 +540,23 @@ func (in *inspector) su(c *command, w wrapper) {
 			}
 			i += steps[len(steps)-1] - 1
 		default:
-			if user < 0 {
-				user = i
-			}
+			operand(i)
 		}
 	}
 	in.codeArgs(c, code, shell)
-	if len(code) == 0 && (user < 0 || user+1 >= len(words)) && c.complete() {
+	if len(code) == 0 && len(rest) == 0 && c.complete() && c.stdin.given() {
 		// su [USER]: the user's shell reads its standard input.
 		if shell == "" {
 			shell = "sh"
 		}
 		in.script(Quote(shell), c.depth+1, "`"+c.name()+"`", c.stdin)
 	}
-	if len(code) == 0 && user >= 0 && user+1 < len(words) {
-		// su USER ARGS…: the user's shell runs ARGS (-c included).
+	if len(code) == 0 && len(rest) > 0 {
+		// su USER ARGS…: the user's shell runs ARGS.
 		if shell == "" {
 			shell = "sh"
 		}
-		in.script(Quote(shell)+" "+tail(c, user+2, false), c.depth+1, "`"+c.name()+"`", c.stdin)
+		in.script(Quote(shell)+" "+strings.Join(rest, " "), c.depth+1, "`"+c.name()+"`", c.stdin)
 	}
 }
 
@@ -739,24 +764,38 @@ func (in *inspector) parallel(c *command) {
 	}
 	command := strings.Join(cmd, " ")
 	via := "`" + c.name() + "`"
+	// with is the command given one argument, quoted as parallel quotes
+	// it; with no command, the argument is the command line.
 	with := func(arg string) string {
 		if command == "" {
 			return arg
 		}
-		if strings.Contains(command, "{}") {
-			return strings.ReplaceAll(command, "{}", Quote(arg))
+		if arg != `"$PARALLEL_INPUT"` {
+			arg = Quote(arg)
 		}
-		return command + " " + Quote(arg)
+		if strings.Contains(command, "{}") {
+			return strings.ReplaceAll(command, "{}", arg)
+		}
+		return command + " " + arg
 	}
 	if i < len(args) {
-		for _, a := range args[i:] {
-			if a == ":::" || a == ":::+" || strings.HasPrefix(a, "::::") {
-				continue
+		fromFile := false
+		for k := i; k < len(args); k++ {
+			switch a := args[k]; {
+			case a == ":::" || a == ":::+":
+			case a == "::::" || a == "::::+":
+				// Arguments read from a file, only known when it runs.
+				fromFile = true
+				k++
+			default:
+				in.line(with(a)+openTail(c), c.depth+1, via)
 			}
-			in.line(with(a)+openTail(c), c.depth+1, via)
 		}
-		if args[i] == "::::" || !c.complete() && command == "" {
-			in.unseeable(via + " runs commands made of what a file or the line gives it when it runs")
+		switch {
+		case (fromFile || !c.complete()) && command == "":
+			in.unseeable(via + " runs commands a file or the line gives it when it runs")
+		case fromFile:
+			in.line(with(`"$PARALLEL_INPUT"`)+openTail(c), c.depth+1, via)
 		}
 		return
 	}
