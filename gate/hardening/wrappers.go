@@ -770,7 +770,7 @@ func (in *inspector) parallel(c *command) {
 		if command == "" {
 			return arg
 		}
-		if arg != `"$PARALLEL_INPUT"` {
+		if arg != `"$PARALLEL_INPUT"` && arg != "$PARALLEL_INPUT" {
 			arg = Quote(arg)
 		}
 		if strings.Contains(command, "{}") {
@@ -799,8 +799,10 @@ func (in *inspector) parallel(c *command) {
 		}
 		return
 	}
+	pipe := slices.ContainsFunc(args, func(a string) bool { return a == "--pipe" || a == "--pipepart" || a == "--pipe-part" })
 	switch {
-	case !c.complete():
+	case !c.complete() || pipe && command != "":
+		// --pipe hands its input to the command's standard input.
 		in.line(command+openTail(c), c.depth+1, via)
 	case c.stdin.known:
 		for _, l := range strings.Split(strings.TrimSpace(c.stdin.text), "\n") {
@@ -809,7 +811,12 @@ func (in *inspector) parallel(c *command) {
 	case command == "":
 		in.unseeable(via + " runs the commands " + orInput(c.stdin.from) + " gives it")
 	default:
-		in.line(command+" \"$PARALLEL_INPUT\"", c.depth+1, via)
+		// The words it reads are only known when it runs, each of the
+		// form its producer gives (as xargs's).
+		form := c.stdin.form
+		form.Many = true
+		in.patterns["PARALLEL_INPUT"] = form
+		in.line(with("$PARALLEL_INPUT"), c.depth+1, via+" reading "+describeFeed(c.stdin))
 	}
 }
 
