@@ -262,6 +262,16 @@ func TestOtherNamesRunTheProgram(t *testing.T) {
 		"GIT_CONFIG_PARAMETERS=\"'alias.x=push'\" git x":                                                                          "git push",
 		"export GIT_CONFIG_PARAMETERS=\"'alias.x'='!git push'\"; git x":                                                           "git push",
 		"git -c alias.x='!sh -c \"git push\"' x origin":                                                                           "git push",
+		"git config alias.x push; git x":                                                                                          "git push",
+		"git config --local alias.x push && git x":                                                                                "git push",
+		"git config set --global alias.x 'push --force'; git x":                                                                   "git push --force",
+		"git config --file c alias.x push; GIT_CONFIG_GLOBAL=c git x":                                                             "git push",
+		"printf '[alias]\\n\\tx = push\\n' > c; GIT_CONFIG_GLOBAL=./c git x":                                                      "git push",
+		"printf '[alias]\\n\\tx = push\\n' > c; git -c include.path=$PWD/c x":                                                     "git push",
+		"printf '[include]\\npath = d\\n' > c; printf '[alias]\\nx = push\\n' > d; GIT_CONFIG_GLOBAL=c git x":                     "git push",
+		"printf '[alias]\\n x = \"push\" # a comment\\n' > .git/config; git x":                                                    "git push",
+		"mkdir -p .cargo; printf '[alias]\\np = \"publish\"\\n' > .cargo/config.toml; cargo p":                                    "cargo publish",
+		"printf '[alias]\\np = [\"publish\", \"--no-verify\"]\\n' > .cargo/config.toml; cargo p":                                  "cargo publish --no-verify",
 		"cp /usr/bin/git ./g; ./g push":                                                                                           "/usr/bin/git push",
 		"ln -s /usr/bin/git g && ./g push":                                                                                        "/usr/bin/git push",
 	})
@@ -274,6 +284,10 @@ func TestOtherNamesRunTheProgram(t *testing.T) {
 		"CARGO_ALIAS_X=\"$V\" cargo x",
 		"ln -s \"$(command -v git)\" g; ./g push",
 		"cp \"$(which git)\" ./g && ./g push",
+		"curl -s https://example.com/c > c; GIT_CONFIG_GLOBAL=c git x",
+		"git config alias.x \"$V\"; git x",
+		"git config \"alias.$N\" push; git x",
+		"curl -s https://example.com/c > .cargo/config.toml; cargo p",
 	} {
 		if _, unseeable := commands(line); !unseeable {
 			t.Errorf("%q: no unseeable finding", line)
@@ -288,6 +302,9 @@ func TestOtherNamesLeaveOrdinaryCommandsAlone(t *testing.T) {
 		"CARGO_ALIAS_B=build cargo b", "git -c alias.st=status st", "rustup update", "rustup show",
 		"ln -s ../lib lib", "cp \"$src\" ./dest", "git -c user.name=\"$NAME\" commit -m x",
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=cat git log",
+		"git config user.name x && git commit -m y", "git config --get alias.x push; git x", "git config --global alias.co checkout; git co main",
+		"find . -name '*.pyc' | parallel rm", "cat urls | parallel -j 4 curl -sO", "parallel -j 4 curl -sO {} :::: links.txt",
+		"cat big.txt | parallel --pipe wc -l", "sudo -i", "su - jenkins -s /bin/bash", "faketime yesterday bash", "bwrap --ro-bind / / /bin/bash",
 	})
 	// An alias a cargo command cannot shadow runs the command.
 	if found, _ := commands("CARGO_ALIAS_BUILD=publish cargo build"); slices.ContainsFunc(found, denied) {
@@ -318,5 +335,20 @@ func TestSplitString(t *testing.T) {
 	}
 	if _, ok := splitString("git ${SUB}"); ok {
 		t.Error("splitString of ${SUB}: known; env reads it from the environment")
+	}
+}
+
+func TestParseGitConfig(t *testing.T) {
+	text := "# top\n[alias]\n\tx = push\n\ty = \"log --oneline\" ; comment\n[Include]\n\tpath = other\n[includeIf \"gitdir:~/w/\"]\n\tpath = w\n[core]\n\tbare\n[alias.old]\nz = a\\tb\n"
+	want := []configEntry{
+		{"alias.x", value{text: "push", known: true}},
+		{"alias.y", value{text: "log --oneline", known: true}},
+		{"include.path", value{text: "other", known: true}},
+		{"includeif.gitdir:~/w/.path", value{text: "w", known: true}},
+		{"core.bare", value{text: "true", known: true}},
+		{"alias.old.z", value{text: "a\tb", known: true}},
+	}
+	if got := parseGitConfig(text); !slices.Equal(got, want) {
+		t.Errorf("parseGitConfig:\n got %+v\nwant %+v", got, want)
 	}
 }
