@@ -29,8 +29,6 @@ var (
 	// the applet its first word names, sh among them.
 	shellNames   = []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"}
 	interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "nodejs": true, "php": true, "lua": true, "deno": true, "bun": true}
-	// xargsValued are xargs's options that take a value.
-	xargsValued = []string{"-n", "-I", "-i", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--replace", "--eof"}
 )
 
 func isShell(name string) bool {
