@@ -100,7 +100,7 @@ var plainByte = func() (t [128]bool) {
 // runsOthers is a program that runs other commands or code given to it,
 // or rm, whose flags have many spellings.
 func runsOthers(name string) bool {
-	return isShell(name) || wrappers[name] || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo"}, name) || strings.HasPrefix(name, "git-")
+	return isShell(name) || isWrapper(name) || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo"}, name) || strings.HasPrefix(name, "git-")
 }
 
 type inspector struct {
@@ -127,6 +127,7 @@ type inspector struct {
 	// procSubsts are what the line's process substitutions <(…) print,
 	// by their source text, the word the command is given.
 	procSubsts map[string]value
+	gitConfig  map[string]map[string]value // set with git config, by file (git.go)
 	// steps is the work left for this line (nodes walked, words made,
 	// expressions evaluated), and bytes what is left to parse; spent,
 	// the rest of the line is unseeable (maxSteps, parseBytes).
@@ -665,9 +666,7 @@ func (in *inspector) runs(c *command) {
 	case name == "cp" || name == "ln" || name == "install" || name == "mv":
 		in.copies(c)
 	case name == "rm":
-		if canonical, ok := rmCanonical(args); ok {
-			in.add(Finding{Command: canonical, Why: "`" + shorten(join(c.words)) + "` is `" + shorten(canonical) + "` with its flags in another spelling"})
-		}
+		in.rm(c)
 	case isShell(name) || in.shells[c.words[0]] || in.shells[name]:
 		in.shell(c)
 	case in.files[c.words[0]] != (value{}) || in.files[strings.TrimPrefix(c.words[0], "./")] != (value{}):
@@ -686,10 +685,10 @@ func (in *inspector) runs(c *command) {
 		in.findExec(c)
 	case name == "git":
 		in.gitAlias(c)
-	case wrappers[name]:
-		if rest := wrapped(name, args); len(rest) > 0 {
-			in.line(join(rest)+openTail(c), depth+1, name)
-		}
+	case name == "cargo" || strings.HasPrefix(name, "git-"):
+		in.otherName(c)
+	case isWrapper(name):
+		in.unwrap(c)
 	case isInterpreter(name):
 		in.interpreter(c)
 	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
@@ -822,6 +821,7 @@ func (in *inspector) runFile(file string, depth int, via string) {
 func (in *inspector) copies(c *command) {
 	args := afterOptions(c.args(), []string{"-t", "-m", "-o", "-g", "-S", "--target-directory", "--mode", "--suffix"})
 	if len(args) < 2 || !c.complete() {
+		in.copiesOpen(c)
 		return
 	}
 	dest := args[len(args)-1]
