@@ -27,8 +27,9 @@ type xargsOptions struct {
 	file string
 }
 
-// parseXargs reads xargs's options; ok is false for an option it does
-// not know, whose value it cannot tell.
+// parseXargs reads xargs's options; ok is false for an option neither
+// GNU nor BSD xargs knows, or one missing its value: xargs then refuses
+// to run.
 func parseXargs(args []string) (o xargsOptions, ok bool) {
 	o.quoting = true
 	valued := func(long, short string, a string, i *int) (string, bool) {
@@ -258,7 +259,8 @@ const maxXargsCommands = 256
 func (in *inspector) xargs(c *command) {
 	o, ok := parseXargs(c.args())
 	if !ok {
-		in.unseeable("xargs is given an option codewhale-ls does not know, so what it runs cannot be read")
+		// Neither GNU nor BSD xargs knows the option: it refuses it and
+		// runs nothing.
 		return
 	}
 	command := o.command
