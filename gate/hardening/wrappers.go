@@ -3,6 +3,7 @@ package hardening
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -264,9 +265,10 @@ func (in *inspector) unwrapped(c *command, from int, joined bool) {
 		return
 	}
 	text := tail(c, from, joined)
-	key := "\x01wrapped\x00" + text
+	// The same words with the same input: another reading of them.
+	key := "\x01wrapped\x00" + text + "\x00" + c.stdin.from + "\x00" + strconv.FormatBool(c.stdin.known) + c.stdin.text
 	if in.seen[key] {
-		return // another reading of the same words
+		return
 	}
 	in.seen[key] = true
 	// What the wrapper reads on its standard input, the command reads.
