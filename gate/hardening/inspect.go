@@ -3,6 +3,7 @@ package hardening
 import (
 	"fmt"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -261,28 +262,29 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 	var first *syntax.Stmt
 	count := 0
 	var err error
+	// The loop never breaks: StmtsSeq yields a pending parse error after
+	// its body said stop (mvdan.cc/sh v3.14.1), which Go refuses with a
+	// panic. A spent budget skips the rest instead, and the words()
+	// bound above caps what is left to parse.
 	for s, e := range p.StmtsSeq(strings.NewReader(src)) {
-		if e != nil {
+		switch {
+		case e != nil:
 			err = e
-			break
-		}
-		if count++; count == 1 {
+		case in.spent:
+		case count == 0:
+			count++
 			first = s
 			if stdin.given() {
 				in.feeds[s] = stdin
 			}
-			if !in.spend(1) {
-				break
+			in.spend(1)
+		default:
+			count++
+			if first != nil {
+				in.walk(src, first, depth, via, true)
+				first = nil
 			}
-			continue
-		}
-		if first != nil {
-			in.walk(src, first, depth, via, true)
-			first = nil
-		}
-		in.walk(src, s, depth, via, true)
-		if in.spent {
-			break
+			in.walk(src, s, depth, via, true)
 		}
 	}
 	if first != nil {
@@ -422,6 +424,9 @@ func skipHeredoc(src string, i int) int {
 // walk inspects every command of a statement, and of the code nested in
 // its words (substitutions, arithmetic, parameter expansions).
 func (in *inspector) walk(src string, root syntax.Node, depth int, via string, compound bool) {
+	if root == nil || reflect.ValueOf(root).IsNil() {
+		return // text that is only a comment parses to nothing
+	}
 	nested := 0
 	var stack []syntax.Node
 	syntax.Walk(root, func(n syntax.Node) bool {

@@ -171,6 +171,18 @@ func TestInspectUnclosedHeredoc(t *testing.T) {
 	}
 }
 
+// Inputs the fuzzer found panicking: a parse error after a statement
+// the budget skipped, and arithmetic that is only a comment.
+func TestInspectFuzzFinds(t *testing.T) {
+	for _, line := range []string{"0&0\xa7", `(("#A"))`, "x='#c'; echo $((x))"} {
+		for _, f := range Inspect(line) {
+			if strings.HasPrefix(f.Unseeable, "codewhale-ls could not read") {
+				t.Errorf("%q: %s", line, f.Unseeable)
+			}
+		}
+	}
+}
+
 // A brace expansion of millions of words costs nothing: past a bound it
 // is a word built at run time.
 func TestInspectHugeBraceExpansion(t *testing.T) {
