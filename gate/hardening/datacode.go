@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -112,6 +113,9 @@ func (in *inspector) paramExp(src string, pe *syntax.ParamExp, depth int) {
 // arith follows the variables an arithmetic expression reads: bash
 // evaluates each one's value as arithmetic in turn.
 func (in *inspector) arith(src string, expr syntax.ArithmExpr, depth int) {
+	if expr == nil || reflect.ValueOf(expr).IsNil() {
+		return
+	}
 	syntax.Walk(expr, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
