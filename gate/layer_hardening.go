@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	shellwords "github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
 )
 
@@ -29,7 +30,11 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 	if len(findings) == 0 {
 		return Decision{}, false
 	}
-	p.hidden = findings
+	if len(findings) > 1 || len(findings[0].Open) == 0 {
+		// A lone command with words built at run time is no compound
+		// command: a session grant may cover it as Codewhale's does.
+		p.hidden = findings
+	}
 	release := p.snap.Release.Name()
 	for _, f := range findings {
 		if f.Unseeable != "" {
@@ -55,6 +60,9 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 	if !shellRulesHold(p.snap.Engine()) {
 		return Decision{}, false
 	}
+	if p.holdOpen(findings) {
+		return Decision{}, false
+	}
 	for _, f := range findings {
 		if f.Unseeable != "" {
 			reason := fmt.Sprintf("hardening: a person must decide: %s, so no rule can be checked against it", f.Unseeable)
@@ -70,4 +78,36 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 // commands: only then can a line hide a command from one.
 func shellRulesHold(e *execpolicy.Engine) bool {
 	return e != nil && e.HasShellHolds()
+}
+
+// holdOpen puts to a person a command whose words from some point on are
+// only known when the line runs, when it could become a command a deny
+// or ask rule matches (`git $(…)` and the rule `git push`): the engine
+// judges each command a rule's words make of it (hardening.Instantiate).
+func (p *plan) holdOpen(findings []hardening.Finding) bool {
+	holds := p.snap.Engine().ShellHoldCommands()
+	for _, f := range findings {
+		if len(f.Open) == 0 {
+			continue
+		}
+		for _, h := range holds {
+			made, ok := f.Instantiate(shellwords.Words(h))
+			if !ok {
+				continue
+			}
+			v := execpolicy.Evaluate(p.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": made}, p.req.Workspace, p.s.posture, nil)
+			if v.Kind != execpolicy.BlockCall && v.Kind != execpolicy.PromptCall {
+				continue
+			}
+			verb := "denies"
+			if v.Kind == execpolicy.PromptCall {
+				verb = "asks about"
+			}
+			reason := fmt.Sprintf("hardening: a person must decide: %s, so it could run `%s`, which the rule '%s' %s", f.Why, made, v.Rule, verb)
+			p.requireApproval(reason, v.RuleLabel(), true)
+			p.trace(LayerPermissions, EffectTighten, reason)
+			return true
+		}
+	}
+	return false
 }

@@ -1,5 +1,7 @@
 package execpolicy
 
+import "slices"
+
 // HasShellHolds says whether any typed rule denies or asks about shell
 // commands: the only rules a shell line could hide a command from (the
 // hardening layer, gate/layer_hardening.go). Codewhale's built-in deny
@@ -24,4 +26,21 @@ func (v Verdict) RuleLabel() *string {
 	}
 	r := v.Rule
 	return &r
+}
+
+// ShellHoldCommands are the commands of the typed rules that deny or ask
+// about shell commands, and Codewhale's built-in deny prefixes: what a
+// command whose words are only known when it runs could become (the
+// hardening layer, gate/layer_hardening.go).
+func (e *Engine) ShellHoldCommands() []string {
+	if e == nil {
+		return nil
+	}
+	out := slices.Clone(e.legacy.denied)
+	for _, r := range e.typed {
+		if r.rule.Tool == DefaultTool && r.rule.Action != Allow && r.rule.Command != nil {
+			out = append(out, *r.rule.Command)
+		}
+	}
+	return out
 }

@@ -3,12 +3,10 @@ package hardening
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -16,8 +14,14 @@ import (
 // its own, or one place where the line runs code nobody can read.
 type Finding struct {
 	// Command is the command as it will run, for the engine to judge; ""
-	// for an unseeable finding.
+	// for an unseeable finding. With Open, the command's words known
+	// before the line runs.
 	Command string
+	// Open, when not empty, are the command's words from the first one
+	// only known when the line runs (`git $(…)`, `rm -rf "$d/x"`): what
+	// each may be. A person decides when a deny or ask rule could match
+	// one of the commands they make (Instantiate).
+	Open []Pattern
 	// Why says how the command hides in the line as written, for the
 	// trace: "`rm -fr /` is `rm -rf /` with its flags in another order".
 	Why string
@@ -27,9 +31,14 @@ type Finding struct {
 	Unseeable string
 }
 
-// maxDepth bounds how deep shells in shells are followed; deeper is
-// unseeable.
+// maxDepth bounds how deep shells in shells, evals, programs' code and
+// arithmetic on variables are followed; deeper is unseeable.
 const maxDepth = 32
+
+// maxNesting bounds how deeply parentheses, braces and backquotes may
+// nest in text the layer parses: deeper text is unseeable before it is
+// parsed, so a hostile nest costs a scan of its bytes.
+const maxNesting = 128
 
 // maxBraceFields bounds the words one brace expansion may make before
 // what it makes counts as built at run time.
@@ -39,19 +48,25 @@ const maxBraceFields = 1024
 // is judged by its first findings and then held for a person).
 const maxFindings = 4096
 
-// Inspect is every command line runs that its written form hides. A line
-// bash cannot parse runs nothing and gives no finding.
+// maxQuoted bounds how much of a command's text a finding's Why quotes,
+// so findings about a deep nest do not each copy the rest of it.
+const maxQuoted = 160
+
+// Inspect is every command line runs that its written form hides, and
+// every place where it runs code nobody can read. A line bash reads
+// otherwise than the parser here (one the parser rejects) is unseeable
+// after the commands before the place it rejects: bash runs those.
 func Inspect(line string) (found []Finding) {
 	if plain(line) {
 		return nil
 	}
+	in := newInspector(len(line))
 	defer func() {
 		if r := recover(); r != nil {
 			// A line that trips the parser is one nobody here can read.
-			found = []Finding{{Unseeable: fmt.Sprintf("codewhale-ls could not read the line (%v)", r)}}
+			found = append(in.found, Finding{Unseeable: fmt.Sprintf("codewhale-ls could not read the line (%v)", r)})
 		}
 	}()
-	in := &inspector{aliases: map[string]string{}, shells: map[string]bool{}, seen: map[Finding]bool{}}
 	in.line(line, 0, "")
 	return in.found
 }
@@ -85,47 +100,331 @@ var plainByte = func() (t [128]bool) {
 // runsOthers is a program that runs other commands or code given to it,
 // or rm, whose flags have many spellings.
 func runsOthers(name string) bool {
-	return isShell(name) || wrappers[name] || interpreters[name] || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv"}, name)
+	return isShell(name) || isWrapper(name) || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo"}, name) || strings.HasPrefix(name, "git-")
 }
 
 type inspector struct {
 	found   []Finding
-	seen    map[Finding]bool
-	aliases map[string]string // aliases the line defines
+	seen    map[string]bool
+	aliases map[string]string // aliases the line defines (alias, hash -p)
 	shells  map[string]bool   // names the line copied or linked a shell to
 	ifs     bool              // the line assigns IFS
+	// vars are the variables the line sets, with their values when only
+	// one literal value is ever given.
+	vars map[string]value
+	// integers are the variables the line declares integer (declare -i):
+	// bash evaluates what is assigned to them as arithmetic.
+	integers map[string]bool
+	// files are the files the line writes, with what it writes to them.
+	files map[string]value
+	// fds are the file descriptors the line opens for reading with exec.
+	fds map[string]value
+	// feeds are what pipes give the commands on their right.
+	feeds map[*syntax.Stmt]feed
+	// patterns are what synthetic variables stand for: the words a
+	// program gives xargs ($XARGS_INPUT), of a form known from the program.
+	patterns map[string]Pattern
+	// procSubsts are what the line's process substitutions <(…) print,
+	// by their source text, the word the command is given.
+	procSubsts map[string]value
+	gitConfig  map[string]map[string]value // set with git config, by file (git.go)
+	// steps is the work left for this line (nodes walked, words made,
+	// expressions evaluated), and bytes what is left to parse; spent,
+	// the rest of the line is unseeable (maxSteps, parseBytes).
+	steps, bytes int
+	// spent says the line's budget ran out.
+	spent bool
+	// parsers are parsers made for the line and free to use again.
+	parsers []*syntax.Parser
+}
+
+// value is what a variable, file or file descriptor holds.
+type value struct {
+	text  string
+	known bool
+}
+
+func newInspector(size int) *inspector {
+	return &inspector{
+		seen: map[string]bool{}, aliases: map[string]string{}, shells: map[string]bool{},
+		vars: map[string]value{}, integers: map[string]bool{}, files: map[string]value{}, fds: map[string]value{},
+		feeds: map[*syntax.Stmt]feed{}, procSubsts: map[string]value{}, patterns: map[string]Pattern{},
+		steps: maxSteps, bytes: parseBytes(size),
+	}
 }
 
 func (in *inspector) add(f Finding) {
-	if len(in.found) >= maxFindings {
-		f = Finding{Unseeable: "the line holds more commands than codewhale-ls judges one by one"}
+	if in.spent {
+		return
 	}
-	if !in.seen[f] {
-		in.seen[f] = true
+	if len(in.found) >= maxFindings {
+		// Judged by its first findings, the rest held for a person.
+		in.spent = true
+		in.found = append(in.found, Finding{Unseeable: "the line holds more commands than codewhale-ls judges one by one"})
+		return
+	}
+	key := f.Command + "\x00" + f.Why + "\x00" + f.Unseeable + "\x00" + fmt.Sprint(f.Open)
+	if !in.seen[key] {
+		in.seen[key] = true
 		in.found = append(in.found, f)
 	}
 }
 
 func (in *inspector) unseeable(why string) { in.add(Finding{Unseeable: why}) }
 
+// maxSteps bounds the steps one line may take, whatever its length: the
+// ordinary lines of the corpora take fewer than a thousand, and a
+// decision stays within milliseconds (docs/performance.md, "Hostile
+// inputs").
+const maxSteps = 1 << 14
+
+// parseSteps is what one parse costs besides its bytes: a parser's set-up
+// costs about as much as walking thirty nodes.
+const parseSteps = 32
+
+// parser is a bash parser for text of the line, from those it has made
+// and no one is using (parsing nests: a -c script is read while the line
+// is).
+func (in *inspector) parser() *syntax.Parser {
+	in.spend(parseSteps)
+	if n := len(in.parsers); n > 0 {
+		p := in.parsers[n-1]
+		in.parsers = in.parsers[:n-1]
+		return p
+	}
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+func (in *inspector) release(p *syntax.Parser) { in.parsers = append(in.parsers, p) }
+
+// parseBytes is what a line of size bytes may have parsed, its own text
+// and the code it hands to shells, evals and interpreters: linear in it.
+func parseBytes(size int) int { return 1<<16 + 4*size }
+
+// spend takes n steps of the line's budget, and says whether there were
+// enough; the first time there are not, the rest of the line is
+// unseeable.
+func (in *inspector) spend(n int) bool { return in.take(&in.steps, n) }
+
+// spendBytes takes n bytes of the line's parsing budget.
+func (in *inspector) spendBytes(n int) bool { return in.take(&in.bytes, n) }
+
+func (in *inspector) take(left *int, n int) bool {
+	if in.spent {
+		return false
+	}
+	*left -= n
+	if *left < 0 {
+		in.spent = true
+		in.found = append(in.found, Finding{Unseeable: "the line holds more than codewhale-ls reads in one decision"})
+		return false
+	}
+	return true
+}
+
 // line inspects a shell script: the whole command line (depth 0, via "")
 // or code another command runs, via says which.
 func (in *inspector) line(src string, depth int, via string) {
+	in.script(src, depth, via, feed{})
+}
+
+// script inspects a shell script whose first command reads stdin.
+func (in *inspector) script(src string, depth int, via string, stdin feed) {
 	if depth > maxDepth {
 		in.unseeable("shells nested deeper than codewhale-ls follows")
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil {
-		if via != "" {
-			in.unseeable(via + " runs code that bash may read otherwise than codewhale-ls can (" + err.Error() + ")")
-		}
+	if !in.spendBytes(len(src)) {
 		return
 	}
-	var calls []call
-	var stack []syntax.Node
+	where := via
+	if where == "" {
+		where = "the line"
+	}
+	if n := nesting(src); n > maxNesting {
+		in.unseeable(where + " nests " + strconv.Itoa(n) + " deep, deeper than codewhale-ls reads")
+		return
+	}
+	if n := words(src); n > maxWords {
+		in.unseeable(where + " holds more than " + strconv.Itoa(maxWords) + " words and operators outside here-documents, more than codewhale-ls reads")
+		return
+	}
+	src, differs := bashReading(src)
+	if differs != "" {
+		in.unseeable(where + " holds text bash reads otherwise than codewhale-ls's parser: " + differs)
+	}
+	p := in.parser()
+	defer in.release(p)
+	// Each statement is walked as soon as it is read, so a line too long
+	// to read stops being parsed when its budget is spent. The first waits
+	// for the second: alone, it is the line as written.
+	var first *syntax.Stmt
+	count := 0
+	var err error
+	for s, e := range p.StmtsSeq(strings.NewReader(src)) {
+		if e != nil {
+			err = e
+			break
+		}
+		if count++; count == 1 {
+			first = s
+			if stdin.given() {
+				in.feeds[s] = stdin
+			}
+			if !in.spend(1) {
+				break
+			}
+			continue
+		}
+		if first != nil {
+			in.walk(src, first, depth, via, true)
+			first = nil
+		}
+		in.walk(src, s, depth, via, true)
+		if in.spent {
+			break
+		}
+	}
+	if first != nil {
+		// A lone command is the line as written; anything else (a chain,
+		// a subshell, a group, a loop, code another command runs) holds
+		// commands of its own.
+		lone := err == nil && isCall(first) && via == ""
+		in.walk(src, first, depth, via, !lone)
+	}
+	if err == nil || in.spent {
+		return
+	}
+	if delim, ok := unclosedHeredoc(err); ok && !strings.HasSuffix(src, "\n"+delim) {
+		// bash takes a here-document to the end of the text when its
+		// delimiter never comes (with a warning), and runs the command:
+		// read it so. The commands before it are read again, to the same
+		// findings.
+		in.script(src+"\n"+delim, depth, via, stdin)
+		return
+	}
+	// bash runs each complete command before the place it cannot read,
+	// and reads some text otherwise than this parser does.
+	in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
+}
+
+// unclosedHeredoc is the delimiter of a here-document the parser found
+// no end of.
+func unclosedHeredoc(err error) (string, bool) {
+	const prefix = "unclosed here-document `"
+	msg := err.Error()
+	i := strings.Index(msg, prefix)
+	if i < 0 || !strings.HasSuffix(msg, "`") {
+		return "", false
+	}
+	delim := msg[i+len(prefix) : len(msg)-1]
+	return delim, delim != "" && !strings.ContainsAny(delim, "\n`")
+}
+
+func isCall(s *syntax.Stmt) bool {
+	_, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(s.Redirs) == 0 || ok && !hasInput(s.Redirs)
+}
+
+func hasInput(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.DplIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrInOut:
+			return true
+		}
+	}
+	return false
+}
+
+// nesting is how deeply parentheses, braces and backquotes nest in src,
+// counted over its bytes whatever quotes them (an over-count is only
+// ever an unseeable line).
+func nesting(src string) int {
+	depth, deepest, backquotes := 0, 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+		case '`':
+			backquotes++
+		}
+		deepest = max(deepest, depth, backquotes)
+	}
+	return deepest
+}
+
+// maxWords bounds the words text the layer parses may hold outside its
+// here-documents: parsing costs about a microsecond a word, and no
+// command a person reads has more.
+const maxWords = 16384
+
+// words counts the words and operators of src outside here-document
+// bodies, roughly
+// (quotes are not followed, so `<<` in a string can hide words after it
+// from the count: a long parse, never a missed command).
+func words(src string) int {
+	n := 0
+	blank := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			i = skipHeredoc(src, i+2) - 1
+			blank = true
+		case c == ' ' || c == '\t' || c == '\n':
+			blank = true
+		case c == '|' || c == '&' || c == ';' || c == '(' || c == ')':
+			// An operator is a word of the parse's work.
+			n++
+			blank = true
+		case blank:
+			n++
+			blank = false
+		}
+	}
+	return n
+}
+
+// skipHeredoc is where the text after a here-document's operator (at
+// i, after `<<`) goes on once its body ends: after the line that is its
+// delimiter, or the end of src.
+func skipHeredoc(src string, i int) int {
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(src) && !strings.ContainsRune(" \t\n;&|<>()", rune(src[i])) {
+		i++
+	}
+	delim := strings.Trim(src[start:i], `'"\`)
+	nl := strings.IndexByte(src[i:], '\n')
+	if delim == "" || nl < 0 {
+		return i
+	}
+	for at := i + nl + 1; at < len(src); {
+		end := strings.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src) - at
+		}
+		if strings.TrimLeft(src[at:at+end], "\t") == delim {
+			return at + end
+		}
+		at += end + 1
+	}
+	return len(src)
+}
+
+// walk inspects every command of a statement, and of the code nested in
+// its words (substitutions, arithmetic, parameter expansions).
+func (in *inspector) walk(src string, root syntax.Node, depth int, via string, compound bool) {
 	nested := 0
-	syntax.Walk(f, func(n syntax.Node) bool {
+	var stack []syntax.Node
+	syntax.Walk(root, func(n syntax.Node) bool {
 		if n == nil {
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -134,34 +433,104 @@ func (in *inspector) line(src string, depth int, via string) {
 			}
 			return true
 		}
+		if !in.spend(1) {
+			return false
+		}
 		stack = append(stack, n)
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			nested++
 		case *syntax.Stmt:
-			if ce, ok := n.Cmd.(*syntax.CallExpr); ok {
-				calls = append(calls, call{expr: ce, redirs: n.Redirs, nested: nested > 0})
+			if _, ok := n.Cmd.(*syntax.BinaryCmd); ok {
+				// A chain or pipeline, walked a command at a time: one of
+				// 100,000 commands nests as deep as a tree.
+				for _, leaf := range in.chain(src, n) {
+					in.walk(src, leaf, depth, via, compound || nested > 0)
+				}
+				stack = stack[:len(stack)-1]
+				return false
 			}
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				in.pipe(src, n, depth)
+			in.redirections(src, n, depth)
+			switch cmd := n.Cmd.(type) {
+			case *syntax.CallExpr:
+				in.call(src, n, cmd, depth, via, compound || nested > 0, nested > 0)
+			case *syntax.DeclClause:
+				in.declare(src, cmd, depth)
+			case *syntax.Block, *syntax.Subshell:
+				// What a pipe gives a group, its first command reads.
+				if f, ok := in.feeds[n]; ok {
+					if first := firstStmt(cmd); first != nil {
+						in.feeds[first] = f
+					}
+				}
+			}
+		case *syntax.Assign:
+			if n.Index != nil {
+				in.arith(src, n.Index, depth)
+			}
+		case *syntax.ArithmExp:
+			in.arith(src, n.X, depth)
+		case *syntax.ArithmCmd:
+			in.arith(src, n.X, depth)
+		case *syntax.LetClause:
+			for _, e := range n.Exprs {
+				in.letExpr(src, e, depth)
+			}
+		case *syntax.CStyleLoop:
+			for _, e := range []syntax.ArithmExpr{n.Init, n.Cond, n.Post} {
+				if e != nil {
+					in.arith(src, e, depth)
+				}
+			}
+		case *syntax.ParamExp:
+			in.paramExp(src, n, depth)
+		case *syntax.BinaryTest:
+			in.binaryTest(src, n, depth)
+		case *syntax.UnaryTest:
+			if n.Op == syntax.TsVarSet {
+				if w, ok := n.X.(*syntax.Word); ok {
+					in.nameOperand(src, w, depth, "[[ -v ]]")
+				}
 			}
 		}
 		return true
 	})
-	// A lone command is the line as written; anything else (a chain, a
-	// subshell, a group, a loop) holds commands of its own.
-	lone := len(calls) == 1 && len(f.Stmts) == 1 && f.Stmts[0].Cmd == calls[0].expr
-	compound := !lone || via != ""
-	for _, c := range calls {
-		in.call(src, c, depth, via, compound)
-	}
 }
 
-type call struct {
-	expr   *syntax.CallExpr
-	redirs []*syntax.Redirect
-	nested bool // inside $( ), backquotes or <( )
+// chain is the commands of a chain or pipeline in the order they run,
+// found without recursion; what each pipe gives the command on its right
+// is noted as it goes.
+func (in *inspector) chain(src string, s *syntax.Stmt) []*syntax.Stmt {
+	var leaves []*syntax.Stmt
+	stack := []*syntax.Stmt{s}
+	for len(stack) > 0 && in.spend(1) {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		b, ok := top.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			leaves = append(leaves, top)
+			continue
+		}
+		if b.Op == syntax.Pipe || b.Op == syntax.PipeAll {
+			in.feeds[b.Y] = in.output(src, b.X)
+		}
+		stack = append(stack, b.Y, b.X)
+	}
+	return leaves
+}
+
+func firstStmt(cmd syntax.Command) *syntax.Stmt {
+	switch c := cmd.(type) {
+	case *syntax.Block:
+		if len(c.Stmts) > 0 {
+			return c.Stmts[0]
+		}
+	case *syntax.Subshell:
+		if len(c.Stmts) > 0 {
+			return c.Stmts[0]
+		}
+	}
+	return nil
 }
 
 func isSubstitution(n syntax.Node) bool {
@@ -173,64 +542,118 @@ func isSubstitution(n syntax.Node) bool {
 }
 
 // call inspects one simple command.
-func (in *inspector) call(src string, c call, depth int, via string, compound bool) {
-	for _, a := range c.expr.Assigns {
-		if a.Name != nil && a.Name.Value == "IFS" {
-			in.ifs = true
+func (in *inspector) call(src string, stmt *syntax.Stmt, expr *syntax.CallExpr, depth int, via string, compound, nested bool) {
+	env := map[string]value{}
+	for _, a := range expr.Assigns {
+		if a.Name == nil {
+			continue
+		}
+		v := in.assignedValue(src, a)
+		if in.integers[a.Name.Value] && a.Value != nil {
+			// An integer variable's assignment, += too, is arithmetic.
+			if text := in.unsplit(src, a.Value); text.known {
+				in.arithText(text.text, depth, "assigning to the integer variable "+a.Name.Value)
+			}
+		}
+		if len(expr.Args) == 0 {
+			in.setVar(a.Name.Value, v, depth)
+		} else {
+			env[a.Name.Value] = v
+			in.special(a.Name.Value, v, depth)
 		}
 	}
-	if len(c.expr.Args) == 0 {
+	if len(expr.Args) == 0 {
 		return
 	}
 	// As written, before brace splitting rewrites the words in place.
-	written := strings.TrimSpace(source(src, c.expr))
-	var words []string
+	written := shorten(strings.TrimSpace(source(src, expr)))
+	c := &command{stdin: in.stdin(src, stmt), depth: depth, env: env}
 	var hows []string
-	for i, w := range c.expr.Args {
-		fields, dynamic, how := wordFields(src, w)
-		if dynamic != "" {
+	var open []Pattern
+	for i, w := range expr.Args {
+		if !in.spend(1) {
+			return
+		}
+		fields, pattern, how := in.fields(src, w)
+		if how != "" && !slices.Contains(hows, how) {
+			hows = append(hows, how)
+		}
+		if pattern != nil && open == nil {
 			if i == 0 {
-				why := "the command's name is built when the line runs (" + dynamic + ")"
+				why := "the command's name is built when the line runs (" + shorten(source(src, w)) + ")"
 				if in.ifs {
 					why += ", and the line changes IFS, so its words split where nobody reading it expects"
 				}
 				in.unseeable(why)
 				return
 			}
-			fields = []string{dynamic} // an argument only it builds
+			c.open = len(c.words)
 		}
-		if how != "" && !slices.Contains(hows, how) {
-			hows = append(hows, how)
+		if open != nil || pattern != nil {
+			if pattern != nil {
+				open = append(open, *pattern)
+				c.words = append(c.words, source(src, w))
+			} else {
+				for _, f := range fields {
+					open = append(open, Pattern{Glob: globEscape(f)})
+					c.words = append(c.words, f)
+				}
+			}
+			continue
 		}
-		words = append(words, fields...)
+		c.words = append(c.words, fields...)
 	}
-	if len(words) == 0 {
+	if open == nil {
+		c.open = len(c.words)
+	}
+	if len(c.words) == 0 {
 		return
 	}
-	if name, alike := unconfuse(words[0]); alike {
-		hows = append(hows, "`"+words[0]+"` is `"+name+"` written with look-alike letters")
-		words[0] = name
+	if c.open == 0 {
+		in.unseeable("the command's name is built when the line runs (" + written + ")")
+		return
 	}
-	text := join(words)
+	if name, alike := unconfuse(c.words[0]); alike {
+		hows = append(hows, "`"+c.words[0]+"` is `"+name+"` written with look-alike letters")
+		c.words[0] = name
+	}
+	text := join(c.words[:c.open])
 	why := strings.Join(hows, "; ")
+	shown := "`" + shorten(text) + "`"
 	switch {
+	case open != nil:
+		in.add(Finding{Command: text, Open: open, Why: "`" + written + "` runs " + shown + " followed by words only known when it runs"})
 	case why != "":
-		in.add(Finding{Command: text, Why: "`" + written + "` runs `" + text + "`: " + why})
-	case c.nested:
-		in.add(Finding{Command: text, Why: "`" + text + "` runs inside a command substitution"})
+		in.add(Finding{Command: text, Why: "`" + written + "` runs " + shown + ": " + why})
+	case nested:
+		in.add(Finding{Command: text, Why: shown + " runs inside a command substitution"})
 	case via != "":
-		in.add(Finding{Command: text, Why: "`" + text + "` is run by " + via})
+		in.add(Finding{Command: text, Why: shown + " is run by " + via})
 	case compound:
-		in.add(Finding{Command: text, Why: "`" + text + "` is one command of the line"})
+		in.add(Finding{Command: text, Why: shown + " is one command of the line"})
 	}
-	in.runs(src, c, words, depth)
+	in.builtin(c)
+	in.writes(src, stmt, c)
+	in.runs(c)
+}
+
+// shorten is text cut to maxQuoted bytes for a finding's Why.
+func shorten(text string) string {
+	if len(text) <= maxQuoted {
+		return text
+	}
+	cut := maxQuoted
+	for cut > 0 && text[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return text[:cut] + "…"
 }
 
 // runs inspects what the command itself runs.
-func (in *inspector) runs(src string, c call, words []string, depth int) {
-	expr := c.expr
-	name := path.Base(words[0])
-	args := words[1:]
+func (in *inspector) runs(c *command) {
+	name := c.name()
+	args := c.args()
+	depth := c.depth
 	switch {
 	case name == "alias":
 		for _, a := range args {
@@ -238,638 +661,322 @@ func (in *inspector) runs(src string, c call, words []string, depth int) {
 				in.aliases[k] = v
 			}
 		}
-		return
-	case in.aliases[words[0]] != "":
-		in.line(in.aliases[words[0]]+" "+join(args), depth+1, "the alias `"+words[0]+"`")
-		return
+	case in.aliases[c.words[0]] != "":
+		in.line(in.aliases[c.words[0]]+" "+join(c.words[1:]), depth+1, "the alias `"+c.words[0]+"`")
 	case name == "cp" || name == "ln" || name == "install" || name == "mv":
-		if len(args) >= 2 && slices.ContainsFunc(args[:len(args)-1], func(a string) bool { return isShell(path.Base(a)) }) {
-			dest := args[len(args)-1]
+		in.copies(c)
+	case name == "rm":
+		in.rm(c)
+	case isShell(name) || in.shells[c.words[0]] || in.shells[name]:
+		in.shell(c)
+	case in.files[c.words[0]] != (value{}) || in.files[strings.TrimPrefix(c.words[0], "./")] != (value{}):
+		in.runFile(c.words[0], c.depth, "the file `"+c.words[0]+"` the line writes")
+	case name == "eval":
+		in.line(c.codeFrom(1), depth+1, "eval")
+	case name == "source" || name == ".":
+		if len(args) > 0 {
+			in.scriptFile(c, args[0], name)
+		} else if !c.complete() {
+			in.unseeable(name + " reads a file named when the line runs")
+		}
+	case name == "xargs":
+		in.xargs(c)
+	case name == "find":
+		in.findExec(c)
+	case name == "git":
+		in.gitAlias(c)
+	case name == "cargo" || strings.HasPrefix(name, "git-"):
+		in.otherName(c)
+	case isWrapper(name):
+		in.unwrap(c)
+	case isInterpreter(name):
+		in.interpreter(c)
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+		in.awk(c)
+	case name == "sed" || name == "gsed":
+		in.sed(c)
+	}
+}
+
+// openTail is the source of the command's words built at run time, to
+// follow words a wrapper hands on (so what it runs stays open).
+func openTail(c *command) string {
+	if c.complete() {
+		return ""
+	}
+	return " " + strings.Join(c.words[c.open:], " ")
+}
+
+// shell inspects what a shell runs: its -c script, the script file it is
+// given, or what it reads from its standard input.
+func (in *inspector) shell(c *command) {
+	name := path.Base(c.words[0])
+	in.startupFile(c, name)
+	via := "`" + name + " -c`"
+	args := c.args()
+	for i, a := range args {
+		switch {
+		case a == "--" || a == "-" || a == "-s":
+			continue
+		case strings.HasPrefix(a, "--"):
+			continue
+		case (a == "-o" || a == "+o" || a == "-O" || a == "+O") && i+1 < len(args):
+			continue
+		case strings.HasPrefix(a, "-") && strings.Contains(a, "c"):
+			if i+2 < len(c.words) {
+				in.line(c.code(i+2), c.depth+1, via)
+			}
+			return
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			continue
+		default:
+			if i > 0 && (args[i-1] == "-o" || args[i-1] == "+o" || args[i-1] == "-O" || args[i-1] == "+O") {
+				continue
+			}
+			in.scriptFile(c, a, name)
+			return
+		}
+	}
+	if !c.complete() {
+		in.unseeable(name + " runs a script named when the line runs")
+		return
+	}
+	in.fromStdin(c, name)
+}
+
+// startupFile inspects the file a non-interactive shell sources first:
+// $BASH_ENV (bash), $ENV (sh), as the command's own assignment or a
+// variable the line sets.
+func (in *inspector) startupFile(c *command, name string) {
+	for _, variable := range []string{"BASH_ENV", "ENV"} {
+		v, ok := c.env[variable]
+		if !ok {
+			v, ok = in.vars[variable]
+		}
+		switch {
+		case !ok:
+		case !v.known:
+			in.unseeable(name + " first runs the file " + variable + " names, which is only known when the line runs")
+		case v.text != "":
+			in.scriptFile(c, v.text, name+" sourcing "+variable)
+		}
+	}
+}
+
+// fromStdin inspects the commands a shell (or source /dev/stdin) reads
+// on its standard input.
+func (in *inspector) fromStdin(c *command, runner string) {
+	switch {
+	case c.stdin.known:
+		in.line(c.stdin.text, c.depth+1, runner+" reading its standard input")
+	case c.stdin.from != "":
+		in.unseeable(runner + " runs the commands " + c.stdin.from + " gives it")
+	}
+}
+
+// scriptFile inspects a script a shell or source runs from a file: one
+// the line writes, a file descriptor or process substitution it opens,
+// or standard input. A file that exists before the line is judged by its
+// name, as any script file is (docs/hardening.md, "Code from a file").
+func (in *inspector) scriptFile(c *command, file, runner string) {
+	switch {
+	case file == "/dev/stdin" || file == "/proc/self/fd/0" || file == "/dev/fd/0" || file == "-":
+		in.fromStdin(c, runner)
+	case strings.HasPrefix(file, "/dev/fd/") || strings.HasPrefix(file, "/proc/self/fd/"):
+		fd := file[strings.LastIndexByte(file, '/')+1:]
+		if v, ok := in.fds[fd]; ok && v.known {
+			in.line(v.text, c.depth+1, runner+" reading file descriptor "+fd)
+		} else {
+			in.unseeable(runner + " runs what file descriptor " + fd + " holds")
+		}
+	case strings.HasPrefix(file, "<("):
+		if v := in.procSubsts[file]; v.known {
+			in.line(v.text, c.depth+1, "a process substitution read by "+runner)
+		} else {
+			in.unseeable(runner + " runs what a process substitution prints")
+		}
+	default:
+		in.runFile(file, c.depth, runner+" running the file `"+file+"`")
+	}
+}
+
+// runFile inspects a script file the line itself writes.
+func (in *inspector) runFile(file string, depth int, via string) {
+	v, ok := in.files[file]
+	if !ok {
+		v, ok = in.files[strings.TrimPrefix(file, "./")]
+	}
+	if !ok {
+		return
+	}
+	if v.known {
+		in.line(v.text, depth+1, via)
+		return
+	}
+	in.unseeable(via + ", which the line fills with what a program writes")
+}
+
+// copies follows a shell copied or linked to another name, and a file
+// the line wrote copied to another.
+func (in *inspector) copies(c *command) {
+	args := afterOptions(c.args(), []string{"-t", "-m", "-o", "-g", "-S", "--target-directory", "--mode", "--suffix"})
+	if len(args) < 2 || !c.complete() {
+		in.copiesOpen(c)
+		return
+	}
+	dest := args[len(args)-1]
+	for _, src := range args[:len(args)-1] {
+		if isShell(path.Base(src)) {
 			in.shells[path.Base(dest)], in.shells[dest] = true, true
 		}
-		return
-	case name == "rm":
-		if canonical, ok := rmCanonical(args); ok {
-			in.add(Finding{Command: canonical, Why: "`" + join(words) + "` is `" + canonical + "` with its flags in another spelling"})
+		if v, ok := in.files[src]; ok {
+			in.files[dest] = v
 		}
-		return
-	case isShell(name) || in.shells[words[0]] || in.shells[name]:
-		in.shell(src, c, words, depth)
-		return
-	case name == "eval":
-		in.line(strings.Join(args, " "), depth+1, "eval")
-		return
-	case name == "source" || name == ".":
-		in.procSubstFed(src, expr, depth, name)
-		return
-	case name == "xargs":
-		if rest := afterOptions(args, xargsValued, nil); len(rest) > 0 {
-			in.line(join(rest), depth+1, "xargs")
+		if !strings.Contains(src, "/") {
+			continue
 		}
-		return
-	case name == "find":
-		in.findExec(args, depth)
-		return
-	case name == "git":
-		in.gitAlias(args, depth)
-		return
-	case wrappers[name]:
-		if rest := wrapped(name, args); len(rest) > 0 {
-			in.line(join(rest), depth+1, name)
-		}
-		return
-	case interpreters[name]:
-		in.interpreter(name, args, depth)
-		return
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
-		in.awk(args, depth)
-		return
-	case name == "sed" || name == "gsed":
-		in.sed(args, depth)
+		// A program copied or linked under another name runs as itself.
+		in.aliases[dest], in.aliases["./"+strings.TrimPrefix(dest, "./")] = src, src
 	}
 }
 
-// shell inspects a shell's -c script, or what feeds a shell that reads
-// its commands from standard input (here-string, here-document, <( )).
-func (in *inspector) shell(src string, c call, words []string, depth int) {
-	via := "`" + path.Base(words[0]) + " -c`"
-	for i, a := range words[1:] {
-		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
-			if i+2 < len(words) {
-				in.line(words[i+2], depth+1, via)
-			}
-			return
-		}
+func describeFeed(f feed) string {
+	if f.known {
+		return "`" + shorten(strings.TrimSpace(f.text)) + "`"
 	}
-	for _, r := range c.redirs {
+	return f.from
+}
+
+// stdin is what a statement's command reads on its standard input: a
+// pipe, a here-string or here-document, a file or file descriptor.
+func (in *inspector) stdin(src string, stmt *syntax.Stmt) feed {
+	f := in.feeds[stmt]
+	for _, r := range stmt.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
 		switch r.Op {
 		case syntax.WordHdoc:
-			if text, dyn := literal(src, r.Word); dyn == "" {
-				in.line(text, depth+1, "a here-string to "+path.Base(words[0]))
+			text, open := literal(src, r.Word)
+			if open == "" {
+				f = feed{text: text + "\n", known: true}
 			} else {
-				in.unseeable("a here-string built when the line runs is fed to a shell")
+				f = feed{from: "a here-string built when the line runs"}
 			}
 		case syntax.Hdoc, syntax.DashHdoc:
-			if r.Hdoc != nil {
-				if text, dyn := literal(src, r.Hdoc); dyn == "" {
-					in.line(text, depth+1, "a here-document to "+path.Base(words[0]))
-				} else {
-					in.unseeable("a here-document with expansions is fed to a shell")
-				}
-			}
-		}
-	}
-	in.procSubstFed(src, c.expr, depth, path.Base(words[0]))
-}
-
-// procSubstFed inspects what a <( ) argument of a shell (or source) gives
-// it to run: the text an echo or printf prints, else unseeable.
-func (in *inspector) procSubstFed(src string, expr *syntax.CallExpr, depth int, runner string) {
-	for _, w := range expr.Args[1:] {
-		for _, p := range w.Parts {
-			ps, ok := p.(*syntax.ProcSubst)
-			if !ok {
+			f = in.heredoc(src, r)
+		case syntax.RdrIn, syntax.RdrInOut:
+			if ps := soleProcSubst(r.Word); ps != nil {
+				// < <(…): what the commands print.
+				f = in.output(src, &syntax.Stmt{Cmd: &syntax.Block{Stmts: ps.Stmts}})
 				continue
 			}
-			if text, ok := printed(src, ps.Stmts); ok {
-				in.line(text, depth+1, "a process substitution read by "+runner)
-			} else {
-				in.unseeable(runner + " runs what a process substitution prints")
-			}
-		}
-	}
-}
-
-// pipe inspects a shell that reads its commands from a pipe.
-func (in *inspector) pipe(src string, b *syntax.BinaryCmd, depth int) {
-	ce, ok := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 {
-		return
-	}
-	name, dyn := literal(src, ce.Args[0])
-	if dyn == "" && path.Base(name) == "xargs" {
-		// xargs appends the words it reads to its command: what an echo
-		// or printf writes into it completes the command it runs.
-		var args []string
-		for _, w := range ce.Args[1:] {
-			a, d := literal(src, w)
-			if d != "" {
-				return
-			}
-			args = append(args, a)
-		}
-		if text, ok := printed(src, []*syntax.Stmt{b.X}); ok {
-			rest := afterOptions(args, xargsValued, nil)
-			if len(rest) == 0 {
-				rest = []string{"echo"}
-			}
-			in.line(join(rest)+" "+text, depth+1, "xargs fed by a pipe")
-		}
-		return
-	}
-	if dyn != "" || !(isShell(path.Base(name)) || in.shells[name]) {
-		return
-	}
-	for _, w := range ce.Args[1:] {
-		if a, _ := literal(src, w); !strings.HasPrefix(a, "-") || strings.Contains(a, "c") && !strings.HasPrefix(a, "--") {
-			return // a script file or -c: the pipe is its input, not its code
-		}
-	}
-	if text, ok := printed(src, []*syntax.Stmt{b.X}); ok {
-		in.line(text, depth+1, "a pipe into "+path.Base(name))
-		return
-	}
-	in.unseeable(path.Base(name) + " runs commands a program writes into the pipe")
-}
-
-// printed is the text stmts print when they are one echo or printf of
-// literal words.
-func printed(src string, stmts []*syntax.Stmt) (string, bool) {
-	if len(stmts) != 1 {
-		return "", false
-	}
-	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) < 1 {
-		return "", false
-	}
-	var words []string
-	for _, w := range ce.Args {
-		s, dyn := literal(src, w)
-		if dyn != "" {
-			return "", false
-		}
-		words = append(words, s)
-	}
-	switch words[0] {
-	case "echo":
-		args := words[1:]
-		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
-			args = args[1:]
-		}
-		return strings.Join(args, " "), true
-	case "printf":
-		if len(words) >= 2 {
-			return strings.ReplaceAll(strings.Join(words[1:], " "), `\n`, "\n"), true
-		}
-	}
-	return "", false
-}
-
-// findExec inspects the commands find -exec, -execdir, -ok and -okdir run.
-func (in *inspector) findExec(args []string, depth int) {
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			var cmd []string
-			for i++; i < len(args) && args[i] != ";" && args[i] != "+"; i++ {
-				if args[i] != "{}" {
-					cmd = append(cmd, args[i])
-				}
-			}
-			if len(cmd) > 0 {
-				in.line(join(cmd), depth+1, "find "+"-exec")
-			}
-		}
-	}
-}
-
-// gitAlias inspects a git command whose subcommand is an alias set with
-// -c on the same line: `git -c alias.x=push x` runs `git push`, and an
-// alias starting with ! runs a shell command.
-func (in *inspector) gitAlias(args []string, depth int) {
-	aliases := map[string]string{}
-	i := 0
-	for ; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-c" && i+1 < len(args):
-			i++
-			if k, v, ok := strings.Cut(args[i], "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") {
-				aliases[strings.ToLower(k[len("alias."):])] = v
-			}
-		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--exec-path":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			v, ok := aliases[strings.ToLower(a)]
-			if !ok {
-				return
-			}
-			rest := join(args[i+1:])
-			if strings.HasPrefix(v, "!") {
-				in.line(strings.TrimPrefix(v, "!")+" "+rest, depth+1, "the git alias `"+a+"`")
-			} else {
-				in.line("git "+v+" "+rest, depth+1, "the git alias `"+a+"`")
-			}
-			return
-		}
-	}
-}
-
-var (
-	shellNames   = []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish", "busybox"}
-	wrappers     = map[string]bool{"env": true, "nice": true, "nohup": true, "timeout": true, "sudo": true, "doas": true, "command": true, "exec": true, "time": true, "stdbuf": true, "setsid": true, "ionice": true, "chrt": true, "watch": true, "unbuffer": true}
-	interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "nodejs": true, "php": true, "lua": true, "deno": true, "bun": true}
-	// xargsValued are xargs's options that take a value.
-	xargsValued = []string{"-n", "-I", "-i", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--replace", "--eof"}
-)
-
-func isShell(name string) bool {
-	name = strings.TrimSuffix(name, ".exe")
-	if slices.Contains(shellNames, name) {
-		return true
-	}
-	// bash5, sh.static: a shell by another name.
-	for _, s := range []string{"bash", "zsh", "dash", "ksh"} {
-		if strings.HasPrefix(name, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// afterOptions is args after the leading options, skipping the value of
-// each option in valued.
-func afterOptions(args []string, valued []string, _ []string) []string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return args[i+1:]
-		case slices.Contains(valued, a):
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return args[i:]
-		}
-	}
-	return nil
-}
-
-// wrapped is the command a wrapper runs.
-func wrapped(name string, args []string) []string {
-	switch name {
-	case "env":
-		for i := 0; i < len(args); i++ {
-			switch a := args[i]; {
-			case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir" || a == "-S":
-				i++
-			case strings.HasPrefix(a, "-"), strings.Contains(a, "="):
+			name, open := literal(src, r.Word)
+			switch v, ok := in.files[name]; {
+			case open != "":
+				f = feed{from: "a file named when the line runs"}
+			case ok && v.known:
+				f = feed{text: v.text, known: true}
 			default:
-				return args[i:]
+				f = feed{from: "the file `" + shorten(name) + "`"}
+			}
+		case syntax.DplIn:
+			fd, _ := literal(src, r.Word)
+			if v, ok := in.fds[fd]; ok && v.known {
+				f = feed{text: v.text, known: true}
+			} else {
+				f = feed{from: "file descriptor " + fd}
 			}
 		}
-		return nil
-	case "timeout":
-		rest := afterOptions(args, []string{"-s", "-k", "--signal", "--kill-after"}, nil)
-		if len(rest) > 1 {
-			return rest[1:] // after the duration
-		}
-		return nil
-	case "nice":
-		return afterOptions(args, []string{"-n", "--adjustment"}, nil)
-	case "sudo", "doas":
-		return afterOptions(args, []string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}, nil)
-	case "ionice":
-		return afterOptions(args, []string{"-c", "-n", "-p"}, nil)
-	case "chrt":
-		rest := afterOptions(args, nil, nil)
-		if len(rest) > 1 {
-			return rest[1:]
-		}
-		return nil
-	case "watch":
-		return afterOptions(args, []string{"-n", "--interval", "-d"}, nil)
-	case "stdbuf":
-		return afterOptions(args, []string{"-i", "-o", "-e"}, nil)
 	}
-	return afterOptions(args, nil, nil)
+	return f
 }
 
-var (
-	// shellStrings are string literals code hands to a shell: system("…"),
-	// os.system('…'), subprocess.run("…", shell=True), exec("…"),
-	// child_process.execSync('…'), popen("…"), backquotes.
-	shellStrings = regexp.MustCompile("(?:system|popen|exec|execSync|spawnSync|spawn|check_output|check_call|call|run|Popen|getoutput|getstatusoutput|shell_exec|passthru)\\s*\\(\\s*(?:\\[\\s*)?(?:r|b)?(\"([^\"\\\\]*)\"|'([^'\\\\]*)')|`([^`]*)`")
-	// startsCommands is code that starts commands, literal or not.
-	startsCommands = regexp.MustCompile(`\b(system|popen|exec|execSync|execFile|spawn|spawnSync|subprocess|child_process|os\.exec|Popen|shell_exec|passthru|proc_open|IO\.popen|Process)\b|` + "`")
-)
+// soleProcSubst is the process substitution a word is made of alone.
+func soleProcSubst(w *syntax.Word) *syntax.ProcSubst {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	ps, _ := w.Parts[0].(*syntax.ProcSubst)
+	return ps
+}
 
-// interpreter inspects the code an interpreter runs from its command line
-// (-c, -e, -E, -r): the shell commands it starts from string literals,
-// unseeable where it starts others.
-func (in *inspector) interpreter(name string, args []string, depth int) {
-	for i, a := range args {
-		if a != "-c" && a != "-e" && a != "-E" && a != "-r" && a != "--eval" && a != "-p" && a != "--print" {
-			continue
-		}
-		if i+1 >= len(args) {
-			return
-		}
-		in.code(name+" "+a, args[i+1], depth)
+// heredoc is what a here-document gives: its text when nothing in it is
+// expanded when the line runs.
+func (in *inspector) heredoc(src string, r *syntax.Redirect) feed {
+	if r.Hdoc == nil {
+		return feed{text: "", known: true}
+	}
+	text, open := literal(src, r.Hdoc)
+	if open != "" {
+		return feed{from: "a here-document with expansions"}
+	}
+	return feed{text: text, known: true}
+}
+
+// redirections notes the file descriptors `exec N<<<…` opens for the
+// rest of the line, and inspects the commands process substitutions run.
+func (in *inspector) redirections(src string, stmt *syntax.Stmt, depth int) {
+	ce, ok := stmt.Cmd.(*syntax.CallExpr)
+	execOnly := ok && len(ce.Args) == 1 && lit(src, ce.Args[0]) == "exec" || ok && len(ce.Args) == 0
+	if !execOnly {
 		return
 	}
-}
-
-// code inspects a program's text for the shell commands it starts.
-func (in *inspector) code(via, text string, depth int) {
-	literals := shellStrings.FindAllStringSubmatch(text, -1)
-	for _, m := range literals {
-		cmd := m[2] + m[3] + m[4]
-		if cmd != "" {
-			in.line(cmd, depth+1, "`"+via+"`")
-		}
-	}
-	if len(literals) == 0 && startsCommands.MatchString(text) {
-		in.unseeable("`" + via + "` runs code that starts commands codewhale-ls cannot read")
-	}
-}
-
-// awk inspects an awk program's system() calls and pipes to commands.
-func (in *inspector) awk(args []string, depth int) {
-	program := ""
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-f":
-			in.unseeable("awk runs a program from a file")
-			return
-		case a == "-F" || a == "-v":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			program = a
-			i = len(args)
-		}
-	}
-	for _, m := range awkCommands.FindAllStringSubmatch(program, -1) {
-		in.line(m[1]+m[2], depth+1, "awk")
-	}
-	// print "…" | "sh": the printed text is the shell's code.
-	for _, m := range awkPrintToShell.FindAllStringSubmatch(program, -1) {
-		if isShell(path.Base(strings.Fields(m[2] + " x")[0])) {
-			in.line(m[1], depth+1, "awk printing into "+m[2])
-		}
-	}
-	if awkDynamic.MatchString(program) {
-		in.unseeable("awk runs a command it builds when it runs")
-	}
-}
-
-var (
-	awkCommands     = regexp.MustCompile(`system\s*\(\s*"([^"\\]*)"\s*\)|\|\s*"([^"\\]*)"`)
-	awkPrintToShell = regexp.MustCompile(`print(?:f)?\s*\(?\s*"([^"\\]*)"\s*\)?\s*\|\s*"([^"\\]*)"`)
-	awkDynamic      = regexp.MustCompile(`system\s*\(\s*[^")\s]|\|\s*[^"\s|&]`)
-)
-
-// sed inspects a sed script for its e command and s///e flag, which run
-// text as a shell command.
-func (in *inspector) sed(args []string, depth int) {
-	var scripts []string
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-e" || a == "--expression":
-			if i+1 < len(args) {
-				scripts = append(scripts, args[i+1])
-			}
-			i++
-		case a == "-f" || a == "--file":
-			in.unseeable("sed runs a script from a file")
-			return
-		case strings.HasPrefix(a, "-"):
-		case len(scripts) == 0:
-			scripts = append(scripts, a)
-			i = len(args)
-		}
-	}
-	for _, s := range scripts {
-		for _, m := range sedExecute.FindAllStringSubmatch(s, -1) {
-			if cmd := strings.TrimSpace(m[1]); cmd != "" {
-				in.line(cmd, depth+1, "sed's e command")
-			} else {
-				in.unseeable("sed's e command runs its pattern space as a shell command")
-			}
-		}
-		if substitutesAndRuns(s) {
-			in.unseeable("sed's s///e runs what it substitutes as a shell command")
-		}
-	}
-}
-
-var sedExecute = regexp.MustCompile(`(?m)(?:^|;|\n)\s*(?:\d+|/[^/]*/|\$)?\s*e(?:\s+([^;\n]*))?(?:;|$)`)
-
-// substitutesAndRuns says whether a sed script has an s command with the
-// e flag, read command by command (s, its delimiter, two parts with their
-// escapes, then the flags).
-func substitutesAndRuns(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
-		cmd = strings.TrimLeft(strings.TrimSpace(cmd), "0123456789,$ ")
-		if len(cmd) < 2 || cmd[0] != 's' {
+	for _, r := range stmt.Redirs {
+		if r.N == nil {
 			continue
 		}
-		delim, i, parts := cmd[1], 2, 0
-		for ; i < len(cmd) && parts < 2; i++ {
-			switch cmd[i] {
-			case '\\':
-				i++
-			case delim:
-				parts++
-			}
-		}
-		if parts == 2 && strings.ContainsRune(cmd[i:], 'e') {
-			return true
+		fd := r.N.Value
+		switch r.Op {
+		case syntax.WordHdoc:
+			text, open := literal(src, r.Word)
+			in.fds[fd] = value{text: text + "\n", known: open == ""}
+		case syntax.Hdoc, syntax.DashHdoc:
+			f := in.heredoc(src, r)
+			in.fds[fd] = value{text: f.text, known: f.known}
+		case syntax.RdrIn, syntax.RdrInOut:
+			name, _ := literal(src, r.Word)
+			in.fds[fd] = in.files[name]
 		}
 	}
-	return false
 }
 
-// rmCanonical is rm's command with its recursive and force flags written
-// `-rf` first, when they are spelled otherwise (`-fr`, `-r -f`, `-Rf`,
-// `--recursive --force`).
-func rmCanonical(args []string) (string, bool) {
-	var recursive, force, respelled bool
-	var rest []string
-	flags := 0
-	for i, a := range args {
-		switch {
-		case a == "--":
-			rest = append(rest, args[i:]...)
-		case a == "--recursive":
-			recursive, respelled = true, true
-		case a == "--force":
-			force, respelled = true, true
-		case strings.HasPrefix(a, "--"):
-			rest = append(rest, a)
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			flags++
-			other := ""
-			for _, c := range a[1:] {
-				switch c {
-				case 'r', 'R':
-					recursive = true
-				case 'f':
-					force = true
-				default:
-					other += string(c)
-				}
-			}
-			if a != "-rf" {
-				respelled = true
-			}
-			if other != "" {
-				rest = append(rest, "-"+other)
-			}
-		default:
-			rest = append(rest, a)
+// writes notes what a command writes to files with > and >> (and tee),
+// for a later `sh FILE`, `source FILE` or `./FILE` in the line.
+func (in *inspector) writes(src string, stmt *syntax.Stmt, c *command) {
+	out := in.outputOf(c)
+	for _, r := range stmt.Redirs {
+		if r.N != nil && r.N.Value != "1" && r.N.Value != "&" {
+			continue
 		}
-		if a == "--" {
-			break
+		if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.RdrAll && r.Op != syntax.AppAll && r.Op != syntax.RdrClob {
+			continue
+		}
+		name, open := literal(src, r.Word)
+		if open != "" {
+			continue
+		}
+		in.write(name, out, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+	}
+	if c.name() == "tee" && c.complete() {
+		for _, a := range afterOptions(c.args(), nil) {
+			in.write(a, value{text: c.stdin.text, known: c.stdin.known}, slices.Contains(c.args(), "-a"))
 		}
 	}
-	if !recursive || !force || (!respelled && flags == 1) {
-		return "", false
-	}
-	return join(append([]string{"rm", "-rf"}, rest...)), true
 }
 
-// wordFields is a word's fields after brace expansion and quote removal,
-// or dynamic: the source of the first part only the running shell knows
-// ($x, $(…)). how names a spelling that hides the word's value.
-func wordFields(src string, w *syntax.Word) (fields []string, dynamic, how string) {
-	if syntax.SplitBraces(w) {
-		how = "brace expansion"
+func (in *inspector) write(name string, out value, appending bool) {
+	if prev, ok := in.files[name]; ok && appending {
+		out = value{text: prev.text + out.text, known: prev.known && out.known}
 	}
-	n := 0
-	for e, err := range expand.BracesSeq(nil, w) {
-		if n++; err != nil || n > maxBraceFields {
-			// So many words no reader can check them: the command is
-			// built by the expansion.
-			return nil, "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words", how
-		}
-		s, dyn := literal(src, e)
-		if dyn != "" {
-			return nil, dyn, how
-		}
-		if hasANSIC(e) {
-			how = strings.TrimPrefix(how+", ANSI-C quoting", ", ")
-		}
-		if s == "" && how != "" && !quoted(e) {
-			continue // an empty alternative of a brace expansion makes no word
-		}
-		fields = append(fields, s)
-	}
-	return fields, "", how
+	in.files[name] = out
 }
 
-func quoted(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		switch p.(type) {
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			return true
-		}
+// lit is a word's literal value, "" when it has none.
+func lit(src string, w *syntax.Word) string {
+	s, open := literal(src, w)
+	if open != "" {
+		return ""
 	}
-	return false
-}
-
-func hasANSIC(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		if q, ok := p.(*syntax.SglQuoted); ok && q.Dollar {
-			return true
-		}
-	}
-	return false
-}
-
-// literal is a word's value after quote removal, or the source of its
-// first dynamic part.
-func literal(src string, w *syntax.Word) (string, string) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", source(src, q)
-				}
-				b.WriteString(unescapeDouble(lit.Value))
-			}
-		default:
-			return "", source(src, p)
-		}
-	}
-	return b.String(), ""
-}
-
-func source(src string, n syntax.Node) string {
-	start, end := int(n.Pos().Offset()), int(n.End().Offset())
-	if start < 0 || end > len(src) || start > end {
-		return "an expansion"
-	}
-	return src[start:end]
-}
-
-// unescape removes the backslashes of an unquoted word.
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// unescapeDouble removes the backslashes a double-quoted string drops.
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// join writes words as a shell line: each quoted when it holds anything
-// but plain characters.
-func join(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = quote(w)
-	}
-	return strings.Join(out, " ")
-}
-
-func quote(w string) string {
-	if w == "" {
-		return "''"
-	}
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= 0x80 || !plainByte[c] || c == ' ' {
-			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	return w
+	return s
 }

@@ -207,6 +207,9 @@ func markReplacementOperands(words []string, heads []int, dynamic []bool) {
 				}
 			}
 		}
+		if len(replacements) == 0 {
+			continue // nothing to mark: a chain of xargs read the rest once each
+		}
 		for at := head + 1; at < len(words); at++ {
 			if values[at] || strings.HasPrefix(words[at], "-") {
 				continue

@@ -1,0 +1,406 @@
+package hardening
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// output is what a statement prints on its standard output, when the
+// line alone says: echo, printf and cat of what the line gives them, and
+// groups of those. Anything else is a program's output, only known when
+// it runs.
+func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
+	unknown := feed{from: "a program's output", form: Pattern{Glob: "*"}}
+	if !in.spend(1) {
+		return unknown
+	}
+	switch cmd := stmt.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(cmd.Args) == 0 {
+			return feed{known: true}
+		}
+		var words []string
+		for _, w := range cmd.Args {
+			if !in.spend(1) {
+				return unknown
+			}
+			fields, open, _ := in.fields(src, w)
+			if open != nil {
+				from := "the output of `" + shorten(source(src, cmd)) + "`"
+				if len(words) > 0 && path.Base(words[0]) == "find" {
+					// Whatever it starts from, find prints no word
+					// beginning with a dash.
+					return feed{from: from, form: Pattern{Glob: "*", Form: NotOption}}
+				}
+				return feed{from: from, form: Pattern{Glob: "*"}}
+			}
+			words = append(words, fields...)
+		}
+		if len(words) == 0 {
+			return feed{known: true}
+		}
+		if text, ok := printedBy(words, in.stdin(src, stmt), in.files); ok {
+			return feed{text: text, known: true}
+		}
+		return feed{from: "the output of `" + shorten(path.Base(words[0])) + "`", form: producedForm(words)}
+	case *syntax.Block:
+		return in.outputs(src, cmd.Stmts)
+	case *syntax.Subshell:
+		return in.outputs(src, cmd.Stmts)
+	case *syntax.BinaryCmd:
+		switch cmd.Op {
+		case syntax.AndStmt:
+			return in.outputs(src, []*syntax.Stmt{cmd.X, cmd.Y})
+		case syntax.Pipe, syntax.PipeAll:
+			y, ok := cmd.Y.Cmd.(*syntax.CallExpr)
+			if !ok {
+				break
+			}
+			var words []string
+			for _, w := range y.Args {
+				words = append(words, lit(src, w))
+			}
+			x := in.output(src, cmd.X)
+			switch {
+			case len(words) == 1 && words[0] == "cat":
+				return x
+			case keepsForm(words):
+				// A filter prints some of what it reads, as it was.
+				return feed{from: x.from + " filtered by `" + path.Base(words[0]) + "`", form: x.form}
+			}
+		}
+	}
+	return unknown
+}
+
+func (in *inspector) outputs(src string, stmts []*syntax.Stmt) feed {
+	var b strings.Builder
+	for _, s := range stmts {
+		f := in.output(src, s)
+		if !f.known {
+			return f
+		}
+		b.WriteString(f.text)
+	}
+	return feed{text: b.String(), known: true}
+}
+
+// outputOf is what a command whose words are known prints, for a file
+// it writes.
+func (in *inspector) outputOf(c *command) value {
+	if !c.complete() {
+		return value{}
+	}
+	text, ok := printedBy(c.words, c.stdin, in.files)
+	return value{text: text, known: ok}
+}
+
+// printedBy is what a command of these words prints when the line alone
+// says: echo, printf, cat of its input or of files the line wrote, true.
+func printedBy(words []string, stdin feed, files map[string]value) (string, bool) {
+	switch path.Base(words[0]) {
+	case "echo":
+		return echoed(words[1:]), true
+	case "printf":
+		args := words[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			return "", false // printf -v writes a variable, not the output
+		}
+		return printfOut(args[0], args[1:])
+	case "cat":
+		if len(words) == 1 || len(words) == 2 && words[1] == "-" {
+			return stdin.text, stdin.known
+		}
+		var b strings.Builder
+		for _, f := range words[1:] {
+			v, ok := files[f]
+			if !ok || !v.known {
+				return "", false
+			}
+			b.WriteString(v.text)
+		}
+		return b.String(), true
+	case "true", ":":
+		return "", true
+	}
+	return "", false
+}
+
+// echoed is what bash's echo prints for its arguments.
+func echoed(args []string) string {
+	newline, escapes := true, false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	text := strings.Join(args, " ")
+	if escapes {
+		var stop bool
+		text, stop = backslashes(text, true)
+		if stop {
+			return text
+		}
+	}
+	if newline {
+		text += "\n"
+	}
+	return text
+}
+
+// backslashes decodes echo -e's and printf %b's escapes; stop says \c
+// ended the output.
+func backslashes(s string, leadingZero bool) (string, bool) {
+	if !strings.Contains(s, `\`) {
+		return s, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'c':
+			return b.String(), true
+		case '0':
+			if leadingZero {
+				j := i + 1
+				for j < len(s) && j-i <= 3 && '0' <= s[j] && s[j] <= '7' {
+					j++
+				}
+				n, _ := strconv.ParseUint("0"+s[i+1:j], 8, 16)
+				b.WriteByte(byte(n))
+				i = j - 1
+				continue
+			}
+			fallthrough
+		default:
+			if '1' <= c && c <= '7' {
+				// Octal needs its leading zero here: \151 is itself.
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				continue
+			}
+			rest := s[i+1 : min(len(s), i+9)]
+			consumed := escapeLen(c, rest)
+			b.WriteString(ansiC(`\` + string(c) + rest[:consumed]))
+			i += consumed
+		}
+	}
+	return b.String(), false
+}
+
+// escapeLen is how many characters after a backslash and c belong to
+// the escape (hex digits of \x, \u, \U; octal digits).
+func escapeLen(c byte, rest string) int {
+	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+	digit := isHex
+	if '0' <= c && c <= '7' {
+		width, digit = 2, func(d byte) bool { return '0' <= d && d <= '7' }
+	}
+	n := 0
+	for n < len(rest) && n < width && digit(rest[n]) {
+		n++
+	}
+	return n
+}
+
+// printfOut is what bash's printf prints: the format used again while
+// arguments remain.
+func printfOut(format string, args []string) (string, bool) {
+	var b strings.Builder
+	for round := 0; ; round++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\' && i+1 < len(format):
+				n := escapeLen(format[i+1], format[i+2:])
+				b.WriteString(ansiC(format[i : i+2+n]))
+				i += 1 + n
+			case c == '%' && i+1 < len(format) && format[i+1] == '%':
+				b.WriteByte('%')
+				i++
+			case c == '%':
+				j := i + 1
+				for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
+					j++
+				}
+				if j == len(format) {
+					return "", false
+				}
+				spec, conv := format[i+1:j], format[j]
+				arg := ""
+				if used < len(args) {
+					arg = args[used]
+				}
+				used++
+				s, ok := convert(spec, conv, arg)
+				if !ok {
+					return "", false
+				}
+				if s.stop {
+					b.WriteString(s.text)
+					return b.String(), true
+				}
+				b.WriteString(s.text)
+				i = j
+			default:
+				b.WriteByte(c)
+			}
+			if b.Len() > 1<<20 {
+				return "", false
+			}
+		}
+		args = args[min(used, len(args)):]
+		if used == 0 || len(args) == 0 {
+			return b.String(), true
+		}
+		if round > 1<<12 {
+			return "", false
+		}
+	}
+}
+
+type converted struct {
+	text string
+	stop bool // %b met \c
+}
+
+// convert is one printf conversion of arg.
+func convert(spec string, conv byte, arg string) (converted, bool) {
+	if strings.Contains(spec, "*") {
+		return converted{}, false
+	}
+	switch conv {
+	case 's':
+		return converted{text: fmt.Sprintf("%"+spec+"s", arg)}, true
+	case 'b':
+		text, stop := backslashes(arg, true)
+		return converted{text: fmt.Sprintf("%"+spec+"s", text), stop: stop}, true
+	case 'q':
+		return converted{text: fmt.Sprintf("%"+spec+"s", bashQuote(arg))}, true
+	case 'c':
+		if arg == "" {
+			return converted{}, true
+		}
+		return converted{text: arg[:1]}, true
+	case 'd', 'i', 'o', 'x', 'X', 'u':
+		n, err := strconv.ParseInt(strings.TrimSpace(arg), 0, 64)
+		if err != nil && arg != "" {
+			return converted{}, false
+		}
+		verb := string(conv)
+		if conv == 'i' || conv == 'u' {
+			verb = "d"
+		}
+		return converted{text: fmt.Sprintf("%"+spec+verb, n)}, true
+	}
+	return converted{}, false
+}
+
+// bashQuote is printf %q's quoting: a backslash before each character
+// the shell reads specially, $'…' for text with control characters.
+func bashQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return "$'" + strings.NewReplacer("\\", "\\\\", "'", "\\'", "\n", "\\n", "\t", "\\t", "\r", "\\r").Replace(s) + "'"
+		}
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if strings.ContainsRune(" \t\n!\"#$&'()*,;<=>?[\\]^`{|}", r) || r == '~' && i == 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// producedForm is what every word a program prints is like, for the few
+// programs whose output words people feed xargs and substitutions:
+// find prints paths under its starting point, ls and seq names without a
+// slash, git's file listings relative paths.
+func producedForm(words []string) Pattern {
+	anyText := Pattern{Glob: "*"}
+	var operands []string
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") {
+			operands = append(operands, w)
+		}
+	}
+	switch path.Base(words[0]) {
+	case "find":
+		var starts []string
+		for _, a := range words[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			starts = append(starts, a)
+		}
+		switch {
+		case len(starts) == 0:
+			return Pattern{Glob: ".*"}
+		case len(starts) == 1 && starts[0] != "":
+			return Pattern{Glob: globEscape(starts[0]) + "*"}
+		}
+	case "ls":
+		for _, o := range operands {
+			if strings.Contains(o, "/") {
+				return anyText
+			}
+		}
+		if !slices.Contains(words, "-d") {
+			return Pattern{Glob: "*", Form: NameOnly}
+		}
+	case "seq":
+		return Pattern{Glob: "*", Form: NameOnly}
+	case "git":
+		if len(operands) > 0 && (operands[0] == "ls-files" || slices.Contains(words, "--name-only") && (operands[0] == "diff" || operands[0] == "ls-tree" || operands[0] == "show" || operands[0] == "log")) {
+			return Pattern{Glob: "*", Form: RelativePath}
+		}
+	}
+	return anyText
+}
+
+// keepsForm says whether a command in a pipeline prints only lines it
+// reads, unchanged: grep without options that print other text, sort,
+// uniq, head, tail, tac, shuf.
+func keepsForm(words []string) bool {
+	if len(words) == 0 || words[0] == "" {
+		return false
+	}
+	switch path.Base(words[0]) {
+	case "sort", "uniq", "head", "tail", "tac", "shuf":
+		return true
+	case "grep", "egrep", "fgrep":
+		for _, w := range words[1:] {
+			if strings.HasPrefix(w, "-") && strings.ContainsAny(strings.TrimLeft(w, "-"), "obcnHZzAB") && !strings.HasPrefix(w, "--") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

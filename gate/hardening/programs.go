@@ -1,0 +1,64 @@
+package hardening
+
+import (
+	"slices"
+	"strings"
+)
+
+// findExec inspects the commands find -exec, -execdir, -ok and -okdir run.
+func (in *inspector) findExec(c *command) {
+	args, depth := c.args(), c.depth
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var cmd []string
+			for i++; i < len(args) && args[i] != ";" && args[i] != "+"; i++ {
+				if args[i] != "{}" {
+					cmd = append(cmd, args[i])
+				}
+			}
+			if len(cmd) > 0 {
+				in.line(join(cmd), depth+1, "find "+"-exec")
+			}
+		}
+	}
+}
+
+var (
+	// shellNames are shells; busybox is a wrapper (wrappers.go): it runs
+	// the applet its first word names, sh among them.
+	shellNames   = []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"}
+	interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "nodejs": true, "php": true, "lua": true, "deno": true, "bun": true}
+)
+
+func isShell(name string) bool {
+	name = strings.TrimSuffix(name, ".exe")
+	if slices.Contains(shellNames, name) {
+		return true
+	}
+	// bash5, sh.static: a shell by another name.
+	for _, s := range []string{"bash", "zsh", "dash", "ksh"} {
+		if strings.HasPrefix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterOptions is args after the leading options, skipping the value of
+// each option in valued.
+func afterOptions(args []string, valued []string) []string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return args[i+1:]
+		case slices.Contains(valued, a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return args[i:]
+		}
+	}
+	return nil
+}
