@@ -96,17 +96,15 @@ func (in *inspector) paramExp(src string, pe *syntax.ParamExp, depth int) {
 	}
 	switch {
 	case pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps && pe.Exp.Word != nil && lit(src, pe.Exp.Word) == "P":
+		// A value the line does not give is data from outside it, read as
+		// a program's output is (docs/hardening.md, data-as-code).
 		if v := in.vars[name]; v.known {
 			in.document(v.text, depth, "${"+name+"@P}")
-		} else {
-			in.unseeable("${" + name + "@P} expands the command substitutions of what " + name + " holds when the line runs")
 		}
 	case pe.Excl && pe.Names == 0 && pe.Index == nil:
 		// ${!x}: the variable x names, subscript and all.
 		if v := in.vars[name]; v.known {
 			in.nameSubscript(v.text, depth, "${!"+name+"}")
-		} else {
-			in.unseeable("${!" + name + "} reads the variable named by what " + name + " holds when the line runs, and bash evaluates its subscript")
 		}
 	}
 }

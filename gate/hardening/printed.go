@@ -394,6 +394,10 @@ func keepsForm(words []string) bool {
 	switch path.Base(words[0]) {
 	case "sort", "uniq", "head", "tail", "tac", "shuf":
 		return true
+	case "awk", "gawk", "mawk", "nawk":
+		// A program of a pattern alone prints the lines it matches:
+		// awk 'NR>5', awk '/x/'.
+		return len(words) == 2 && !strings.ContainsAny(words[1], "{}") && !strings.HasPrefix(words[1], "-")
 	case "grep", "egrep", "fgrep":
 		for _, w := range words[1:] {
 			if strings.HasPrefix(w, "-") && strings.ContainsAny(strings.TrimLeft(w, "-"), "obcnHZzAB") && !strings.HasPrefix(w, "--") {

@@ -36,9 +36,10 @@ func isShell(name string) bool {
 	if slices.Contains(shellNames, name) {
 		return true
 	}
-	// bash5, sh.static: a shell by another name.
-	for _, s := range []string{"bash", "zsh", "dash", "ksh"} {
-		if strings.HasPrefix(name, s) {
+	// bash5, bash-5.2, sh.static, zsh-static: a shell by its version or
+	// build; bash_command is another program.
+	for _, s := range []string{"bash", "zsh", "dash", "ksh", "sh"} {
+		if rest, ok := strings.CutPrefix(name, s); ok && strings.Trim(rest, "0123456789.-") == "" || ok && (rest == ".static" || rest == "-static") {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,6 +13,9 @@ type xargsOptions struct {
 	// replace, when not "", is -I's string: each input line is one
 	// argument, put in its place in the command's words.
 	replace string
+	// replaceAll, when not "", is BSD -J's string: the argument equal to
+	// it is replaced by every word read.
+	replaceAll string
 	// delimiter splits the input: 0 for blanks and newlines with xargs's
 	// quoting, '\n' for -I and -L, or -0's NUL and -d's character.
 	delimiter byte
@@ -23,8 +27,9 @@ type xargsOptions struct {
 	file string
 }
 
-// parseXargs reads xargs's options; ok is false for an option it does
-// not know, whose value it cannot tell.
+// parseXargs reads xargs's options; ok is false for an option neither
+// GNU nor BSD xargs knows, or one missing its value: xargs then refuses
+// to run.
 func parseXargs(args []string) (o xargsOptions, ok bool) {
 	o.quoting = true
 	valued := func(long, short string, a string, i *int) (string, bool) {
@@ -114,6 +119,21 @@ func parseXargs(args []string) (o xargsOptions, ok bool) {
 				// Optional values, attached only.
 				if c == 'l' {
 					o.batch, o.lines = max(atoi(rest), 1), true
+				}
+				j = len(a)
+			case 'J':
+				// BSD xargs: the first argument equal to it is replaced
+				// by all the words read.
+				v, has := value()
+				if !has {
+					return o, false
+				}
+				o.replaceAll = v
+				j = len(a)
+			case 'R', 'S':
+				// BSD: how many replacements, their size.
+				if _, has := value(); !has {
+					return o, false
 				}
 				j = len(a)
 			case 'a', 'd', 'E', 'n', 'L', 'P', 's':
@@ -239,7 +259,8 @@ const maxXargsCommands = 256
 func (in *inspector) xargs(c *command) {
 	o, ok := parseXargs(c.args())
 	if !ok {
-		in.unseeable("xargs is given an option codewhale-ls does not know, so what it runs cannot be read")
+		// Neither GNU nor BSD xargs knows the option: it refuses it and
+		// runs nothing.
 		return
 	}
 	command := o.command
@@ -288,6 +309,12 @@ func (o xargsOptions) commands(command, items []string) [][]string {
 		}
 		return out
 	}
+	if o.replaceAll != "" {
+		if i := slices.Index(command, o.replaceAll); i >= 0 {
+			cmd := append(append(append([]string(nil), command[:i]...), items...), command[i+1:]...)
+			return [][]string{cmd}
+		}
+	}
 	batch := o.batch
 	if batch <= 0 || batch > len(items) {
 		batch = max(len(items), 1)
@@ -309,6 +336,14 @@ func (in *inspector) xargsUnknown(c *command, o xargsOptions, command []string, 
 	form := input.form
 	if form.Glob == "" {
 		form.Glob = "*"
+	}
+	if o.replaceAll != "" {
+		if i := slices.Index(command, o.replaceAll); i >= 0 {
+			form.Many = true
+			in.patterns["XARGS_INPUT"] = form
+			in.line(join(command[:i])+" $XARGS_INPUT "+join(command[i+1:])+openTail(c), c.depth+1, via)
+			return
+		}
 	}
 	if o.replace == "" {
 		form.Many = true
