@@ -118,6 +118,8 @@ var sandboxTools = []string{
 	"taskset", "flock", "script", "unshare", "setpriv", "prlimit", "strace", "fakeroot", "faked-sysv", "faked",
 	"getopt", "nice", "nohup", "timeout", "stdbuf", "setsid", "chrt", "ionice", "ld.so", "expr", "seq", "yes",
 	"stat", "id", "uname", "cmp", "wc", "grep", "readlink", "realpath",
+	"setarch", "linux64", "linux32", "runuser", "sg", "su", "gdb", "ssh-agent",
+	"nsenter", "capsh", "start-stop-daemon",
 }
 
 // allowedPaths are the absolute paths a form may name: git (run with the
@@ -133,6 +135,9 @@ var refusedText = []string{
 	"GIT_DIR", "--git-dir", "GIT_WORK_TREE", "--work-tree", "GIT_EXEC_PATH", "--exec-path", "sudo", "doas", "/root",
 	"-delete", "chmod -R", "chmod --recursive",
 }
+
+// loginShell is su or runuser starting a login shell, which resets PATH.
+var loginShell = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])(su|runuser)( +[^ ;|&]+)*? +(-|-l|--login)( |$)`)
 
 // refusedPrograms are real programs that could harm `/`, which the
 // sandbox allows as the stub rm's operand.
@@ -155,6 +160,9 @@ func sandboxCopy(form, root string) (string, error) {
 		if strings.Contains(form, s) {
 			return "", fmt.Errorf("it contains %q", s)
 		}
+	}
+	if loginShell.MatchString(form) {
+		return "", errors.New("it starts a login shell, which resets PATH")
 	}
 	if m := refusedPrograms.FindStringSubmatch(form); m != nil {
 		return "", fmt.Errorf("it names %s", m[2])
@@ -626,7 +634,7 @@ func TestSandboxCopyKeepsRealProgramsUnreachable(t *testing.T) {
 	for _, form := range []string{
 		"command -p rm -rf /", "PATH=/usr/bin rm -rf /", "env -i rm -rf /", "/usr/bin/shred -u x", "/sbin/reboot",
 		"git push https://example.com/x", "GIT_DIR=/work/main/.git git push", "unset PATH; rm -rf /", "/usr/bin/../bin/rm -rf /",
-		"/root/.cargo/bin/cargo publish", "sudo rm -rf /", "find / -delete", "chmod -R 000 /", "mv /* .", "dd if=/dev/zero of=x",
+		"/root/.cargo/bin/cargo publish", "sudo rm -rf /", "su - -c 'rm -rf /'", "su -l root -c 'rm -rf /'", "runuser -u root -l -- rm -rf /", "find / -delete", "chmod -R 000 /", "mv /* .", "dd if=/dev/zero of=x",
 	} {
 		if got, err := sandboxCopy(form, root); err == nil {
 			t.Errorf("sandboxCopy(%q) ran it as %q", form, got)

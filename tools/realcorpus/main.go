@@ -14,7 +14,9 @@
 // what it writes names the commit it came from.
 //
 //   - tldr: every example command (a line in backquotes) of the English
-//     pages in pages/common and pages/linux. A placeholder `{{…}}` is filled
+//     pages in pages/common and pages/linux, but for keys pressed in an
+//     interactive program (`<Ctrl c>`, `<Esc><:>wq<Enter>`). A
+//     placeholder `{{…}}` is filled
 //     with a plain value: its first alternative where it offers several
 //     (`{{[-v|--verbose]}}` is `-v`, `{{file[.gz|.xz]}}` is `file.gz`), else
 //     its own text with every character a shell would read specially
@@ -78,7 +80,8 @@ func main() {
 
 const tldrHeader = `
 # The example commands of tldr-pages (https://github.com/tldr-pages/tldr),
-# commit %s: pages/common/*.md and pages/linux/*.md, English.
+# commit %s: pages/common/*.md and pages/linux/*.md, English,
+# but for examples of keys pressed in an interactive program (<Ctrl c>).
 # Copyright © 2014—present the tldr-pages team and contributors
 # (https://github.com/tldr-pages/tldr/graphs/contributors).
 # Licensed under the Creative Commons Attribution 4.0 International License
@@ -156,7 +159,7 @@ func dedupe(cmds []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range cmds {
-		if !seen[c] && !strings.ContainsAny(c, "\r\n") {
+		if !seen[c] && !strings.ContainsAny(c, "\r\n") && !strings.HasPrefix(c, "#") {
 			seen[c] = true
 			out = append(out, c)
 		}
@@ -166,6 +169,11 @@ func dedupe(cmds []string) []string {
 
 // example is a tldr example line: a command in backquotes.
 var example = regexp.MustCompile("^`(.+)`$")
+
+// keystrokes is tldr's notation for keys pressed in an interactive
+// program (`<Ctrl c>`, `<Esc><:>wq<Enter>`, `<q>`): such an example is no
+// shell command.
+var keystrokes = regexp.MustCompile(`<(Ctrl|Alt|Shift|Super|Cmd|Meta|Esc|Enter|Return|Tab|Space|Backspace|Delete|Del|Insert|Home|End|Page ?Up|Page ?Down|PageUp|PageDown|Arrow[A-Za-z]*|RightShift|LeftShift|F[0-9]+|[^<>\s])( [^<>]*)?>`)
 
 func tldr(dir string) []string {
 	var paths []string
@@ -180,7 +188,7 @@ func tldr(dir string) []string {
 	var cmds []string
 	for _, body := range blobs(dir, paths) {
 		for l := range strings.SplitSeq(body, "\n") {
-			if m := example.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			if m := example.FindStringSubmatch(strings.TrimSpace(l)); m != nil && !keystrokes.MatchString(m[1]) {
 				if c := strings.TrimSpace(fill(m[1])); c != "" {
 					cmds = append(cmds, c)
 				}

@@ -23,3 +23,22 @@ func TestDedupe(t *testing.T) {
 		t.Errorf("dedupe = %q", got)
 	}
 }
+
+func TestKeystrokes(t *testing.T) {
+	for s, want := range map[string]bool{
+		"<Ctrl c>":                        true,
+		"<Esc><:>wq<Enter>":               true,
+		"<q>":                             true,
+		"{{<Space>}}":                     true,
+		"cat < in.txt > out.txt":          false,
+		"sort <file.txt":                  false,
+		"grep -c x <<< 'a b'":             false,
+		"diff <(sort a) <(sort b)":        false,
+		"echo {{<html>}} > index.html":    false,
+		"tmux attach -t {{session_name}}": false,
+	} {
+		if got := keystrokes.MatchString(s); got != want {
+			t.Errorf("keystrokes(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
