@@ -101,7 +101,7 @@ var plainByte = func() (t [128]bool) {
 // runsOthers is a program that runs other commands or code given to it,
 // or rm, whose flags have many spellings.
 func runsOthers(name string) bool {
-	return isShell(name) || isWrapper(name) || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo"}, name) || strings.HasPrefix(name, "git-")
+	return isShell(name) || isWrapper(name) || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo", "capsh", "start-stop-daemon", "gdb", "cgdb", "lldb"}, name) || strings.HasPrefix(name, "git-")
 }
 
 type inspector struct {
@@ -694,6 +694,7 @@ func (in *inspector) runs(c *command) {
 		in.otherName(c)
 	case isWrapper(name):
 		in.unwrap(c)
+	case in.launch(c):
 	case isInterpreter(name):
 		in.interpreter(c)
 	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":

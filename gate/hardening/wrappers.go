@@ -132,6 +132,7 @@ var wrappers = map[string]wrapper{
 	"trickle":          {short: "udwtlnL", switches: "svh"},
 	"catchsegv":        {},
 	"valgrind":         {switches: "qvhs", exact: true},
+	"ssh-agent":        {short: "aEPtO", switches: "cdDsk"},
 	"faketime":         {switches: "mf", long: []string{"date-prog"}, longSwitches: strings.Fields("exclude-monotonic help version"), operands: 1},
 	"bwrap": {exact: true,
 		long: strings.Fields("args argv0 userns userns2 pidns uid gid hostname chdir unsetenv lock-file sync-fd remount-ro exec-label file-label " +
