@@ -81,3 +81,48 @@ func denyHeadsWithoutEarlyEnd(d Dialect, target []string) []string {
 	}
 	return dst
 }
+
+// markReplacementOperandsPerHead is markReplacementOperands as written
+// before issue 23: each xargs reads every operand after it.
+func markReplacementOperandsPerHead(words []string, heads []int, dynamic []bool) {
+	forEachReplacement(words, heads, func(head int, replacements []string, values map[int]bool) {
+		for at := head + 1; at < len(words); at++ {
+			if values[at] || strings.HasPrefix(words[at], "-") {
+				continue
+			}
+			for _, r := range replacements {
+				if r != "" && strings.Contains(words[at], r) {
+					dynamic[at] = true
+				}
+			}
+		}
+	})
+}
+
+// The operands marked once per distinct replacement string are those
+// each xargs marked for itself, on the heads the walk finds.
+func TestReplacementMarksAgreeWithEachXargs(t *testing.T) {
+	pool := []string{"xargs", "xargs", "-I", "-I{}", "{}", "-i", "-iR", "R", "--replace", "--replace=Q", "Q", "-J", "%", "a{}b", "xR", "-n", "1", "-E", "--", "sh", "-c", "env", "sudo", "-u", ""}
+	rng := rand.New(rand.NewPCG(23, 3))
+	marked := 0
+	for range 200000 {
+		words := make([]string, 1+rng.IntN(10))
+		for i := range words {
+			words[i] = pool[rng.IntN(len(pool))]
+		}
+		words[0] = "xargs" // a line the walk finds an xargs in
+		heads := commandHeads(words).heads
+		got, want := make([]bool, len(words)), make([]bool, len(words))
+		markReplacementOperands(words, heads, got)
+		markReplacementOperandsPerHead(words, heads, want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q (heads %v): marked %v, each xargs %v", words, heads, got, want)
+		}
+		if slices.Contains(want, true) {
+			marked++
+		}
+	}
+	if marked < 1000 {
+		t.Fatalf("only %d of the lines had a marked operand: the test tests little", marked)
+	}
+}
