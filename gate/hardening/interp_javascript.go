@@ -2,6 +2,7 @@ package hardening
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -492,7 +493,7 @@ func denoRun(args []string) run {
 		for i := 0; i < len(rest); i++ {
 			a := rest[i]
 			switch {
-			case containsStr(valued, a):
+			case slices.Contains(valued, a):
 				i++
 			case strings.HasPrefix(a, "-"):
 			default:
@@ -519,7 +520,7 @@ func denoRun(args []string) run {
 			switch {
 			case a == "-":
 				return run{stdin: true, rest: rest[i+1:]}
-			case containsStr(valued, a):
+			case slices.Contains(valued, a):
 				i++
 			case a == "-v" || a == "--version" || a == "-h" || a == "--help":
 				return run{none: true}
