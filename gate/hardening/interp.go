@@ -194,6 +194,8 @@ func (in *inspector) codeFile(c *command, lang *language, name, file string) {
 		} else {
 			in.unseeable(via + " runs the code a process substitution prints")
 		}
+	case strings.HasPrefix(file, "data:") || strings.Contains(file, "://"):
+		in.unseeable(via + " runs code from a URL, which nobody here can read")
 	default:
 		v, ok := in.files[file]
 		if !ok {
