@@ -237,6 +237,9 @@ func lexJS(src string) *lexed {
 			if prev.kind == tkPunct && prev.text == "}" {
 				l.out.guessed, regex = true, true
 			}
+			if prev.kind == tkPunct && (prev.text == "++" || prev.text == "--") {
+				l.out.guessed, regex = true, false // x++ / 2, or ++/re/.lastIndex
+			}
 			if !regex {
 				l.operator([]string{"/="})
 				break
@@ -309,7 +312,7 @@ func (l *lexer) template() (string, bool, bool) {
 			l.i += 2
 		case c == '$' && l.i+1 < len(l.src) && l.src[l.i+1] == '{':
 			known = false
-			end := jsExpressionEnd(l.src, l.i+2)
+			end := codeEnd(l.src, l.i+2)
 			if end < 0 {
 				return "", false, false
 			}
@@ -321,44 +324,6 @@ func (l *lexer) template() (string, bool, bool) {
 		}
 	}
 	return "", false, false
-}
-
-// jsExpressionEnd is the index of the } closing code that starts at i,
-// past strings, templates and comments in it; -1 if none.
-func jsExpressionEnd(src string, i int) int {
-	depth := 0
-	for ; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case '\'', '"':
-			sub := &lexer{src: src, i: i + 1}
-			if _, ok := sub.quoted(c); !ok {
-				return -1
-			}
-			i = sub.i - 1
-		case '`':
-			sub := &lexer{src: src, i: i + 1}
-			if _, _, ok := sub.template(); !ok {
-				return -1
-			}
-			i = sub.i - 1
-		case '/':
-			if i+1 < len(src) && src[i+1] == '*' {
-				end := strings.Index(src[i+2:], "*/")
-				if end < 0 {
-					return -1
-				}
-				i += end + 3
-			}
-		}
-	}
-	return -1
 }
 
 // jsEscapes decodes a JavaScript string's escapes.

@@ -159,3 +159,76 @@ func closing(open byte) byte {
 	}
 	return open
 }
+
+// codeEnd is the index of the } closing code that starts at i (an
+// interpolation's: ${…}, #{…}, {$…}, an f-string's field), past the
+// strings, templates and comments in it, which may hold the quote that
+// closes the string around it; -1 if none.
+func codeEnd(src string, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case '\'', '"':
+			sub := &lexer{src: src, i: i + 1}
+			if _, ok := sub.quoted(c); !ok {
+				return -1
+			}
+			i = sub.i - 1
+		case '`':
+			sub := &lexer{src: src, i: i + 1}
+			if _, _, ok := sub.template(); !ok {
+				return -1
+			}
+			i = sub.i - 1
+		case '/':
+			if i+1 < len(src) && src[i+1] == '*' {
+				end := strings.Index(src[i+2:], "*/")
+				if end < 0 {
+					return -1
+				}
+				i += end + 3
+			}
+		}
+	}
+	return -1
+}
+
+// interpolated reads a string up to the unescaped quote q whose
+// interpolations, opened by one of openers, are code that may hold q
+// themselves ("#{system("ls")}" in Ruby, "{$a["k"]}" in PHP).
+func (l *lexer) interpolated(q byte, openers ...string) (string, bool) {
+	start := l.i
+	for l.i < len(l.src) {
+		switch c := l.src[l.i]; {
+		case c == '\\':
+			l.i += 2
+		case c == q:
+			body := l.src[start:l.i]
+			l.i++
+			return body, true
+		default:
+			opened := false
+			for _, o := range openers {
+				if strings.HasPrefix(l.src[l.i:], o) {
+					end := codeEnd(l.src, l.i+len(o))
+					if end < 0 {
+						return "", false
+					}
+					l.i, opened = end+1, true
+					break
+				}
+			}
+			if !opened {
+				l.i++
+			}
+		}
+	}
+	return "", false
+}

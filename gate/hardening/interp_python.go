@@ -214,7 +214,7 @@ func lexPython(src string) *lexed {
 			l.pythonString("")
 		case isIdentStart(c):
 			name := l.ident()
-			if l.i < len(src) && (src[l.i] == '"' || src[l.i] == '\'') && len(name) <= 2 && strings.Trim(strings.ToLower(name), "rbuf") == "" {
+			if l.i < len(src) && (src[l.i] == '"' || src[l.i] == '\'') && len(name) <= 2 && strings.Trim(strings.ToLower(name), "rbuft") == "" {
 				l.pythonString(strings.ToLower(name))
 				continue
 			}
@@ -246,7 +246,10 @@ func (l *lexer) pythonString(prefix string) {
 		q = q + q + q
 	}
 	l.i += len(q)
-	raw, format, bytes := strings.Contains(prefix, "r"), strings.Contains(prefix, "f"), strings.Contains(prefix, "b")
+	raw, bytes := strings.Contains(prefix, "r"), strings.Contains(prefix, "b")
+	// f-strings and t-strings: their fields are code, which may hold the
+	// string's own quote (PEP 701).
+	format := strings.ContainsAny(prefix, "ft")
 	start := l.i
 	for {
 		if l.i >= len(l.src) {
@@ -260,6 +263,20 @@ func (l *lexer) pythonString(prefix string) {
 		case '\\':
 			l.i += 2
 			continue
+		case '{':
+			if format && !strings.HasPrefix(l.src[l.i:], "{{") {
+				end := codeEnd(l.src, l.i+1)
+				if end < 0 {
+					l.fail("an f-string field that does not end")
+					return
+				}
+				l.i = end + 1
+				continue
+			}
+			if format {
+				l.i += 2
+				continue
+			}
 		case '\n':
 			if len(q) == 1 {
 				l.fail("a string that does not end on its line")
@@ -298,17 +315,12 @@ func fstringFields(body string) (string, []string) {
 			b.WriteByte(body[i])
 			i++
 		case body[i] == '{':
-			depth, j := 1, i+1
-			for ; j < len(body) && depth > 0; j++ {
-				switch body[j] {
-				case '{':
-					depth++
-				case '}':
-					depth--
-				}
+			end := codeEnd(body, i+1)
+			if end < 0 {
+				end = len(body)
 			}
-			fields = append(fields, strings.TrimSuffix(body[i+1:j], "}"))
-			i = j - 1
+			fields = append(fields, body[i+1:end])
+			i = end
 		default:
 			b.WriteByte(body[i])
 		}
