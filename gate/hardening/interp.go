@@ -63,7 +63,7 @@ func (in *inspector) interpreter(c *command) {
 	r := read(c.args())
 	lang := r.lang
 	if lang == nil {
-		lang = languages[family]
+		lang = languageOf(family)
 	}
 	for _, p := range r.pre {
 		in.scanCode(lang, "`"+name+" -M`", p, c.depth)
@@ -111,8 +111,25 @@ func (in *inspector) interpreter(c *command) {
 // commandLines read each family's command line.
 var commandLines = map[string]func(args []string) run{"python": pythonRun, "perl": perlRun, "ruby": rubyRun, "node": nodeRun, "deno": denoRun, "bun": bunRun, "php": phpRun, "lua": luaRun}
 
-// languages are the scanners by family.
-var languages = map[string]*language{"python": python, "perl": perl, "ruby": ruby, "node": javascript, "deno": javascript, "bun": javascript, "php": php, "lua": lua}
+// languageOf is a family's scanner. (A function, not a table: the
+// scanners reach interpreter() through the lines they inspect.)
+func languageOf(family string) *language {
+	switch family {
+	case "python":
+		return python
+	case "perl":
+		return perl
+	case "ruby":
+		return ruby
+	case "node", "deno", "bun":
+		return javascript
+	case "php":
+		return php
+	case "lua":
+		return lua
+	}
+	return nil
+}
 
 // run is what an interpreter's command line makes it run.
 type run struct {

@@ -198,7 +198,11 @@ func (s *scanner) judge(name string, k callee, args []arg) {
 			s.unseeable("loads code from `" + shorten(name) + "` (" + what + ")")
 			return
 		}
-		if _, ok := s.str(first); ok || first[0].kind == tkNumber || first[0].kind == tkPunct && first[0].text == "{" || first[0].kind == tkIdent && isIdentStart(first[0].text[0]) && s.lang.name == "perl" {
+		if name, ok := s.str(first); ok {
+			s.written(name, s.lang.suffixes...)
+			return
+		}
+		if first[0].kind == tkNumber || first[0].kind == tkPunct && first[0].text == "{" || first[0].kind == tkIdent && isIdentStart(first[0].text[0]) && s.lang.name == "perl" {
 			return
 		}
 		s.unseeable("loads code from a file named when it runs (" + what + ")")

@@ -39,12 +39,13 @@ var javascript = &language{
 	},
 	modules: map[string]bool{"child_process": true, "vm": true, "Deno": true, "Bun": true},
 	strict:  map[string]bool{"child_process": true},
-	loaders: map[string]bool{"require": true, "import": true, "module.require": true, "process.mainModule.require": true, "require.main.require": true, "process.getBuiltinModule": true},
+	loaders: map[string]bool{"require": true, "import": true, "module.require": true, "process.mainModule.require": true, "require.main.require": true, "process.getBuiltinModule": true, "import.meta.require": true},
 	dynamic: map[string]string{
 		"process.binding":                "reaches node's internals through process.binding",
 		"process._linkedBinding":         "reaches node's internals through process._linkedBinding",
 		"process.dlopen":                 "loads native code with process.dlopen",
 		"worker_threads":                 "runs code in workers",
+		"--expose-internals":             "exposes node's internal modules",
 		"Deno.dlopen":                    "loads native code with Deno.dlopen",
 		"bun:ffi":                        "loads native code through bun:ffi",
 		"module.constructor":             "reaches the module loader",
@@ -65,12 +66,16 @@ var javascript = &language{
 		"require[":                       "looks up the loader by a name built when it runs",
 		"process.mainModule.constructor": "reaches the module loader",
 	},
-	globals: []string{"globalThis", "global", "window", "self"},
-	concat:  []string{"+"},
-	member:  map[string]bool{".": true, "?.": true},
-	names:   jsImports,
-	danger:  regexp.MustCompile("child_process|exec|spawn|Command|Deno|Bun|eval|Function|require|import"),
+	globals:  []string{"globalThis", "global", "window", "self"},
+	concat:   []string{"+"},
+	member:   map[string]bool{".": true, "?.": true},
+	suffixes: []string{".js", ".mjs", ".cjs", ".ts", "/index.js"},
+	danger:   regexp.MustCompile("child_process|exec|spawn|Command|Deno|Bun|eval|Function|require|import"),
 }
+
+// The import readers are set once the languages exist: they scan the
+// files a line writes, and through them reach the interpreters' table.
+func init() { javascript.names = jsImports }
 
 // jsImports binds the names import declarations and destructuring give:
 // import {execSync as run} from "child_process", const {spawn} = cp.
@@ -429,6 +434,8 @@ func nodeRun(args []string) run {
 			r.modules = append(r.modules, value)
 		case !hasValue && (a == "-C" || a == "--conditions" || a == "--env-file" || a == "--title" || a == "--inspect-port" || a == "--input-type" || a == "--cpu-prof-dir" || a == "--heap-prof-dir" || a == "--diagnostic-dir" || a == "--redirect-warnings"):
 			i++
+		case a == "--expose-internals":
+			r.modules = append(r.modules, a)
 		case a == "-i" || a == "--interactive":
 			r.interactive = true
 		case a == "-v" || a == "--version" || a == "-h" || a == "--help" || a == "-c" || a == "--check" || a == "--test" || a == "--run":

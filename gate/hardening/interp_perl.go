@@ -15,6 +15,7 @@ var perl = &language{
 		"exec":              {how: argsOrLine},
 		"CORE::system":      {how: argsOrLine},
 		"CORE::exec":        {how: argsOrLine},
+		"POSIX::system":     {how: argsOrLine},
 		"readpipe":          {how: shellString},
 		"CORE::readpipe":    {how: shellString},
 		"open":              {how: pipeOpen},
@@ -50,6 +51,7 @@ var perl = &language{
 	parenless: true,
 	ends:      map[string]bool{";": true, "or": true, "and": true, "if": true, "unless": true, "while": true, "until": true, "for": true, "foreach": true, "xor": true, "||": true, "&&": true, "//": true, "?": true, ":": true},
 	member:    map[string]bool{"->": true},
+	suffixes:  []string{".pl", ".pm"},
 	danger:    regexp.MustCompile("system|exec|qx|`|open|readpipe|eval|IPC|pipe|syscall"),
 }
 

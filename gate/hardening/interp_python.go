@@ -102,9 +102,13 @@ var python = &language{
 	concat:   []string{"+"},
 	adjacent: true,
 	member:   map[string]bool{".": true},
-	names:    pythonImports,
+	suffixes: []string{".py", "/__init__.py"},
 	danger:   regexp.MustCompile(`system|popen|exec|spawn|subprocess|__import__`),
 }
+
+// The import readers are set once the languages exist: they scan the
+// files a line writes, and through them reach the interpreters' table.
+func init() { python.names = pythonImports }
 
 // pythonImports binds the names import statements give: import a.b as c,
 // from a import b as c, from a import *.
@@ -162,6 +166,9 @@ func (s *scanner) pythonImport(toks []token, j int, from string) int {
 			full := strings.Join(parts, ".")
 			if from != "" {
 				full = from + "." + full
+				s.written(strings.ReplaceAll(from, ".", "/"), s.lang.suffixes...)
+			} else {
+				s.written(strings.ReplaceAll(full, ".", "/"), s.lang.suffixes...)
 			}
 			local := parts[0]
 			if from != "" {

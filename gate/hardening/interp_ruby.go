@@ -67,6 +67,7 @@ var ruby = &language{
 	parenless: true,
 	ends:      map[string]bool{"\n": true, ";": true, "if": true, "unless": true, "while": true, "until": true, "and": true, "or": true, "do": true, "then": true, "end": true, "||": true, "&&": true, "rescue": true},
 	member:    map[string]bool{".": true, "&.": true, "::": true},
+	suffixes:  []string{".rb"},
 	danger:    regexp.MustCompile("system|exec|spawn|popen|`|%x|Open3|PTY|eval|send|syscall|open"),
 }
 

@@ -65,6 +65,9 @@ type language struct {
 	// names prepares the names the code binds to modules and functions
 	// (imports, assignments) before the scan; nil for none.
 	names func(s *scanner, toks []token)
+	// suffixes are what a module's name is completed with to name its
+	// file (".py", ".js").
+	suffixes []string
 	// danger is what, read as a string or comment after a guessed `/`,
 	// could be code that starts a process.
 	danger *regexp.Regexp
@@ -203,6 +206,7 @@ func (s *scanner) readChain(toks []token, i int) chain {
 				if strings.HasPrefix(n, "data:") || strings.Contains(n, "://") {
 					c.url = n
 				}
+				s.written(n, s.lang.suffixes...)
 				c.parts, c.end = []string{n}, end
 				continue
 			}
@@ -615,4 +619,39 @@ func (s *scanner) words(toks []token) ([]string, bool) {
 		return []string{w}, true
 	}
 	return nil, false
+}
+
+// written scans code the line itself wrote to a file a module or script
+// name stands for (require("./x"), import x, do "x.pl", include
+// "x.php"): a file that exists before the line is judged by its name, as
+// a script is (docs/hardening.md, "Code from a file").
+func (s *scanner) written(name string, suffixes ...string) {
+	if len(s.in.files) == 0 || name == "" {
+		return
+	}
+	for _, suffix := range append([]string{""}, suffixes...) {
+		file := name + suffix
+		v, ok := s.in.files[file]
+		if !ok {
+			v, ok = s.in.files[strings.TrimPrefix(file, "./")]
+		}
+		if !ok {
+			continue
+		}
+		if !v.known {
+			s.unseeable("loads `" + shorten(file) + "`, a file the line fills with what a program writes")
+			return
+		}
+		lang := s.lang
+		if lang == php {
+			lang = phpFile
+		}
+		s.evals++
+		saved, bound := s.lang, s.bound
+		s.lang = lang
+		s.scan(v.text)
+		s.lang, s.bound = saved, bound
+		s.evals--
+		return
+	}
 }
