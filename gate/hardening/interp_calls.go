@@ -41,7 +41,20 @@ func (s *scanner) shell(text string, known bool, what string) {
 		s.unseeable("runs " + what + " built when it runs")
 		return
 	}
-	s.in.line(text, s.depth+1, s.via)
+	if s.more() {
+		s.in.line(text, s.depth+1, s.via)
+	}
+}
+
+// more says whether another command may be judged one by one.
+func (s *scanner) more() bool {
+	if s.started++; s.started > maxStarted {
+		if s.started == maxStarted+1 {
+			s.unseeable("starts more commands than codewhale-ls judges one by one")
+		}
+		return false
+	}
+	return true
 }
 
 // argv inspects a program the code runs with these arguments.
@@ -50,7 +63,7 @@ func (s *scanner) argv(words []string, known bool, what string) {
 		s.unseeable("starts a program with " + what + " whose words are built when it runs")
 		return
 	}
-	if len(words) > 0 {
+	if len(words) > 0 && s.more() {
 		s.in.line(join(words), s.depth+1, s.via)
 	}
 }

@@ -90,6 +90,8 @@ type scanner struct {
 	// s = os.system) they are unseeable.
 	assigned map[string]bool
 	evals    int
+	// started counts the commands judged, up to maxStarted.
+	started int
 }
 
 func (in *inspector) scanCode(lang *language, via, code string, depth int) {
@@ -99,6 +101,10 @@ func (in *inspector) scanCode(lang *language, via, code string, depth int) {
 
 // maxEvals bounds how deeply code evaluated by code is followed.
 const maxEvals = 8
+
+// maxStarted bounds the commands one interpreter's code is judged to
+// start one by one; past it, the rest is unseeable.
+const maxStarted = 1024
 
 func (s *scanner) unseeable(why string) {
 	s.in.unseeable(s.via + " " + why)
