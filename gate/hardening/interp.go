@@ -8,7 +8,7 @@ import (
 // Interpreters (docs/hardening.md, "Interpreters"): the code python,
 // perl, ruby, node, deno, bun, php and lua run from their command line
 // (-c, -e, -r, eval), from standard input, or from a file the line
-// writes, is read by a scanner for its language (interp_code.go) for the
+// writes, is read by a scanner for its language (interp_scan.go) for the
 // processes it starts. This file reads each interpreter's command line.
 
 // isInterpreter is a program that runs code given on its command line or
@@ -55,35 +55,20 @@ func interpreterFamily(name string) string {
 // is: docs/hardening.md, "Code from a file").
 func (in *inspector) interpreter(c *command) {
 	name := c.name()
-	var r run
-	switch interpreterFamily(name) {
-	case "python":
-		r = pythonRun(c.args())
-	case "perl":
-		r = perlRun(c.args())
-	case "ruby":
-		r = rubyRun(c.args())
-	case "node":
-		r = nodeRun(c.args())
-	case "deno":
-		r = denoRun(c.args())
-	case "bun":
-		r = bunRun(c.args())
-	case "php":
-		r = phpRun(c.args())
-	case "lua":
-		r = luaRun(c.args())
-	default:
+	family := interpreterFamily(name)
+	read, ok := commandLines[family]
+	if !ok {
 		return
 	}
+	r := read(c.args())
 	lang := r.lang
 	if lang == nil {
-		lang = languages[interpreterFamily(name)]
+		lang = languageOf(family)
 	}
 	for _, p := range r.pre {
 		in.scanCode(lang, "`"+name+" -M`", p, c.depth)
 	}
-	if r.interactive || c.env["PYTHONINSPECT"].text != "" && interpreterFamily(name) == "python" {
+	if inspect, ok := c.env["PYTHONINSPECT"]; r.interactive || ok && (inspect.text != "" || !inspect.known) && family == "python" {
 		in.codeStdin(c, lang, name)
 	}
 	if r.code != nil {
@@ -123,8 +108,28 @@ func (in *inspector) interpreter(c *command) {
 	}
 }
 
-// languages are the scanners by family.
-var languages = map[string]*language{"python": python, "perl": perl, "ruby": ruby, "node": javascript, "deno": javascript, "bun": javascript, "php": php, "lua": lua}
+// commandLines read each family's command line.
+var commandLines = map[string]func(args []string) run{"python": pythonRun, "perl": perlRun, "ruby": rubyRun, "node": nodeRun, "deno": denoRun, "bun": bunRun, "php": phpRun, "lua": luaRun}
+
+// languageOf is a family's scanner. (A function, not a table: the
+// scanners reach interpreter() through the lines they inspect.)
+func languageOf(family string) *language {
+	switch family {
+	case "python":
+		return python
+	case "perl":
+		return perl
+	case "ruby":
+		return ruby
+	case "node", "deno", "bun":
+		return javascript
+	case "php":
+		return php
+	case "lua":
+		return lua
+	}
+	return nil
+}
 
 // run is what an interpreter's command line makes it run.
 type run struct {
@@ -194,6 +199,8 @@ func (in *inspector) codeFile(c *command, lang *language, name, file string) {
 		} else {
 			in.unseeable(via + " runs the code a process substitution prints")
 		}
+	case strings.HasPrefix(file, "data:") || strings.Contains(file, "://"):
+		in.unseeable(via + " runs code from a URL, which nobody here can read")
 	default:
 		v, ok := in.files[file]
 		if !ok {

@@ -2,6 +2,7 @@ package hardening
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,12 +39,13 @@ var javascript = &language{
 	},
 	modules: map[string]bool{"child_process": true, "vm": true, "Deno": true, "Bun": true},
 	strict:  map[string]bool{"child_process": true},
-	loaders: map[string]bool{"require": true, "import": true, "module.require": true, "process.mainModule.require": true, "require.main.require": true, "process.getBuiltinModule": true},
+	loaders: map[string]bool{"require": true, "import": true, "module.require": true, "process.mainModule.require": true, "require.main.require": true, "process.getBuiltinModule": true, "import.meta.require": true},
 	dynamic: map[string]string{
 		"process.binding":                "reaches node's internals through process.binding",
 		"process._linkedBinding":         "reaches node's internals through process._linkedBinding",
 		"process.dlopen":                 "loads native code with process.dlopen",
 		"worker_threads":                 "runs code in workers",
+		"--expose-internals":             "exposes node's internal modules",
 		"Deno.dlopen":                    "loads native code with Deno.dlopen",
 		"bun:ffi":                        "loads native code through bun:ffi",
 		"module.constructor":             "reaches the module loader",
@@ -64,12 +66,16 @@ var javascript = &language{
 		"require[":                       "looks up the loader by a name built when it runs",
 		"process.mainModule.constructor": "reaches the module loader",
 	},
-	globals: []string{"globalThis", "global", "window", "self"},
-	concat:  []string{"+"},
-	member:  map[string]bool{".": true, "?.": true},
-	names:   jsImports,
-	danger:  regexp.MustCompile("child_process|exec|spawn|Command|Deno|Bun|eval|Function|require|import"),
+	globals:  []string{"globalThis", "global", "window", "self"},
+	concat:   []string{"+"},
+	member:   map[string]bool{".": true, "?.": true},
+	suffixes: []string{".js", ".mjs", ".cjs", ".ts", "/index.js"},
+	danger:   regexp.MustCompile("child_process|exec|spawn|Command|Deno|Bun|eval|Function|require|import"),
 }
+
+// The import readers are set once the languages exist: they scan the
+// files a line writes, and through them reach the interpreters' table.
+func init() { javascript.names = jsImports }
 
 // jsImports binds the names import declarations and destructuring give:
 // import {execSync as run} from "child_process", const {spawn} = cp.
@@ -236,6 +242,9 @@ func lexJS(src string) *lexed {
 			if prev.kind == tkPunct && prev.text == "}" {
 				l.out.guessed, regex = true, true
 			}
+			if prev.kind == tkPunct && (prev.text == "++" || prev.text == "--") {
+				l.out.guessed, regex = true, false // x++ / 2, or ++/re/.lastIndex
+			}
 			if !regex {
 				l.operator([]string{"/="})
 				break
@@ -308,7 +317,7 @@ func (l *lexer) template() (string, bool, bool) {
 			l.i += 2
 		case c == '$' && l.i+1 < len(l.src) && l.src[l.i+1] == '{':
 			known = false
-			end := jsExpressionEnd(l.src, l.i+2)
+			end := codeEnd(l.src, l.i+2)
 			if end < 0 {
 				return "", false, false
 			}
@@ -320,44 +329,6 @@ func (l *lexer) template() (string, bool, bool) {
 		}
 	}
 	return "", false, false
-}
-
-// jsExpressionEnd is the index of the } closing code that starts at i,
-// past strings, templates and comments in it; -1 if none.
-func jsExpressionEnd(src string, i int) int {
-	depth := 0
-	for ; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case '\'', '"':
-			sub := &lexer{src: src, i: i + 1}
-			if _, ok := sub.quoted(c); !ok {
-				return -1
-			}
-			i = sub.i - 1
-		case '`':
-			sub := &lexer{src: src, i: i + 1}
-			if _, _, ok := sub.template(); !ok {
-				return -1
-			}
-			i = sub.i - 1
-		case '/':
-			if i+1 < len(src) && src[i+1] == '*' {
-				end := strings.Index(src[i+2:], "*/")
-				if end < 0 {
-					return -1
-				}
-				i += end + 3
-			}
-		}
-	}
-	return -1
 }
 
 // jsEscapes decodes a JavaScript string's escapes.
@@ -463,6 +434,8 @@ func nodeRun(args []string) run {
 			r.modules = append(r.modules, value)
 		case !hasValue && (a == "-C" || a == "--conditions" || a == "--env-file" || a == "--title" || a == "--inspect-port" || a == "--input-type" || a == "--cpu-prof-dir" || a == "--heap-prof-dir" || a == "--diagnostic-dir" || a == "--redirect-warnings"):
 			i++
+		case a == "--expose-internals":
+			r.modules = append(r.modules, a)
 		case a == "-i" || a == "--interactive":
 			r.interactive = true
 		case a == "-v" || a == "--version" || a == "-h" || a == "--help" || a == "-c" || a == "--check" || a == "--test" || a == "--run":
@@ -492,7 +465,7 @@ func denoRun(args []string) run {
 		for i := 0; i < len(rest); i++ {
 			a := rest[i]
 			switch {
-			case containsStr(valued, a):
+			case slices.Contains(valued, a):
 				i++
 			case strings.HasPrefix(a, "-"):
 			default:
@@ -519,7 +492,7 @@ func denoRun(args []string) run {
 			switch {
 			case a == "-":
 				return run{stdin: true, rest: rest[i+1:]}
-			case containsStr(valued, a):
+			case slices.Contains(valued, a):
 				i++
 			case a == "-v" || a == "--version" || a == "-h" || a == "--help":
 				return run{none: true}

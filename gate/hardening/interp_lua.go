@@ -22,6 +22,7 @@ var lua = &language{
 	loaders: map[string]bool{"require": true},
 	dynamic: map[string]string{
 		"ffi":             "calls native code through ffi",
+		"posix":           "loads luaposix, whose functions start programs",
 		"package.loadlib": "loads native code with package.loadlib",
 		"package.loaded":  "reaches modules through package.loaded",
 		"rawget":          "reaches names through rawget",
@@ -38,6 +39,7 @@ var lua = &language{
 	parenless: true,
 	single:    true,
 	member:    map[string]bool{".": true, ":": true},
+	suffixes:  []string{".lua"},
 	danger:    regexp.MustCompile("execute|popen|load|require|dofile"),
 }
 

@@ -15,6 +15,7 @@ var perl = &language{
 		"exec":              {how: argsOrLine},
 		"CORE::system":      {how: argsOrLine},
 		"CORE::exec":        {how: argsOrLine},
+		"POSIX::system":     {how: argsOrLine},
 		"readpipe":          {how: shellString},
 		"CORE::readpipe":    {how: shellString},
 		"open":              {how: pipeOpen},
@@ -50,6 +51,7 @@ var perl = &language{
 	parenless: true,
 	ends:      map[string]bool{";": true, "or": true, "and": true, "if": true, "unless": true, "while": true, "until": true, "for": true, "foreach": true, "xor": true, "||": true, "&&": true, "//": true, "?": true, ":": true},
 	member:    map[string]bool{"->": true},
+	suffixes:  []string{".pl", ".pm"},
 	danger:    regexp.MustCompile("system|exec|qx|`|open|readpipe|eval|IPC|pipe|syscall"),
 }
 
@@ -179,7 +181,7 @@ func lexPerl(src string) *lexed {
 		case c == '/':
 			prev := l.prev()
 			switch {
-			case prev.kind == tkIdent && !perlNamed[prev.text] && prev.text[0] != '$' && prev.text[0] != '@' || prev.kind == tkPunct && prev.text == "}":
+			case prev.kind == tkIdent && !perlNamed[prev.text] && prev.text[0] != '$' && prev.text[0] != '@' || prev.kind == tkPunct && (prev.text == "}" || prev.text == "++" || prev.text == "--"):
 				l.out.guessed = true
 				fallthrough
 			case perlTerm(prev):
@@ -253,6 +255,8 @@ func (l *lexer) perlName() string {
 			l.i++
 		case strings.HasPrefix(l.src[l.i:], "::"):
 			l.i += 2
+		case l.src[l.i] == '\'' && l.i > start && l.i+1 < len(l.src) && isIdentStart(l.src[l.i+1]) && (start > 0 && strings.IndexByte("$@%&*", l.src[start-1]) >= 0 || !perlQuoteOps[l.src[start:l.i]]):
+			l.i++ // the old package separator: $main'x is $main::x
 		default:
 			return l.src[start:l.i]
 		}
@@ -435,10 +439,12 @@ func perlInterpolate(s string) (string, bool, []string) {
 			}
 			switch {
 			case j < len(s) && s[j] == '{':
-				sub := &lexer{src: s, i: j + 1}
-				body, _ := sub.balanced('{', '}')
-				embedded = append(embedded, body)
-				j = sub.i
+				end := codeEnd(s, j+1)
+				if end < 0 {
+					end = len(s) - 1
+				}
+				embedded = append(embedded, s[j+1:end])
+				j = end + 1
 			case j < len(s) && s[j] == '#':
 				j++
 			}

@@ -123,7 +123,7 @@ func lexPHP(src string, template bool) *lexed {
 			l.phpString(perlSingle(body, '\''), true)
 		case c == '"':
 			l.i++
-			body, ok := l.quoted('"')
+			body, ok := l.interpolated('"', "{$", "${")
 			if !ok {
 				l.fail("a string that does not end")
 				break
@@ -239,13 +239,16 @@ func phpInterpolate(s string) (string, bool, []string) {
 			i += n
 		case (c == '{' && i+1 < len(s) && s[i+1] == '$') || (c == '$' && i+1 < len(s) && s[i+1] == '{'):
 			known = false
-			sub := &lexer{src: s, i: i + 2}
-			body, _ := sub.balanced('{', '}')
+			end := codeEnd(s, i+2)
+			if end < 0 {
+				end = len(s)
+			}
+			body := s[i+2 : end]
 			if c == '{' {
 				body = "$" + body
 			}
 			embedded = append(embedded, body)
-			i = sub.i - 1
+			i = end
 		case c == '$' && i+1 < len(s) && isIdentStart(s[i+1]):
 			known = false
 		default:

@@ -102,9 +102,13 @@ var python = &language{
 	concat:   []string{"+"},
 	adjacent: true,
 	member:   map[string]bool{".": true},
-	names:    pythonImports,
+	suffixes: []string{".py", "/__init__.py"},
 	danger:   regexp.MustCompile(`system|popen|exec|spawn|subprocess|__import__`),
 }
+
+// The import readers are set once the languages exist: they scan the
+// files a line writes, and through them reach the interpreters' table.
+func init() { python.names = pythonImports }
 
 // pythonImports binds the names import statements give: import a.b as c,
 // from a import b as c, from a import *.
@@ -162,6 +166,9 @@ func (s *scanner) pythonImport(toks []token, j int, from string) int {
 			full := strings.Join(parts, ".")
 			if from != "" {
 				full = from + "." + full
+				s.written(strings.ReplaceAll(from, ".", "/"), s.lang.suffixes...)
+			} else {
+				s.written(strings.ReplaceAll(full, ".", "/"), s.lang.suffixes...)
 			}
 			local := parts[0]
 			if from != "" {
@@ -214,7 +221,7 @@ func lexPython(src string) *lexed {
 			l.pythonString("")
 		case isIdentStart(c):
 			name := l.ident()
-			if l.i < len(src) && (src[l.i] == '"' || src[l.i] == '\'') && len(name) <= 2 && strings.Trim(strings.ToLower(name), "rbuf") == "" {
+			if l.i < len(src) && (src[l.i] == '"' || src[l.i] == '\'') && len(name) <= 2 && strings.Trim(strings.ToLower(name), "rbuft") == "" {
 				l.pythonString(strings.ToLower(name))
 				continue
 			}
@@ -246,7 +253,10 @@ func (l *lexer) pythonString(prefix string) {
 		q = q + q + q
 	}
 	l.i += len(q)
-	raw, format, bytes := strings.Contains(prefix, "r"), strings.Contains(prefix, "f"), strings.Contains(prefix, "b")
+	raw, bytes := strings.Contains(prefix, "r"), strings.Contains(prefix, "b")
+	// f-strings and t-strings: their fields are code, which may hold the
+	// string's own quote (PEP 701).
+	format := strings.ContainsAny(prefix, "ft")
 	start := l.i
 	for {
 		if l.i >= len(l.src) {
@@ -260,6 +270,20 @@ func (l *lexer) pythonString(prefix string) {
 		case '\\':
 			l.i += 2
 			continue
+		case '{':
+			if format && !strings.HasPrefix(l.src[l.i:], "{{") {
+				end := codeEnd(l.src, l.i+1)
+				if end < 0 {
+					l.fail("an f-string field that does not end")
+					return
+				}
+				l.i = end + 1
+				continue
+			}
+			if format {
+				l.i += 2
+				continue
+			}
 		case '\n':
 			if len(q) == 1 {
 				l.fail("a string that does not end on its line")
@@ -298,17 +322,12 @@ func fstringFields(body string) (string, []string) {
 			b.WriteByte(body[i])
 			i++
 		case body[i] == '{':
-			depth, j := 1, i+1
-			for ; j < len(body) && depth > 0; j++ {
-				switch body[j] {
-				case '{':
-					depth++
-				case '}':
-					depth--
-				}
+			end := codeEnd(body, i+1)
+			if end < 0 {
+				end = len(body)
 			}
-			fields = append(fields, strings.TrimSuffix(body[i+1:j], "}"))
-			i = j - 1
+			fields = append(fields, body[i+1:end])
+			i = end
 		default:
 			b.WriteByte(body[i])
 		}

@@ -67,6 +67,7 @@ var ruby = &language{
 	parenless: true,
 	ends:      map[string]bool{"\n": true, ";": true, "if": true, "unless": true, "while": true, "until": true, "and": true, "or": true, "do": true, "then": true, "end": true, "||": true, "&&": true, "rescue": true},
 	member:    map[string]bool{".": true, "&.": true, "::": true},
+	suffixes:  []string{".rb"},
 	danger:    regexp.MustCompile("system|exec|spawn|popen|`|%x|Open3|PTY|eval|send|syscall|open"),
 }
 
@@ -143,7 +144,7 @@ func lexRuby(src string) *lexed {
 			l.str(perlSingle(body, '\''), true)
 		case c == '"':
 			l.i++
-			body, ok := l.quoted('"')
+			body, ok := l.interpolated('"', "#{")
 			if !ok {
 				l.fail("a string that does not end")
 				break
@@ -155,7 +156,7 @@ func lexRuby(src string) *lexed {
 				l.emit(token{kind: tkIdent, text: "`"})
 				break
 			}
-			body, ok := l.quoted('`')
+			body, ok := l.interpolated('`', "#{")
 			if !ok {
 				l.fail("a command that does not end")
 				break
@@ -370,10 +371,12 @@ func rubyInterpolate(s string) (string, bool, []string) {
 			i += n
 		case c == '#' && i+1 < len(s) && s[i+1] == '{':
 			known = false
-			sub := &lexer{src: s, i: i + 2}
-			body, _ := sub.balanced('{', '}')
-			embedded = append(embedded, body)
-			i = sub.i - 1
+			end := codeEnd(s, i+2)
+			if end < 0 {
+				end = len(s)
+			}
+			embedded = append(embedded, s[i+2:end])
+			i = end
 		case c == '#' && i+1 < len(s) && (s[i+1] == '@' || s[i+1] == '$'):
 			known = false
 		default:
