@@ -45,11 +45,13 @@ func (in *inspector) argTexts(c *command) []string {
 // only known when the line runs.
 func template(src string) string {
 	var words []*syntax.Word
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
+	for w, err := range syntax.NewParser(syntax.Variant(syntax.LangBash)).WordsSeq(strings.NewReader(src)) {
+		if err != nil {
+			return hole
+		}
 		words = append(words, w)
-		return true
-	})
-	if err != nil || len(words) != 1 {
+	}
+	if len(words) != 1 {
 		return hole
 	}
 	var b strings.Builder
