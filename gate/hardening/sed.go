@@ -348,8 +348,8 @@ func (p *sedScript) command() {
 		p.skip(" \t")
 		p.writes = append(p.writes, p.toEOL())
 	case 'e':
-		p.skip(" \t")
-		if cmd := p.toEOL(); cmd != "" {
+		// GNU sed reads e's command as it reads a's text.
+		if cmd := p.text1(); cmd != "" {
 			p.runs = append(p.runs, sedRun{command: cmd})
 		} else {
 			p.runs = append(p.runs, sedRun{why: "sed's e command runs its pattern space as a shell command"})
@@ -385,9 +385,11 @@ func (p *sedScript) end() {
 	}
 }
 
-// text1 reads a, i or c's text: `a\` and the lines after it, each but
-// the last ending in a backslash, or GNU's one-line form `a text`.
-func (p *sedScript) text1() {
+// text1 reads the text of a, i, c (and e, read alike): `a\` and the
+// lines after it, each but the last ending in a backslash, or GNU's
+// one-line form `a text`, the blanks before it skipped. A backslash
+// keeps the character after it, a newline too.
+func (p *sedScript) text1() string {
 	p.skip(" \t")
 	if p.peek() == '\\' {
 		p.i++
@@ -396,15 +398,21 @@ func (p *sedScript) text1() {
 			p.i++
 		}
 	}
+	var b strings.Builder
 	for p.i < len(p.text) && p.text[p.i] != '\n' {
 		if p.text[p.i] == '\\' {
 			p.i++
+			if p.i == len(p.text) {
+				break
+			}
 		}
+		b.WriteByte(p.text[p.i])
 		p.i++
 	}
 	if p.i < len(p.text) {
 		p.i++
 	}
+	return b.String()
 }
 
 // substitute reads s's regex, replacement and flags.
