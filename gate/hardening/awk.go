@@ -18,7 +18,23 @@ func (in *inspector) awk(c *command) {
 	prog := awkProgram{vars: awkVars{assigned: map[string][][]awkTok{}, unknown: map[string]bool{}, memo: map[string]awkValues{}, busy: map[string]bool{}}}
 	var sources []string
 	given := false
-	for _, o := range opts {
+	for k := 0; k < len(opts); k++ {
+		o := opts[k]
+		if o.name == "W" {
+			// -W NAME[=VALUE]: gawk's long options; mawk's -W exec FILE
+			// (abbreviated as far as -We) takes the program from the
+			// next word and ends the options.
+			name, value, valued := strings.Cut(o.value, "=")
+			if !valued && name != "" && strings.HasPrefix("exec", name) {
+				given = true
+				if len(operands) > 0 {
+					sources = append(sources, in.awkFile(c, operands[0], &prog))
+					operands = operands[1:]
+				}
+				continue
+			}
+			o = option{name: awkOptions.longName(name), value: value}
+		}
 		switch o.name {
 		case "v", "assign":
 			prog.assign(o.value)
@@ -32,11 +48,6 @@ func (in *inspector) awk(c *command) {
 			sources = append(sources, in.awkFile(c, o.value, &prog))
 		case "l", "load":
 			in.awkLoad(c, o.value)
-		case "W":
-			if v, _, _ := strings.Cut(o.value, "="); v == "exec" || v == "e" {
-				in.unseeable("awk -W exec runs a program from the file its next word names")
-				return
-			}
 		}
 		if o.unsure {
 			in.unseeable("awk is given an option built when the line runs, which may be a program")
