@@ -341,6 +341,13 @@ func (v *awkVars) eval(toks []awkTok) awkValues {
 			part = awkNumber(t.text)
 		case t.kind == 'w' && !awkKeywords[t.text] && (i+1 == len(toks) || !toks[i+1].is('o', "(") && !toks[i+1].is('o', "[")):
 			part = v.value(t.text)
+		case t.kind == 'w' && awkStringFuncs[t.text] && i+1 < len(toks) && toks[i+1].is('o', "("):
+			end := matching(toks, i+1)
+			if end < 0 {
+				return nil
+			}
+			part = v.call(t.text, toks[i+2:end])
+			i = end
 		case t.is('o', "("):
 			end := matching(toks, i)
 			if end < 0 || topLevel(toks[i+1:end], ",") >= 0 {
@@ -364,6 +371,35 @@ func (v *awkVars) eval(toks []awkTok) awkValues {
 		out = next
 	}
 	return out
+}
+
+// awkStringFuncs are the built-in functions of strings alone eval
+// computes.
+var awkStringFuncs = map[string]bool{"sprintf": true, "tolower": true, "toupper": true}
+
+// call is what sprintf, tolower or toupper return for these arguments,
+// when each has one value.
+func (v *awkVars) call(name string, args []awkTok) awkValues {
+	var vals []string
+	for _, a := range splitTop(args, ",") {
+		x := v.eval(a)
+		if len(x) != 1 {
+			return nil
+		}
+		vals = append(vals, x[0])
+	}
+	switch {
+	case len(vals) == 0:
+		return nil
+	case name == "tolower":
+		return awkValues{strings.ToLower(vals[0])}
+	case name == "toupper":
+		return awkValues{strings.ToUpper(vals[0])}
+	}
+	if out, ok := awkPrintf(vals[0], vals[1:]); ok {
+		return awkValues{out}
+	}
+	return nil
 }
 
 var awkKeywords = map[string]bool{

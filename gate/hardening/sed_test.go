@@ -70,6 +70,9 @@ var sedUnseeable = []string{
 	`cat script | sed -f - f`,
 	`sed -f "$F" f`,
 	`sed -n 's/a/b/;1q;s/x/y/e' f`,
+	`echo 'git status' > x.sh; sed -i 's/status/push/' x.sh; sh x.sh`,
+	`sed -n 'w x.sh' f; sh x.sh`,
+	`sed 's/a/b/w x.sh' f; bash x.sh`,
 }
 
 // sedOrdinary are everyday sed lines: they run nothing and hold nothing.
