@@ -40,7 +40,7 @@ func TestHardeningHoldsAwkAndSed(t *testing.T) {
 // TestHardeningRefusalNamesNoEmptyRule (issue 23, point 13): 0.10.1
 // refuses a bare `sh` itself, with no rule, when deny rules are in force
 // (its words are a script read from a pipe). awk printing into sh hides
-// such an sh; the layer denied it naming the rule ”. Now a rule denying
+// such an sh; the layer denied it naming an empty rule. Now a rule denying
 // another hidden command is named, and a refusal alone is denied as the
 // release denies `echo … | sh`, in its own words.
 func TestHardeningRefusalNamesNoEmptyRule(t *testing.T) {
