@@ -57,6 +57,7 @@ var awkHostile = []string{
 	`awk -f /dev/stdin <<< 'BEGIN{system("git push")}'`,
 	`echo 'BEGIN{system("git push")}' | awk -f -`,
 	`awk -f <(echo 'BEGIN{system("git push")}')`,
+	`exec 3<<<'BEGIN{system("git push")}'; awk -f /dev/fd/3`,
 	`awk --file=<(echo 'BEGIN{system("git push")}')`,
 	`awk 'BEGIN{print "git push" > "x.sh"}'; sh x.sh`,
 	"awk 'BEGIN {\n  system(\"git push\")\n}'",
