@@ -90,7 +90,12 @@ func (in *inspector) awk(c *command) {
 		}
 		prog.toks = append(append(prog.toks, toks...), awkTok{kind: ';', text: "\n"})
 	}
+	prog.vars.work = 1<<12 + 16*len(prog.toks)
 	prog.read()
+	if prog.vars.work < 0 {
+		in.unseeable("the awk program is more than codewhale-ls reads in one decision")
+		return
+	}
 	in.awkRuns(c, &prog)
 }
 
@@ -194,7 +199,7 @@ func (p *awkProgram) assign(a string) {
 func (p *awkProgram) read() {
 	t := p.toks
 	used := map[int]bool{} // the | and |& tokens accounted for
-	for i := 0; i < len(t); i++ {
+	for i := 0; i < len(t) && p.vars.work >= 0; i++ {
 		tok := t[i]
 		next := func(k int) awkTok {
 			if i+k < len(t) {
@@ -209,7 +214,10 @@ func (p *awkProgram) read() {
 		case tok.is('w', "SYMTAB"):
 			p.vars.all = true
 		case tok.is('w', "function") || tok.is('w', "func"):
-			if end := matching(t, i+2); next(2).is('o', "(") && end > 0 {
+			if !next(2).is('o', "(") {
+				break
+			}
+			if end := p.matching(i + 2); end > 0 {
 				for _, a := range t[i+3 : end] {
 					if a.kind == 'w' {
 						p.vars.unknown[a.text] = true
@@ -219,13 +227,13 @@ func (p *awkProgram) read() {
 		case tok.is('o', "@") && next(1).kind == 'w' && next(2).is('o', "("):
 			p.indirect = append(p.indirect, next(1).text)
 		case tok.is('w', "system") && next(1).is('o', "("):
-			if end := matching(t, i+1); end > 0 {
+			if end := p.matching(i + 1); end > 0 {
 				p.system = append(p.system, t[i+2:end])
 			}
 		case tok.is('w', "getline") && next(1).kind == 'w' && !awkKeywords[next(1).text]:
 			p.vars.unknown[next(1).text] = true
 		case (tok.is('w', "sub") || tok.is('w', "gsub")) && next(1).is('o', "("):
-			if end := matching(t, i+1); end > 0 {
+			if end := p.matching(i + 1); end > 0 {
 				args := splitTop(t[i+2:end], ",")
 				if len(args) == 3 && len(args[2]) == 1 && args[2][0].kind == 'w' {
 					p.vars.unknown[args[2][0].text] = true
@@ -235,9 +243,12 @@ func (p *awkProgram) read() {
 			p.vars.unknown[next(2).text] = true
 		case (tok.is('o', "|") || tok.is('o', "|&")) && next(1).is('w', "getline"):
 			used[i] = true
-			p.getter = append(p.getter, t[leftOperand(t, i):i])
+			start := leftOperand(t, i)
+			p.vars.charge(i - start)
+			p.getter = append(p.getter, t[start:i])
 		case tok.is('w', "print") || tok.is('w', "printf"):
 			end := statementEnd(t, i+1)
+			p.vars.charge(end - i)
 			p.print(t[i:end], i, used)
 		}
 	}
@@ -246,6 +257,18 @@ func (p *awkProgram) read() {
 			p.unread = true
 		}
 	}
+}
+
+// matching is the index of the ) closing the token at open, -1 when
+// none, charged to the work left.
+func (p *awkProgram) matching(open int) int {
+	end := matching(p.toks, open)
+	if end < 0 {
+		p.vars.charge(len(p.toks) - open)
+	} else {
+		p.vars.charge(end - open)
+	}
+	return end
 }
 
 // variable notes how the name at t[i] is written, when it is.
@@ -260,6 +283,7 @@ func (p *awkProgram) variable(i int) {
 		return
 	case after.is('o', "="):
 		end := exprEnd(t, i+2)
+		p.vars.charge(2 * (end - i))
 		p.vars.assigned[name] = append(p.vars.assigned[name], t[i+2:end])
 	case after.kind == 'o' && (strings.HasSuffix(after.text, "=") && after.text != "==" && after.text != "<=" && after.text != ">=" && after.text != "!=" || after.text == "++" || after.text == "--"):
 		p.vars.unknown[name] = true

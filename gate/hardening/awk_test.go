@@ -2,7 +2,9 @@ package hardening
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // awkHostile are awk programs that run `git push`, in many spellings
@@ -193,6 +195,27 @@ func TestAwkLexer(t *testing.T) {
 		}
 		if err != "" || got != want {
 			t.Errorf("%q: kinds %q (%s), want %q", src, got, err, want)
+		}
+	}
+}
+
+// A hostile program costs a bounded multiple of its size (the line's
+// budget), however its statements nest or repeat.
+func TestAwkSedCost(t *testing.T) {
+	for _, line := range []string{
+		"awk '" + strings.Repeat("print ", 20000) + "'",
+		"awk 'BEGIN{" + strings.Repeat("x = ", 20000) + "1}'",
+		"awk 'BEGIN{" + strings.Repeat(`"a" | getline `, 5000) + "}'",
+		"awk 'BEGIN{" + strings.Repeat("system(", 100) + strings.Repeat(`"a" `, 20000) + "}'",
+		"awk '/" + strings.Repeat("[[:", 30000) + "/'",
+		"sed '/" + strings.Repeat("[[:", 30000) + "/p'",
+		"sed '" + strings.Repeat("s/a/b/;", 20000) + "'",
+		"echo '" + strings.Repeat(`BEGIN{system("x" `, 3000) + "' > p.awk; awk -f p.awk",
+	} {
+		start := time.Now()
+		Inspect(line)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%q: %v", line[:40], d)
 		}
 	}
 }

@@ -214,7 +214,7 @@ func awkRegex(s string) (int, bool) {
 			}
 			for i < len(s) && s[i] != ']' && s[i] != '\n' {
 				if s[i] == '[' && i+1 < len(s) && strings.IndexByte(".:=", s[i+1]) >= 0 {
-					if end := strings.Index(s[i+2:], string(s[i+1])+"]"); end >= 0 {
+					if end := classEnd(s[i+2:], s[i+1]); end >= 0 {
 						i += end + 4
 						continue
 					}
@@ -227,6 +227,14 @@ func awkRegex(s string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// classEnd is where [:class:], [.coll.] or [=equiv=] ends in a bracket
+// expression, -1 when it does not within the length of a class name
+// (so a hostile run of "[:" costs a scan of its bytes).
+func classEnd(s string, kind byte) int {
+	end := strings.Index(s[:min(len(s), 64)], string(kind)+"]")
+	return end
 }
 
 // maxAwkValues bounds the values a constant expression may have.
@@ -250,6 +258,16 @@ type awkVars struct {
 	all  bool
 	memo map[string]awkValues
 	busy map[string]bool
+	// work is what is left of the tokens reading the program may scan,
+	// linear in its length, so a hostile program costs a bounded
+	// multiple of its size; spent, the program is too much to read.
+	work int
+}
+
+// charge takes n from the work left, and says whether there was enough.
+func (v *awkVars) charge(n int) bool {
+	v.work -= n + 1
+	return v.work >= 0
 }
 
 // awkDefaults are the values awk gives the variables that decide what
@@ -318,7 +336,7 @@ func contains(list []string, s string) bool {
 // eval is what a constant string expression may be: literal strings and
 // numbers, variables, concatenation, parentheses, c ? a : b.
 func (v *awkVars) eval(toks []awkTok) awkValues {
-	if len(toks) == 0 {
+	if len(toks) == 0 || !v.charge(len(toks)) {
 		return nil
 	}
 	if q := topLevel(toks, "?"); q >= 0 {

@@ -305,7 +305,7 @@ func (p *sedScript) bracket() {
 	}
 	for p.i < len(p.text) && p.text[p.i] != ']' {
 		if p.text[p.i] == '[' && p.i+1 < len(p.text) && strings.IndexByte(".:=", p.text[p.i+1]) >= 0 {
-			end := strings.Index(p.text[p.i+2:], string(p.text[p.i+1])+"]")
+			end := classEnd(p.text[p.i+2:], p.text[p.i+1])
 			if end >= 0 {
 				p.i += end + 4
 				continue
