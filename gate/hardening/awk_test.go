@@ -83,6 +83,8 @@ var awkUnseeable = []string{
 	`awk -v c="$CMD" 'BEGIN{system(c)}'`,
 	`awk "BEGIN{system(\"$CMD\")}"`,
 	`awk "$PROG" f`,
+	`awk "{$ACTION}" f`,
+	`awk "BEGIN{system($v)}"`,
 	`awk '{print $1 | "sh"}' f`,
 	`awk 'BEGIN{system("git push)}'`,
 	`cat f | awk -f -`,
@@ -136,6 +138,14 @@ var awkOrdinary = []string{
 	`gawk -i inplace '{gsub(/foo/, "bar")} 1' f`,
 	`awk -F '[ :]+' '{print $2}' f`,
 	`awk '{ printf("%s|%s\n", $1, $2) }' f`,
+	`awk "NR==$n" f`,
+	`awk "{print \$$col}" f`,
+	`awk "/$re/" f`,
+	`awk "NR>$a && NR<$b" f`,
+	`awk "{print \$1 > \"$out\"}" f`,
+	`awk -v n="$N" 'NR==n' f`,
+	`awk -F"$SEP" '{print $1}' f`,
+	`awk "{ s += \$$i / 2 }" f`,
 }
 
 // awkRunsCommands are everyday programs that pipe into or read from a
@@ -162,8 +172,12 @@ func TestAwkHostile(t *testing.T) {
 
 func TestAwkOrdinary(t *testing.T) {
 	for _, line := range awkOrdinary {
-		if found := Inspect(line); len(found) > 0 {
-			t.Errorf("%q: found %+v", line, found)
+		// A word built when the line runs makes the command open, which
+		// is the core's finding, not awk's.
+		for _, f := range Inspect(line) {
+			if len(f.Open) == 0 {
+				t.Errorf("%q: found %+v", line, f)
+			}
 		}
 	}
 	for line, want := range awkRunsCommands {

@@ -15,7 +15,7 @@ import (
 type awkTok struct {
 	// kind is 's' a string (text decoded), 'r' a regex, 'n' a number, 'w'
 	// a name or keyword, 'o' an operator or punctuation, ';' the end of a
-	// statement (a newline or ;).
+	// statement (a newline or ;), 'h' a part built when the line runs.
 	kind byte
 	text string
 }
@@ -83,8 +83,17 @@ func lexAwk(src string) (toks []awkTok, codeHole bool, err string) {
 			toks = append(toks, awkTok{kind: 'w', text: src[i:j]})
 			i = j
 		case c == hole[0]:
-			codeHole = true
-			i++
+			// A part built when the line runs, where an operand follows
+			// an operator (`NR==$n`, `{print \$$col}`), is read as an
+			// operand whose value is unknown; where a statement or a
+			// pattern may start (`awk "$PROG"`), it is code.
+			if regexMayStart(prev()) && !operandMayFollow(prev()) {
+				codeHole = true
+			}
+			for i < len(src) && src[i] == hole[0] {
+				i++
+			}
+			toks = append(toks, awkTok{kind: 'h', text: hole})
 		default:
 			op := string(c)
 			for _, o := range awkOperators {
@@ -108,7 +117,7 @@ func isWordByte(c byte) bool {
 // than dividing: it does where an operand may start.
 func regexMayStart(t awkTok) bool {
 	switch t.kind {
-	case 's', 'r', 'n':
+	case 's', 'r', 'n', 'h':
 		return false
 	case 'w':
 		switch t.text {
@@ -120,6 +129,18 @@ func regexMayStart(t awkTok) bool {
 		return t.text != ")" && t.text != "]" && t.text != "++" && t.text != "--" && t.text != "$"
 	}
 	return true
+}
+
+// operandMayFollow says whether an operand, not a statement, follows
+// this token: an operator that takes one, or print's items.
+func operandMayFollow(t awkTok) bool {
+	switch t.kind {
+	case 'o':
+		return t.text != "{" && t.text != "}" && t.text != ";"
+	case 'w':
+		return t.text == "print" || t.text == "printf" || t.text == "return" || t.text == "in"
+	}
+	return false
 }
 
 // awkString decodes a string literal's text up to its closing quote: the

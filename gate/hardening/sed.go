@@ -120,6 +120,9 @@ type sedScript struct {
 	// the whole script before it runs any of it.
 	err   string
 	errAt int
+	// holeAt is where the command being read has a part built when the
+	// line runs in place of a number, -1 when it has none.
+	holeAt int
 }
 
 // sedRun is one shell command a script runs: its text, or "" with why
@@ -131,6 +134,7 @@ type sedRun struct {
 
 func (p *sedScript) parse() {
 	for p.err == "" {
+		p.holeAt = -1
 		p.skip(" \t\n;")
 		if p.i >= len(p.text) {
 			return
@@ -166,6 +170,9 @@ func (p *sedScript) parse() {
 func (p *sedScript) fail(why string) {
 	if p.err == "" {
 		p.err, p.errAt = why, min(p.i, len(p.text))
+		if p.holeAt >= 0 {
+			p.errAt = p.holeAt
+		}
 	}
 }
 
@@ -195,9 +202,16 @@ func (p *sedScript) toEOL() string {
 	return s
 }
 
+// digits reads a number. A part built when the line runs where a number
+// stands (`sed "${n}d"`) is read as one; holeAt notes where, so that a
+// command missing after it makes the script one built when the line runs
+// (`sed "$SCRIPT"`).
 func (p *sedScript) digits() bool {
 	start := p.i
-	for p.i < len(p.text) && '0' <= p.text[p.i] && p.text[p.i] <= '9' {
+	for p.i < len(p.text) && ('0' <= p.text[p.i] && p.text[p.i] <= '9' || p.text[p.i] == hole[0]) {
+		if p.text[p.i] == hole[0] && p.holeAt < 0 {
+			p.holeAt = p.i
+		}
 		p.i++
 	}
 	return p.i > start
@@ -206,10 +220,7 @@ func (p *sedScript) digits() bool {
 // address reads a first address, if there is one.
 func (p *sedScript) address() bool {
 	switch c := p.peek(); {
-	case c == hole[0]:
-		p.fail("its script is built when the line runs")
-		return false
-	case '0' <= c && c <= '9':
+	case '0' <= c && c <= '9' || c == hole[0]:
 		p.digits()
 		if p.peek() == '~' {
 			p.i++
@@ -232,7 +243,7 @@ func (p *sedScript) address2() bool {
 			p.fail("a number must follow " + string(c))
 			return false
 		}
-	case '0' <= c && c <= '9':
+	case '0' <= c && c <= '9' || c == hole[0]:
 		p.digits()
 	case c == '$':
 		p.i++
@@ -365,9 +376,6 @@ func (p *sedScript) command() {
 		p.end()
 	case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
 		p.end()
-	case hole[0]:
-		p.i--
-		p.fail("its script is built when the line runs")
 	default:
 		p.i--
 		p.fail("unknown command " + string(c))
