@@ -28,7 +28,7 @@ func (in *inspector) awk(c *command) {
 			if !valued && name != "" && strings.HasPrefix("exec", name) {
 				given = true
 				if len(operands) > 0 {
-					sources = append(sources, in.awkFile(c, operands[0], &prog))
+					sources = append(sources, in.awkFile(c, operands[0], "mawk -W exec", &prog))
 					operands = operands[1:]
 				}
 				continue
@@ -43,9 +43,9 @@ func (in *inspector) awk(c *command) {
 			sources = append(sources, o.value)
 		case "f", "file", "E", "exec":
 			given = true
-			sources = append(sources, in.awkFile(c, o.value, &prog))
+			sources = append(sources, in.awkFile(c, o.value, "awk "+optionName(o.name), &prog))
 		case "i", "include":
-			sources = append(sources, in.awkFile(c, o.value, &prog))
+			sources = append(sources, in.awkFile(c, o.value, "gawk -i", &prog))
 		case "l", "load":
 			in.awkLoad(c, o.value)
 		}
@@ -85,7 +85,7 @@ func (in *inspector) awk(c *command) {
 		}
 		for _, inc := range includes(toks) {
 			if len(sources) < 16 {
-				sources = append(sources, in.awkFile(c, inc, &prog))
+				sources = append(sources, in.awkFile(c, inc, "gawk's @include", &prog))
 			}
 		}
 		prog.toks = append(append(prog.toks, toks...), awkTok{kind: ';', text: "\n"})
@@ -119,13 +119,22 @@ var (
 	awkRuns = regexp.MustCompile(`system|getline|\||@|` + hole)
 )
 
+// optionName is an option as written: -f, --file.
+func optionName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
 // awkFile is the program text of a file awk reads code from; a file
 // that exists before the line is judged by its name, and the variables
 // it may set are then unknown.
-func (in *inspector) awkFile(c *command, file string, prog *awkProgram) string {
-	text, read := in.codeFile(c, file, "awk -f")
-	if !read && !strings.Contains(file, "/") {
-		text, read = in.codeFile(c, file+".awk", "awk -f")
+func (in *inspector) awkFile(c *command, file, runner string, prog *awkProgram) string {
+	text, read := in.codeFile(c, file, runner)
+	if _, written := in.files[file]; !read && !written && !strings.Contains(file, "/") {
+		// gawk looks for FILE.awk too.
+		text, read = in.codeFile(c, file+".awk", runner)
 	}
 	if !read {
 		prog.vars.all = true
