@@ -18,8 +18,11 @@ func (in *inspector) awk(c *command) {
 	prog := awkProgram{vars: awkVars{assigned: map[string][][]awkTok{}, unknown: map[string]bool{}, memo: map[string]awkValues{}, busy: map[string]bool{}}}
 	var sources []string
 	given := false
-	for k := 0; k < len(opts); k++ {
-		o := opts[k]
+	for _, o := range opts {
+		if o.unsure {
+			in.unseeable("awk is given an option built when the line runs, which may be a program")
+			return
+		}
 		if o.name == "W" {
 			// -W NAME[=VALUE]: gawk's long options; mawk's -W exec FILE
 			// (abbreviated as far as -We) takes the program from the
@@ -48,10 +51,6 @@ func (in *inspector) awk(c *command) {
 			sources = append(sources, in.awkFile(c, o.value, "gawk -i", &prog))
 		case "l", "load":
 			in.awkLoad(c, o.value)
-		}
-		if o.unsure {
-			in.unseeable("awk is given an option built when the line runs, which may be a program")
-			return
 		}
 	}
 	if !given {

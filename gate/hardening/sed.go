@@ -14,6 +14,10 @@ func (in *inspector) sed(c *command) {
 	var parts []string
 	given := false
 	for _, o := range opts {
+		if o.unsure {
+			in.unseeable("sed is given an option built when the line runs, which may be a script")
+			return
+		}
 		switch o.name {
 		case "sandbox":
 			return // GNU sed rejects e, r and w before it runs anything
@@ -26,16 +30,13 @@ func (in *inspector) sed(c *command) {
 			text, _ := in.codeFile(c, o.value, "sed -f")
 			parts = append(parts, text)
 		}
-		if o.unsure {
-			in.unseeable("sed is given an option built when the line runs, which may be a script")
-			return
-		}
 	}
+	files := operands
 	if !given {
 		if len(operands) == 0 {
 			return
 		}
-		parts = []string{operands[0]}
+		parts, files = operands[:1], operands[1:]
 	}
 	script := strings.Join(parts, "\n")
 	p := sedScript{text: script}
@@ -65,7 +66,7 @@ func (in *inspector) sed(c *command) {
 		}
 	}
 	if inPlace(opts) {
-		for _, f := range operands[min(len(operands), boolInt(!given)):] {
+		for _, f := range files {
 			if _, ok := in.files[f]; ok {
 				in.write(f, value{}, false)
 			}
@@ -92,13 +93,6 @@ func inPlace(opts []option) bool {
 		}
 	}
 	return false
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // sedScript reads a sed script as GNU sed compiles it: addresses
