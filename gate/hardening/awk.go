@@ -82,10 +82,13 @@ func (in *inspector) awk(c *command) {
 		case err != "":
 			return // awk rejects the program and runs none of it
 		}
-		for _, inc := range includes(toks) {
+		for _, inc := range directives(toks, "include") {
 			if len(sources) < 16 {
 				sources = append(sources, in.awkFile(c, inc, "gawk's @include", &prog))
 			}
+		}
+		for _, lib := range directives(toks, "load") {
+			in.awkLoad(c, lib)
 		}
 		prog.toks = append(append(prog.toks, toks...), awkTok{kind: ';', text: "\n"})
 	}
@@ -144,7 +147,8 @@ func (in *inspector) awkFile(c *command, file, runner string, prog *awkProgram) 
 // awkLoad inspects a gawk extension loaded from a file the line writes.
 func (in *inspector) awkLoad(c *command, lib string) {
 	for _, f := range []string{lib, lib + ".so"} {
-		if _, ok := in.files[f]; ok {
+		_, ok := in.files[f]
+		if _, bare := in.files[strings.TrimPrefix(f, "./")]; ok || bare {
 			in.unseeable("gawk loads the extension `" + shorten(f) + "`, which the line writes")
 		}
 	}
@@ -153,11 +157,11 @@ func (in *inspector) awkLoad(c *command, lib string) {
 	}
 }
 
-// includes are the files @include names.
-func includes(toks []awkTok) []string {
+// directives are the files gawk's @include or @load (the name) name.
+func directives(toks []awkTok, name string) []string {
 	var out []string
 	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].is('o', "@") && toks[i+1].is('w', "include") && toks[i+2].kind == 's' {
+		if toks[i].is('o', "@") && toks[i+1].is('w', name) && toks[i+2].kind == 's' {
 			out = append(out, toks[i+2].text)
 		}
 	}

