@@ -66,6 +66,9 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 				continue
 			}
 			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' asks about", release, f.Why, v.Rule)
+			if rule == nil {
+				reason = fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which Codewhale %s asks about itself: %s", release, f.Why, release, v.Reason)
+			}
 			p.requireApproval(reason, rule, true)
 			p.trace(LayerPermissions, EffectAsk, reason)
 			return Decision{}, false
