@@ -39,6 +39,9 @@ func (in *inspector) sed(c *command) {
 		parts, files = operands[:1], operands[1:]
 	}
 	script := strings.Join(parts, "\n")
+	if !in.spend(len(script)) {
+		return
+	}
 	p := sedScript{text: script}
 	p.parse()
 	for _, r := range p.runs {
