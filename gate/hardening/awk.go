@@ -2,6 +2,7 @@ package hardening
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -491,7 +492,7 @@ func (in *inspector) awkRuns(c *command, p *awkProgram) {
 		in.script(v, depth, "awk printing into `"+shorten(v)+"`", stdin)
 	}
 	for _, name := range p.indirect {
-		if vals := p.vars.value(name); vals == nil || contains(vals, "system") {
+		if vals := p.vars.value(name); vals == nil || slices.Contains(vals, "system") {
 			in.unseeable("gawk calls a function it names when it runs (@" + name + "())")
 		}
 	}

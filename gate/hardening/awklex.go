@@ -2,6 +2,7 @@ package hardening
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,10 +70,7 @@ func lexAwk(src string) (toks []awkTok, codeHole bool, err string) {
 			toks = append(toks, awkTok{kind: 'r', text: src[i+1 : i+1+n]})
 			i += n + 2
 		case '0' <= c && c <= '9' || c == '.' && i+1 < len(src) && '0' <= src[i+1] && src[i+1] <= '9':
-			j := i
-			for j < len(src) && (isWordByte(src[j]) || src[j] == '.' || (src[j] == '+' || src[j] == '-') && (src[j-1] == 'e' || src[j-1] == 'E') && !strings.HasPrefix(src[i:], "0x")) {
-				j++
-			}
+			j := awkNumberEnd(src, i)
 			toks = append(toks, awkTok{kind: 'n', text: src[i:j]})
 			i = j
 		case isWordByte(c):
@@ -107,6 +105,36 @@ func lexAwk(src string) (toks []awkTok, codeHole bool, err string) {
 		}
 	}
 	return toks, codeHole, ""
+}
+
+// awkNumberEnd is where the number starting at i ends: digits, a
+// fraction, an exponent, or gawk's hex digits; never a letter more, so
+// the name in `1system("…")` is read as awk reads it.
+func awkNumberEnd(src string, i int) int {
+	digits := func(j int, is func(byte) bool) int {
+		for j < len(src) && is(src[j]) {
+			j++
+		}
+		return j
+	}
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	if strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X") {
+		return digits(i+2, isHex)
+	}
+	j := digits(i, isDigit)
+	if j < len(src) && src[j] == '.' {
+		j = digits(j+1, isDigit)
+	}
+	if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+		k := j + 1
+		if k < len(src) && (src[k] == '+' || src[k] == '-') {
+			k++
+		}
+		if k < len(src) && isDigit(src[k]) {
+			j = digits(k, isDigit)
+		}
+	}
+	return j
 }
 
 func isWordByte(c byte) bool {
@@ -338,20 +366,11 @@ func (v *awkVars) value(name string) awkValues {
 
 func union(a, b awkValues) awkValues {
 	for _, s := range b {
-		if !contains(a, s) {
+		if !slices.Contains(a, s) {
 			a = append(a, s)
 		}
 	}
 	return a
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // eval is what a constant string expression may be: literal strings and
