@@ -68,38 +68,63 @@ func (in *inspector) awk(c *command) {
 			prog.vars.all = true // it may be an assignment
 		}
 	}
+	// awks read a / after ++, -- and length otherwise: gawk and BWK awk
+	// by their grammar (a division), mawk by the token before it (a
+	// regex). Each reading is judged, so neither can hide code from the
+	// other.
+	var readings [2][]awkTok
+	var failed [2]string
+	included := map[string]bool{}
 	for i := 0; i < len(sources); i++ {
-		if !in.spend(len(sources[i])) {
+		if !in.spend(2 * len(sources[i])) {
 			return
 		}
-		toks, codeHole, err := lexAwk(sources[i])
-		switch {
-		case codeHole:
-			in.unseeable("awk runs a program built when the line runs")
-			return
-		case err != "" && awkRuns.MatchString(sources[i]):
-			in.unseeable("codewhale-ls cannot read the awk program (" + err + "), which may run commands")
-			return
-		case err != "":
-			return // awk rejects the program and runs none of it
+		for r, mawk := range []bool{false, true} {
+			if failed[r] != "" {
+				continue
+			}
+			toks, codeHole, err := lexAwk(sources[i], mawk)
+			if codeHole {
+				in.unseeable("awk runs a program built when the line runs")
+				return
+			}
+			if err != "" {
+				failed[r] = err // that awk rejects the program and runs none of it
+				continue
+			}
+			for _, inc := range directives(toks, "include") {
+				if !included[inc] && len(sources) < 16 {
+					included[inc] = true
+					sources = append(sources, in.awkFile(c, inc, "gawk's @include", &prog))
+				}
+			}
+			for _, lib := range directives(toks, "load") {
+				in.awkLoad(c, lib)
+			}
+			readings[r] = append(append(readings[r], toks...), awkTok{kind: ';', text: "\n"})
 		}
-		for _, inc := range directives(toks, "include") {
-			if len(sources) < 16 {
-				sources = append(sources, in.awkFile(c, inc, "gawk's @include", &prog))
+	}
+	if failed[0] != "" && failed[1] != "" {
+		for _, src := range sources {
+			if awkRuns.MatchString(src) {
+				in.unseeable("codewhale-ls cannot read the awk program (" + failed[0] + "), which may run commands")
+				break
 			}
 		}
-		for _, lib := range directives(toks, "load") {
-			in.awkLoad(c, lib)
-		}
-		prog.toks = append(append(prog.toks, toks...), awkTok{kind: ';', text: "\n"})
-	}
-	prog.vars.work = 1<<12 + 16*len(prog.toks)
-	prog.read()
-	if prog.vars.work < 0 {
-		in.unseeable("the awk program is more than codewhale-ls reads in one decision")
 		return
 	}
-	in.awkRuns(c, &prog)
+	for r, toks := range readings {
+		if failed[r] != "" || r == 1 && failed[0] == "" && slices.Equal(toks, readings[0]) {
+			continue
+		}
+		read := prog.reading(toks)
+		read.read()
+		if read.vars.work < 0 {
+			in.unseeable("the awk program is more than codewhale-ls reads in one decision")
+			return
+		}
+		in.awkRuns(c, read)
+	}
 }
 
 // awkOptions are the options of gawk, mawk, busybox awk and POSIX awk.
@@ -192,6 +217,20 @@ type awkPipe struct {
 	text    string
 	known   bool
 	appends bool
+}
+
+// reading is a program of these tokens with the assignments -v and the
+// operands made, and what code files it cannot read left unknown.
+func (p *awkProgram) reading(toks []awkTok) *awkProgram {
+	vars := awkVars{assigned: map[string][][]awkTok{}, unknown: map[string]bool{}, all: p.vars.all, memo: map[string]awkValues{}, busy: map[string]bool{}}
+	for k, v := range p.vars.assigned {
+		vars.assigned[k] = slices.Clone(v)
+	}
+	for k, v := range p.vars.unknown {
+		vars.unknown[k] = v
+	}
+	vars.work = 1<<12 + 16*len(toks)
+	return &awkProgram{toks: toks, vars: vars}
 }
 
 // assign notes a -v or operand assignment NAME=VALUE (escapes decoded).

@@ -50,6 +50,10 @@ var awkHostile = []string{
 	`awk 'BEGIN{1system("git push")}'`,
 	`awk 'BEGIN{x = 1e5system("git push")}'`,
 	`awk 'BEGIN{0x1system("git push")}'`,
+	`awk 'BEGIN{ y = $/"/; system("git push") } # "'`,
+	`awk 'BEGIN{ y = x++ /"/; system("git push") } # "'`,
+	`awk 'BEGIN{ y = length /"/; system("git push") } # "'`,
+	`awk 'BEGIN{ y = 4; z = y++ / 2 / 1; system("git push") }'`,
 	`echo 'git push' | awk 'BEGIN{system("sh")}'`,
 	`echo 'BEGIN{system("git push")}' > p.awk; awk -f p.awk`,
 	`echo 'BEGIN{system("git push")}' > p.awk; gawk -E p.awk`,
@@ -194,8 +198,23 @@ func TestAwkOrdinary(t *testing.T) {
 }
 
 // The lexer reads a / as a regex where an operand may start and as
-// division after one.
+// division after one; after ++, -- and length, as mawk does too.
 func TestAwkLexer(t *testing.T) {
+	for src, want := range map[string]string{
+		`x++ /"/ y`:      "wor" + "w",
+		`length /a/`:     "wr",
+		`n-- / 2 / 3`:    "wor" + "n",
+		`$/"/; system()`: "or;woo",
+	} {
+		toks, _, err := lexAwk(src, true)
+		got := ""
+		for _, tok := range toks {
+			got += string(tok.kind)
+		}
+		if err != "" || got != want {
+			t.Errorf("mawk: %q: kinds %q (%s), want %q", src, got, err, want)
+		}
+	}
 	for src, want := range map[string]string{
 		`a / b / c`:           "wowow",
 		`/a|b/ { print }`:     "ro" + "w" + "o",
@@ -207,7 +226,7 @@ func TestAwkLexer(t *testing.T) {
 		`n++ / 2 / 3`:         "woonon",
 		`printf("%d", 1) > f`: "wosonoow",
 	} {
-		toks, _, err := lexAwk(src)
+		toks, _, err := lexAwk(src, false)
 		got := ""
 		for _, tok := range toks {
 			got += string(tok.kind)

@@ -26,9 +26,11 @@ func (t awkTok) is(kind byte, text string) bool { return t.kind == kind && t.tex
 // awkOperators, longest first.
 var awkOperators = []string{"**=", "**", "^=", "+=", "-=", "*=", "/=", "%=", "==", "<=", ">=", "!=", "!~", "++", "--", "&&", "||", "|&", ">>", "::"}
 
-// lexAwk reads an awk program's tokens. codeHole says a part built when
-// the line runs stands where code does (outside a string or regex).
-func lexAwk(src string) (toks []awkTok, codeHole bool, err string) {
+// lexAwk reads an awk program's tokens, a / after ++, -- or length read
+// as mawk reads it when mawk is set (regexMayStart). codeHole says a part
+// built when the line runs stands where code does (outside a string or
+// regex).
+func lexAwk(src string, mawk bool) (toks []awkTok, codeHole bool, err string) {
 	i := 0
 	prev := func() awkTok {
 		if len(toks) == 0 {
@@ -62,7 +64,7 @@ func lexAwk(src string) (toks []awkTok, codeHole bool, err string) {
 			}
 			toks = append(toks, awkTok{kind: 's', text: s})
 			i += n + 2
-		case c == '/' && regexMayStart(prev()):
+		case c == '/' && regexMayStart(prev(), mawk):
 			n, ok := awkRegex(src[i+1:])
 			if !ok {
 				return toks, codeHole, "an unterminated regex"
@@ -85,7 +87,7 @@ func lexAwk(src string) (toks []awkTok, codeHole bool, err string) {
 			// an operator (`NR==$n`, `{print \$$col}`), is read as an
 			// operand whose value is unknown; where a statement or a
 			// pattern may start (`awk "$PROG"`), it is code.
-			if regexMayStart(prev()) && !operandMayFollow(prev()) {
+			if regexMayStart(prev(), false) && !operandMayFollow(prev()) {
 				codeHole = true
 			}
 			for i < len(src) && src[i] == hole[0] {
@@ -142,8 +144,11 @@ func isWordByte(c byte) bool {
 }
 
 // regexMayStart says whether a / after this token starts a regex rather
-// than dividing: it does where an operand may start.
-func regexMayStart(t awkTok) bool {
+// than dividing: it does where an operand may start (after $ too). After
+// ++, -- and length, gawk's and BWK awk's grammars divide, and mawk,
+// which decides by the token before, starts a regex (`x++ /"/` is x++
+// and a regex to mawk).
+func regexMayStart(t awkTok, mawk bool) bool {
 	switch t.kind {
 	case 's', 'r', 'n', 'h':
 		return false
@@ -151,10 +156,17 @@ func regexMayStart(t awkTok) bool {
 		switch t.text {
 		case "print", "printf", "return", "case", "do", "else", "in", "delete", "exit":
 			return true
+		case "length":
+			return mawk
 		}
 		return false
 	case 'o':
-		return t.text != ")" && t.text != "]" && t.text != "++" && t.text != "--" && t.text != "$"
+		switch t.text {
+		case ")", "]":
+			return false
+		case "++", "--":
+			return mawk
+		}
 	}
 	return true
 }
