@@ -68,22 +68,23 @@ func (in *inspector) awk(c *command) {
 			prog.vars.all = true // it may be an assignment
 		}
 	}
-	// awks read a / after ++, -- and length otherwise: gawk and BWK awk
-	// by their grammar (a division), mawk by the token before it (a
-	// regex). Each reading is judged, so neither can hide code from the
-	// other.
-	var readings [2][]awkTok
-	var failed [2]string
+	// awks read some text otherwise (awkReadings): a / after ++, -- and
+	// length, gawk and BWK awk by their grammar (a division), mawk by
+	// the token before it (a regex); a / in a regex's bracket expression,
+	// which older awks take as its end. Each reading is judged, so none
+	// can hide code from another.
+	readings := make([][]awkTok, len(awkReadings))
+	failed := make([]string, len(awkReadings))
 	included := map[string]bool{}
 	for i := 0; i < len(sources); i++ {
-		if !in.spend(2 * len(sources[i])) {
+		if !in.spend(len(awkReadings) * len(sources[i])) {
 			return
 		}
-		for r, mawk := range []bool{false, true} {
+		for r, how := range awkReadings {
 			if failed[r] != "" {
 				continue
 			}
-			toks, codeHole, err := lexAwk(sources[i], mawk)
+			toks, codeHole, err := lexAwk(sources[i], how)
 			if codeHole {
 				in.unseeable("awk runs a program built when the line runs")
 				return
@@ -104,7 +105,7 @@ func (in *inspector) awk(c *command) {
 			readings[r] = append(append(readings[r], toks...), awkTok{kind: ';', text: "\n"})
 		}
 	}
-	if failed[0] != "" && failed[1] != "" {
+	if !slices.Contains(failed, "") {
 		for _, src := range sources {
 			if awkRuns.MatchString(src) {
 				in.unseeable("codewhale-ls cannot read the awk program (" + failed[0] + "), which may run commands")
@@ -113,10 +114,12 @@ func (in *inspector) awk(c *command) {
 		}
 		return
 	}
+	judged := [][]awkTok{}
 	for r, toks := range readings {
-		if failed[r] != "" || r == 1 && failed[0] == "" && slices.Equal(toks, readings[0]) {
+		if failed[r] != "" || slices.ContainsFunc(judged, func(t []awkTok) bool { return slices.Equal(t, toks) }) {
 			continue
 		}
+		judged = append(judged, toks)
 		read := prog.reading(toks)
 		read.read()
 		if read.vars.work < 0 {

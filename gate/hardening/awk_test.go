@@ -54,6 +54,7 @@ var awkHostile = []string{
 	`awk 'BEGIN{ y = x++ /"/; system("git push") } # "'`,
 	`awk 'BEGIN{ y = length /"/; system("git push") } # "'`,
 	`awk 'BEGIN{ y = 4; z = y++ / 2 / 1; system("git push") }'`,
+	`awk 'BEGIN{ y = /[/; system("git push"); z = /]/ }'`,
 	`echo 'git push' | awk 'BEGIN{system("sh")}'`,
 	`echo 'BEGIN{system("git push")}' > p.awk; awk -f p.awk`,
 	`echo 'BEGIN{system("git push")}' > p.awk; gawk -E p.awk`,
@@ -206,7 +207,7 @@ func TestAwkLexer(t *testing.T) {
 		`n-- / 2 / 3`:    "wor" + "n",
 		`$/"/; system()`: "or;woo",
 	} {
-		toks, _, err := lexAwk(src, true)
+		toks, _, err := lexAwk(src, awkReading{mawk: true})
 		got := ""
 		for _, tok := range toks {
 			got += string(tok.kind)
@@ -226,7 +227,7 @@ func TestAwkLexer(t *testing.T) {
 		`n++ / 2 / 3`:         "woonon",
 		`printf("%d", 1) > f`: "wosonoow",
 	} {
-		toks, _, err := lexAwk(src, false)
+		toks, _, err := lexAwk(src, awkReading{})
 		got := ""
 		for _, tok := range toks {
 			got += string(tok.kind)

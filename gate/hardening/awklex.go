@@ -26,11 +26,23 @@ func (t awkTok) is(kind byte, text string) bool { return t.kind == kind && t.tex
 // awkOperators, longest first.
 var awkOperators = []string{"**=", "**", "^=", "+=", "-=", "*=", "/=", "%=", "==", "<=", ">=", "!=", "!~", "++", "--", "&&", "||", "|&", ">>", "::"}
 
-// lexAwk reads an awk program's tokens, a / after ++, -- or length read
-// as mawk reads it when mawk is set (regexMayStart). codeHole says a part
-// built when the line runs stands where code does (outside a string or
-// regex).
-func lexAwk(src string, mawk bool) (toks []awkTok, codeHole bool, err string) {
+// awkReading is how one awk reads what its implementations read
+// otherwise.
+type awkReading struct {
+	// mawk reads a / after ++, -- or length as mawk does (regexMayStart).
+	mawk bool
+	// flatBrackets ends a regex at its first unescaped /, inside a
+	// bracket expression too, as older awks do (mawk before 1.3.4).
+	flatBrackets bool
+}
+
+// awkReadings are the readings each program is judged in.
+var awkReadings = []awkReading{{}, {mawk: true}, {flatBrackets: true}, {mawk: true, flatBrackets: true}}
+
+// lexAwk reads an awk program's tokens in one reading. codeHole says a
+// part built when the line runs stands where code does (outside a string
+// or regex).
+func lexAwk(src string, how awkReading) (toks []awkTok, codeHole bool, err string) {
 	i := 0
 	prev := func() awkTok {
 		if len(toks) == 0 {
@@ -64,8 +76,8 @@ func lexAwk(src string, mawk bool) (toks []awkTok, codeHole bool, err string) {
 			}
 			toks = append(toks, awkTok{kind: 's', text: s})
 			i += n + 2
-		case c == '/' && regexMayStart(prev(), mawk):
-			n, ok := awkRegex(src[i+1:])
+		case c == '/' && regexMayStart(prev(), how.mawk):
+			n, ok := awkRegex(src[i+1:], !how.flatBrackets)
 			if !ok {
 				return toks, codeHole, "an unterminated regex"
 			}
@@ -255,8 +267,8 @@ func awkEscapes(s string) string {
 }
 
 // awkRegex is how many bytes a regex literal's text spans up to its
-// closing /, which a bracket expression's / does not close.
-func awkRegex(s string) (int, bool) {
+// closing /, which with brackets a bracket expression's / does not close.
+func awkRegex(s string, brackets bool) (int, bool) {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -266,6 +278,9 @@ func awkRegex(s string) (int, bool) {
 		case '\n':
 			return 0, false
 		case '[':
+			if !brackets {
+				continue
+			}
 			i++
 			if i < len(s) && s[i] == '^' {
 				i++
