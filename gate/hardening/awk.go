@@ -162,10 +162,10 @@ func optionName(name string) string {
 // that exists before the line is judged by its name, and the variables
 // it may set are then unknown.
 func (in *inspector) awkFile(c *command, file, runner string, prog *awkProgram) string {
-	text, read := in.codeFile(c, file, runner)
+	text, read := in.codeFrom(c, file, runner)
 	if _, written := in.files[file]; !read && !written && !strings.Contains(file, "/") {
 		// gawk looks for FILE.awk too.
-		text, read = in.codeFile(c, file+".awk", runner)
+		text, read = in.codeFrom(c, file+".awk", runner)
 	}
 	if !read {
 		prog.vars.all = true

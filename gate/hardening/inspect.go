@@ -675,7 +675,7 @@ func (in *inspector) runs(c *command) {
 	case isShell(name) || in.shells[c.words[0]] || in.shells[name]:
 		in.shell(c)
 	case in.files[c.words[0]] != (value{}) || in.files[strings.TrimPrefix(c.words[0], "./")] != (value{}):
-		in.runFile(c.words[0], c.depth, "the file `"+c.words[0]+"` the line writes")
+		in.scriptFile(c, c.words[0], "the file `"+shorten(c.words[0])+"` the line writes")
 	case name == "eval":
 		in.line(c.codeFrom(1), depth+1, "eval")
 	case name == "source" || name == ".":
@@ -747,7 +747,7 @@ func (in *inspector) shell(c *command) {
 		in.unseeable(name + " runs a script named when the line runs")
 		return
 	}
-	in.fromStdin(c, name)
+	in.scriptFile(c, "-", name)
 }
 
 // startupFile inspects the file a non-interactive shell sources first:
@@ -769,57 +769,13 @@ func (in *inspector) startupFile(c *command, name string) {
 	}
 }
 
-// fromStdin inspects the commands a shell (or source /dev/stdin) reads
-// on its standard input.
-func (in *inspector) fromStdin(c *command, runner string) {
-	switch {
-	case c.stdin.known:
-		in.line(c.stdin.text, c.depth+1, runner+" reading its standard input")
-	case c.stdin.from != "":
-		in.unseeable(runner + " runs the commands " + c.stdin.from + " gives it")
-	}
-}
-
-// scriptFile inspects a script a shell or source runs from a file: one
-// the line writes, a file descriptor or process substitution it opens,
-// or standard input. A file that exists before the line is judged by its
-// name, as any script file is (docs/hardening.md, "Code from a file").
+// scriptFile inspects a script a shell or source runs from a file, by
+// the one rule for code from a file (codeFrom, docs/hardening.md, "Code
+// from a file").
 func (in *inspector) scriptFile(c *command, file, runner string) {
-	switch {
-	case file == "/dev/stdin" || file == "/proc/self/fd/0" || file == "/dev/fd/0" || file == "-":
-		in.fromStdin(c, runner)
-	case strings.HasPrefix(file, "/dev/fd/") || strings.HasPrefix(file, "/proc/self/fd/"):
-		fd := file[strings.LastIndexByte(file, '/')+1:]
-		if v, ok := in.fds[fd]; ok && v.known {
-			in.line(v.text, c.depth+1, runner+" reading file descriptor "+fd)
-		} else {
-			in.unseeable(runner + " runs what file descriptor " + fd + " holds")
-		}
-	case strings.HasPrefix(file, "<("):
-		if v := in.procSubsts[file]; v.known {
-			in.line(v.text, c.depth+1, "a process substitution read by "+runner)
-		} else {
-			in.unseeable(runner + " runs what a process substitution prints")
-		}
-	default:
-		in.runFile(file, c.depth, runner+" running the file `"+file+"`")
+	if text, ok := in.codeFrom(c, file, runner); ok {
+		in.line(text, c.depth+1, runner+" running `"+shorten(file)+"`")
 	}
-}
-
-// runFile inspects a script file the line itself writes.
-func (in *inspector) runFile(file string, depth int, via string) {
-	v, ok := in.files[file]
-	if !ok {
-		v, ok = in.files[strings.TrimPrefix(file, "./")]
-	}
-	if !ok {
-		return
-	}
-	if v.known {
-		in.line(v.text, depth+1, via)
-		return
-	}
-	in.unseeable(via + ", which the line fills with what a program writes")
 }
 
 // copies follows a shell copied or linked to another name, and a file

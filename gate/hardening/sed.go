@@ -27,7 +27,7 @@ func (in *inspector) sed(c *command) {
 		case "f", "file":
 			given = true
 			// A file that exists before the line is judged by its name.
-			text, _ := in.codeFile(c, o.value, "sed -f")
+			text, _ := in.codeFrom(c, o.value, "sed -f")
 			parts = append(parts, text)
 		}
 	}
