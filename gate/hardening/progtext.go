@@ -179,4 +179,3 @@ func (g getopt) longName(name string) string {
 	}
 	return found
 }
-
