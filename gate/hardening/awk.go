@@ -122,6 +122,10 @@ func (in *inspector) awk(c *command) {
 		judged = append(judged, toks)
 		read := prog.reading(toks)
 		read.read()
+		// A | no statement accounts for is held in the first reading; in
+		// the others it is text that reading garbles (/[|/]/ read flat),
+		// and such an awk rejects the program.
+		read.unread = read.unread && r == 0
 		if read.vars.work < 0 {
 			in.unseeable("the awk program is more than codewhale-ls reads in one decision")
 			return

@@ -156,6 +156,9 @@ var awkOrdinary = []string{
 	`awk -v n="$N" 'NR==n' f`,
 	`awk -F"$SEP" '{print $1}' f`,
 	`awk "{ s += \$$i / 2 }" f`,
+	`awk '/[/|]x/' f`,
+	`awk '$0 ~ /[|/]/ {print}' f`,
+	`awk '{ n++ / 2 }' f`,
 }
 
 // awkRunsCommands are everyday programs that pipe into or read from a
