@@ -70,9 +70,10 @@ func (in *inspector) awk(c *command) {
 	}
 	// awks read some text otherwise (awkReadings): a / after ++, -- and
 	// length, gawk and BWK awk by their grammar (a division), mawk by
-	// the token before it (a regex); a / in a regex's bracket expression,
-	// which older awks take as its end. Each reading is judged, so none
-	// can hide code from another.
+	// the token before it (a regex); a / after case, gawk's keyword and
+	// the others' variable; a / in a regex's bracket expression, which
+	// older awks take as its end. Each reading is judged, so none can
+	// hide code from another.
 	readings := make([][]awkTok, len(awkReadings))
 	failed := make([]string, len(awkReadings))
 	included := map[string]bool{}

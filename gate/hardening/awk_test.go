@@ -55,6 +55,7 @@ var awkHostile = []string{
 	`awk 'BEGIN{ y = length /"/; system("git push") } # "'`,
 	`awk 'BEGIN{ y = 4; z = y++ / 2 / 1; system("git push") }'`,
 	`awk 'BEGIN{ y = /[/; system("git push"); z = /]/ }'`,
+	`awk 'BEGIN{ x = case /"/ "; system("git push") } # "'`,
 	`echo 'git push' | awk 'BEGIN{system("sh")}'`,
 	`echo 'BEGIN{system("git push")}' > p.awk; awk -f p.awk`,
 	`echo 'BEGIN{system("git push")}' > p.awk; gawk -E p.awk`,
@@ -230,7 +231,7 @@ func TestAwkLexer(t *testing.T) {
 		`n++ / 2 / 3`:         "woonon",
 		`printf("%d", 1) > f`: "wosonoow",
 	} {
-		toks, _, err := lexAwk(src, awkReading{})
+		toks, _, err := lexAwk(src, awkReading{gawk: true})
 		got := ""
 		for _, tok := range toks {
 			got += string(tok.kind)

@@ -34,10 +34,14 @@ type awkReading struct {
 	// flatBrackets ends a regex at its first unescaped /, inside a
 	// bracket expression too, as older awks do (mawk before 1.3.4).
 	flatBrackets bool
+	// gawk reads case as a keyword (switch), after which a / starts a
+	// regex; to the others it is a variable, after which a / divides.
+	gawk bool
 }
 
-// awkReadings are the readings each program is judged in.
-var awkReadings = []awkReading{{}, {mawk: true}, {flatBrackets: true}, {mawk: true, flatBrackets: true}}
+// awkReadings are the readings each program is judged in: gawk's, BWK
+// awk's, mawk's, and the older ones'.
+var awkReadings = []awkReading{{gawk: true}, {}, {flatBrackets: true}, {mawk: true}, {mawk: true, flatBrackets: true}}
 
 // lexAwk reads an awk program's tokens in one reading. codeHole says a
 // part built when the line runs stands where code does (outside a string
@@ -76,7 +80,7 @@ func lexAwk(src string, how awkReading) (toks []awkTok, codeHole bool, err strin
 			}
 			toks = append(toks, awkTok{kind: 's', text: s})
 			i += n + 2
-		case c == '/' && regexMayStart(prev(), how.mawk):
+		case c == '/' && regexMayStart(prev(), how):
 			n, ok := awkRegex(src[i+1:], !how.flatBrackets)
 			if !ok {
 				return toks, codeHole, "an unterminated regex"
@@ -99,7 +103,7 @@ func lexAwk(src string, how awkReading) (toks []awkTok, codeHole bool, err strin
 			// an operator (`NR==$n`, `{print \$$col}`), is read as an
 			// operand whose value is unknown; where a statement or a
 			// pattern may start (`awk "$PROG"`), it is code.
-			if regexMayStart(prev(), false) && !operandMayFollow(prev()) {
+			if regexMayStart(prev(), awkReading{gawk: true}) && !operandMayFollow(prev()) {
 				codeHole = true
 			}
 			for i < len(src) && src[i] == hole[0] {
@@ -159,17 +163,20 @@ func isWordByte(c byte) bool {
 // than dividing: it does where an operand may start (after $ too). After
 // ++, -- and length, gawk's and BWK awk's grammars divide, and mawk,
 // which decides by the token before, starts a regex (`x++ /"/` is x++
-// and a regex to mawk).
-func regexMayStart(t awkTok, mawk bool) bool {
+// and a regex to mawk). After case, gawk's keyword, a regex starts; to
+// the others case is a variable.
+func regexMayStart(t awkTok, how awkReading) bool {
 	switch t.kind {
 	case 's', 'r', 'n', 'h':
 		return false
 	case 'w':
 		switch t.text {
-		case "print", "printf", "return", "case", "do", "else", "in", "delete", "exit":
+		case "print", "printf", "return", "do", "else", "in", "delete", "exit":
 			return true
+		case "case":
+			return how.gawk
 		case "length":
-			return mawk
+			return how.mawk
 		}
 		return false
 	case 'o':
@@ -177,7 +184,7 @@ func regexMayStart(t awkTok, mawk bool) bool {
 		case ")", "]":
 			return false
 		case "++", "--":
-			return mawk
+			return how.mawk
 		}
 	}
 	return true
