@@ -40,23 +40,27 @@ func TestHardeningHoldsAwkAndSed(t *testing.T) {
 // TestHardeningRefusalNamesNoEmptyRule (issue 23, point 13): 0.10.1
 // refuses a bare `sh` itself, with no rule, when deny rules are in force
 // (its words are a script read from a pipe). awk printing into sh hides
-// such an sh; the layer denied it naming an empty rule. Now a rule denying
-// another hidden command is named, and a refusal alone is denied as the
-// release denies `echo … | sh`, in its own words.
+// such an sh; the layer denied it naming an empty rule, even under Ask.
+// Now a rule denying another hidden command is named, and the release's
+// own refusal alone is a hold a person decides, in the release's words:
+// an ask under Ask, a deny under Full Access.
 func TestHardeningRefusalNamesNoEmptyRule(t *testing.T) {
 	fx := load(t, files{permissions: hardeningRules, git: true, release: "0.10.1"}).noFatal(t)
 	for _, posture := range []session.Posture{session.Ask, session.FullAccess} {
-		decide := func(cmd string, deps Deps) Decision {
-			return fx.decide(t, withPosture(fx.call("exec_shell", map[string]any{"command": cmd}), posture), deps)
+		decide := func(cmd string) Decision {
+			return fx.decide(t, withPosture(fx.call("exec_shell", map[string]any{"command": cmd}), posture), Deps{})
 		}
-		d := decide(`awk 'BEGIN{print "git push" | "sh"}'`, Deps{})
+		d := decide(`awk 'BEGIN{print "git push" | "sh"}'`)
 		if d.Decision != Deny || d.Rule == nil || *d.Rule != "git push" || strings.Contains(d.Reason, "''") {
 			t.Errorf("%s: awk printing git push into sh: %s, rule %v: %s", posture, d.Decision, d.Rule, d.Reason)
 		}
-		d = decide(`awk 'BEGIN{print "ls" | "sh"}'`, Deps{})
-		own := decide(`echo ls | sh`, Deps{Exact: true})
-		if d.Decision != own.Decision || d.Layer != own.Layer || d.Rule != nil || strings.Contains(d.Reason, "''") || !strings.Contains(d.Reason, own.Reason) {
-			t.Errorf("%s: awk printing ls into sh: %s at %d (%s), want what 0.10.1 gives echo ls | sh: %s at %d (%s)", posture, d.Decision, d.Layer, d.Reason, own.Decision, own.Layer, own.Reason)
+		d = decide(`awk 'BEGIN{print "ls" | "sh"}'`)
+		want := Ask
+		if posture == session.FullAccess {
+			want = Deny
+		}
+		if d.Decision != want || d.Rule != nil || strings.Contains(d.Reason, "''") || !strings.Contains(d.Reason, "Deny rules are in force") {
+			t.Errorf("%s: awk printing ls into sh: %s at %d, rule %v: %s; want %s naming the release's reason", posture, d.Decision, d.Layer, d.Rule, d.Reason, want)
 		}
 	}
 }

@@ -37,9 +37,9 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 	}
 	release := p.snap.Release.Name()
 	// refused is the first hidden command the release refuses without a
-	// rule (0.10.1's refusal of words only known when it runs, as of a
-	// bare `sh` fed by a pipe): denied as the release denies that command,
-	// unless a rule denies another, which is then named.
+	// rule (0.10.1's hold of words only known when it runs, as of a bare
+	// `sh` fed by a pipe): a person decides, as for code nobody can read,
+	// unless a rule denies or asks about another, which is then named.
 	var refused *hardening.Finding
 	var refusal string
 	for _, f := range findings {
@@ -60,10 +60,8 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 			p.need, p.force = false, false
 			return p.deny(LayerPermissions, reason, rule), true
 		case execpolicy.PromptCall:
-			if p.s.autoApprove || refused != nil {
-				// As layer 5 ignores an ask rule the posture
-				// auto-approves; a refusal already denies.
-				continue
+			if p.s.autoApprove {
+				continue // as layer 5 ignores an ask rule the posture auto-approves
 			}
 			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' asks about", release, f.Why, v.Rule)
 			if rule == nil {
@@ -75,9 +73,10 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 		}
 	}
 	if refused != nil {
-		reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which Codewhale %s refuses itself: %s", release, refused.Why, release, refusal)
-		p.need, p.force = false, false
-		return p.deny(LayerPermissions, reason, nil), true
+		reason := fmt.Sprintf("hardening: a person must decide: %s, which Codewhale %s refuses itself, under no rule: %s", refused.Why, release, refusal)
+		p.requireApproval(reason, nil, true)
+		p.trace(LayerPermissions, EffectTighten, reason)
+		return Decision{}, false
 	}
 	if !shellRulesHold(p.snap.Engine()) {
 		return Decision{}, false

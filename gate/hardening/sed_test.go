@@ -147,6 +147,7 @@ execute this' f`,
 	`sed 's/#.*//' f`,
 	`sed 's/e/f/ # not the e flag' f`,
 	`sed --sandbox '1e git push' f`,
+	`sed 's/^/http:\/\/127.0.0.1/server/g' urls`,
 }
 
 func TestSedHostile(t *testing.T) {
