@@ -15,7 +15,7 @@ import (
 // person decides. Code from a file (-f, gawk's -E, -i and @include) is
 // read by the rule of docs/hardening.md, "Code from a file".
 func (in *inspector) awk(c *command) {
-	opts, operands := awkOptions.read(in.argTexts(c))
+	opts, operands := awkOptions.read(argTexts(c))
 	prog := awkProgram{vars: awkVars{assigned: map[string][][]awkTok{}, unknown: map[string]bool{}, memo: map[string]awkValues{}, busy: map[string]bool{}}}
 	var sources []string
 	given := false

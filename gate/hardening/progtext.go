@@ -18,23 +18,11 @@ const hole = "\x00"
 // argTexts are the command's arguments as text, a part only known when
 // the line runs written as hole. The words from c.open on are what the
 // line gives (a word it knows) or the source of a word built when it
-// runs; the open finding call() made for the command says which.
-func (in *inspector) argTexts(c *command) []string {
+// runs; their patterns say which.
+func argTexts(c *command) []string {
 	out := append([]string(nil), c.words[1:]...)
-	if c.complete() {
-		return out
-	}
-	rest := c.words[c.open:]
-	var open []Pattern
-	text := join(c.words[:c.open])
-	for i := len(in.found) - 1; i >= 0; i-- {
-		if f := in.found[i]; f.Command == text && len(f.Open) == len(rest) {
-			open = f.Open
-			break
-		}
-	}
-	for i, w := range rest {
-		if open == nil || open[i].Source != "" || open[i].Glob != globEscape(w) {
+	for i, w := range c.words[c.open:] {
+		if i >= len(c.patterns) || c.patterns[i].Source != "" {
 			out[c.open-1+i] = template(w)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // script is read by sed's grammar (sedScript), so a regex, a replacement
 // or a/i/c text holding an e is no command.
 func (in *inspector) sed(c *command) {
-	opts, operands := sedOptions.read(in.argTexts(c))
+	opts, operands := sedOptions.read(argTexts(c))
 	var parts []string
 	given := false
 	for _, o := range opts {
