@@ -92,6 +92,9 @@ type scanner struct {
 	evals    int
 	// started counts the commands judged, up to maxStarted.
 	started int
+	// modulesRead are the written files already read as modules: a module
+	// is run once, however often it is imported.
+	modulesRead map[string]bool
 }
 
 func (in *inspector) scanCode(lang *language, via, code string, depth int) {
@@ -648,6 +651,13 @@ func (s *scanner) written(name string, suffixes ...string) {
 			s.unseeable("loads `" + shorten(file) + "`, a file the line fills with what a program writes")
 			return
 		}
+		if s.modulesRead[file] {
+			return
+		}
+		if s.modulesRead == nil {
+			s.modulesRead = map[string]bool{}
+		}
+		s.modulesRead[file] = true
 		lang := s.lang
 		if lang == php {
 			lang = phpFile
