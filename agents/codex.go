@@ -11,10 +11,17 @@ import (
 	shellwords "github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
+// codexTools: Codex gives its hooks every shell call as Bash with the
+// command a string (an argv joined and quoted, codex-rs
+// core/src/tools/handlers/shell.rs shell_payload_command); shell and
+// local_shell are its tools' own names, whose command is an argv in the
+// releases where shell's parameters are ShellToolCallParams (command:
+// Vec<String>, which local_shell shares) and a string in those where
+// they are ShellCommandToolCallParams; exec_command's cmd is a string.
 var codexTools = map[string]counterpart{
 	"Bash":         codexShell("command", "cmd"),
-	"shell":        codexShell("command", "cmd"),
-	"local_shell":  codexShell("command", "cmd"),
+	"shell":        codexShell("command", "cmd").takingArgv("command"),
+	"local_shell":  codexShell("command", "cmd").takingArgv("command"),
 	"exec_command": codexShell("cmd", "command"),
 	"apply_patch":  patch("patch", "input", "command"),
 	// view_image reads a file and sends it to the model (seen reaching the

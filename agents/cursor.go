@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -65,11 +66,17 @@ var cursor = &Agent{
 		switch kind {
 		case "beforeShellExecution":
 			name = "Shell"
-			var command string
-			if _, err := field(event, "command", &command); err != nil {
+			var command any
+			if present, err := field(event, "command", &command); err != nil {
 				return Call{}, err
+			} else if !present {
+				return Call{}, errors.New("field \"command\": the beforeShellExecution event gives no command (or null): a shell call is decided by its command, so one without it is refused")
 			}
-			input["command"] = command
+			line, err := commandLine(kind, "command", command, asText)
+			if err != nil {
+				return Call{}, fmt.Errorf("field \"command\": %v", err)
+			}
+			input["command"] = line
 		case "beforeReadFile":
 			name = "Read"
 			var path string

@@ -1,13 +1,16 @@
 package agents
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
 	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
@@ -38,11 +41,41 @@ type counterpart struct {
 	// hold, when set, is why a human decides every call of this tool
 	// (Call.NeedsHuman): it can do more than its counterpart shows.
 	hold string
+	// commands are the agent's fields that hold a shell command, each
+	// with the shapes its tool takes it in: the command becomes the line
+	// Codewhale decides (commandLine), and a call whose command has
+	// another shape, or has none, is refused.
+	commands map[string]commandShape
 }
 
+// commandShape is a set of the shapes an agent's shell tool takes its
+// command in.
+type commandShape int
+
+const (
+	// asText: one string, the line a shell runs.
+	asText commandShape = 1 << iota
+	// asArgv: an array of strings, the program and its arguments, run as
+	// they are (Codex's shell and local_shell).
+	asArgv
+)
+
 // The Codewhale tools agents' tools map to, with the fields each reads.
+// A shell tool takes its command as a string unless it says otherwise
+// (takingArgv).
 func shell(from ...string) counterpart {
-	return counterpart{tool: "exec_shell", fields: map[string][]string{"command": from}}
+	c := counterpart{tool: "exec_shell", fields: map[string][]string{"command": from}, commands: map[string]commandShape{}}
+	for _, f := range from {
+		c.commands[f] = asText
+	}
+	return c
+}
+
+// takingArgv: the agent's command field also takes an argv, which
+// Codewhale decides as the line that runs it.
+func (c counterpart) takingArgv(field string) counterpart {
+	c.commands = plus(c.commands, field, c.commands[field]|asArgv)
+	return c
 }
 func read(from ...string) counterpart {
 	return counterpart{tool: "read_file", fields: map[string][]string{"path": from}}
@@ -228,6 +261,11 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 			if !present {
 				continue
 			}
+			if shape, isCommand := c.commands[f]; isCommand {
+				if v, err = commandLine(agentTool, f, v, shape); err != nil {
+					return "", nil, fmt.Errorf("field \"tool_input\": %v", err)
+				}
+			}
 			v, dropped := c.value(field, v)
 			if chosen == "" {
 				chosen, chosenValue = f, v
@@ -240,6 +278,9 @@ func translate(table map[string]counterpart, agentTool string, input map[string]
 				return "", nil, fmt.Errorf("field \"tool_input\": %s gives %q and %q different values; which one %s acts on is unknown, so the call is refused", agentTool, chosen, f, agentTool)
 			}
 		}
+	}
+	if _, hasCommand := out["command"]; len(c.commands) > 0 && !hasCommand {
+		return "", nil, fmt.Errorf("field \"tool_input\": %s gives no command (%s): a shell call is decided by its command, so one without it is refused", agentTool, quotedList(c.fields["command"]))
 	}
 	for field, with := range c.onlyWith {
 		if _, ok := out[with]; !ok {
@@ -317,4 +358,74 @@ func lookup(input map[string]any, name string) (value any, present bool, err err
 		value = e
 	}
 	return value, true, nil
+}
+
+// commandLine is the shell line an agent's command field holds, in one of
+// the shapes its tool takes (shape): a string as it is; an argv as the line
+// that runs exactly that argv (hardening.ArgvLine: ["bash", "-lc", "git
+// push"] is `bash -lc 'git push'`), so that every layer reads the command
+// the agent will run. Any other shape (a number, an object, null, an
+// argv where the tool takes a string, an empty argv or one holding
+// anything but strings) is an error naming the field and what is wrong:
+// Codewhale's layers read only a string, and would let a command they
+// cannot read pass every rule.
+func commandLine(agentTool, field string, v any, shape commandShape) (string, error) {
+	takes := "a string"
+	if shape&asArgv != 0 {
+		takes = "a string or an array of strings (an argv)"
+	}
+	switch v := v.(type) {
+	case string:
+		if shape&asText != 0 {
+			return v, nil
+		}
+	case []any:
+		if shape&asArgv == 0 {
+			break
+		}
+		if len(v) == 0 {
+			return "", fmt.Errorf("%s's %q is an empty array: an argv names at least the program to run, so the call is refused", agentTool, field)
+		}
+		argv := make([]string, len(v))
+		for i, e := range v {
+			word, ok := e.(string)
+			if !ok {
+				return "", fmt.Errorf("%s's %q[%d] is %s: an argv holds only strings, so the call is refused", agentTool, field, i, jsonKind(e))
+			}
+			if strings.IndexByte(word, 0) >= 0 {
+				return "", fmt.Errorf("%s's %q[%d] holds a NUL byte, which no program's argument can, so the call is refused", agentTool, field, i)
+			}
+			argv[i] = word
+		}
+		return hardening.ArgvLine(argv), nil
+	}
+	return "", fmt.Errorf("%s's %q is %s, where %s takes its command as %s, so the call is refused", agentTool, field, jsonKind(v), agentTool, takes)
+}
+
+// jsonKind names the kind of a decoded JSON value, for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// quotedList is names as "a" or "b".
+func quotedList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return strings.Join(quoted, " or ")
 }

@@ -3,20 +3,25 @@
 // Codewhale release at 1k and 10k rules, the memory of a 10k-rule policy,
 // codewhale/authorize against a trivial request on the same pipe, a hook
 // call as a process against `codewhale-ls version`, and `check` against
-// taplo and tombi where they are installed.
+// taplo and tombi where they are installed; then the hostile inputs
+// (internal/benchdata.HostileCommands, HostileEvents), each decision's
+// worst time.
 //
 //	go run ./bench
+//	go run ./bench -hostile -run 'cmdsub|heredoc'   # the hostile section alone
 package main
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -39,12 +44,28 @@ type row struct {
 }
 
 func main() {
+	hostileOnly := flag.Bool("hostile", false, "only the hostile section")
+	only := flag.String("run", "", "only the hostile inputs whose names match this regular expression")
+	oneCell := flag.String("cell", "", "measure one hostile cell, NAME/RELEASE/MODE, and print its worst time in ns (what the hostile section runs)")
+	flag.Parse()
+	if *oneCell != "" {
+		cell(*oneCell)
+		return
+	}
+	match, err := regexp.Compile(*only)
+	if err != nil {
+		fail(err)
+	}
 	root, err := os.MkdirTemp("", "codewhale-bench")
 	if err != nil {
 		fail(err)
 	}
 	defer os.RemoveAll(root)
 	var rows []row
+	if *hostileOnly {
+		printTable(hostile(match))
+		return
+	}
 	for _, n := range []int{1000, 10000} {
 		for _, r := range release.Implemented {
 			rows = append(rows, decision(root, r, n))
@@ -55,6 +76,12 @@ func main() {
 	bin := build(root)
 	rows = append(rows, hookRatio(root, bin))
 	rows = append(rows, checks(root, bin)...)
+	rows = append(rows, hostile(match)...)
+	printTable(rows)
+}
+
+// printTable writes the table.
+func printTable(rows []row) {
 	fmt.Printf("codewhale-ls %s, %s/%s, %d CPUs, %s\n\n", gate.Version, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Println("| measure | here | target | met |")
 	fmt.Println("|---|---|---|---|")

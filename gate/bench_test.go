@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -55,5 +56,57 @@ func BenchmarkDecideHardened(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkDecideHostile is each hostile shell line of
+// benchdata.HostileCommands (issue 23: at most 50 ms a decision, whatever
+// the text) at 1k rules, per release, exact and hardened; `go run ./bench`
+// prints the worst of a few decisions of each beside its target.
+func BenchmarkDecideHostile(b *testing.B) {
+	fixtures := map[string]fixture{}
+	for _, r := range release.Implemented {
+		fixtures[r.Version] = load(b, files{git: true, permissions: generatedPermissions(1000), release: r.Version}).noFatal(b)
+	}
+	for _, h := range benchdata.HostileCommands() {
+		for _, r := range release.Implemented {
+			fx := fixtures[r.Version]
+			req := fx.call("bash", map[string]any{"command": h.Command})
+			for _, mode := range []struct {
+				name string
+				deps Deps
+			}{{"exact", Deps{Exact: true}}, {"hardened", Deps{}}} {
+				b.Run(h.Name+"/"+r.Version+"/"+mode.name, func(b *testing.B) {
+					ctx := context.Background()
+					b.SetBytes(int64(len(h.Command)))
+					b.ReportAllocs()
+					for b.Loop() {
+						_ = Decide(ctx, fx.snap, req, mode.deps)
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkParseRequestHostile is the parse of codewhale/authorize calls
+// whose command is each hostile line (benchdata.HostileCommands), JSON
+// escapes and all: the request's share of a hostile decision over the
+// server (issue 23).
+func BenchmarkParseRequestHostile(b *testing.B) {
+	for _, h := range benchdata.HostileCommands() {
+		data, err := json.Marshal(map[string]any{"tool": "bash", "input": map[string]any{"command": h.Command}, "workspace": "/home/me/shop"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(h.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseRequest(data, Request{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

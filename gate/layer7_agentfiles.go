@@ -144,16 +144,25 @@ func (p *plan) agentFiles() string {
 	default:
 		return ""
 	}
+	// A path met again is answered as it was the first time, and a
+	// directory is resolved once: a line of half a million words named
+	// the same few paths, and resolved each of them on the disk again.
+	checked := map[string]bool{}
+	resolved := map[string]linkResolution{}
 	for _, c := range candidates {
 		if !filepath.IsAbs(c) && !strings.HasPrefix(c, "~") {
 			c = filepath.Join(dir, c)
 		}
+		if checked[c] {
+			continue
+		}
+		checked[c] = true
 		// As spelled, and through the links it passes: a repository's
 		// `cfg -> .claude` makes cfg/settings.json Claude's settings.
 		if guarded, ok := agentControlPath(c); ok {
 			return agentFilesReason(guarded)
 		}
-		if guarded, ok := agentControlPath(throughLinks(c, p.snap.Paths.Home)); ok {
+		if guarded, ok := agentControlPath(throughLinks(c, p.snap.Paths.Home, resolved)); ok {
 			return agentFilesReason(guarded + " (through a symbolic link: " + c + ")")
 		}
 	}
@@ -165,16 +174,33 @@ func agentFilesReason(guarded string) string {
 	return fmt.Sprintf("This call touches %s, where an agent's hooks or settings, or what chooses codewhale-ls and the Codewhale release, live: a change there could switch this policy off, so a human decides it (codewhale-ls guards these for other agents as Codewhale guards .codewhale/).", guarded)
 }
 
+// linkResolution is filepath.EvalSymlinks's answer for one path.
+type linkResolution struct {
+	real string
+	err  error
+}
+
 // throughLinks is p with the symbolic links of its longest existing
 // prefix resolved (`~` read as home), the rest as written; p when nothing
-// resolves.
-func throughLinks(p, home string) string {
+// resolves. resolved (when not nil) remembers each path resolved, for the
+// next path of the same decision.
+func throughLinks(p, home string, resolved map[string]linkResolution) string {
 	if rest, ok := strings.CutPrefix(p, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
 		p = home + rest
 	}
 	p = filepath.Clean(p)
+	evalSymlinks := func(path string) (string, error) {
+		if r, ok := resolved[path]; ok {
+			return r.real, r.err
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if resolved != nil {
+			resolved[path] = linkResolution{real, err}
+		}
+		return real, err
+	}
 	for prefix := p; ; prefix = filepath.Dir(prefix) {
-		if real, err := filepath.EvalSymlinks(prefix); err == nil {
+		if real, err := evalSymlinks(prefix); err == nil {
 			rel, _ := filepath.Rel(prefix, p)
 			return filepath.Join(real, rel)
 		}

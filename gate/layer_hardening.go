@@ -36,6 +36,12 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 		p.hidden = findings
 	}
 	release := p.snap.Release.Name()
+	// refused is the first hidden command the release refuses without a
+	// rule (0.10.1's refusal of words only known when it runs, as of a
+	// bare `sh` fed by a pipe): denied as the release denies that command,
+	// unless a rule denies another, which is then named.
+	var refused *hardening.Finding
+	var refusal string
 	for _, f := range findings {
 		if f.Unseeable != "" {
 			continue
@@ -44,18 +50,34 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 		rule := v.RuleLabel()
 		switch v.Kind {
 		case execpolicy.BlockCall:
+			if rule == nil {
+				if refused == nil {
+					refused, refusal = &f, v.Reason
+				}
+				continue
+			}
 			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' denies (%s)", release, f.Why, v.Rule, v.Reason)
 			p.need, p.force = false, false
 			return p.deny(LayerPermissions, reason, rule), true
 		case execpolicy.PromptCall:
-			if p.s.autoApprove {
-				continue // as layer 5 ignores an ask rule the posture auto-approves
+			if p.s.autoApprove || refused != nil {
+				// As layer 5 ignores an ask rule the posture
+				// auto-approves; a refusal already denies.
+				continue
 			}
 			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' asks about", release, f.Why, v.Rule)
+			if rule == nil {
+				reason = fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which Codewhale %s asks about itself: %s", release, f.Why, release, v.Reason)
+			}
 			p.requireApproval(reason, rule, true)
 			p.trace(LayerPermissions, EffectAsk, reason)
 			return Decision{}, false
 		}
+	}
+	if refused != nil {
+		reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which Codewhale %s refuses itself: %s", release, refused.Why, release, refusal)
+		p.need, p.force = false, false
+		return p.deny(LayerPermissions, reason, nil), true
 	}
 	if !shellRulesHold(p.snap.Engine()) {
 		return Decision{}, false

@@ -18,6 +18,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
@@ -114,7 +115,7 @@ func (a Agent) Note(scope Scope) string {
 // whatever its PATH), `hook NAME --timeout N` with a hook timeout of
 // seconds, then `|| exit 2` where exit 2 is the agent's block.
 func (a Agent) command(binary string, seconds int) string {
-	return shellQuote(binary) + a.commandTail(seconds)
+	return hardening.Quote(binary) + a.commandTail(seconds)
 }
 
 // powerShellCommand is Command for PowerShell: a quoted path is a string
@@ -177,7 +178,7 @@ func (a Agent) ourBinary(s string) (binary string, seconds int, ok bool) {
 	if len(quoted) >= 2 && strings.HasPrefix(quoted, "'") && strings.HasSuffix(quoted, "'") {
 		binary = strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, "'")
 	}
-	if shellQuote(binary) != quoted {
+	if hardening.Quote(binary) != quoted {
 		return "", 0, false
 	}
 	if strings.HasPrefix(path.Base(strings.ReplaceAll(binary, `\`, "/")), "codewhale-ls") || isRunningBinary(binary) {
@@ -199,14 +200,6 @@ func isRunningBinary(binary string) bool {
 	}
 	b, err := os.Stat(binary)
 	return err == nil && os.SameFile(a, b)
-}
-
-// shellQuote quotes s for sh where it holds anything but safe characters.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:+@%=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Install returns src with our entry for binary added to each event array

@@ -94,6 +94,24 @@ type call struct {
 	// lostTarget: the oldest release had a deny target this one lacks.
 	fired      []release.Change
 	lostTarget bool
+	// lostLater holds, for a line of many deny targets, the command and
+	// a copy of its targets, for lostTarget to be found only if it is
+	// asked (lost), which is when no change fired: the oldest release's
+	// targets of a long line are a second reading of all of it.
+	lostLater *lostTargetQuestion
+}
+
+type lostTargetQuestion struct {
+	command string
+	targets []string
+}
+
+// lost is lostTarget, answering a deferred question first.
+func (c *call) lost() bool {
+	if q := c.lostLater; q != nil {
+		c.lostTarget, c.lostLater = lostTarget(q.command, q.targets), nil
+	}
+	return c.lostTarget
 }
 
 // newCall is small enough to inline, which keeps Check's call off the heap.
@@ -273,7 +291,7 @@ func (e *Engine) Check(in Input) Result {
 // matched relatively, applied to the call's tool. Any other check is
 // decided by the code every release shares.
 func (c *call) mayDiffer() bool {
-	return len(c.fired) > 0 || c.lostTarget || c.toolRules != nil && c.toolRules.hasRootedOnly
+	return len(c.fired) > 0 || c.lost() || c.toolRules != nil && c.toolRules.hasRootedOnly
 }
 
 // changesAgainst names the changes behind an outcome that differs from
@@ -292,7 +310,7 @@ func (e *Engine) changesAgainst(c *call, base Result) []release.Change {
 			}
 		}
 	}
-	if e.has.expanderRewrite && !c.lostTarget {
+	if e.has.expanderRewrite && !c.lost() {
 		return []release.Change{release.ExpanderRewrite}
 	}
 	return []release.Change{release.DenyTargetsFromExpander}
@@ -350,7 +368,13 @@ func (e *Engine) check(c *call, in Input) Result {
 	if len(e.denied.patterns) > 0 || hasTypedDeny {
 		var buf [8]string // a plain command's targets fit, and stay on the stack
 		targets = denyTargets(buf[:0], has, in.Command, x)
-		c.lostTarget = has.expanderTargets && lostTarget(in.Command, targets)
+		switch {
+		case !has.expanderTargets:
+		case len(targets) > 16:
+			c.lostLater = &lostTargetQuestion{in.Command, slices.Clone(targets)}
+		default:
+			c.lostTarget = lostTarget(in.Command, targets)
+		}
 	}
 
 	// 1. Hard deny: nothing else is consulted.
@@ -520,8 +544,23 @@ func (e *Engine) fireNewTarget(c *call, target, command string) {
 // segments, heredoc lines) that is not among targets.
 func lostTarget(command string, targets []string) bool {
 	var buf [8]string
-	for _, t := range shell.AppendDenyTargets(buf[:0], command) {
-		if !slices.Contains(targets, t) {
+	naive := shell.AppendDenyTargets(buf[:0], command)
+	if len(naive) <= 16 || len(targets) <= 16 {
+		for _, t := range naive {
+			if !slices.Contains(targets, t) {
+				return true
+			}
+		}
+		return false
+	}
+	// A line of many commands: a set, not a scan of targets per target
+	// (100k segments would compare billions of strings).
+	set := make(map[string]struct{}, len(targets))
+	for _, t := range targets {
+		set[t] = struct{}{}
+	}
+	for _, t := range naive {
+		if _, ok := set[t]; !ok {
 			return true
 		}
 	}

@@ -1,6 +1,8 @@
 package execpolicy
 
 import (
+	"strings"
+
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
 )
 
@@ -22,11 +24,16 @@ func (x *keyIndex) add(key string, id int) {
 // classification, or by one of the subject's whole-word prefixes.
 type allowIndex struct {
 	byClass, byPrefix keyIndex
+	// longest is the length of byPrefix's longest key: a subject's longer
+	// prefixes are not looked up, since none can be a key (a megabyte of
+	// words would otherwise hash each of its prefixes, quadratic).
+	longest int
 }
 
 func (x *allowIndex) add(p shell.AllowPattern, id int) {
 	x.byClass.add(p.Lowered, id)
 	x.byPrefix.add(p.Collapsed, id)
+	x.longest = max(x.longest, len(p.Collapsed))
 }
 
 // each calls fn for every matching id, possibly twice, in no set order.
@@ -40,6 +47,9 @@ func (x *allowIndex) each(s shell.AllowSubject, fn func(id int)) {
 		}
 	}
 	for key := range s.PrefixKeySeq {
+		if len(key) > x.longest {
+			return // the keys come shortest first
+		}
 		for _, id := range x.byPrefix[key] {
 			fn(id)
 		}
@@ -172,8 +182,23 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 		return best, bestTarget
 	}
 	var tokenBuf, headBuf [16]string // a typical target fits; longer ones spill to the heap
+	var startBuf [16]int
+	full, starts, heads := tokenBuf[:0], startBuf[:0], headBuf[:0]
+	var tokens []string
+	fullText := ""
 	for ti, t := range targets {
-		tokens := shell.AppendDenyTokens(tokenBuf[:0], t)
+		// A target that ends the one tokenized last (the expander's lines
+		// from each wrapper of a command are its tails) takes the tail of
+		// its tokens; any other is tokenized, in the buffers a long target
+		// grew before.
+		suffix := false
+		if len(t) < len(fullText) && strings.HasSuffix(fullText, t) {
+			tokens, suffix = shell.SuffixTokens(fullText, full, starts, len(fullText)-len(t))
+		}
+		if !suffix {
+			full, starts = shell.AppendDenyTokensAt(full[:0], starts[:0], t)
+			tokens, fullText = full, t
+		}
 		scan := func(ids []int) {
 			for _, id := range ids {
 				if best >= 0 && id >= best {
@@ -186,7 +211,8 @@ func (d *denyIndex) first(targets []string) (id, target int) {
 			}
 		}
 		scan(d.anyHead)
-		for _, head := range d.dialect.AppendDenyHeads(headBuf[:0], tokens) {
+		heads = d.dialect.AppendDenyHeads(heads[:0], tokens)
+		for _, head := range heads {
 			d.candidates(head, tokens, scan)
 		}
 	}

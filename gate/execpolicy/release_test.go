@@ -361,3 +361,25 @@ func TestHasDotDot(t *testing.T) {
 		}
 	}
 }
+
+// A line of many deny targets answers the lost-target question only when
+// asked (issue 23): heredoc data the oldest release judged, behind 20
+// other commands, still names the change as it does on its own.
+func TestLostTargetOfALongLine(t *testing.T) {
+	f, _ := ParseFile([]byte(denyRule("git switch -f")))
+	r := release.MustOf("0.10.0")
+	for _, command := range []string{
+		"cat <<'EOF'\ngit switch -f\nEOF",
+		strings.Repeat("ls; ", 20) + "cat <<'EOF'\ngit switch -f\nEOF",
+	} {
+		in := never(command)
+		in.Tool, in.Cwd = DefaultTool, "/workspace"
+		if old := NewEngineFromFile(f).Check(in); old.Phase != Forbidden {
+			t.Fatalf("0.9.10, %q: %s", command, old.Phase)
+		}
+		got := NewEngineFromFile(f, WithRelease(r)).Check(in)
+		if got.Phase == Forbidden || !slices.Equal(got.Changes, []release.Change{release.DenyTargetsFromExpander}) {
+			t.Fatalf("0.10.0, %q: %s %v", command, got.Phase, got.Changes)
+		}
+	}
+}

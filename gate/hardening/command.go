@@ -34,6 +34,9 @@ type feed struct {
 	// from says where unknown input comes from ("a program's output", "a
 	// file"); "" when the line gives the command no input of its own.
 	from string
+	// form is what each word of unknown input is like, from the program
+	// that prints it (producedForm).
+	form Pattern
 }
 
 // given says whether the line gives the command input (a pipe, a
@@ -53,3 +56,31 @@ func (c *command) args() []string {
 
 // complete says whether every word of the command is known.
 func (c *command) complete() bool { return c.open == len(c.words) }
+
+// code is the text of word i as code another shell will read: the word
+// itself when known; when built at run time, its source with one level
+// of double quotes taken off, so `sh -c "cd $d && make"` reads
+// `cd $d && make`. What a variable holds is then read in its place, as
+// data: the one thing this reading cannot see is a variable holding
+// shell operators, which only the running shell knows (docs/hardening.md,
+// "Code built at run time").
+func (c *command) code(i int) string {
+	if i < c.open {
+		return c.words[i]
+	}
+	w := c.words[i]
+	if len(w) >= 2 && w[0] == '"' && w[len(w)-1] == '"' {
+		return w[1 : len(w)-1]
+	}
+	return w
+}
+
+// codeFrom is the words from i on as code, joined with spaces as eval
+// joins its arguments.
+func (c *command) codeFrom(i int) string {
+	parts := make([]string, 0, len(c.words)-i)
+	for ; i < len(c.words); i++ {
+		parts = append(parts, c.code(i))
+	}
+	return strings.Join(parts, " ")
+}

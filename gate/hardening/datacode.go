@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -57,19 +58,14 @@ func (in *inspector) setVar(name string, v value, depth int) {
 
 // special inspects what bash runs from the variables it runs code from.
 func (in *inspector) special(name string, v value, depth int) {
-	switch name {
-	case "PS0", "PS1", "PS2", "PS4":
-		if v.known {
-			in.document(v.text, depth, "the prompt "+name)
-		} else {
-			in.unseeable("the prompt " + name + " is set to text built when the line runs, and bash expands its command substitutions")
-		}
-	case "PROMPT_COMMAND":
-		if v.known {
-			in.line(v.text, depth+1, "PROMPT_COMMAND")
-		} else {
-			in.unseeable("PROMPT_COMMAND is set to code built when the line runs")
-		}
+	// A value only known when the line runs is a program's output, read
+	// as data (docs/hardening.md, "Cannot see").
+	switch {
+	case !v.known:
+	case name == "PS0" || name == "PS1" || name == "PS2" || name == "PS4":
+		in.document(v.text, depth, "the prompt "+name)
+	case name == "PROMPT_COMMAND":
+		in.line(v.text, depth+1, "PROMPT_COMMAND")
 	}
 }
 
@@ -101,17 +97,15 @@ func (in *inspector) paramExp(src string, pe *syntax.ParamExp, depth int) {
 	}
 	switch {
 	case pe.Exp != nil && pe.Exp.Op == syntax.OtherParamOps && pe.Exp.Word != nil && lit(src, pe.Exp.Word) == "P":
+		// A value the line does not give is data from outside it, read as
+		// a program's output is (docs/hardening.md, data-as-code).
 		if v := in.vars[name]; v.known {
 			in.document(v.text, depth, "${"+name+"@P}")
-		} else {
-			in.unseeable("${" + name + "@P} expands the command substitutions of what " + name + " holds when the line runs")
 		}
 	case pe.Excl && pe.Names == 0 && pe.Index == nil:
 		// ${!x}: the variable x names, subscript and all.
 		if v := in.vars[name]; v.known {
 			in.nameSubscript(v.text, depth, "${!"+name+"}")
-		} else {
-			in.unseeable("${!" + name + "} reads the variable named by what " + name + " holds when the line runs, and bash evaluates its subscript")
 		}
 	}
 }
@@ -119,6 +113,9 @@ func (in *inspector) paramExp(src string, pe *syntax.ParamExp, depth int) {
 // arith follows the variables an arithmetic expression reads: bash
 // evaluates each one's value as arithmetic in turn.
 func (in *inspector) arith(src string, expr syntax.ArithmExpr, depth int) {
+	if expr == nil || reflect.ValueOf(expr).IsNil() {
+		return
+	}
 	syntax.Walk(expr, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
@@ -177,10 +174,12 @@ func (in *inspector) arithText(text string, depth int, via string) {
 		in.unseeable(via + " evaluates arithmetic nested deeper than codewhale-ls follows")
 		return
 	}
-	if !strings.ContainsAny(text, "$`[") && !hasName(text) || !in.spend(len(text)) {
+	if !strings.ContainsAny(text, "$`[") && !hasName(text) || !in.spendBytes(len(text)) {
 		return
 	}
-	expr, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Arithmetic(strings.NewReader(text))
+	p := in.parser()
+	expr, err := p.Arithmetic(strings.NewReader(text))
+	in.release(p)
 	if err != nil {
 		if strings.ContainsAny(text, "$`") {
 			in.unseeable(via + " evaluates `" + shorten(text) + "` as arithmetic, which bash may read otherwise than codewhale-ls can")
@@ -199,10 +198,12 @@ func hasName(text string) bool {
 // document inspects text bash expands as a prompt or a double-quoted
 // string: the command substitutions in it run.
 func (in *inspector) document(text string, depth int, via string) {
-	if !strings.ContainsAny(text, "$`") || !in.spend(len(text)) {
+	if !strings.ContainsAny(text, "$`") || !in.spendBytes(len(text)) {
 		return
 	}
-	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(text))
+	p := in.parser()
+	w, err := p.Document(strings.NewReader(text))
+	in.release(p)
 	if err != nil {
 		in.unseeable(via + " expands `" + shorten(text) + "`, which bash may read otherwise than codewhale-ls can")
 		return
@@ -295,6 +296,8 @@ func (in *inspector) declareWords(variant string, words []string, depth int) {
 		v := value{text: val, known: val != "\x00"}
 		if nameref && v.known {
 			in.nameSubscript(v.text, depth, variant+" -n")
+			// A name reference reads the variable it names.
+			v = in.vars[v.text]
 		}
 		if base == name {
 			in.setVar(base, v, depth)
@@ -416,9 +419,9 @@ func (in *inspector) mapfile(c *command) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-C" && i+1 < len(args):
+		case a == "-C" && i+1 < len(c.words)-1:
 			i++
-			in.line(args[i]+" 0 ''", c.depth+1, "mapfile -C")
+			in.line(c.code(i+1)+" 0 ''", c.depth+1, "mapfile -C")
 		case a == "-O" && i+1 < len(args):
 			i++
 			in.arithText(args[i], c.depth, "mapfile -O")
@@ -429,26 +432,23 @@ func (in *inspector) mapfile(c *command) {
 			in.nameSubscript(a, c.depth, c.name())
 		}
 	}
-	if !c.complete() && slices.Contains(args, "-C") {
-		in.unseeable(c.name() + " -C runs a callback built when the line runs")
-	}
 }
 
 // trap inspects the code trap runs on a signal.
 func (in *inspector) trap(c *command) {
-	args := c.args()
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
+	i := 1
+	if i < len(c.words) && c.words[i] == "--" && i < c.open {
+		i++
 	}
 	switch {
-	case len(args) == 0 && !c.complete():
-		in.unseeable("trap runs code built when the line runs")
-	case len(args) == 0 || strings.HasPrefix(args[0], "-") && len(args[0]) > 1:
-	case len(args) == 1 && c.complete():
+	case i >= len(c.words):
+	case i < c.open && strings.HasPrefix(c.words[i], "-") && len(c.words[i]) > 1:
+		// trap -p, -l: nothing runs.
+	case i == len(c.words)-1 && c.complete():
 		// `trap SIGNAL` resets it; one word is code only with signals after.
 	default:
-		if args[0] != "-" && args[0] != "" {
-			in.line(args[0], c.depth+1, "trap")
+		if code := c.code(i); code != "-" && code != "" {
+			in.line(code, c.depth+1, "trap")
 		}
 	}
 }

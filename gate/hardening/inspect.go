@@ -3,6 +3,7 @@ package hardening
 import (
 	"fmt"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,7 +101,7 @@ var plainByte = func() (t [128]bool) {
 // runsOthers is a program that runs other commands or code given to it,
 // or rm, whose flags have many spellings.
 func runsOthers(name string) bool {
-	return isShell(name) || wrappers[name] || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo"}, name) || strings.HasPrefix(name, "git-")
+	return isShell(name) || isWrapper(name) || isInterpreter(name) || slices.Contains([]string{"rm", "eval", "xargs", "find", "git", "alias", "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "source", ".", "cp", "ln", "install", "mv", "trap", "hash", "let", "declare", "typeset", "local", "export", "readonly", "read", "printf", "test", "unset", "mapfile", "readarray", "complete", "enable", "set", "exec", "cargo", "capsh", "start-stop-daemon", "gdb", "cgdb", "lldb"}, name) || strings.HasPrefix(name, "git-")
 }
 
 type inspector struct {
@@ -121,12 +122,21 @@ type inspector struct {
 	fds map[string]value
 	// feeds are what pipes give the commands on their right.
 	feeds map[*syntax.Stmt]feed
+	// patterns are what synthetic variables stand for: the words a
+	// program gives xargs ($XARGS_INPUT), of a form known from the program.
+	patterns map[string]Pattern
 	// procSubsts are what the line's process substitutions <(…) print,
 	// by their source text, the word the command is given.
 	procSubsts map[string]value
-	// budget is the work left for this line (bytes parsed, nodes walked,
-	// words made), linear in its length; spent, the rest is unseeable.
-	budget int
+	gitConfig  map[string]map[string]value // set with git config, by file (git.go)
+	// steps is the work left for this line (nodes walked, words made,
+	// expressions evaluated), and bytes what is left to parse; spent,
+	// the rest of the line is unseeable (maxSteps, parseBytes).
+	steps, bytes int
+	// spent says the line's budget ran out.
+	spent bool
+	// parsers are parsers made for the line and free to use again.
+	parsers []*syntax.Parser
 }
 
 // value is what a variable, file or file descriptor holds.
@@ -139,14 +149,20 @@ func newInspector(size int) *inspector {
 	return &inspector{
 		seen: map[string]bool{}, aliases: map[string]string{}, shells: map[string]bool{},
 		vars: map[string]value{}, integers: map[string]bool{}, files: map[string]value{}, fds: map[string]value{},
-		feeds: map[*syntax.Stmt]feed{}, procSubsts: map[string]value{},
-		budget: 1<<16 + 16*size,
+		feeds: map[*syntax.Stmt]feed{}, procSubsts: map[string]value{}, patterns: map[string]Pattern{},
+		steps: maxSteps, bytes: parseBytes(size),
 	}
 }
 
 func (in *inspector) add(f Finding) {
+	if in.spent {
+		return
+	}
 	if len(in.found) >= maxFindings {
-		f = Finding{Unseeable: "the line holds more commands than codewhale-ls judges one by one"}
+		// Judged by its first findings, the rest held for a person.
+		in.spent = true
+		in.found = append(in.found, Finding{Unseeable: "the line holds more commands than codewhale-ls judges one by one"})
+		return
 	}
 	key := f.Command + "\x00" + f.Why + "\x00" + f.Unseeable + "\x00" + fmt.Sprint(f.Open)
 	if !in.seen[key] {
@@ -157,16 +173,51 @@ func (in *inspector) add(f Finding) {
 
 func (in *inspector) unseeable(why string) { in.add(Finding{Unseeable: why}) }
 
-// spend takes n units of the line's budget, and says whether there were
+// maxSteps bounds the steps one line may take, whatever its length: the
+// ordinary lines of the corpora take fewer than a thousand, and a
+// decision stays within milliseconds (docs/performance.md, "Hostile
+// inputs").
+const maxSteps = 1 << 14
+
+// parseSteps is what one parse costs besides its bytes: a parser's set-up
+// costs about as much as walking thirty nodes.
+const parseSteps = 32
+
+// parser is a bash parser for text of the line, from those it has made
+// and no one is using (parsing nests: a -c script is read while the line
+// is).
+func (in *inspector) parser() *syntax.Parser {
+	in.spend(parseSteps)
+	if n := len(in.parsers); n > 0 {
+		p := in.parsers[n-1]
+		in.parsers = in.parsers[:n-1]
+		return p
+	}
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+func (in *inspector) release(p *syntax.Parser) { in.parsers = append(in.parsers, p) }
+
+// parseBytes is what a line of size bytes may have parsed, its own text
+// and the code it hands to shells, evals and interpreters: linear in it.
+func parseBytes(size int) int { return 1<<16 + 4*size }
+
+// spend takes n steps of the line's budget, and says whether there were
 // enough; the first time there are not, the rest of the line is
 // unseeable.
-func (in *inspector) spend(n int) bool {
-	if in.budget < 0 {
+func (in *inspector) spend(n int) bool { return in.take(&in.steps, n) }
+
+// spendBytes takes n bytes of the line's parsing budget.
+func (in *inspector) spendBytes(n int) bool { return in.take(&in.bytes, n) }
+
+func (in *inspector) take(left *int, n int) bool {
+	if in.spent {
 		return false
 	}
-	in.budget -= n
-	if in.budget < 0 {
-		in.unseeable("the line holds more than codewhale-ls reads in one decision")
+	*left -= n
+	if *left < 0 {
+		in.spent = true
+		in.found = append(in.found, Finding{Unseeable: "the line holds more than codewhale-ls reads in one decision"})
 		return false
 	}
 	return true
@@ -184,7 +235,7 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 		in.unseeable("shells nested deeper than codewhale-ls follows")
 		return
 	}
-	if !in.spend(len(src)) {
+	if !in.spendBytes(len(src)) {
 		return
 	}
 	where := via
@@ -195,30 +246,81 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 		in.unseeable(where + " nests " + strconv.Itoa(n) + " deep, deeper than codewhale-ls reads")
 		return
 	}
+	if n := words(src); n > maxWords {
+		in.unseeable(where + " holds more than " + strconv.Itoa(maxWords) + " words and operators outside here-documents, more than codewhale-ls reads")
+		return
+	}
 	src, differs := bashReading(src)
 	if differs != "" {
 		in.unseeable(where + " holds text bash reads otherwise than codewhale-ls's parser: " + differs)
 	}
-	var stmts []*syntax.Stmt
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
-		stmts = append(stmts, s)
-		return true
-	})
-	// A lone command is the line as written; anything else (a chain, a
-	// subshell, a group, a loop) holds commands of its own.
-	lone := len(stmts) == 1 && err == nil && isCall(stmts[0])
-	compound := !lone || via != ""
-	for i, s := range stmts {
-		if i == 0 && stdin.given() {
-			in.feeds[s] = stdin
+	p := in.parser()
+	defer in.release(p)
+	// Each statement is walked as soon as it is read, so a line too long
+	// to read stops being parsed when its budget is spent. The first waits
+	// for the second: alone, it is the line as written.
+	var first *syntax.Stmt
+	count := 0
+	var err error
+	// The loop never breaks: StmtsSeq yields a pending parse error after
+	// its body said stop (mvdan.cc/sh v3.14.1), which Go refuses with a
+	// panic. A spent budget skips the rest instead, and the words()
+	// bound above caps what is left to parse.
+	for s, e := range p.StmtsSeq(strings.NewReader(src)) {
+		switch {
+		case e != nil:
+			err = e
+		case in.spent:
+		case count == 0:
+			count++
+			first = s
+			if stdin.given() {
+				in.feeds[s] = stdin
+			}
+			in.spend(1)
+		default:
+			count++
+			if first != nil {
+				in.walk(src, first, depth, via, true)
+				first = nil
+			}
+			in.walk(src, s, depth, via, true)
 		}
-		in.walk(src, s, depth, via, compound)
 	}
-	if err != nil {
-		// bash runs each complete command before the place it cannot
-		// read, and reads some text otherwise than this parser does.
-		in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
+	if first != nil {
+		// A lone command is the line as written; anything else (a chain,
+		// a subshell, a group, a loop, code another command runs) holds
+		// commands of its own.
+		lone := err == nil && isCall(first) && via == ""
+		in.walk(src, first, depth, via, !lone)
 	}
+	if err == nil || in.spent {
+		return
+	}
+	if delim, ok := unclosedHeredoc(err); ok && !strings.HasSuffix(src, "\n"+delim) {
+		// bash takes a here-document to the end of the text when its
+		// delimiter never comes (with a warning), and runs the command:
+		// read it so. The commands before it are read again, to the same
+		// findings.
+		in.script(src+"\n"+delim, depth, via, stdin)
+		return
+	}
+	// bash runs each complete command before the place it cannot read,
+	// and reads some text otherwise than this parser does.
+	in.unseeable(where + " holds text bash may read otherwise than codewhale-ls can (" + shorten(err.Error()) + ")")
+}
+
+// unclosedHeredoc is the delimiter of a here-document the parser found
+// no end of.
+func unclosedHeredoc(err error) (string, bool) {
+	const prefix = "unclosed here-document `"
+	msg := err.Error()
+	i := strings.Index(msg, prefix)
+	if i < 0 || !strings.HasSuffix(msg, "`") {
+		return "", false
+	}
+	delim := msg[i+len(prefix) : len(msg)-1]
+	return delim, delim != "" && !strings.ContainsAny(delim, "\n`")
 }
 
 func isCall(s *syntax.Stmt) bool {
@@ -255,9 +357,76 @@ func nesting(src string) int {
 	return deepest
 }
 
+// maxWords bounds the words text the layer parses may hold outside its
+// here-documents: parsing costs about a microsecond a word, and no
+// command a person reads has more.
+const maxWords = 16384
+
+// words counts the words and operators of src outside here-document
+// bodies, roughly
+// (quotes are not followed, so `<<` in a string can hide words after it
+// from the count: a long parse, never a missed command).
+func words(src string) int {
+	n := 0
+	blank := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			i = skipHeredoc(src, i+2) - 1
+			blank = true
+		case c == ' ' || c == '\t' || c == '\n':
+			blank = true
+		case c == '|' || c == '&' || c == ';' || c == '(' || c == ')':
+			// An operator is a word of the parse's work.
+			n++
+			blank = true
+		case blank:
+			n++
+			blank = false
+		}
+	}
+	return n
+}
+
+// skipHeredoc is where the text after a here-document's operator (at
+// i, after `<<`) goes on once its body ends: after the line that is its
+// delimiter, or the end of src.
+func skipHeredoc(src string, i int) int {
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(src) && !strings.ContainsRune(" \t\n;&|<>()", rune(src[i])) {
+		i++
+	}
+	delim := strings.Trim(src[start:i], `'"\`)
+	nl := strings.IndexByte(src[i:], '\n')
+	if delim == "" || nl < 0 {
+		return i
+	}
+	for at := i + nl + 1; at < len(src); {
+		end := strings.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src) - at
+		}
+		if strings.TrimLeft(src[at:at+end], "\t") == delim {
+			return at + end
+		}
+		at += end + 1
+	}
+	return len(src)
+}
+
 // walk inspects every command of a statement, and of the code nested in
 // its words (substitutions, arithmetic, parameter expansions).
 func (in *inspector) walk(src string, root syntax.Node, depth int, via string, compound bool) {
+	if root == nil || reflect.ValueOf(root).IsNil() {
+		return // text that is only a comment parses to nothing
+	}
 	nested := 0
 	var stack []syntax.Node
 	syntax.Walk(root, func(n syntax.Node) bool {
@@ -277,6 +446,15 @@ func (in *inspector) walk(src string, root syntax.Node, depth int, via string, c
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			nested++
 		case *syntax.Stmt:
+			if _, ok := n.Cmd.(*syntax.BinaryCmd); ok {
+				// A chain or pipeline, walked a command at a time: one of
+				// 100,000 commands nests as deep as a tree.
+				for _, leaf := range in.chain(src, n) {
+					in.walk(src, leaf, depth, via, compound || nested > 0)
+				}
+				stack = stack[:len(stack)-1]
+				return false
+			}
 			in.redirections(src, n, depth)
 			switch cmd := n.Cmd.(type) {
 			case *syntax.CallExpr:
@@ -290,10 +468,6 @@ func (in *inspector) walk(src string, root syntax.Node, depth int, via string, c
 						in.feeds[first] = f
 					}
 				}
-			}
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				in.feeds[n.Y] = in.output(src, n.X)
 			}
 		case *syntax.Assign:
 			if n.Index != nil {
@@ -328,6 +502,28 @@ func (in *inspector) walk(src string, root syntax.Node, depth int, via string, c
 	})
 }
 
+// chain is the commands of a chain or pipeline in the order they run,
+// found without recursion; what each pipe gives the command on its right
+// is noted as it goes.
+func (in *inspector) chain(src string, s *syntax.Stmt) []*syntax.Stmt {
+	var leaves []*syntax.Stmt
+	stack := []*syntax.Stmt{s}
+	for len(stack) > 0 && in.spend(1) {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		b, ok := top.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			leaves = append(leaves, top)
+			continue
+		}
+		if b.Op == syntax.Pipe || b.Op == syntax.PipeAll {
+			in.feeds[b.Y] = in.output(src, b.X)
+		}
+		stack = append(stack, b.Y, b.X)
+	}
+	return leaves
+}
+
 func firstStmt(cmd syntax.Command) *syntax.Stmt {
 	switch c := cmd.(type) {
 	case *syntax.Block:
@@ -358,6 +554,12 @@ func (in *inspector) call(src string, stmt *syntax.Stmt, expr *syntax.CallExpr, 
 			continue
 		}
 		v := in.assignedValue(src, a)
+		if in.integers[a.Name.Value] && a.Value != nil {
+			// An integer variable's assignment, += too, is arithmetic.
+			if text := in.unsplit(src, a.Value); text.known {
+				in.arithText(text.text, depth, "assigning to the integer variable "+a.Name.Value)
+			}
+		}
 		if len(expr.Args) == 0 {
 			in.setVar(a.Name.Value, v, depth)
 		} else {
@@ -374,6 +576,9 @@ func (in *inspector) call(src string, stmt *syntax.Stmt, expr *syntax.CallExpr, 
 	var hows []string
 	var open []Pattern
 	for i, w := range expr.Args {
+		if !in.spend(1) {
+			return
+		}
 		fields, pattern, how := in.fields(src, w)
 		if how != "" && !slices.Contains(hows, how) {
 			hows = append(hows, how)
@@ -466,19 +671,13 @@ func (in *inspector) runs(c *command) {
 	case name == "cp" || name == "ln" || name == "install" || name == "mv":
 		in.copies(c)
 	case name == "rm":
-		if canonical, ok := rmCanonical(args); ok {
-			in.add(Finding{Command: canonical, Why: "`" + shorten(join(c.words)) + "` is `" + shorten(canonical) + "` with its flags in another spelling"})
-		}
+		in.rm(c)
 	case isShell(name) || in.shells[c.words[0]] || in.shells[name]:
 		in.shell(c)
 	case in.files[c.words[0]] != (value{}) || in.files[strings.TrimPrefix(c.words[0], "./")] != (value{}):
-		in.runFile(c.words[0], c.depth, "the file `"+c.words[0]+"` the line writes")
+		in.scriptFile(c, c.words[0], "the file `"+shorten(c.words[0])+"` the line writes")
 	case name == "eval":
-		if !c.complete() {
-			in.unseeable("eval runs code built when the line runs")
-			return
-		}
-		in.line(strings.Join(args, " "), depth+1, "eval")
+		in.line(c.codeFrom(1), depth+1, "eval")
 	case name == "source" || name == ".":
 		if len(args) > 0 {
 			in.scriptFile(c, args[0], name)
@@ -491,10 +690,11 @@ func (in *inspector) runs(c *command) {
 		in.findExec(c)
 	case name == "git":
 		in.gitAlias(c)
-	case wrappers[name]:
-		if rest := wrapped(name, args); len(rest) > 0 {
-			in.line(join(rest)+openTail(c), depth+1, name)
-		}
+	case name == "cargo" || strings.HasPrefix(name, "git-"):
+		in.otherName(c)
+	case isWrapper(name):
+		in.unwrap(c)
+	case in.launch(c):
 	case isInterpreter(name):
 		in.interpreter(c)
 	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
@@ -517,6 +717,7 @@ func openTail(c *command) string {
 // given, or what it reads from its standard input.
 func (in *inspector) shell(c *command) {
 	name := path.Base(c.words[0])
+	in.startupFile(c, name)
 	via := "`" + name + " -c`"
 	args := c.args()
 	for i, a := range args {
@@ -528,10 +729,8 @@ func (in *inspector) shell(c *command) {
 		case (a == "-o" || a == "+o" || a == "-O" || a == "+O") && i+1 < len(args):
 			continue
 		case strings.HasPrefix(a, "-") && strings.Contains(a, "c"):
-			if i+1 < len(args) {
-				in.line(args[i+1], c.depth+1, via)
-			} else if !c.complete() {
-				in.unseeable(via + " runs a script built when the line runs")
+			if i+2 < len(c.words) {
+				in.line(c.code(i+2), c.depth+1, via)
 			}
 			return
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
@@ -548,60 +747,35 @@ func (in *inspector) shell(c *command) {
 		in.unseeable(name + " runs a script named when the line runs")
 		return
 	}
-	in.fromStdin(c, name)
+	in.scriptFile(c, "-", name)
 }
 
-// fromStdin inspects the commands a shell (or source /dev/stdin) reads
-// on its standard input.
-func (in *inspector) fromStdin(c *command, runner string) {
-	switch {
-	case c.stdin.known:
-		in.line(c.stdin.text, c.depth+1, runner+" reading its standard input")
-	case c.stdin.from != "":
-		in.unseeable(runner + " runs the commands " + c.stdin.from + " gives it")
+// startupFile inspects the file a non-interactive shell sources first:
+// $BASH_ENV (bash), $ENV (sh), as the command's own assignment or a
+// variable the line sets.
+func (in *inspector) startupFile(c *command, name string) {
+	for _, variable := range []string{"BASH_ENV", "ENV"} {
+		v, ok := c.env[variable]
+		if !ok {
+			v, ok = in.vars[variable]
+		}
+		switch {
+		case !ok:
+		case !v.known:
+			in.unseeable(name + " first runs the file " + variable + " names, which is only known when the line runs")
+		case v.text != "":
+			in.scriptFile(c, v.text, name+" sourcing "+variable)
+		}
 	}
 }
 
-// scriptFile inspects a script a shell or source runs from a file: one
-// the line writes, a file descriptor or process substitution it opens,
-// or standard input. A file that exists before the line is judged by its
-// name, as any script file is (docs/hardening.md, "Code from a file").
+// scriptFile inspects a script a shell or source runs from a file, by
+// the one rule for code from a file (codeFrom, docs/hardening.md, "Code
+// from a file").
 func (in *inspector) scriptFile(c *command, file, runner string) {
-	switch {
-	case file == "/dev/stdin" || file == "/proc/self/fd/0" || file == "/dev/fd/0" || file == "-":
-		in.fromStdin(c, runner)
-	case strings.HasPrefix(file, "/dev/fd/") || strings.HasPrefix(file, "/proc/self/fd/"):
-		fd := file[strings.LastIndexByte(file, '/')+1:]
-		if v, ok := in.fds[fd]; ok && v.known {
-			in.line(v.text, c.depth+1, runner+" reading file descriptor "+fd)
-		} else {
-			in.unseeable(runner + " runs what file descriptor " + fd + " holds")
-		}
-	case strings.HasPrefix(file, "<("):
-		if v := in.procSubsts[file]; v.known {
-			in.line(v.text, c.depth+1, "a process substitution read by "+runner)
-		} else {
-			in.unseeable(runner + " runs what a process substitution prints")
-		}
-	default:
-		in.runFile(file, c.depth, runner+" running the file `"+file+"`")
+	if text, ok := in.codeFrom(c, file, runner); ok {
+		in.line(text, c.depth+1, runner+" running `"+shorten(file)+"`")
 	}
-}
-
-// runFile inspects a script file the line itself writes.
-func (in *inspector) runFile(file string, depth int, via string) {
-	v, ok := in.files[file]
-	if !ok {
-		v, ok = in.files[strings.TrimPrefix(file, "./")]
-	}
-	if !ok {
-		return
-	}
-	if v.known {
-		in.line(v.text, depth+1, via)
-		return
-	}
-	in.unseeable(via + ", which the line fills with what a program writes")
 }
 
 // copies follows a shell copied or linked to another name, and a file
@@ -609,6 +783,7 @@ func (in *inspector) runFile(file string, depth int, via string) {
 func (in *inspector) copies(c *command) {
 	args := afterOptions(c.args(), []string{"-t", "-m", "-o", "-g", "-S", "--target-directory", "--mode", "--suffix"})
 	if len(args) < 2 || !c.complete() {
+		in.copiesOpen(c)
 		return
 	}
 	dest := args[len(args)-1]
@@ -624,23 +799,6 @@ func (in *inspector) copies(c *command) {
 		}
 		// A program copied or linked under another name runs as itself.
 		in.aliases[dest], in.aliases["./"+strings.TrimPrefix(dest, "./")] = src, src
-	}
-}
-
-// xargs inspects the command xargs runs, completed by the words it reads.
-func (in *inspector) xargs(c *command) {
-	rest := afterOptions(c.args(), xargsValued)
-	if len(rest) == 0 {
-		rest = []string{"echo"}
-	}
-	switch {
-	case !c.complete():
-		in.line(join(rest)+openTail(c), c.depth+1, "xargs")
-	case c.stdin.known:
-		in.line(join(rest)+" "+join(strings.Fields(c.stdin.text)), c.depth+1, "xargs reading "+describeFeed(c.stdin))
-	default:
-		// The words it reads are only known when it runs.
-		in.line(join(rest)+" \"$XARGS_INPUT\"", c.depth+1, "xargs")
 	}
 }
 
@@ -670,6 +828,11 @@ func (in *inspector) stdin(src string, stmt *syntax.Stmt) feed {
 		case syntax.Hdoc, syntax.DashHdoc:
 			f = in.heredoc(src, r)
 		case syntax.RdrIn, syntax.RdrInOut:
+			if ps := soleProcSubst(r.Word); ps != nil {
+				// < <(…): what the commands print.
+				f = in.output(src, &syntax.Stmt{Cmd: &syntax.Block{Stmts: ps.Stmts}})
+				continue
+			}
 			name, open := literal(src, r.Word)
 			switch v, ok := in.files[name]; {
 			case open != "":
@@ -689,6 +852,15 @@ func (in *inspector) stdin(src string, stmt *syntax.Stmt) feed {
 		}
 	}
 	return f
+}
+
+// soleProcSubst is the process substitution a word is made of alone.
+func soleProcSubst(w *syntax.Word) *syntax.ProcSubst {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	ps, _ := w.Parts[0].(*syntax.ProcSubst)
+	return ps
 }
 
 // heredoc is what a here-document gives: its text when nothing in it is

@@ -136,11 +136,51 @@ func FuzzInspect(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		for _, fd := range Inspect(line) {
+			if strings.HasPrefix(fd.Unseeable, "codewhale-ls could not read the line") {
+				t.Fatalf("%q: Inspect panicked: %s", line, fd.Unseeable)
+			}
 			if (fd.Command == "") == (fd.Unseeable == "") {
 				t.Fatalf("%q: a finding is neither a command nor unseeable, or both: %+v", line, fd)
 			}
 		}
 	})
+}
+
+// Brace expansions in the words of a line are read without changing the
+// parsed line under the walk (syntax.Walk knows no brace node).
+func TestInspectBracesInArguments(t *testing.T) {
+	for line, want := range map[string]string{
+		"mkdir -p project/{lib/ext,bin,doc/{html,pdf}} && git {push,}": "git push",
+		"touch a{1..3}.txt; git pu{s,}h":                               "git push puh",
+	} {
+		if found, unseeable := commands(line); !slices.Contains(found, want) || unseeable {
+			t.Errorf("%q: found %q (unseeable %v), want %q among them", line, found, unseeable, want)
+		}
+	}
+}
+
+// bash takes an unclosed here-document to the end of the text, and runs
+// its command: so does the layer, without holding the line.
+func TestInspectUnclosedHeredoc(t *testing.T) {
+	found, unseeable := commands("bash <<'EOT'\ngit push")
+	if !slices.Contains(found, "git push") || unseeable {
+		t.Errorf("found %q (unseeable %v)", found, unseeable)
+	}
+	if _, unseeable := commands("ssh host <<EOF"); unseeable {
+		t.Error("an empty unclosed here-document is unseeable")
+	}
+}
+
+// Inputs the fuzzer found panicking: a parse error after a statement
+// the budget skipped, and arithmetic that is only a comment.
+func TestInspectFuzzFinds(t *testing.T) {
+	for _, line := range []string{"0&0\xa7", `(("#A"))`, "x='#c'; echo $((x))"} {
+		for _, f := range Inspect(line) {
+			if strings.HasPrefix(f.Unseeable, "codewhale-ls could not read") {
+				t.Errorf("%q: %s", line, f.Unseeable)
+			}
+		}
+	}
 }
 
 // A brace expansion of millions of words costs nothing: past a bound it

@@ -170,49 +170,19 @@ type run struct {
 // codeStdin inspects the code an interpreter reads on its standard
 // input.
 func (in *inspector) codeStdin(c *command, lang *language, name string) {
-	switch {
-	case c.stdin.known:
-		in.scanCode(lang, "`"+name+"` reading its standard input", c.stdin.text, c.depth)
-	case c.stdin.from != "":
-		in.unseeable("`" + name + "` runs the code " + c.stdin.from + " gives it")
-	}
+	in.codeFile(c, lang, name, "-")
 }
 
-// codeFile inspects a script an interpreter runs from a file: standard
-// input, a file descriptor or process substitution, or a file the line
-// writes. A file that exists before the line is judged by its name.
+// codeFile inspects a script an interpreter runs from a file, by the one
+// rule for code from a file (codeFrom); a URL nobody here can read.
 func (in *inspector) codeFile(c *command, lang *language, name, file string) {
 	via := "`" + name + " " + shorten(file) + "`"
-	switch {
-	case file == "-" || file == "/dev/stdin" || file == "/proc/self/fd/0" || file == "/dev/fd/0":
-		in.codeStdin(c, lang, name)
-	case strings.HasPrefix(file, "/dev/fd/") || strings.HasPrefix(file, "/proc/self/fd/"):
-		fd := file[strings.LastIndexByte(file, '/')+1:]
-		if v, ok := in.fds[fd]; ok && v.known {
-			in.scanCode(lang, via, v.text, c.depth)
-		} else {
-			in.unseeable(via + " runs what file descriptor " + fd + " holds")
-		}
-	case strings.HasPrefix(file, "<("):
-		if v := in.procSubsts[file]; v.known {
-			in.scanCode(lang, via, v.text, c.depth)
-		} else {
-			in.unseeable(via + " runs the code a process substitution prints")
-		}
-	case strings.HasPrefix(file, "data:") || strings.Contains(file, "://"):
+	if strings.HasPrefix(file, "data:") || strings.Contains(file, "://") {
 		in.unseeable(via + " runs code from a URL, which nobody here can read")
-	default:
-		v, ok := in.files[file]
-		if !ok {
-			v, ok = in.files[strings.TrimPrefix(file, "./")]
-		}
-		switch {
-		case !ok:
-		case v.known:
-			in.scanCode(lang, via+", a file the line writes,", v.text, c.depth)
-		default:
-			in.unseeable(via + " runs a file the line fills with what a program writes")
-		}
+		return
+	}
+	if text, ok := in.codeFrom(c, file, via); ok {
+		in.scanCode(lang, via, text, c.depth)
 	}
 }
 

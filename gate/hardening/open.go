@@ -14,6 +14,38 @@ type Pattern struct {
 	Many bool
 	// Source is the word as written.
 	Source string
+	// Form narrows what each word may be, from the program that prints it
+	// (producedForm): "" any text.
+	Form Form
+}
+
+// Form is what every word a program prints is like.
+type Form int
+
+const (
+	// AnyText may be any word.
+	AnyText Form = iota
+	// NameOnly holds no slash: a file name in a directory (ls), a number
+	// (seq).
+	NameOnly
+	// RelativePath does not begin with a slash: paths git prints.
+	RelativePath
+	// NotOption does not begin with a dash: paths find prints from a
+	// starting point it was given (find takes none beginning with one).
+	NotOption
+)
+
+// matches says whether w may be a word of the pattern.
+func (p Pattern) matches(w string) bool {
+	switch {
+	case p.Form == NameOnly && strings.Contains(w, "/"):
+		return false
+	case p.Form == RelativePath && strings.HasPrefix(w, "/"):
+		return false
+	case p.Form == NotOption && strings.HasPrefix(w, "-"):
+		return false
+	}
+	return globMatch(p.Glob, w)
 }
 
 // globEscape escapes text for a Glob.
@@ -40,36 +72,54 @@ func (f Finding) Instantiate(rule []string) (string, bool) {
 		return "", false
 	}
 	known := wordsOf(f.Command)
-	words := append([]string(nil), known...)
-	i := 0
-	for ; i < len(known) && i < len(rule); i++ {
-		if known[i] != rule[i] {
-			return "", false
-		}
-	}
-	if i < len(known) {
-		// The rule is shorter than the known words: the engine judges
-		// the known words themselves (Command).
+	if len(rule) <= len(known) {
+		// The engine judges the known words themselves (Command).
 		return "", false
 	}
-	for _, p := range f.Open {
-		if i == len(rule) {
-			return join(words), true
-		}
-		if p.Many {
-			// Any number of words: the rest of the rule's.
-			return join(append(words, rule[i:]...)), true
-		}
-		if !globMatch(p.Glob, rule[i]) {
+	for i, w := range known {
+		if rule[i] != w {
 			return "", false
 		}
-		words = append(words, rule[i])
-		i++
 	}
-	if i == len(rule) {
-		return join(words), true
+	steps := 0
+	taken, ok := fill(f.Open, rule[len(known):], &steps)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return join(append(known, taken...)), true
+}
+
+// fill is the rule's words the patterns may become, in order, and
+// whether they may become them all (the command may go on past the
+// rule's words: rules match a prefix). steps bounds the search.
+func fill(pats []Pattern, rule []string, steps *int) ([]string, bool) {
+	if *steps++; *steps > 1<<12 {
+		return nil, false
+	}
+	if len(rule) == 0 {
+		return nil, true
+	}
+	if len(pats) == 0 {
+		return nil, false
+	}
+	p := pats[0]
+	if !p.Many {
+		if !p.matches(rule[0]) {
+			return nil, false
+		}
+		rest, ok := fill(pats[1:], rule[1:], steps)
+		return append([]string{rule[0]}, rest...), ok
+	}
+	// Any number of words, each matching the glob.
+	for k := 0; k <= len(rule); k++ {
+		if k > 0 && !p.matches(rule[k-1]) {
+			break
+		}
+		if rest, ok := fill(pats[1:], rule[k:], steps); ok {
+			return append(append([]string(nil), rule[:k]...), rest...), true
+		}
+	}
+	return nil, false
 }
 
 // globMatch says whether s matches a Glob: `*` any text (slashes too),

@@ -3,6 +3,7 @@ package hardening
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // groups of those. Anything else is a program's output, only known when
 // it runs.
 func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
-	unknown := feed{from: "a program's output"}
+	unknown := feed{from: "a program's output", form: Pattern{Glob: "*"}}
 	if !in.spend(1) {
 		return unknown
 	}
@@ -25,9 +26,18 @@ func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
 		}
 		var words []string
 		for _, w := range cmd.Args {
+			if !in.spend(1) {
+				return unknown
+			}
 			fields, open, _ := in.fields(src, w)
 			if open != nil {
-				return feed{from: "the output of `" + shorten(source(src, cmd)) + "`"}
+				from := "the output of `" + shorten(source(src, cmd)) + "`"
+				if len(words) > 0 && path.Base(words[0]) == "find" {
+					// Whatever it starts from, find prints no word
+					// beginning with a dash.
+					return feed{from: from, form: Pattern{Glob: "*", Form: NotOption}}
+				}
+				return feed{from: from, form: Pattern{Glob: "*"}}
 			}
 			words = append(words, fields...)
 		}
@@ -37,7 +47,7 @@ func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
 		if text, ok := printedBy(words, in.stdin(src, stmt), in.files); ok {
 			return feed{text: text, known: true}
 		}
-		return feed{from: "the output of `" + shorten(path.Base(words[0])) + "`"}
+		return feed{from: "the output of `" + shorten(path.Base(words[0])) + "`", form: producedForm(words)}
 	case *syntax.Block:
 		return in.outputs(src, cmd.Stmts)
 	case *syntax.Subshell:
@@ -47,8 +57,21 @@ func (in *inspector) output(src string, stmt *syntax.Stmt) feed {
 		case syntax.AndStmt:
 			return in.outputs(src, []*syntax.Stmt{cmd.X, cmd.Y})
 		case syntax.Pipe, syntax.PipeAll:
-			if y, ok := cmd.Y.Cmd.(*syntax.CallExpr); ok && len(y.Args) == 1 && lit(src, y.Args[0]) == "cat" {
-				return in.output(src, cmd.X)
+			y, ok := cmd.Y.Cmd.(*syntax.CallExpr)
+			if !ok {
+				break
+			}
+			var words []string
+			for _, w := range y.Args {
+				words = append(words, lit(src, w))
+			}
+			x := in.output(src, cmd.X)
+			switch {
+			case len(words) == 1 && words[0] == "cat":
+				return x
+			case keepsForm(words):
+				// A filter prints some of what it reads, as it was.
+				return feed{from: x.from + " filtered by `" + path.Base(words[0]) + "`", form: x.form}
 			}
 		}
 	}
@@ -170,6 +193,12 @@ func backslashes(s string, leadingZero bool) (string, bool) {
 			}
 			fallthrough
 		default:
+			if '1' <= c && c <= '7' {
+				// Octal needs its leading zero here: \151 is itself.
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				continue
+			}
 			rest := s[i+1 : min(len(s), i+9)]
 			consumed := escapeLen(c, rest)
 			b.WriteString(ansiC(`\` + string(c) + rest[:consumed]))
@@ -268,7 +297,7 @@ func convert(spec string, conv byte, arg string) (converted, bool) {
 		text, stop := backslashes(arg, true)
 		return converted{text: fmt.Sprintf("%"+spec+"s", text), stop: stop}, true
 	case 'q':
-		return converted{text: fmt.Sprintf("%"+spec+"s", quote(arg))}, true
+		return converted{text: fmt.Sprintf("%"+spec+"s", bashQuote(arg))}, true
 	case 'c':
 		if arg == "" {
 			return converted{}, true
@@ -286,4 +315,96 @@ func convert(spec string, conv byte, arg string) (converted, bool) {
 		return converted{text: fmt.Sprintf("%"+spec+verb, n)}, true
 	}
 	return converted{}, false
+}
+
+// bashQuote is printf %q's quoting: a backslash before each character
+// the shell reads specially, $'…' for text with control characters.
+func bashQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return "$'" + strings.NewReplacer("\\", "\\\\", "'", "\\'", "\n", "\\n", "\t", "\\t", "\r", "\\r").Replace(s) + "'"
+		}
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if strings.ContainsRune(" \t\n!\"#$&'()*,;<=>?[\\]^`{|}", r) || r == '~' && i == 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// producedForm is what every word a program prints is like, for the few
+// programs whose output words people feed xargs and substitutions:
+// find prints paths under its starting point, ls and seq names without a
+// slash, git's file listings relative paths.
+func producedForm(words []string) Pattern {
+	anyText := Pattern{Glob: "*"}
+	var operands []string
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") {
+			operands = append(operands, w)
+		}
+	}
+	switch path.Base(words[0]) {
+	case "find":
+		var starts []string
+		for _, a := range words[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			starts = append(starts, a)
+		}
+		switch {
+		case len(starts) == 0:
+			return Pattern{Glob: ".*"}
+		case len(starts) == 1 && starts[0] != "":
+			return Pattern{Glob: globEscape(starts[0]) + "*"}
+		}
+	case "ls":
+		for _, o := range operands {
+			if strings.Contains(o, "/") {
+				return anyText
+			}
+		}
+		if !slices.Contains(words, "-d") {
+			return Pattern{Glob: "*", Form: NameOnly}
+		}
+	case "seq":
+		return Pattern{Glob: "*", Form: NameOnly}
+	case "git":
+		if len(operands) > 0 && (operands[0] == "ls-files" || slices.Contains(words, "--name-only") && (operands[0] == "diff" || operands[0] == "ls-tree" || operands[0] == "show" || operands[0] == "log")) {
+			return Pattern{Glob: "*", Form: RelativePath}
+		}
+	}
+	return anyText
+}
+
+// keepsForm says whether a command in a pipeline prints only lines it
+// reads, unchanged: grep without options that print other text, sort,
+// uniq, head, tail, tac, shuf.
+func keepsForm(words []string) bool {
+	if len(words) == 0 || words[0] == "" {
+		return false
+	}
+	switch path.Base(words[0]) {
+	case "sort", "uniq", "head", "tail", "tac", "shuf":
+		return true
+	case "awk", "gawk", "mawk", "nawk":
+		// A program of a pattern alone prints the lines it matches:
+		// awk 'NR>5', awk '/x/'.
+		return len(words) == 2 && !strings.ContainsAny(words[1], "{}") && !strings.HasPrefix(words[1], "-")
+	case "grep", "egrep", "fgrep":
+		for _, w := range words[1:] {
+			if strings.HasPrefix(w, "-") && strings.ContainsAny(strings.TrimLeft(w, "-"), "obcnHZzAB") && !strings.HasPrefix(w, "--") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

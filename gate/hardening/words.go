@@ -1,6 +1,7 @@
 package hardening
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,13 +14,24 @@ import (
 // when part of it is only known when the line runs, the pattern of what
 // it may be. how names a spelling that hides the word's value.
 func (in *inspector) fields(src string, w *syntax.Word) (fields []string, open *Pattern, how string) {
+	// On a copy: splitting rewrites the word's parts in place, and the
+	// walk goes on through the word after (syntax.Walk knows no BraceExp).
+	copied := *w
+	copied.Parts = slices.Clone(w.Parts)
+	w = &copied
 	braces := syntax.SplitBraces(w)
 	if braces {
 		how = "brace expansion"
+		if n := braceFields(w); n > maxBraceFields || !in.spend(2*n) {
+			// So many words no reader can check them: the command is
+			// built by the expansion. Counted before expanding, which
+			// costs the words times their length.
+			return nil, &Pattern{Glob: "*", Many: true, Source: "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words"}, how
+		}
 	}
 	n := 0
 	for e, err := range expand.BracesSeq(nil, w) {
-		if n++; err != nil || n > maxBraceFields || !in.spend(1) {
+		if n++; err != nil || n > maxBraceFields {
 			// So many words no reader can check them: the command is
 			// built by the expansion.
 			return nil, &Pattern{Glob: "*", Many: true, Source: "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words"}, how
@@ -45,6 +57,62 @@ func (in *inspector) fields(src string, w *syntax.Word) (fields []string, open *
 	return fields, nil, how
 }
 
+// braceFields is how many words a word's brace expansions make, at most
+// maxBraceFields+1.
+func braceFields(w *syntax.Word) int {
+	n := 1
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		alternatives := 0
+		if b.Sequence {
+			alternatives = sequenceLength(b)
+		} else {
+			for _, e := range b.Elems {
+				alternatives += braceFields(e)
+			}
+		}
+		n *= max(alternatives, 1)
+		if n > maxBraceFields {
+			return maxBraceFields + 1
+		}
+	}
+	return n
+}
+
+// sequenceLength is how many words {a..b[..step]} makes.
+func sequenceLength(b *syntax.BraceExp) int {
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	step := 1
+	if len(b.Elems) > 2 {
+		if s, err := strconv.Atoi(b.Elems[2].Lit()); err == nil && s != 0 {
+			step = max(s, -s)
+		}
+	}
+	x, errX := strconv.Atoi(from)
+	y, errY := strconv.Atoi(to)
+	if errX != nil || errY != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = int(from[0]), int(to[0])
+		} else {
+			return maxBraceFields + 1
+		}
+	}
+	span := y - x
+	if span < 0 {
+		span = -span
+	}
+	if span/step > maxBraceFields {
+		return maxBraceFields + 1
+	}
+	return span/step + 1
+}
+
 // expansion is one word expanded: its fields, or the pattern of what it
 // may be when part of it is only known when the line runs.
 type expansion struct {
@@ -61,7 +129,8 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 	var cur strings.Builder // the field being built
 	var glob strings.Builder
 	started := false // cur holds a field, possibly empty ("")
-	dynamic, many := false, false
+	dynamic, many, constrained := false, false, false
+	form := AnyText
 	unknown := func(quoted bool) {
 		dynamic = true
 		glob.WriteString("*")
@@ -128,6 +197,18 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 				part(q, true)
 			}
 		case *syntax.ParamExp:
+			if pt, ok := in.patterns[paramName(p)]; ok {
+				// Words a program gives, each of a known form.
+				dynamic = true
+				if soleParam(w) == p {
+					many, constrained, form = pt.Many && !quoted, true, pt.Form
+					glob.WriteString(pt.Glob)
+				} else {
+					many = many || pt.Many && !quoted
+					glob.WriteString("*")
+				}
+				return
+			}
 			v, name := in.paramValue(p)
 			if !v.known {
 				unknown(quoted)
@@ -138,6 +219,12 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 		case *syntax.CmdSubst:
 			out := in.output(src, &syntax.Stmt{Cmd: &syntax.Block{Stmts: p.Stmts}})
 			if !out.known {
+				if soleSubst(w) == p && out.form.Glob != "" && (out.form.Glob != "*" || out.form.Form != AnyText) {
+					// All the word is what a program prints, of a known form.
+					dynamic, many, constrained, form = true, !quoted, true, out.form.Form
+					glob.WriteString(out.form.Glob)
+					return
+				}
 				unknown(quoted)
 				return
 			}
@@ -160,7 +247,12 @@ func (in *inspector) expandWord(src string, w *syntax.Word, split bool) expansio
 		part(p, false)
 	}
 	if dynamic {
-		return expansion{open: &Pattern{Glob: glob.String(), Many: many, Source: source(src, w)}}
+		g := glob.String()
+		if many && !constrained {
+			// Split into words, any of which may hold any part.
+			g = "*"
+		}
+		return expansion{open: &Pattern{Glob: g, Many: many, Source: source(src, w), Form: form}}
 	}
 	if started || cur.Len() > 0 || len(x.fields) == 0 && quoted(w) {
 		x.fields = append(x.fields, cur.String())
@@ -263,23 +355,49 @@ func unescapeDouble(s string) string {
 }
 
 // join writes words as a shell line: each quoted when it holds anything
-// but plain characters.
+// but plain characters. A first word spelled as an assignment stays one
+// (`env FOO=1 git push` unwrapped is `FOO=1 git push`); ArgvLine is the
+// line for an argv, where it cannot be.
 func join(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
-		out[i] = quote(w)
+		out[i] = Quote(w)
 	}
 	return strings.Join(out, " ")
 }
 
-func quote(w string) string {
-	if w == "" {
-		return "''"
+// paramName is the name a parameter expansion reads.
+func paramName(p *syntax.ParamExp) string {
+	if p.Param == nil {
+		return ""
 	}
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= 0x80 || !plainByte[c] || c == ' ' {
-			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
+	return p.Param.Value
+}
+
+// soleSubst is the command substitution a word is made of alone ($(…) or
+// "$(…)"), nil for any other word.
+func soleSubst(w *syntax.Word) *syntax.CmdSubst {
+	if len(w.Parts) != 1 {
+		return nil
 	}
-	return w
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, _ := part.(*syntax.CmdSubst)
+	return cs
+}
+
+// soleParam is the parameter expansion a word is made of alone ($x or
+// "$x"), nil for any other word.
+func soleParam(w *syntax.Word) *syntax.ParamExp {
+	if len(w.Parts) != 1 {
+		return nil
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	pe, _ := part.(*syntax.ParamExp)
+	return pe
 }

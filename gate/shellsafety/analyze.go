@@ -108,21 +108,30 @@ func dangerousInvocation(name string, argv []string) bool {
 // dangerousRm: any of -r/-f/-d (or their long names) and a target the
 // analyzer cannot bound.
 func dangerousRm(args []string) bool {
+	// Two passes over args rather than a list of targets: a megabyte of
+	// arguments was copied for each command the line was judged as.
 	flagged := false
-	var targets []string
-	for i, a := range args {
+	for _, a := range args {
 		if a == "--" {
-			targets = append(targets, args[i+1:]...)
 			break
 		}
 		if hasShort(a, "rRfd") || hasLong(a, "recursive", "force", "dir") {
 			flagged = true
-		}
-		if a == "-" || a == "" || a[0] != '-' {
-			targets = append(targets, a)
+			break
 		}
 	}
-	return flagged && slices.ContainsFunc(targets, unboundedTarget)
+	if !flagged {
+		return false
+	}
+	for i, a := range args {
+		if a == "--" {
+			return slices.ContainsFunc(args[i+1:], unboundedTarget)
+		}
+		if (a == "-" || a == "" || a[0] != '-') && unboundedTarget(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // dangerousFind: -delete or -exec rm under a root the analyzer cannot bound.

@@ -132,7 +132,7 @@ func (p AllowPattern) Matches(s AllowSubject) bool {
 // lets a caller index patterns instead of trying each.
 func (s AllowSubject) PrefixKeys() []string { return slices.Collect(s.PrefixKeySeq) }
 
-// PrefixKeySeq yields PrefixKeys without collecting them.
+// PrefixKeySeq yields PrefixKeys without collecting them, shortest first.
 func (s AllowSubject) PrefixKeySeq(yield func(string) bool) {
 	for i := 0; i < len(s.Collapsed); i++ {
 		if s.Collapsed[i] == ' ' && !yield(s.Collapsed[:i]) {

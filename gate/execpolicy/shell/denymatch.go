@@ -2,6 +2,7 @@ package shell
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -79,6 +80,49 @@ func AppendDenyTokens(dst []string, text string) []string {
 		}
 	}
 	return dst
+}
+
+// AppendDenyTokensAt is AppendDenyTokens that also appends to starts, for
+// each token, where its whitespace field begins in text: the tokens of
+// text[off:], where off is 0 or follows an ASCII space, are the tokens
+// whose field begins at off or later (SuffixTokens), as a field never
+// spans a space.
+func AppendDenyTokensAt(dst []string, starts []int, text string) ([]string, []int) {
+	lower := ascii.Lower(text)
+	pos := 0
+	for field := range strings.FieldsSeq(lower) {
+		// The field is the first text at or after pos that is no space,
+		// so its first occurrence from pos is where it begins.
+		at := pos + strings.Index(lower[pos:], field)
+		pos = at + len(field)
+		tok := field
+		for strings.HasPrefix(tok, "$(") {
+			tok = tok[2:]
+		}
+		tok = strings.TrimLeft(tok, "({")
+		tok = strings.TrimRight(tok, ")};")
+		if tok != "" {
+			dst = append(dst, tok)
+			starts = append(starts, at)
+		}
+	}
+	return dst, starts
+}
+
+// SuffixTokens is DenyTokens(text[off:]) from text's tokens and starts
+// (AppendDenyTokensAt), when off is 0 or follows an ASCII space; ok is
+// false otherwise.
+func SuffixTokens(text string, tokens []string, starts []int, off int) ([]string, bool) {
+	if off < 0 || off > len(text) || off > 0 && !asciiSpace(text[off-1]) {
+		return nil, false
+	}
+	m, _ := slices.BinarySearch(starts, off)
+	return tokens[m:], true
+}
+
+// asciiSpace is an ASCII byte unicode.IsSpace accepts.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // DenyMatch reports whether the hard-deny prefix rule matches target.
@@ -269,6 +313,9 @@ func (d Dialect) AppendDenyHeads(dst []string, target []string) []string {
 			}
 		}
 		reached, next, afterNext = next, afterNext, false
+		if !reached && !next {
+			break // nothing later is reached: only a reached flag reaches on
+		}
 	}
 	return dst
 }

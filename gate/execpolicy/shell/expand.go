@@ -125,6 +125,34 @@ func joinWords(words []string) string {
 	return b.String()
 }
 
+// suffixJoin is joinWords(words) with where each words[k:] begins in it,
+// so that joinWords(words[k:]) is a slice of one string: the join skips
+// empty words and puts one space between the others, so the join of a
+// tail is the whole join from the tail's first non-empty word.
+type suffixJoin struct {
+	text   string
+	starts []int // starts[k]: where joinWords(words[k:]) begins in text
+}
+
+func newSuffixJoin(words []string) suffixJoin {
+	j := suffixJoin{text: joinWords(words), starts: make([]int, len(words)+1)}
+	at := len(j.text) // the join of no word is empty: the end
+	j.starts[len(words)] = at
+	for k := len(words) - 1; k >= 0; k-- {
+		if words[k] != "" {
+			at -= len(words[k])
+			j.starts[k] = at
+			at-- // the space before it, if any word comes before
+		} else {
+			j.starts[k] = j.starts[k+1]
+		}
+	}
+	return j
+}
+
+// from is joinWords(words[k:]).
+func (j suffixJoin) from(k int) string { return j.text[j.starts[k]:] }
+
 func isPassthrough(word string) bool { return passthroughWrappers[ascii.Lower(basename(word))] }
 
 // stripWrappers drops leading assignments and passthrough wrappers, and,

@@ -158,7 +158,63 @@ func runeWidthAt(s string, k int) int {
 // markReplacementOperands marks the operands of an xargs that hold its
 // replacement string (`-I R`, `-J R`, `-i[R]`, `--replace[=R]`) as known
 // only at run time: `xargs -I{} sh -c {}` runs whatever arrives on stdin.
+//
+// An operand after an xargs, not one of its option values, holding one of
+// its replacement strings, is marked: each distinct string is looked for
+// once per operand, against the xargs that have it, rather than each
+// xargs reading all the operands after it (a line of 512 `xargs -I{}`
+// read the rest of the line 512 times).
 func markReplacementOperands(words []string, heads []int, dynamic []bool) {
+	type holder struct {
+		head   int
+		values map[int]bool // its option values, never its operands
+	}
+	var distinct []string
+	holders := map[string][]holder{}
+	first := len(words)
+	forEachReplacement(words, heads, func(head int, replacements []string, values map[int]bool) {
+		for _, r := range replacements {
+			if r == "" {
+				continue
+			}
+			hs := holders[r]
+			if hs == nil {
+				distinct = append(distinct, r)
+			}
+			if len(hs) == 0 || hs[len(hs)-1].head != head {
+				holders[r] = append(hs, holder{head, values})
+			}
+			first = min(first, head)
+		}
+	})
+	for _, r := range distinct {
+		slices.SortFunc(holders[r], func(a, b holder) int { return a.head - b.head })
+	}
+	for at := first + 1; at < len(words); at++ {
+		if strings.HasPrefix(words[at], "-") {
+			continue
+		}
+	marking:
+		for _, r := range distinct {
+			if !strings.Contains(words[at], r) {
+				continue
+			}
+			for _, h := range holders[r] {
+				if h.head >= at {
+					break // the holders ascend
+				}
+				if !h.values[at] {
+					dynamic[at] = true
+					break marking
+				}
+			}
+		}
+	}
+}
+
+// forEachReplacement calls fn with each xargs head's replacement strings
+// and the positions of its option values, heads in order.
+func forEachReplacement(words []string, heads []int, fn func(head int, replacements []string, values map[int]bool)) {
 	g := wrapperGrammars["xargs"]
 	for _, head := range heads {
 		if commandName(words[head]) != "xargs" {
@@ -207,15 +263,8 @@ func markReplacementOperands(words []string, heads []int, dynamic []bool) {
 				}
 			}
 		}
-		for at := head + 1; at < len(words); at++ {
-			if values[at] || strings.HasPrefix(words[at], "-") {
-				continue
-			}
-			for _, r := range replacements {
-				if r != "" && strings.Contains(words[at], r) {
-					dynamic[at] = true
-				}
-			}
+		if len(replacements) > 0 {
+			fn(head, replacements, values)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // 0.10.0's expander (docs/codewhale/releases/0.10.0.md A.3.2) was never
 // published; what is known is that it is 0.9.10's except that heredoc
@@ -51,6 +54,7 @@ func withoutHeredocData(command string) (code string, substitutions []string, ok
 	// and the offsets of the rest stay those of command.
 	blanked := []byte(command)
 	var pending []heredocSpec
+	stdin := newStdinScan(command)
 	for i := 0; i < len(command); {
 		c := command[i]
 		switch {
@@ -77,7 +81,7 @@ func withoutHeredocData(command string) (code string, substitutions []string, ok
 			i = end
 		case c == '\n' && len(pending) > 0:
 			i++
-			shellReads := shellReadsStdin(command[:i])
+			shellReads := stdin.shellReadsBefore(i)
 			for _, h := range pending {
 				start := i
 				body, end, terminated := readHeredocBody(command, i, h)
@@ -207,12 +211,91 @@ func cutLine(s string, i int) (string, int) {
 // its script.
 func shellReadsStdin(text string) bool {
 	commands, _ := tokenize(text)
-	for _, words := range commands {
-		if rest := stripWrappers(words); len(rest) > 0 {
-			if name := commandName(rest[0]); shellNames[name] || name == "source" || name == "." {
-				return true
-			}
+	return slices.ContainsFunc(commands, readsStdinAsScript)
+}
+
+// readsStdinAsScript reports a command (tokenize's words) whose command
+// word, after assignments and wrappers, is a shell or source.
+func readsStdinAsScript(words []string) bool {
+	if rest := stripWrappers(words); len(rest) > 0 {
+		if name := commandName(rest[0]); shellNames[name] || name == "source" || name == "." {
+			return true
 		}
 	}
 	return false
+}
+
+// stdinScan answers shellReadsStdin(command[:b]) for increasing b in one
+// pass of the tokenizer over command, where asking each prefix anew is
+// quadratic (4,096 here-documents took seconds). It is exact: the
+// tokenizer's top-level steps look at most one byte past what they take
+// (peek(1)), and b always follows a newline, so where the pass over the
+// whole command has a step boundary at b, the steps before it are those
+// of tokenize(command[:b]) byte for byte, whose commands are then the
+// ones ended so far and the one under way (its endCommand at the end of
+// the text). Where one step spans b (a quote, substitution or backquote
+// open across the line), the prefix is tokenized from that step's start
+// with the state before it: the same steps, then one reading to the end.
+// stdinscan_test.go compares it with shellReadsStdin on every prefix.
+type stdinScan struct {
+	t tokenizer
+	// seen: a command ended before t.i reads stdin as its script.
+	seen bool
+	// The state before the step last taken, for when it spans b: where
+	// it began, the words and word under way (the builder only grows, so
+	// its text so far stays as it was), and seen.
+	from       int
+	words      []string
+	word       string
+	started    bool
+	seenBefore bool
+}
+
+func newStdinScan(command string) *stdinScan {
+	return &stdinScan{t: tokenizer{src: command}}
+}
+
+// shellReadsBefore is shellReadsStdin(command[:b]); b may not decrease
+// from one call to the next.
+func (s *stdinScan) shellReadsBefore(b int) bool {
+	t := &s.t
+	for t.i < b {
+		s.from, s.words, s.word, s.started, s.seenBefore = t.i, t.words, t.word.String(), t.started, s.seen
+		t.step()
+		s.take()
+	}
+	if t.i == b {
+		return s.seen || readsStdinAsScript(pendingCommand(t.words, t.word.String(), t.started))
+	}
+	// The step from s.from reads past b: take it again on the prefix.
+	if s.seenBefore {
+		return true
+	}
+	p := tokenizer{src: t.src[:b], i: s.from, started: s.started, words: slices.Clone(s.words)}
+	p.word.WriteString(s.word)
+	p.run()
+	return slices.ContainsFunc(p.commands, readsStdinAsScript)
+}
+
+// take notes the commands the last step ended and forgets them.
+func (s *stdinScan) take() {
+	if !s.seen && slices.ContainsFunc(s.t.commands, readsStdinAsScript) {
+		s.seen = true
+	}
+	s.t.commands, s.t.nested = s.t.commands[:0], s.t.nested[:0]
+}
+
+// pendingCommand is the command endCommand would end with words and the
+// word under way (when started): its words without group braces.
+func pendingCommand(words []string, word string, started bool) []string {
+	var command []string
+	for _, w := range words {
+		if w != "{" && w != "}" {
+			command = append(command, w)
+		}
+	}
+	if started && word != "{" && word != "}" {
+		command = append(command, word)
+	}
+	return command
 }

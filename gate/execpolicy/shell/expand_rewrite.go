@@ -42,8 +42,10 @@ func expandRewriteGeneral(command string) Expansion {
 
 // emit records one command line: its non-empty words joined by spaces, once.
 // A line dropped at the cap was never checked, so the command is dynamic.
-func (x *rewriteExpander) emit(words []string) {
-	line := joinWords(words)
+func (x *rewriteExpander) emit(words []string) { x.emitLine(joinWords(words)) }
+
+// emitLine records one line, joined already.
+func (x *rewriteExpander) emitLine(line string) {
 	if line == "" || x.seen[line] {
 		return
 	}
@@ -121,6 +123,12 @@ type rewriteScan struct {
 	word     pendingWord
 	nested   []string
 	heredocs []heredocSpec
+	// shellStdin: one of commands[:headsRead] has a shell or source as a
+	// command head, so a heredoc after it is read as code; kept across
+	// lines since commands only grow (4,096 heredoc lines read every
+	// command again each: seconds).
+	shellStdin bool
+	headsRead  int
 	// uncertain: the text does not parse cleanly (an unterminated quote,
 	// substitution or heredoc, a `case` inside a substitution), so where
 	// this reader ends a region may not be where the shell does.
@@ -344,13 +352,14 @@ func (s *rewriteScan) heredocOperator() {
 // newline. A body fed to a shell (or source) is its script; an unquoted
 // body's substitutions run; anything else is data.
 func (s *rewriteScan) readHeredocBodies() {
-	shellStdin := false
-	for _, c := range s.commands {
+	for _, c := range s.commands[s.headsRead:] {
 		for _, head := range commandHeads(c.words).heads {
 			name := commandName(c.words[head])
-			shellStdin = shellStdin || shellNames[name] || name == "source" || name == "."
+			s.shellStdin = s.shellStdin || shellNames[name] || name == "source" || name == "."
 		}
 	}
+	s.headsRead = len(s.commands)
+	shellStdin := s.shellStdin
 	for _, h := range s.heredocs {
 		body, end, terminated := readHeredocBody(s.src, s.i, h)
 		s.i = end
@@ -570,7 +579,11 @@ func (x *rewriteExpander) record(c *simpleCommand, depth int) {
 		x.Dynamic = true
 		return
 	}
-	x.emit(words)
+	// The lines from each head are suffixes of the whole command's:
+	// slices of one join, not a join each (half a million wrappers made
+	// 512 copies of a megabyte).
+	joined := newSuffixJoin(words)
+	x.emitLine(joined.from(0))
 	heads := commandHeads(words)
 	x.Dynamic = x.Dynamic || heads.truncated
 	for _, payload := range heads.splitPayloads {
@@ -580,12 +593,12 @@ func (x *rewriteExpander) record(c *simpleCommand, depth int) {
 	markReplacementOperands(words, heads.heads, dynamic)
 	for _, head := range heads.heads {
 		if head > 0 {
-			x.emit(words[head:])
+			x.emitLine(joined.from(head))
 		}
 		// A wrapper's options stay in front of what it runs too, so a deny
 		// rule can skip them as flags if the grammar misread one.
 		if _, ok := wrapperGrammars[commandName(words[head])]; ok && slices.ContainsFunc(heads.heads, func(inner int) bool { return inner > head }) {
-			x.emit(words[head+1:])
+			x.emitLine(joined.from(head + 1))
 		}
 		for k := 0; k <= head; k++ {
 			if dynamic[k] && !isAssignment(words[k]) {
