@@ -88,7 +88,9 @@ func (in *inspector) interpreter(c *command) {
 		in.line(r.shellLine, c.depth+1, "`"+name+" exec`")
 	}
 	for _, m := range r.modules {
-		if why, ok := lang.dynamic[m]; ok {
+		// python -m pdb reads its commands from the terminal unless the
+		// line gives it input.
+		if why, ok := lang.dynamic[m]; ok && (family != "python" || c.stdin.given()) {
 			in.unseeable("`" + name + "` " + why)
 		}
 		if strings.HasPrefix(m, "data:") || strings.Contains(m, "://") {
@@ -160,6 +162,8 @@ type run struct {
 	// interactive says it reads code from standard input after the rest
 	// (python -i, node -i, lua -i, php -a).
 	interactive bool
+	// inPlace says perl -i edits files in place, opening them as files.
+	inPlace bool
 	// debugger says perl -d runs the debugger PERL5DB names.
 	debugger bool
 	// magicOpen says Perl's <> opens the remaining arguments with the

@@ -163,7 +163,10 @@ func (s *scanner) scan(code string) {
 		s.bound = bound
 	}
 	s.evals--
-	if lx.broken != "" {
+	// Code the interpreter cannot compile runs nothing (Perl's BEGIN
+	// blocks before the error are among the tokens read); code this
+	// lexer cannot read, but which could start a process, is unseeable.
+	if lx.broken != "" && (s.lang.danger == nil || s.lang.danger.MatchString(lx.unread)) {
 		s.unseeable("holds code codewhale-ls cannot read (" + lx.broken + ")")
 	}
 	if lx.guessed && s.lang.danger != nil && s.lang.danger.MatchString(lx.quiet.String()) {
