@@ -82,7 +82,7 @@ func (in *inspector) interpreter(c *command) {
 		in.codeStdin(c, lang, name)
 	}
 	if r.openValue || r.code == nil && r.file == "" && !r.none && !c.complete() {
-		in.unseeable("`" + name + "` runs code named when the line runs")
+		in.unseeable("`" + name + "` runs code, or a script, given by words built when the line runs")
 	}
 	if r.shellLine != "" {
 		in.line(r.shellLine, c.depth+1, "`"+name+" exec`")
