@@ -15,6 +15,8 @@ type command struct {
 	// open is the index of the first word only known when the line runs,
 	// len(words) when every word is known.
 	open int
+	// patterns are what the words from open on may be, one for each.
+	patterns []Pattern
 	// stdin is what the command reads on its standard input.
 	stdin feed
 	// depth is how deep in shells, evals and programs' code it runs.
@@ -83,4 +85,24 @@ func (c *command) codeFrom(i int) string {
 		parts = append(parts, c.code(i))
 	}
 	return strings.Join(parts, " ")
+}
+
+// mayBeginOrEnd says whether a word of the pattern may begin or end with
+// one of chars, blanks around it aside: a glob whose first and last
+// characters are literal and not among them cannot.
+func (p Pattern) mayBeginOrEnd(chars string) bool {
+	g := p.Glob
+	if g == "" {
+		return true
+	}
+	first, last := g[0], g[len(g)-1]
+	if first == '\\' && len(g) > 1 {
+		first = g[1]
+	}
+	if len(g) > 1 && g[len(g)-2] == '\\' {
+		last = g[len(g)-1]
+	}
+	blank := func(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }
+	return first == '*' || last == '*' || blank(first) || blank(last) ||
+		strings.IndexByte(chars, first) >= 0 || strings.IndexByte(chars, last) >= 0
 }

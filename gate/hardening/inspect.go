@@ -611,6 +611,7 @@ func (in *inspector) call(src string, stmt *syntax.Stmt, expr *syntax.CallExpr, 
 	if open == nil {
 		c.open = len(c.words)
 	}
+	c.patterns = open
 	if len(c.words) == 0 {
 		return
 	}

@@ -359,12 +359,14 @@ func producedForm(words []string) Pattern {
 			}
 			starts = append(starts, a)
 		}
+		start := "."
 		switch {
-		case len(starts) == 0:
-			return Pattern{Glob: ".*"}
 		case len(starts) == 1 && starts[0] != "":
-			return Pattern{Glob: globEscape(starts[0]) + "*"}
+			start = starts[0]
+		case len(starts) > 1:
+			return Pattern{Glob: "*", Form: NotOption}
 		}
+		return Pattern{Glob: globEscape(start) + "*" + findNameSuffix(words[1+len(starts):]), Form: NotOption}
 	case "ls":
 		for _, o := range operands {
 			if strings.Contains(o, "/") {
@@ -407,4 +409,33 @@ func keepsForm(words []string) bool {
 		return true
 	}
 	return false
+}
+
+// findNameSuffix is the glob every path a find expression prints ends
+// with, when the expression is one -name test and nothing that joins or
+// negates tests: `-name '*.html'` prints paths ending in .html. "" when
+// nothing is known of the end.
+func findNameSuffix(expression []string) string {
+	suffix := ""
+	for i, a := range expression {
+		switch a {
+		case "-o", "-or", "!", "-not", ",", "(", ")":
+			return ""
+		case "-name":
+			if suffix != "" || i+1 >= len(expression) {
+				return ""
+			}
+			name := expression[i+1]
+			if !strings.HasPrefix(name, "*") || strings.ContainsAny(name, "?[\\") || name == "*" {
+				return ""
+			}
+			// The name's own stars stay stars; the rest is literal.
+			pieces := strings.Split(name[1:], "*")
+			for j := range pieces {
+				pieces[j] = globEscape(pieces[j])
+			}
+			suffix = strings.Join(pieces, "*")
+		}
+	}
+	return suffix
 }
