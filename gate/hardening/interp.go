@@ -60,7 +60,10 @@ func (in *inspector) interpreter(c *command) {
 	if !ok {
 		return
 	}
-	r := read(c.args())
+	// The words built at run time are read with a hole for each part only
+	// known then (argTexts): a hole where the language reads code is code
+	// nobody can read; in a string, the string is built at run time.
+	r := read(in.argTexts(c))
 	lang := r.lang
 	if lang == nil {
 		lang = languageOf(family)
@@ -180,7 +183,7 @@ func (in *inspector) codeStdin(c *command, lang *language, name string) {
 // codeFile inspects a script an interpreter runs from a file, by the one
 // rule for code from a file (codeFrom); a URL nobody here can read.
 func (in *inspector) codeFile(c *command, lang *language, name, file string) {
-	via := "`" + name + " " + shorten(file) + "`"
+	via := "`" + name + " " + shorten(strings.ReplaceAll(file, hole, "…")) + "`"
 	if strings.HasPrefix(file, "data:") || strings.Contains(file, "://") {
 		in.unseeable(via + " runs code from a URL, which nobody here can read")
 		return

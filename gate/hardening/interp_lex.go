@@ -62,11 +62,14 @@ func (l *lexer) emit(t token) {
 func (l *lexer) punct(s string) { l.emit(token{kind: tkPunct, text: s}) }
 
 func (l *lexer) str(v string, known bool) {
+	known = known && !strings.Contains(v, hole)
 	l.emit(token{kind: tkString, text: v, known: known})
 	l.out.quiet.WriteString(v + "\n")
 }
 
-func (l *lexer) command(v string, known bool) { l.emit(token{kind: tkCommand, text: v, known: known}) }
+func (l *lexer) command(v string, known bool) {
+	l.emit(token{kind: tkCommand, text: v, known: known && !strings.Contains(v, hole)})
+}
 
 func (l *lexer) dynamic(why string) { l.emit(token{kind: tkDynamic, text: why}) }
 

@@ -665,10 +665,16 @@ func perlRun(args []string) (r run) {
 
 // perlMagicOpen inspects the file names perl -n and -p (and <>) open
 // with the two-argument open: a name starting or ending with | runs as a
-// shell command. Names the line builds when it runs ($(find …), xargs)
-// are not held: only a file named so, made before, could run one.
+// shell command. A name the line builds when it runs is held unless its
+// form cannot begin or end with | (find . -name '*.html').
 func (in *inspector) perlMagicOpen(c *command, rest []string) {
-	for _, a := range rest {
+	for j, a := range rest {
+		if w := len(c.words) - len(rest) + j; w >= c.open && w-c.open < len(c.patterns) {
+			if c.patterns[w-c.open].mayBeginOrEnd("|") {
+				in.unseeable("`perl -n` opens a file named when the line runs (" + shorten(c.words[w]) + "), and a name starting or ending in | runs as a command")
+			}
+			continue
+		}
 		t := strings.TrimSpace(a)
 		switch {
 		case strings.HasPrefix(t, "|"):

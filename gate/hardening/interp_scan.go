@@ -137,6 +137,10 @@ func (s *scanner) scan(code string) {
 			s.shell(t.text, t.known, "a command in backquotes")
 		case tkDynamic:
 			s.unseeable(t.text)
+		case tkPunct:
+			if t.text == hole {
+				s.unseeable("runs code the line builds when it runs")
+			}
 		case tkString:
 			if t.known && s.lang.named[t.text] {
 				s.unseeable("names " + t.text + " in a string, to reach it by name")
@@ -584,7 +588,7 @@ func closesFirst(toks []token) bool {
 // ([…], (…), array(…), qw(), %w[]), lists joined by the language's `+`.
 func (s *scanner) list(toks []token) ([]string, bool) {
 	if len(toks) == 1 && toks[0].kind == tkWords {
-		return toks[0].words, true
+		return toks[0].words, !slices.ContainsFunc(toks[0].words, func(w string) bool { return strings.Contains(w, hole) })
 	}
 	if len(toks) >= 2 && toks[0].kind == tkIdent && s.fold(toks[0].text) == "array" && toks[1].text == "(" {
 		toks = toks[1:]
@@ -638,7 +642,7 @@ func (s *scanner) words(toks []token) ([]string, bool) {
 // "x.php"): a file that exists before the line is judged by its name, as
 // a script is (docs/hardening.md, "Code from a file").
 func (s *scanner) written(name string, suffixes ...string) {
-	if len(s.in.files) == 0 || name == "" {
+	if len(s.in.files) == 0 || name == "" || strings.Contains(name, hole) {
 		return
 	}
 	for _, suffix := range append([]string{""}, suffixes...) {
