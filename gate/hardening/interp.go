@@ -60,7 +60,10 @@ func (in *inspector) interpreter(c *command) {
 	if !ok {
 		return
 	}
-	r := read(c.args())
+	// The words built at run time are read with a hole for each part only
+	// known then (argTexts): a hole where the language reads code is code
+	// nobody can read; in a string, the string is built at run time.
+	r := read(in.argTexts(c))
 	lang := r.lang
 	if lang == nil {
 		lang = languageOf(family)
@@ -82,13 +85,15 @@ func (in *inspector) interpreter(c *command) {
 		in.codeStdin(c, lang, name)
 	}
 	if r.openValue || r.code == nil && r.file == "" && !r.none && !c.complete() {
-		in.unseeable("`" + name + "` runs code named when the line runs")
+		in.unseeable("`" + name + "` runs code, or a script, given by words built when the line runs")
 	}
 	if r.shellLine != "" {
 		in.line(r.shellLine, c.depth+1, "`"+name+" exec`")
 	}
 	for _, m := range r.modules {
-		if why, ok := lang.dynamic[m]; ok {
+		// python -m pdb reads its commands from the terminal unless the
+		// line gives it input.
+		if why, ok := lang.dynamic[m]; ok && (family != "python" || c.stdin.given()) {
 			in.unseeable("`" + name + "` " + why)
 		}
 		if strings.HasPrefix(m, "data:") || strings.Contains(m, "://") {
@@ -160,6 +165,8 @@ type run struct {
 	// interactive says it reads code from standard input after the rest
 	// (python -i, node -i, lua -i, php -a).
 	interactive bool
+	// inPlace says perl -i edits files in place, opening them as files.
+	inPlace bool
 	// debugger says perl -d runs the debugger PERL5DB names.
 	debugger bool
 	// magicOpen says Perl's <> opens the remaining arguments with the
@@ -176,7 +183,7 @@ func (in *inspector) codeStdin(c *command, lang *language, name string) {
 // codeFile inspects a script an interpreter runs from a file, by the one
 // rule for code from a file (codeFrom); a URL nobody here can read.
 func (in *inspector) codeFile(c *command, lang *language, name, file string) {
-	via := "`" + name + " " + shorten(file) + "`"
+	via := "`" + name + " " + shorten(strings.ReplaceAll(file, hole, "…")) + "`"
 	if strings.HasPrefix(file, "data:") || strings.Contains(file, "://") {
 		in.unseeable(via + " runs code from a URL, which nobody here can read")
 		return

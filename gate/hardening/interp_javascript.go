@@ -183,8 +183,12 @@ func isJSIdentStart(c byte) bool { return isIdentStart(c) || c == '$' }
 // lexJS reads JavaScript: '…' and "…" with escapes, template literals
 // whose ${…} are code (a template tagged $, Bun's and zx's shell, is a
 // command), regular expressions, comments.
-func lexJS(src string) *lexed {
-	l := &lexer{src: src}
+func lexJS(src string) *lexed { return relex(src, lexJSAs) }
+
+// lexJSAs reads JavaScript, taking the other reading of each guess when
+// flip.
+func lexJSAs(src string, flip bool) *lexed {
+	l := &lexer{src: src, flip: flip}
 	if strings.HasPrefix(src, "#!") {
 		l.i = strings.IndexByte(src, '\n')
 		if l.i < 0 {
@@ -240,10 +244,10 @@ func lexJS(src string) *lexed {
 			prev := l.prev()
 			regex := prev.kind == tkNewline || prev.kind == tkPunct && prev.text != ")" && prev.text != "]" && prev.text != "}" || prev.kind == tkIdent && jsRegexAfter[prev.text]
 			if prev.kind == tkPunct && prev.text == "}" {
-				l.out.guessed, regex = true, true
+				l.out.guessed, regex = true, !l.flip
 			}
 			if prev.kind == tkPunct && (prev.text == "++" || prev.text == "--") {
-				l.out.guessed, regex = true, false // x++ / 2, or ++/re/.lastIndex
+				l.out.guessed, regex = true, l.flip // x++ / 2, or ++/re/.lastIndex
 			}
 			if !regex {
 				l.operator([]string{"/="})

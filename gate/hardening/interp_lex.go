@@ -31,8 +31,9 @@ type lexed struct {
 	// embedded is code inside strings (interpolations: "#{…}", `${…}`,
 	// f"{…}", "@{[…]}"), read with the same names as the code around it.
 	embedded []string
-	// broken says why the lexer could not read the code to its end.
-	broken string
+	// broken says why the lexer could not read the code to its end;
+	// unread is the code from the last token it read.
+	broken, unread string
 	// guessed says the lexer read a `/` (or `%`, `?`) as an operator or as
 	// the start of a literal where the language decides by what the code
 	// means; quiet is the text the lexer read as strings, patterns and
@@ -47,18 +48,28 @@ type lexer struct {
 	src string
 	i   int
 	out lexed
+	// flip takes the other reading at each guess (relex).
+	flip bool
+	// mark is where the last token read ends.
+	mark int
 }
 
-func (l *lexer) emit(t token) { l.out.toks = append(l.out.toks, t) }
+func (l *lexer) emit(t token) {
+	l.out.toks = append(l.out.toks, t)
+	l.mark = l.i
+}
 
 func (l *lexer) punct(s string) { l.emit(token{kind: tkPunct, text: s}) }
 
 func (l *lexer) str(v string, known bool) {
+	known = known && !strings.Contains(v, hole)
 	l.emit(token{kind: tkString, text: v, known: known})
 	l.out.quiet.WriteString(v + "\n")
 }
 
-func (l *lexer) command(v string, known bool) { l.emit(token{kind: tkCommand, text: v, known: known}) }
+func (l *lexer) command(v string, known bool) {
+	l.emit(token{kind: tkCommand, text: v, known: known && !strings.Contains(v, hole)})
+}
 
 func (l *lexer) dynamic(why string) { l.emit(token{kind: tkDynamic, text: why}) }
 
@@ -72,7 +83,7 @@ func (l *lexer) comment(text string) { l.out.quiet.WriteString(text + "\n") }
 
 func (l *lexer) fail(why string) {
 	if l.out.broken == "" {
-		l.out.broken = why
+		l.out.broken, l.out.unread = why, l.src[min(l.mark, len(l.src)):]
 	}
 	l.i = len(l.src)
 }
@@ -231,4 +242,18 @@ func (l *lexer) interpolated(q byte, openers ...string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// relex reads src with lex, and when a guess left the code unreadable,
+// again with the other reading at each guess: the one of the two
+// readings that reads to the end is the code's (still a guess, so the
+// scanner's check of the quiet text applies).
+func relex(src string, lex func(src string, flip bool) *lexed) *lexed {
+	lx := lex(src, false)
+	if lx.broken != "" && lx.guessed {
+		if alt := lex(src, true); alt.broken == "" {
+			return alt
+		}
+	}
+	return lx
 }

@@ -56,7 +56,7 @@ var perl = &language{
 }
 
 // perlNamed are Perl's named operators after which a / starts a pattern.
-var perlNamed = map[string]bool{"split": true, "grep": true, "map": true, "join": true, "push": true, "unshift": true, "return": true, "and": true, "or": true, "not": true, "if": true, "unless": true, "while": true, "until": true, "print": true, "say": true, "x": true, "lt": true, "gt": true, "le": true, "ge": true, "eq": true, "ne": true, "cmp": true, "when": true, "xor": true}
+var perlNamed = map[string]bool{"split": true, "grep": true, "map": true, "join": true, "push": true, "unshift": true, "return": true, "and": true, "or": true, "not": true, "if": true, "unless": true, "while": true, "until": true, "print": true, "say": true, "x": true, "lt": true, "gt": true, "le": true, "ge": true, "eq": true, "ne": true, "cmp": true, "when": true, "xor": true, "for": true, "foreach": true}
 
 var perlOps = []string{"<=>", "**=", "||=", "//=", "&&=", "...", "->", "=>", "==", "!=", "<=", ">=", "=~", "!~", "..", "**", "++", "--", "+=", "-=", ".=", "*=", "x=", "||", "&&", "<<", ">>", "::"}
 
@@ -64,8 +64,11 @@ var perlOps = []string{"<=>", "**=", "||=", "//=", "&&=", "...", "->", "=>", "==
 // qr s tr y with any delimiters, here-documents, POD, comments; code in
 // interpolations (@{[…]}, ${\…}, subscripts), in s///e replacements and
 // in (?{…}) patterns is embedded code.
-func lexPerl(src string) *lexed {
-	l := &lexer{src: src}
+func lexPerl(src string) *lexed { return relex(src, lexPerlAs) }
+
+// lexPerlAs reads Perl, taking the other reading of each guess when flip.
+func lexPerlAs(src string, flip bool) *lexed {
+	l := &lexer{src: src, flip: flip}
 	skipAt, skipTo := -1, 0 // a line's here-document bodies
 	lineStart := true
 	for l.i < len(src) {
@@ -180,16 +183,15 @@ func lexPerl(src string) *lexed {
 			l.operator(perlOps)
 		case c == '/':
 			prev := l.prev()
+			divide := perlTerm(prev)
+			if prev.kind == tkIdent && !perlNamed[prev.text] && prev.text[0] != '$' && prev.text[0] != '@' || prev.kind == tkPunct && (prev.text == "}" || prev.text == "++" || prev.text == "--") {
+				l.out.guessed, divide = true, !l.flip
+			}
 			switch {
-			case prev.kind == tkIdent && !perlNamed[prev.text] && prev.text[0] != '$' && prev.text[0] != '@' || prev.kind == tkPunct && (prev.text == "}" || prev.text == "++" || prev.text == "--"):
-				l.out.guessed = true
-				fallthrough
-			case perlTerm(prev):
-				if strings.HasPrefix(src[l.i:], "//=") || strings.HasPrefix(src[l.i:], "/=") {
-					l.operator([]string{"//=", "/="})
-				} else {
-					l.operator([]string{"//"})
-				}
+			case divide && (strings.HasPrefix(src[l.i:], "//=") || strings.HasPrefix(src[l.i:], "/=")):
+				l.operator([]string{"//=", "/="})
+			case divide:
+				l.operator([]string{"//"})
 			default:
 				l.i++
 				l.perlQuoteLike("m", '/')
@@ -567,6 +569,8 @@ func perlRun(args []string) (r run) {
 				r.magicOpen = true
 			}
 		}
+		// Editing in place, perl opens each file as a file (since 5.28).
+		r.magicOpen = r.magicOpen && !r.inPlace
 	}()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -634,7 +638,10 @@ func perlRun(args []string) (r run) {
 						r.debugger = true
 					}
 					break cluster
-				case 'i', 'C', 'D', 'x':
+				case 'i':
+					r.inPlace = true
+					break cluster
+				case 'C', 'D', 'x':
 					break cluster
 				case 'v', 'h', 'V':
 					r.none = true
@@ -658,9 +665,16 @@ func perlRun(args []string) (r run) {
 
 // perlMagicOpen inspects the file names perl -n and -p (and <>) open
 // with the two-argument open: a name starting or ending with | runs as a
-// shell command.
+// shell command. A name the line builds when it runs is held unless its
+// form cannot begin or end with | (find . -name '*.html').
 func (in *inspector) perlMagicOpen(c *command, rest []string) {
-	for _, a := range rest {
+	for j, a := range rest {
+		if w := len(c.words) - len(rest) + j; w >= c.open && w-c.open < len(c.patterns) {
+			if c.patterns[w-c.open].mayBeginOrEnd("|") {
+				in.unseeable("`perl -n` opens a file named when the line runs (" + shorten(c.words[w]) + "), and a name starting or ending in | runs as a command")
+			}
+			continue
+		}
 		t := strings.TrimSpace(a)
 		switch {
 		case strings.HasPrefix(t, "|"):
@@ -668,9 +682,6 @@ func (in *inspector) perlMagicOpen(c *command, rest []string) {
 		case strings.HasSuffix(t, "|"):
 			in.line(strings.TrimSpace(t[:len(t)-1]), c.depth+1, "`perl -n` opening `"+shorten(a)+"`")
 		}
-	}
-	if !c.complete() {
-		in.unseeable("`perl -n` opens files named when the line runs, and a name ending in | runs as a command")
 	}
 }
 

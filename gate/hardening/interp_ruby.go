@@ -83,8 +83,11 @@ var rubyHeredoc = regexp.MustCompile("^<<([~-]?)(?:([\"'`])([^\"'`\\n]*)[\"'`]|(
 // lexRuby reads Ruby: '…', "…" with #{…} (code), `…` and %x(…) commands,
 // %q %Q %w %W %i %r literals, here-documents (<<~X, <<-X, <<'X', <<`X`),
 // patterns, symbols, ?x characters, comments and =begin blocks.
-func lexRuby(src string) *lexed {
-	l := &lexer{src: src}
+func lexRuby(src string) *lexed { return relex(src, lexRubyAs) }
+
+// lexRubyAs reads Ruby, taking the other reading of each guess when flip.
+func lexRubyAs(src string, flip bool) *lexed {
+	l := &lexer{src: src, flip: flip}
 	skipAt, skipTo := -1, 0
 	lineStart := true
 	for l.i < len(src) {
@@ -110,7 +113,11 @@ func lexRuby(src string) *lexed {
 		spaced := l.i > 0 && (src[l.i-1] == ' ' || src[l.i-1] == '\t')
 		// After a name and a blank, with no blank after: a literal, as
 		// Ruby reads `puts %w(a)` and `p /x/`, with a warning.
-		argStart := prev.kind == tkIdent && !rubyKeywords[prev.text] && spaced && l.i+1 < len(src) && src[l.i+1] != ' ' && src[l.i+1] != '='
+		ambiguous := prev.kind == tkIdent && !rubyKeywords[prev.text] && spaced && l.i+1 < len(src) && src[l.i+1] != ' ' && src[l.i+1] != '='
+		if ambiguous && (c == '/' || c == '%' || c == '<') {
+			l.out.guessed = true
+		}
+		argStart := ambiguous && !l.flip
 		switch {
 		case c == '\n':
 			if l.i == skipAt {

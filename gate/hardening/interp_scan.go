@@ -92,6 +92,9 @@ type scanner struct {
 	evals    int
 	// started counts the commands judged, up to maxStarted.
 	started int
+	// modulesRead are the written files already read as modules: a module
+	// is run once, however often it is imported.
+	modulesRead map[string]bool
 }
 
 func (in *inspector) scanCode(lang *language, via, code string, depth int) {
@@ -134,6 +137,10 @@ func (s *scanner) scan(code string) {
 			s.shell(t.text, t.known, "a command in backquotes")
 		case tkDynamic:
 			s.unseeable(t.text)
+		case tkPunct:
+			if t.text == hole {
+				s.unseeable("runs code the line builds when it runs")
+			}
 		case tkString:
 			if t.known && s.lang.named[t.text] {
 				s.unseeable("names " + t.text + " in a string, to reach it by name")
@@ -160,7 +167,10 @@ func (s *scanner) scan(code string) {
 		s.bound = bound
 	}
 	s.evals--
-	if lx.broken != "" {
+	// Code the interpreter cannot compile runs nothing (Perl's BEGIN
+	// blocks before the error are among the tokens read); code this
+	// lexer cannot read, but which could start a process, is unseeable.
+	if lx.broken != "" && (s.lang.danger == nil || s.lang.danger.MatchString(lx.unread)) {
 		s.unseeable("holds code codewhale-ls cannot read (" + lx.broken + ")")
 	}
 	if lx.guessed && s.lang.danger != nil && s.lang.danger.MatchString(lx.quiet.String()) {
@@ -578,7 +588,7 @@ func closesFirst(toks []token) bool {
 // ([…], (…), array(…), qw(), %w[]), lists joined by the language's `+`.
 func (s *scanner) list(toks []token) ([]string, bool) {
 	if len(toks) == 1 && toks[0].kind == tkWords {
-		return toks[0].words, true
+		return toks[0].words, !slices.ContainsFunc(toks[0].words, func(w string) bool { return strings.Contains(w, hole) })
 	}
 	if len(toks) >= 2 && toks[0].kind == tkIdent && s.fold(toks[0].text) == "array" && toks[1].text == "(" {
 		toks = toks[1:]
@@ -632,7 +642,7 @@ func (s *scanner) words(toks []token) ([]string, bool) {
 // "x.php"): a file that exists before the line is judged by its name, as
 // a script is (docs/hardening.md, "Code from a file").
 func (s *scanner) written(name string, suffixes ...string) {
-	if len(s.in.files) == 0 || name == "" {
+	if len(s.in.files) == 0 || name == "" || strings.Contains(name, hole) {
 		return
 	}
 	for _, suffix := range append([]string{""}, suffixes...) {
@@ -648,6 +658,13 @@ func (s *scanner) written(name string, suffixes ...string) {
 			s.unseeable("loads `" + shorten(file) + "`, a file the line fills with what a program writes")
 			return
 		}
+		if s.modulesRead[file] {
+			return
+		}
+		if s.modulesRead == nil {
+			s.modulesRead = map[string]bool{}
+		}
+		s.modulesRead[file] = true
 		lang := s.lang
 		if lang == php {
 			lang = phpFile
