@@ -15,7 +15,7 @@ import (
 // standard input: python, python3.11, pypy3, perl5.36, node18, nodejs,
 // ruby3.1, php8.2, lua5.4, luajit, deno, bun.
 func isInterpreter(name string) bool {
-	return interpreters[name] || interpreterFamily(name) != ""
+	return interpreterFamily(name) != ""
 }
 
 // families are the interpreters' names before their versions, longest
@@ -63,7 +63,7 @@ func (in *inspector) interpreter(c *command) {
 	// The words built at run time are read with a hole for each part only
 	// known then (argTexts): a hole where the language reads code is code
 	// nobody can read; in a string, the string is built at run time.
-	r := read(in.argTexts(c))
+	r := read(argTexts(c))
 	lang := r.lang
 	if lang == nil {
 		lang = languageOf(family)

@@ -17,8 +17,14 @@ func (in *inspector) findExec(c *command) {
 					cmd = append(cmd, args[i])
 				}
 			}
-			if len(cmd) > 0 {
-				in.line(join(cmd), depth+1, "find "+"-exec")
+			// Words built at run time go on to the command as written, so
+			// what it runs stays open (find … -exec perl -pe "s/$1/$2/" {} +).
+			tail := ""
+			if i >= len(args) {
+				tail = openTail(c)
+			}
+			if len(cmd) > 0 || tail != "" {
+				in.line(join(cmd)+tail, depth+1, "find -exec")
 			}
 		}
 	}
@@ -27,8 +33,7 @@ func (in *inspector) findExec(c *command) {
 var (
 	// shellNames are shells; busybox is a wrapper (wrappers.go): it runs
 	// the applet its first word names, sh among them.
-	shellNames   = []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"}
-	interpreters = map[string]bool{"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "nodejs": true, "php": true, "lua": true, "deno": true, "bun": true}
+	shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"}
 )
 
 func isShell(name string) bool {

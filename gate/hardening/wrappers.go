@@ -260,6 +260,11 @@ func (in *inspector) unwrapped(c *command, from int, joined bool) {
 	if from >= len(c.words) {
 		return
 	}
+	// The NAME=VALUE words env and sudo take before the command are its
+	// environment (PERL5OPT, NODE_OPTIONS…): they go on with it.
+	for from > 1 && from-1 < c.open && isAssignment(c.words[from-1]) {
+		from--
+	}
 	if !joined && c.complete() && !c.stdin.given() && bareShell(c.words[from:]) {
 		// A shell given no script and no input: it runs nothing the
 		// line says, as `bash` alone does (shell in inspect.go).
@@ -828,4 +833,10 @@ func orInput(from string) string {
 		return "its input"
 	}
 	return from
+}
+
+// isAssignment says whether a word is NAME=VALUE.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	return ok && isName(name)
 }
