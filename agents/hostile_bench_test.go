@@ -42,7 +42,9 @@ func BenchmarkHookHostile(b *testing.B) {
 					}
 					return gate.Decide(ctx, snap, req, gate.Deps{Exact: true})
 				},
-				AskEditor: func(context.Context, remote.Request) (gate.Decision, error) { return gate.Decision{}, remote.ErrNoEditor },
+				AskEditor: func(context.Context, remote.Request) (gate.Decision, error) {
+					return gate.Decision{}, remote.ErrNoEditor
+				},
 			}
 			b.SetBytes(int64(len(e.Event)))
 			for b.Loop() {
