@@ -128,30 +128,40 @@ func joinWords(words []string) string {
 // suffixJoin is joinWords(words) with where each words[k:] begins in it,
 // so that joinWords(words[k:]) is a slice of one string: the join skips
 // empty words and puts one space between the others, so the join of a
-// tail is the whole join from the tail's first non-empty word.
+// tail is the whole join from the tail's first non-empty word. The
+// starts are worked out the first time a tail is asked for (a command
+// without wrappers never asks).
 type suffixJoin struct {
+	words  []string
 	text   string
 	starts []int // starts[k]: where joinWords(words[k:]) begins in text
 }
 
-func newSuffixJoin(words []string) suffixJoin {
-	j := suffixJoin{text: joinWords(words), starts: make([]int, len(words)+1)}
-	at := len(j.text) // the join of no word is empty: the end
-	j.starts[len(words)] = at
-	for k := len(words) - 1; k >= 0; k-- {
-		if words[k] != "" {
-			at -= len(words[k])
-			j.starts[k] = at
-			at-- // the space before it, if any word comes before
-		} else {
-			j.starts[k] = j.starts[k+1]
-		}
-	}
-	return j
+func newSuffixJoin(words []string) *suffixJoin {
+	return &suffixJoin{words: words, text: joinWords(words)}
 }
 
 // from is joinWords(words[k:]).
-func (j suffixJoin) from(k int) string { return j.text[j.starts[k]:] }
+func (j *suffixJoin) from(k int) string {
+	if k == 0 {
+		return j.text
+	}
+	if j.starts == nil {
+		j.starts = make([]int, len(j.words)+1)
+		at := len(j.text) // the join of no word is empty: the end
+		j.starts[len(j.words)] = at
+		for i := len(j.words) - 1; i >= 0; i-- {
+			if w := j.words[i]; w != "" {
+				at -= len(w)
+				j.starts[i] = at
+				at-- // the space before it, if any word comes before
+			} else {
+				j.starts[i] = j.starts[i+1]
+			}
+		}
+	}
+	return j.text[j.starts[k]:]
+}
 
 func isPassthrough(word string) bool { return passthroughWrappers[ascii.Lower(basename(word))] }
 
