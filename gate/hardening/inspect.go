@@ -247,7 +247,7 @@ func (in *inspector) script(src string, depth int, via string, stdin feed) {
 		return
 	}
 	if n := words(src); n > maxWords {
-		in.unseeable(where + " holds more than " + strconv.Itoa(maxWords) + " words and operators outside here-documents, more than codewhale-ls reads")
+		in.unseeable(where + " holds more than " + strconv.Itoa(maxWords) + " words, operators and quotes outside here-documents, more than codewhale-ls reads")
 		return
 	}
 	src, differs := bashReading(src)
@@ -362,8 +362,8 @@ func nesting(src string) int {
 // command a person reads has more.
 const maxWords = 16384
 
-// words counts the words and operators of src outside here-document
-// bodies, roughly
+// words counts the words, operators, quotes, escapes and expansions of
+// src outside here-document bodies, roughly
 // (quotes are not followed, so `<<` in a string can hide words after it
 // from the count: a long parse, never a missed command).
 func words(src string) int {
@@ -381,6 +381,10 @@ func words(src string) int {
 			// An operator is a word of the parse's work.
 			n++
 			blank = true
+		case c == '\'' || c == '"' || c == '\\' || c == '$' || c == '`':
+			// So is each quote, escape and expansion: a word of 10,000
+			// quoted parts costs as much to read as 10,000 words.
+			n++
 		case blank:
 			n++
 			blank = false

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/benchdata"
 )
 
 // commands are the commands Inspect found, and whether it found code
@@ -218,5 +220,19 @@ func TestInstantiateOpenCommands(t *testing.T) {
 		if made != tc.want {
 			t.Errorf("%q with the rule %q: made %q, want %q", tc.line, tc.rule, made, tc.want)
 		}
+	}
+}
+
+// BenchmarkInspectHostile is the layer's own share of a hostile
+// decision (docs/performance.md, "Hostile inputs"): each input of the
+// hostile set read by Inspect alone, the engine aside.
+func BenchmarkInspectHostile(b *testing.B) {
+	for _, h := range benchdata.HostileCommands() {
+		b.Run(h.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(h.Command)))
+			for b.Loop() {
+				Inspect(h.Command)
+			}
+		})
 	}
 }

@@ -29,6 +29,20 @@ func (in *inspector) fields(src string, w *syntax.Word) (fields []string, open *
 			return nil, &Pattern{Glob: "*", Many: true, Source: "a brace expansion of more than " + strconv.Itoa(maxBraceFields) + " words"}, how
 		}
 	}
+	if !braces {
+		// One word: no need to copy its parts through the expansion.
+		x := in.expandWord(src, w, true)
+		if x.open != nil {
+			return nil, x.open, how
+		}
+		if hasANSIC(w) {
+			how = "ANSI-C quoting"
+		}
+		if x.substituted != "" {
+			how = strings.TrimPrefix(how+", "+x.substituted, ", ")
+		}
+		return x.fields, nil, how
+	}
 	n := 0
 	for e, err := range expand.BracesSeq(nil, w) {
 		if n++; err != nil || n > maxBraceFields {
