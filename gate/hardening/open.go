@@ -166,31 +166,7 @@ func globMatch(glob, s string) bool {
 
 // wordsOf splits a command Inspect joined back into its words.
 func wordsOf(command string) []string {
-	var words []string
-	var b strings.Builder
-	inQuote, started := false, false
-	for i := 0; i < len(command); i++ {
-		c := command[i]
-		switch {
-		case c == '\'':
-			inQuote, started = !inQuote, true
-		case c == '\\' && !inQuote && i+1 < len(command):
-			i++
-			b.WriteByte(command[i])
-			started = true
-		case c == ' ' && !inQuote:
-			if started {
-				words = append(words, b.String())
-				b.Reset()
-				started = false
-			}
-		default:
-			b.WriteByte(c)
-			started = true
-		}
-	}
-	if started {
-		words = append(words, b.String())
-	}
-	return words
+	// join quotes as xargs reads: single quotes, and a backslash outside
+	// them.
+	return xargsWords(command)
 }

@@ -42,30 +42,8 @@ func template(src string) string {
 	if len(words) != 1 {
 		return hole
 	}
-	var b strings.Builder
-	for _, p := range words[0].Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				if l, ok := q.(*syntax.Lit); ok {
-					b.WriteString(unescapeDouble(l.Value))
-				} else {
-					b.WriteString(hole)
-				}
-			}
-		default:
-			b.WriteString(hole)
-		}
-	}
-	return b.String()
+	text, _ := wordValue(words[0], func(syntax.Node) (string, bool) { return hole, true })
+	return text
 }
 
 // option is one option a program's getopt reads.

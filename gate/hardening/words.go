@@ -298,6 +298,21 @@ func hasANSIC(w *syntax.Word) bool {
 // literal is a word's value after quote removal, or the source of its
 // first dynamic part.
 func literal(src string, w *syntax.Word) (string, string) {
+	first := ""
+	value, ok := wordValue(w, func(n syntax.Node) (string, bool) {
+		first = source(src, n)
+		return "", false
+	})
+	if !ok {
+		return "", first
+	}
+	return value, ""
+}
+
+// wordValue is a word's value after quote removal; at each part only
+// known when the line runs, dynamic gives the text to write in its place
+// and whether to go on.
+func wordValue(w *syntax.Word, dynamic func(syntax.Node) (string, bool)) (string, bool) {
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
@@ -311,17 +326,25 @@ func literal(src string, w *syntax.Word) (string, string) {
 			}
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", source(src, q)
+				if lit, ok := q.(*syntax.Lit); ok {
+					b.WriteString(unescapeDouble(lit.Value))
+					continue
 				}
-				b.WriteString(unescapeDouble(lit.Value))
+				text, more := dynamic(q)
+				if !more {
+					return "", false
+				}
+				b.WriteString(text)
 			}
 		default:
-			return "", source(src, p)
+			text, more := dynamic(p)
+			if !more {
+				return "", false
+			}
+			b.WriteString(text)
 		}
 	}
-	return b.String(), ""
+	return b.String(), true
 }
 
 func source(src string, n syntax.Node) string {
