@@ -220,57 +220,33 @@ func awkString(s string) (string, int, bool) {
 
 // awkEscapes decodes awk's escapes (as in a string, or -v's value).
 func awkEscapes(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
+	text, _, _ := decodeEscapes(s, func(s string, i int, b *strings.Builder) (int, bool, bool) {
+		c := s[i]
+		if ctl, ok := controlEscape(c); ok {
+			b.WriteByte(ctl)
+			return 0, true, false
 		}
-		i++
-		switch c := s[i]; c {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
-		case '\n':
-		case 'x':
-			j := i + 1
-			for j < len(s) && j-i <= 2 && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
+		switch {
+		case c == '\n':
+			// A line continuation.
+		case c == 'x':
+			v, n := digits(s, i+1, 2, 16)
+			if n == 0 {
 				b.WriteString(`\x`)
-				continue
+			} else {
+				b.WriteByte(byte(v))
 			}
-			n, _ := strconv.ParseUint(s[i+1:j], 16, 8)
-			b.WriteByte(byte(n))
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j-i < 3 && '0' <= s[j] && s[j] <= '7' {
-				j++
-			}
-			n, _ := strconv.ParseUint(s[i:j], 8, 16)
-			b.WriteByte(byte(n))
-			i = j - 1
+			return n, true, false
+		case '0' <= c && c <= '7':
+			v, n := digits(s, i, 3, 8)
+			b.WriteByte(byte(v))
+			return n - 1, true, false
 		default:
 			b.WriteByte(c)
 		}
-	}
-	return b.String()
+		return 0, true, false
+	})
+	return text
 }
 
 // awkRegex is how many bytes a regex literal's text spans up to its

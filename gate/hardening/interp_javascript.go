@@ -3,7 +3,6 @@ package hardening
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -337,65 +336,39 @@ func (l *lexer) template() (string, bool, bool) {
 
 // jsEscapes decodes a JavaScript string's escapes.
 func jsEscapes(s string) (string, bool) {
-	if !strings.Contains(s, `\`) {
-		return s, true
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
+	text, ok, _ := decodeEscapes(s, func(s string, i int, b *strings.Builder) (int, bool, bool) {
+		c := s[i]
+		if ctl, ok := controlEscape(c); ok && c != 'a' {
+			b.WriteByte(ctl)
+			return 0, true, false
 		}
-		i++
-		switch c := s[i]; c {
+		switch c {
 		case '\n':
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
 		case '0':
 			b.WriteByte(0)
 		case 'x':
-			if i+2 >= len(s) {
-				return "", false
+			v, n := digits(s, i+1, 2, 16)
+			if n < 2 {
+				return 0, false, false
 			}
-			n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return "", false
-			}
-			b.WriteRune(rune(n))
-			i += 2
+			b.WriteRune(rune(v))
+			return 2, true, false
 		case 'u':
-			hex := ""
 			if i+1 < len(s) && s[i+1] == '{' {
-				end := strings.IndexByte(s[i:], '}')
-				if end < 0 {
-					return "", false
-				}
-				hex = s[i+2 : i+end]
-				i += end
-			} else if i+4 < len(s) {
-				hex = s[i+1 : i+5]
-				i += 4
+				return bracedCode(s, i, b)
 			}
-			n, err := strconv.ParseUint(hex, 16, 32)
-			if err != nil {
-				return "", false
+			v, n := digits(s, i+1, 4, 16)
+			if n < 4 {
+				return 0, false, false
 			}
-			b.WriteRune(rune(n))
+			b.WriteRune(rune(v))
+			return 4, true, false
 		default:
 			b.WriteByte(c)
 		}
-	}
-	return b.String(), true
+		return 0, true, false
+	})
+	return text, ok
 }
 
 // nodeRun reads node's command line: -e, --eval, -p, --print (also -pe,

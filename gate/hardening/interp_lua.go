@@ -2,7 +2,6 @@ package hardening
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -121,61 +120,40 @@ func (l *lexer) luaLong(n int, level string) (string, bool) {
 
 // luaEscapes decodes a Lua string's escapes.
 func luaEscapes(s string) (string, bool) {
-	if !strings.Contains(s, `\`) {
-		return s, true
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
+	text, ok, _ := decodeEscapes(s, func(s string, i int, b *strings.Builder) (int, bool, bool) {
+		c := s[i]
+		if ctl, ok := controlEscape(c); ok {
+			b.WriteByte(ctl)
+			return 0, true, false
 		}
-		i++
-		switch c := s[i]; c {
-		case 'z':
-			for i+1 < len(s) && strings.IndexByte(" \t\r\n\f\v", s[i+1]) >= 0 {
-				i++
+		switch {
+		case c == 'z':
+			more := 0
+			for i+1+more < len(s) && strings.IndexByte(" \t\r\n\f\v", s[i+1+more]) >= 0 {
+				more++
 			}
-		case 'u':
-			end := strings.IndexByte(s[i:], '}')
-			if i+1 >= len(s) || s[i+1] != '{' || end < 0 {
-				return "", false
+			return more, true, false
+		case c == 'u':
+			if i+1 >= len(s) || s[i+1] != '{' {
+				return 0, false, false
 			}
-			n, err := strconv.ParseUint(s[i+2:i+end], 16, 32)
-			if err != nil {
-				return "", false
+			return bracedCode(s, i, b)
+		case c == 'x':
+			v, n := digits(s, i+1, 2, 16)
+			if n < 2 {
+				return 0, false, false
 			}
-			b.WriteRune(rune(n))
-			i += end
-		case 'x':
-			if i+2 >= len(s) {
-				return "", false
-			}
-			n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return "", false
-			}
-			b.WriteByte(byte(n))
-			i += 2
-		default:
-			if '0' <= c && c <= '9' {
-				j := i
-				for j < len(s) && j-i < 3 && '0' <= s[j] && s[j] <= '9' {
-					j++
-				}
-				n, _ := strconv.ParseUint(s[i:j], 10, 16)
-				b.WriteByte(byte(n))
-				i = j - 1
-				continue
-			}
-			n, ok := perlEscape(s, i, &b)
-			if !ok {
-				return "", false
-			}
-			i += n
+			b.WriteByte(byte(v))
+			return 2, true, false
+		case '0' <= c && c <= '9':
+			v, n := digits(s, i, 3, 10)
+			b.WriteByte(byte(v))
+			return n - 1, true, false
 		}
-	}
-	return b.String(), true
+		more, ok := perlEscape(s, i, b)
+		return more, ok, false
+	})
+	return text, ok
 }
 
 // luaRun reads lua's command line: -e (several, in order), -l modules,

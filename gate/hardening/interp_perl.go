@@ -478,19 +478,12 @@ func perlInterpolate(s string) (string, bool, []string) {
 // how many more bytes it took; false for one whose value is not
 // computed here (\N{…}, case changes).
 func perlEscape(s string, i int, b *strings.Builder) (int, bool) {
-	switch c := s[i]; c {
-	case 'n':
-		b.WriteByte('\n')
-	case 't':
-		b.WriteByte('\t')
-	case 'r':
-		b.WriteByte('\r')
-	case 'f':
-		b.WriteByte('\f')
-	case 'b':
-		b.WriteByte('\b')
-	case 'a':
-		b.WriteByte('\a')
+	c := s[i]
+	if ctl, ok := controlEscape(c); ok && c != 'v' {
+		b.WriteByte(ctl)
+		return 0, true
+	}
+	switch c {
 	case 'e':
 		b.WriteByte(0x1b)
 	case 'x':
@@ -506,13 +499,9 @@ func perlEscape(s string, i int, b *strings.Builder) (int, bool) {
 			b.WriteRune(rune(n))
 			return end, true
 		}
-		j := i + 1
-		for j < len(s) && j-i <= 2 && isHex(s[j]) {
-			j++
-		}
-		n, _ := strconv.ParseUint("0"+s[i+1:j], 16, 8)
-		b.WriteByte(byte(n))
-		return j - i - 1, true
+		v, n := digits(s, i+1, 2, 16)
+		b.WriteByte(byte(v))
+		return n, true
 	case 'c':
 		if i+1 < len(s) {
 			b.WriteByte(s[i+1] ^ 64)
@@ -521,14 +510,9 @@ func perlEscape(s string, i int, b *strings.Builder) (int, bool) {
 	case 'N', 'l', 'u', 'L', 'U', 'Q', 'E', 'F':
 		return 0, false
 	default:
-		if '0' <= c && c <= '7' {
-			j := i
-			for j < len(s) && j-i < 3 && '0' <= s[j] && s[j] <= '7' {
-				j++
-			}
-			n, _ := strconv.ParseUint(s[i:j], 8, 16)
-			b.WriteByte(byte(n))
-			return j - i - 1, true
+		if v, n := digits(s, i, 3, 8); n > 0 {
+			b.WriteByte(byte(v))
+			return n - 1, true
 		}
 		b.WriteByte(c)
 	}

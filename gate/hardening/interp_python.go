@@ -2,7 +2,6 @@ package hardening
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -338,75 +337,46 @@ func fstringFields(body string) (string, []string) {
 // pythonEscapes decodes a Python string's escapes; false for one whose
 // value codewhale-ls does not compute (\N{name}).
 func pythonEscapes(s string, bytes bool) (string, bool) {
-	if !strings.Contains(s, `\`) {
-		return s, true
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
+	text, ok, _ := decodeEscapes(s, func(s string, i int, b *strings.Builder) (int, bool, bool) {
+		c := s[i]
+		if ctl, ok := controlEscape(c); ok {
+			b.WriteByte(ctl)
+			return 0, true, false
 		}
-		i++
-		switch c := s[i]; c {
-		case '\n':
-		case '\\', '\'', '"':
+		switch {
+		case c == '\n':
+		case c == '\\' || c == '\'' || c == '"':
 			b.WriteByte(c)
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case 'x':
-			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-				n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
-				writeCode(&b, rune(n), bytes)
-				i += 2
-			} else {
-				return "", false
+		case c == 'x':
+			v, n := digits(s, i+1, 2, 16)
+			if n < 2 {
+				return 0, false, false
 			}
-		case 'u', 'U':
+			writeCode(b, rune(v), bytes)
+			return 2, true, false
+		case (c == 'u' || c == 'U') && bytes:
+			b.WriteString(`\` + string(c))
+		case c == 'u' || c == 'U':
 			width := map[byte]int{'u': 4, 'U': 8}[c]
-			if bytes {
-				b.WriteString(`\` + string(c))
-				continue
+			v, n := digits(s, i+1, width, 16)
+			if n < width {
+				return 0, false, false
 			}
-			if i+width >= len(s) {
-				return "", false
-			}
-			n, err := strconv.ParseUint(s[i+1:i+1+width], 16, 32)
-			if err != nil {
-				return "", false
-			}
-			b.WriteRune(rune(n))
-			i += width
-		case 'N':
-			return "", false
+			b.WriteRune(rune(v))
+			return width, true, false
+		case c == 'N':
+			return 0, false, false
+		case '0' <= c && c <= '7':
+			v, n := digits(s, i, 3, 8)
+			writeCode(b, rune(v), bytes)
+			return n - 1, true, false
 		default:
-			if '0' <= c && c <= '7' {
-				j := i
-				for j < len(s) && j-i < 3 && '0' <= s[j] && s[j] <= '7' {
-					j++
-				}
-				n, _ := strconv.ParseUint(s[i:j], 8, 16)
-				writeCode(&b, rune(n), bytes)
-				i = j - 1
-				continue
-			}
 			b.WriteByte('\\')
 			b.WriteByte(c)
 		}
-	}
-	return b.String(), true
+		return 0, true, false
+	})
+	return text, ok
 }
 
 // writeCode writes a character given by its code: a byte in bytes, a

@@ -153,7 +153,7 @@ func echoed(args []string) string {
 	text := strings.Join(args, " ")
 	if escapes {
 		var stop bool
-		text, stop = backslashes(text, true)
+		text, stop = backslashes(text)
 		if stop {
 			return text
 		}
@@ -165,62 +165,25 @@ func echoed(args []string) string {
 }
 
 // backslashes decodes echo -e's and printf %b's escapes; stop says \c
-// ended the output.
-func backslashes(s string, leadingZero bool) (string, bool) {
-	if !strings.Contains(s, `\`) {
-		return s, false
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
+// ended the output. Octal needs its leading zero (\0NNN): \151 is
+// itself.
+func backslashes(s string) (string, bool) {
+	text, _, stop := decodeEscapes(s, func(s string, i int, b *strings.Builder) (int, bool, bool) {
+		switch c := s[i]; {
+		case c == 'c':
+			return 0, true, true
+		case c == '0':
+			v, n := digits(s, i+1, 3, 8)
+			b.WriteByte(byte(v))
+			return n, true, false
+		case '1' <= c && c <= '7':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+			return 0, true, false
 		}
-		i++
-		switch c := s[i]; c {
-		case 'c':
-			return b.String(), true
-		case '0':
-			if leadingZero {
-				j := i + 1
-				for j < len(s) && j-i <= 3 && '0' <= s[j] && s[j] <= '7' {
-					j++
-				}
-				n, _ := strconv.ParseUint("0"+s[i+1:j], 8, 16)
-				b.WriteByte(byte(n))
-				i = j - 1
-				continue
-			}
-			fallthrough
-		default:
-			if '1' <= c && c <= '7' {
-				// Octal needs its leading zero here: \151 is itself.
-				b.WriteByte('\\')
-				b.WriteByte(c)
-				continue
-			}
-			rest := s[i+1 : min(len(s), i+9)]
-			consumed := escapeLen(c, rest)
-			b.WriteString(ansiC(`\` + string(c) + rest[:consumed]))
-			i += consumed
-		}
-	}
-	return b.String(), false
-}
-
-// escapeLen is how many characters after a backslash and c belong to
-// the escape (hex digits of \x, \u, \U; octal digits).
-func escapeLen(c byte, rest string) int {
-	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-	digit := isHex
-	if '0' <= c && c <= '7' {
-		width, digit = 2, func(d byte) bool { return '0' <= d && d <= '7' }
-	}
-	n := 0
-	for n < len(rest) && n < width && digit(rest[n]) {
-		n++
-	}
-	return n
+		return ansiCEscape(s, i, b)
+	})
+	return text, stop
 }
 
 // printfOut is what bash's printf prints: the format used again while
@@ -233,9 +196,8 @@ func printfOut(format string, args []string) (string, bool) {
 			c := format[i]
 			switch {
 			case c == '\\' && i+1 < len(format):
-				n := escapeLen(format[i+1], format[i+2:])
-				b.WriteString(ansiC(format[i : i+2+n]))
-				i += 1 + n
+				more, _, _ := ansiCEscape(format, i+1, &b)
+				i += 1 + more
 			case c == '%' && i+1 < len(format) && format[i+1] == '%':
 				b.WriteByte('%')
 				i++
@@ -294,7 +256,7 @@ func convert(spec string, conv byte, arg string) (converted, bool) {
 	case 's':
 		return converted{text: fmt.Sprintf("%"+spec+"s", arg)}, true
 	case 'b':
-		text, stop := backslashes(arg, true)
+		text, stop := backslashes(arg)
 		return converted{text: fmt.Sprintf("%"+spec+"s", text), stop: stop}, true
 	case 'q':
 		return converted{text: fmt.Sprintf("%"+spec+"s", bashQuote(arg))}, true
