@@ -106,9 +106,12 @@ func selectFiles(res *diagnostics.Result, args []string, workspace string) ([]*d
 		}
 		wanted[abs] = true
 	}
+	// Whether files were named is decided once: the set empties as they
+	// are found, and an empty set must not then let every later file in.
+	named := len(wanted) > 0
 	var files []*diagnostics.FileResult
 	for _, f := range res.Files {
-		if len(wanted) > 0 && !wanted[f.Path] {
+		if named && !wanted[f.Path] {
 			continue
 		}
 		delete(wanted, f.Path)
