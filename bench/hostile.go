@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
@@ -151,18 +150,6 @@ func cell(spec string) {
 		}
 	}
 	fmt.Println(int64(worst))
-}
-
-// cpuTime is the processor time this process has used (user and system,
-// every thread: the garbage collector's work included). A hostile cell
-// is timed by it rather than by the clock, which on a shared machine
-// under load counts other programs' turns as well.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		fail(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // hostileRun is one decision of the hostile input called name.
