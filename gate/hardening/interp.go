@@ -323,3 +323,24 @@ func (in *inspector) interpreterEnv(c *command, lang *language, name string) {
 		}
 	}
 }
+
+// operand is the command line read up to its first operand, args[i]: the
+// script file and its arguments or, after code given on the command line,
+// that code's arguments.
+func (r run) operand(args []string, i int) run {
+	if r.code == nil {
+		r.file, r.rest = args[i], args[i+1:]
+		return r
+	}
+	r.rest = args[i:]
+	return r
+}
+
+// ended is the command line read to its end: given no code, the
+// interpreter reads its code on standard input.
+func (r run) ended() run {
+	if r.code == nil {
+		r.stdin = true
+	}
+	return r
+}

@@ -210,8 +210,5 @@ func luaRun(args []string) run {
 			return r
 		}
 	}
-	if r.code == nil {
-		r.stdin = true
-	}
-	return r
+	return r.ended()
 }

@@ -633,18 +633,10 @@ func perlRun(args []string) (r run) {
 				}
 			}
 		default:
-			if r.code == nil {
-				r.file, r.rest = a, args[i+1:]
-				return r
-			}
-			r.rest = args[i:]
-			return r
+			return r.operand(args, i)
 		}
 	}
-	if r.code == nil {
-		r.stdin = true
-	}
-	return r
+	return r.ended()
 }
 
 // perlMagicOpen inspects the file names perl -n and -p (and <>) open

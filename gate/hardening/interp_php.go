@@ -308,8 +308,5 @@ func phpRun(args []string) run {
 			return r
 		}
 	}
-	if r.code == nil {
-		r.stdin = true
-	}
-	return r
+	return r.ended()
 }

@@ -455,16 +455,8 @@ func rubyRun(args []string) run {
 				}
 			}
 		default:
-			if r.code == nil {
-				r.file, r.rest = a, args[i+1:]
-				return r
-			}
-			r.rest = args[i:]
-			return r
+			return r.operand(args, i)
 		}
 	}
-	if r.code == nil {
-		r.stdin = true
-	}
-	return r
+	return r.ended()
 }
