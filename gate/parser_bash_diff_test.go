@@ -75,17 +75,11 @@ func TestShellParserAgainstBash(t *testing.T) {
 	results := make([]diffResult, n)
 	work := make(chan int)
 	var wg sync.WaitGroup
-	deadline := time.Now().Add(25 * time.Second)
-	if os.Getenv("CODEWHALE_SHDIFF_LINES") != "" {
-		deadline = time.Now().Add(time.Hour)
-	}
 	for range max(2, runtime.GOMAXPROCS(0)*2) {
 		wg.Go(func() {
+			// The number of lines bounds the work, not the clock: a slow
+			// machine compares them all, later.
 			for i := range work {
-				if time.Now().After(deadline) {
-					results[i].skipped = true
-					continue
-				}
 				results[i] = compareLine(t.Context(), bash, empty, lines[i])
 			}
 		})
@@ -131,9 +125,6 @@ func TestShellParserAgainstBash(t *testing.T) {
 	t.Logf("%d commands bash ran with a CRLF's CR kept in their last word, which mvdan reads without it (not counted: the layer reads them stricter)", crKept)
 	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		t.Logf("disagreements: %s: %d", k, kinds[k])
-	}
-	if compared < n/2 {
-		t.Errorf("only %d of %d lines compared before the deadline", compared, n)
 	}
 }
 
