@@ -11,6 +11,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/session"
+	"github.com/codewhale-ls/codewhale-ls/internal/releasecache"
 )
 
 // flagSet is a tiny parser that, unlike package flag, accepts flags after
@@ -68,7 +69,9 @@ var commonFlags = []string{"config", "workspace", "mode", "posture", "origin", "
 // editor option), else the codewhale on the process's PATH, else the
 // default. Detection ends by ctx's deadline (the hook's timeout) and never
 // runs a codewhale inside workspace ("": the one the flags name) or a git
-// work tree (release.Detector.Detect).
+// work tree (release.Detector.Detect). What a binary printed is remembered
+// in the user's cache directory (internal/releasecache), so that each hook
+// call, a new process, does not run it again.
 func (fs *flagSet) codewhale(ctx context.Context, workspaces ...string) (release.Choice, error) {
 	if choice, named, err := release.Named(fs.codewhaleVersion(), nil); named || err != nil {
 		return choice, err
@@ -78,7 +81,7 @@ func (fs *flagSet) codewhale(ctx context.Context, workspaces ...string) (release
 		workspace, _ := fs.workspace()
 		workspaces = []string{workspace}
 	}
-	var d release.Detector
+	d := release.Detector{Store: releasecache.User()}
 	return d.Detect(ctx, os.Getenv("PATH"), workspaces...), nil
 }
 

@@ -37,6 +37,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_RUNTIME_DIR", dir)
+	// Release detection's cache (internal/releasecache) too.
+	os.Setenv("XDG_CACHE_HOME", dir)
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
 }
 

@@ -34,11 +34,28 @@ type binaryKey struct {
 	size    int64
 }
 
+// Store remembers detected versions beyond one process, so that each hook
+// call (a new process) does not run `codewhale --version` again. The
+// detector itself never touches the disk: the caller gives it a Store
+// (internal/releasecache keeps one in the user's cache directory). Key
+// identifies one build of one binary (BinaryKey); only a version actually
+// read from a binary is remembered, never a failure or a timeout, which a
+// later call retries.
+type Store interface {
+	// Recall returns the version remembered for key.
+	Recall(key string) (Version, bool)
+	// Remember records that the binary key printed v; errors are the
+	// store's to swallow (a cache that cannot be written is no cache).
+	Remember(key string, v Version)
+}
+
 // Detector finds the user's Codewhale on a PATH and asks its version,
-// remembering the answer per binary.
+// remembering the answer per binary: in memory, and in Store when set.
 type Detector struct {
 	// Timeout bounds each run; zero means DetectTimeout.
 	Timeout time.Duration
+	// Store, when not nil, remembers versions across processes.
+	Store Store
 
 	mu    sync.Mutex
 	cache map[binaryKey]Choice
@@ -68,20 +85,52 @@ func (d *Detector) Detect(ctx context.Context, pathList string, workspaces ...st
 	if ok {
 		return cached
 	}
-	choice := d.ask(ctx, path, outsideRepositories(pathList, workspaces))
+	stored := ""
+	if d.Store != nil {
+		stored = BinaryKey(path, info)
+		if v, ok := d.Store.Recall(stored); ok {
+			choice := detected(path, v)
+			d.remember(key, choice)
+			return choice
+		}
+	}
+	choice, v, read := d.ask(ctx, path, outsideRepositories(pathList, workspaces))
 	if ctx.Err() != nil {
 		return choice // an ended caller is no fact about the binary
 	}
+	if read && d.Store != nil {
+		d.Store.Remember(stored, v)
+	}
+	d.remember(key, choice)
+	return choice
+}
+
+// BinaryKey identifies one build of the binary at path for a Store: its
+// path, size and modification time, and where the system has them its
+// device, inode and status-change time, so that a binary replaced or
+// rewritten in place, even within the same second and at the same size,
+// is asked again.
+func BinaryKey(path string, info os.FileInfo) string {
+	return fmt.Sprintf("%s\x00%d\x00%d%s", path, info.Size(), info.ModTime().UnixNano(), fileIdentity(info))
+}
+
+// detected is the choice for version v read from the binary at path.
+func detected(path string, v Version) Choice {
+	return Choose(v, fmt.Sprintf("detected at %s (%s)", path, v))
+}
+
+func (d *Detector) remember(key binaryKey, choice Choice) {
 	d.mu.Lock()
 	if d.cache == nil || len(d.cache) >= maxCached {
 		d.cache = map[binaryKey]Choice{}
 	}
 	d.cache[key] = choice
 	d.mu.Unlock()
-	return choice
 }
 
-func (d *Detector) ask(ctx context.Context, path, pathList string) Choice {
+// ask runs path --version; read is true, with the version, only when one
+// was read from its output.
+func (d *Detector) ask(ctx context.Context, path, pathList string) (choice Choice, v Version, read bool) {
 	timeout := d.Timeout
 	if timeout <= 0 {
 		timeout = DetectTimeout
@@ -91,17 +140,17 @@ func (d *Detector) ask(ctx context.Context, path, pathList string) Choice {
 	case ctx.Err() != nil:
 		// The caller's deadline (the hook's timeout) or cancellation,
 		// reached before our own timeout.
-		return Default(fmt.Sprintf("%s --version timed out: the caller's deadline passed (%v)", path, ctx.Err()))
+		return Default(fmt.Sprintf("%s --version timed out: the caller's deadline passed (%v)", path, ctx.Err())), v, false
 	case errors.Is(err, context.DeadlineExceeded):
-		return Default(fmt.Sprintf("%s --version timed out after %s", path, timeout))
+		return Default(fmt.Sprintf("%s --version timed out after %s", path, timeout)), v, false
 	case err != nil:
-		return Default(fmt.Sprintf("%s --version failed: %v", path, err))
+		return Default(fmt.Sprintf("%s --version failed: %v", path, err)), v, false
 	}
 	v, ok := ParseVersionOutput(out)
 	if !ok {
-		return Default(fmt.Sprintf("%s --version printed no version we can read", path))
+		return Default(fmt.Sprintf("%s --version printed no version we can read", path)), v, false
 	}
-	return Choose(v, fmt.Sprintf("detected at %s (%s)", path, v))
+	return detected(path, v), v, true
 }
 
 // runVersion runs `path --version` with only PATH (a launcher script, such
