@@ -95,11 +95,34 @@ func Builtin(name string) bool {
 	if _, ok := actionTools[name]; ok {
 		return true
 	}
-	switch name {
-	case "bash", "Bash", "exec_shell", "File", "rlm", codeModeTool:
-		return true
+	return slices.Contains(familyTools, name)
+}
+
+// familyTools are the built-in tools neither table names: the shell and
+// file families and Code mode's tool, whose requirement is computed.
+var familyTools = []string{"bash", "Bash", "exec_shell", "File", "rlm", codeModeTool}
+
+// BuiltinNames are the names Builtin accepts, sorted: Codewhale's own
+// tools (execute_tools only exists in Code mode). An MCP tool
+// (mcp_<server>_<tool>) and a terminal's (terminal/<name>) are valid
+// calls too (Registered).
+func BuiltinNames() []string {
+	names := slices.Clone(familyTools)
+	for n := range fixedRequirements {
+		names = append(names, n)
 	}
-	return false
+	for n := range actionTools {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// Registered reports whether name can be a call Codewhale executes: a
+// built-in tool, an MCP tool or a terminal's (§2 gate 7; execute_tools
+// counts, though only Code mode registers it).
+func Registered(name string) bool {
+	return registered(name, true)
 }
 
 // requirement is the registered requirement of a call (§4.2). Tools the

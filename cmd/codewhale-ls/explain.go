@@ -17,7 +17,13 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if len(fs.args) != 1 {
-		fmt.Fprint(stderr, "codewhale-ls explain: name exactly one TOOL\n"+usage)
+		fmt.Fprint(stderr, "codewhale-ls explain: name exactly one TOOL\n"+usage+"\n"+toolNamesHelp())
+		return 1
+	}
+	if !gate.Registered(fs.args[0]) {
+		// Codewhale would refuse it at layer 2 as no tool at all: a
+		// mistyped name is the user's, not a decision to explain.
+		fmt.Fprintf(stderr, "codewhale-ls explain: %q is no Codewhale tool\n%s", fs.args[0], toolNamesHelp())
 		return 1
 	}
 	input, err := explainInput(fs)
@@ -55,6 +61,23 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "hardening: on (codewhale-ls may be stricter than Codewhale; --exact for Codewhale's decision alone, docs/hardening.md)")
 	}
 	return 0
+}
+
+// toolNamesHelp lists the valid TOOL names, from the gate's own table
+// (gate.BuiltinNames), wrapped.
+func toolNamesHelp() string {
+	var b strings.Builder
+	b.WriteString("TOOL is an MCP tool (mcp_<server>_<tool>), a terminal's (terminal/<name>)\nor one of Codewhale's own tools:\n")
+	line := " "
+	for _, n := range gate.BuiltinNames() {
+		if len(line)+1+len(n) > 76 {
+			b.WriteString(line + "\n")
+			line = " "
+		}
+		line += " " + n
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
 
 func explainInput(fs *flagSet) (map[string]any, error) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -63,6 +65,7 @@ example: echo '{"tool":"exec_shell","input":{"command":"cargo test"}}' | codewha
 
 Shows how every layer judges a call, which layer decides, what later
 layers could tighten, and the exact rule "Always allow" would save.
+A TOOL that is no tool of Codewhale's is a usage error (exit 1).
 
   --command CMD              a shell command's text
   --path P                   a file tool's path
@@ -72,7 +75,8 @@ layers could tighten, and the exact rule "Always allow" would save.
                              which only ever tightens, off (docs/hardening.md)
 ` + commonFlagsHelp + `
 example: codewhale-ls explain exec_shell --command 'git push --force'
-`,
+
+` + toolNamesHelp(),
 	"schema": `usage: codewhale-ls schema NAME [--codewhale-version V]
 
 Prints the JSON Schema of a policy file as Codewhale V reads it (default:
@@ -101,7 +105,14 @@ example: codewhale-ls hook install claude-code
 `,
 	"version": `usage: codewhale-ls version (also --version, -v)
 
-Prints codewhale-ls's version and the Codewhale releases it reproduces.
+Prints codewhale-ls's version, the commit and time it was built from and
+the Go that built it, and the Codewhale releases it reproduces.
+`,
+	"help": `usage: codewhale-ls help [COMMAND]
+
+Prints the commands, or COMMAND's help (as COMMAND --help does).
+
+example: codewhale-ls help explain
 `,
 }
 
@@ -113,4 +124,23 @@ func wantsHelp(args []string) bool {
 		end = len(args)
 	}
 	return slices.ContainsFunc(args[:end], func(a string) bool { return a == "-h" || a == "--help" })
+}
+
+// help prints the usage, or with one COMMAND that command's help; an
+// unknown command is a usage error.
+func help(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage)
+		return 0
+	case len(args) == 1:
+		if text, ok := commandHelp[args[0]]; ok {
+			fmt.Fprint(stdout, text)
+			return 0
+		}
+		fmt.Fprintf(stderr, "codewhale-ls help: no command %q\n%s", args[0], usage)
+		return 1
+	}
+	fmt.Fprintf(stderr, "codewhale-ls help: name at most one COMMAND\n%s", usage)
+	return 1
 }

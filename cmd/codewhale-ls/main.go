@@ -21,7 +21,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
        codewhale-ls version
-       codewhale-ls COMMAND --help
+       codewhale-ls help [COMMAND]    (or COMMAND --help)
 
 common flags: --config PATH  --workspace DIR  --mode plan|agent|operate|yolo
               --posture ask|auto-review|full-access|never
@@ -66,8 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return help(rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "codewhale-ls: unknown command %q\n%s", cmd, usage)
 	return 1

@@ -21,7 +21,11 @@ function M.check()
     h.error(bin .. ' not found', { 'go install github.com/codewhale-ls/codewhale-ls/cmd/codewhale-ls@latest', 'or set cmd in require("codewhale").setup{}' })
   else
     local out = vim.fn.system({ path, 'version' })
-    if vim.v.shell_error == 0 then
+    local plugin = require('codewhale.version')
+    local server = out:match('^codewhale%-ls (%S+)')
+    if vim.v.shell_error == 0 and server ~= plugin then
+      h.warn(string.format('%s is codewhale-ls %s, this plugin %s: install the same version of both', path, tostring(server), plugin))
+    elseif vim.v.shell_error == 0 then
       h.ok(path .. ': ' .. vim.trim(out))
     else
       h.error(path .. ' version failed: ' .. vim.trim(out))

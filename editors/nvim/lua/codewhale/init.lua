@@ -19,6 +19,7 @@
 --   omnifunc    'omnifunc' completion
 --   paths       which files are Codewhale's, and their workspace
 --   health      :checkhealth codewhale
+--   version     the plugin's version, codewhale-ls's own
 local approvals = require('codewhale.approvals')
 local client = require('codewhale.client')
 local commands = require('codewhale.commands')
@@ -33,6 +34,9 @@ local util = require('codewhale.util')
 ---@class codewhale
 ---@field options codewhale.Options the options in use (config.options)
 local M = {}
+
+-- version is the plugin's version, the same as codewhale-ls's.
+M.version = require('codewhale.version')
 
 -- M.options is config.options, read and assigned through M: a table
 -- setup{} replaces stays the one every module reads.

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+)
+
+// version says what the binary was built from, and keeps the releases
+// it reproduces (issue 24, point 11).
+func TestVersionSaysTheBuild(t *testing.T) {
+	code, out, _ := runCLI(t, "", "version")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || len(lines) < 3 || lines[0] != "codewhale-ls "+gate.Version ||
+		!strings.HasPrefix(lines[1], "commit ") || !strings.HasSuffix(lines[1], "built with "+runtime.Version()+" for "+runtime.GOOS+"/"+runtime.GOARCH) ||
+		lines[2] != "reproduces Codewhale 0.9.10 (commit 75dca2cf)" {
+		t.Errorf("version: exit %d\n%s", code, out)
+	}
+}
+
+func TestBuildLine(t *testing.T) {
+	stamped := &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
+		{Key: "vcs.time", Value: "2026-12-06T08:00:00Z"}, {Key: "vcs.modified", Value: "true"},
+	}}
+	platform := " for " + runtime.GOOS + "/" + runtime.GOARCH
+	for _, tc := range []struct {
+		name       string
+		info       *debug.BuildInfo
+		commit, at string
+		want       string
+	}{
+		{"stamped", stamped, "", "", "commit 0123456789abcdef0123456789abcdef01234567 (2026-12-06T08:00:00Z, with uncommitted changes), built with go1.99.1" + platform},
+		{"ldflags win", stamped, "feedface", "2026-01-02T03:04:05Z", "commit feedface (2026-01-02T03:04:05Z, with uncommitted changes), built with go1.99.1" + platform},
+		{"unstamped", &debug.BuildInfo{GoVersion: "go1.99.1"}, "", "", "commit unknown (built without version control information), built with go1.99.1" + platform},
+		{"go install @version", &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "v0.1.0"}}, "", "",
+			"commit unknown (built without version control information), module v0.1.0, built with go1.99.1" + platform},
+		{"no build info", nil, "", "", "commit unknown (built without version control information), built with " + runtime.Version() + platform},
+	} {
+		if got := buildLine(tc.info, tc.commit, tc.at); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// help COMMAND is COMMAND --help; an unknown COMMAND is a usage error.
+func TestHelpCommand(t *testing.T) {
+	for cmd, want := range commandHelp {
+		if code, out, _ := runCLI(t, "", "help", cmd); code != 0 || out != want {
+			t.Errorf("help %s: exit %d\n%s", cmd, code, out)
+		}
+	}
+	if code, out, _ := runCLI(t, "", "help"); code != 0 || out != usage {
+		t.Errorf("help: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "help", "nope"); code != 1 || !strings.Contains(errOut, `no command "nope"`) {
+		t.Errorf("help nope: exit %d, %s", code, errOut)
+	}
+}
+
+// explain names the valid TOOLs (the gate's table) and refuses another
+// as a usage error rather than answering Codewhale's layer-2 deny.
+func TestExplainUnknownTool(t *testing.T) {
+	ws := t.TempDir()
+	code, out, errOut := runCLI(t, "", "explain", "--workspace", ws, "--codewhale-version", "0.10.1", "shell", "--command", "ls")
+	if code != 1 || out != "" || !strings.Contains(errOut, `"shell" is no Codewhale tool`) {
+		t.Errorf("explain shell: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	for _, name := range gate.BuiltinNames() {
+		if !strings.Contains(errOut, " "+name+" ") && !strings.Contains(errOut, " "+name+"\n") {
+			t.Errorf("the list of TOOLs lacks %s:\n%s", name, errOut)
+		}
+	}
+	if !strings.Contains(commandHelp["explain"], " exec_shell ") {
+		t.Errorf("explain's help does not list the TOOLs:\n%s", commandHelp["explain"])
+	}
+	for _, name := range []string{"exec_shell", "bash", "File", "read_file", "mcp_github_create_issue", "terminal/run"} {
+		if code, _, errOut := runCLI(t, "", "explain", "--workspace", ws, "--codewhale-version", "0.10.1", name, "--command", "ls"); code != 0 {
+			t.Errorf("explain %s: exit %d, %s", name, code, errOut)
+		}
+	}
+}
