@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/tool"
 )
 
 func explain(args []string, stdout, stderr io.Writer) int {
@@ -55,12 +58,22 @@ func explain(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "as %s\n", against.Describe())
 	printExplanation(stdout, req, d)
-	if exact {
+	switch {
+	case exact:
 		fmt.Fprintln(stdout, "hardening: off (--exact): Codewhale's decision alone")
-	} else {
-		fmt.Fprintln(stdout, "hardening: on (codewhale-ls may be stricter than Codewhale; --exact for Codewhale's decision alone, docs/hardening.md)")
+	case hardened(d):
+		fmt.Fprintln(stdout, "hardening: on, and it made this decision stricter than Codewhale's (--exact for Codewhale's decision alone, docs/hardening.md)")
 	}
 	return 0
+}
+
+// hardened reports whether the hardening layer acted on d: it traces
+// only when it does, and its reasons start "hardening:".
+func hardened(d gate.Decision) bool {
+	if strings.HasPrefix(d.Reason, "hardening:") {
+		return true
+	}
+	return slices.ContainsFunc(d.Trace, func(e gate.TraceEntry) bool { return strings.HasPrefix(e.Detail, "hardening:") })
 }
 
 // toolNamesHelp lists the valid TOOL names, from the gate's own table
@@ -127,7 +140,12 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 	fmt.Fprintf(w, "decision: %s by layer %d (%s)%s: %s\n", d.Decision, d.Layer, d.LayerName, rule, d.Reason)
 	// What made this release decide otherwise than the oldest one: the
 	// user comparing releases sees which release changed the outcome.
+	// A sandbox's network confines only shell commands: for other tools
+	// the change of its default changed nothing about this call.
 	for _, c := range d.Changes {
+		if c == release.SandboxNetworkOff.String() && !tool.IsShell(req.Tool) {
+			continue
+		}
 		fmt.Fprintf(w, "release: %s\n", c)
 	}
 	if d.Decision == gate.Ask && d.Prompt != nil {
@@ -140,10 +158,14 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 			fmt.Fprintf(w, "\"always\" would append to permissions.toml:\n%s", rules)
 		}
 	}
+	// Only the layers after the deciding one that did not run can still
+	// tighten the outcome: one that ran has already said what it does.
 	if d.Decision != gate.Deny {
 		var later []string
 		for l := d.Layer + 1; l <= gate.LayerSandbox; l++ {
-			later = append(later, fmt.Sprintf("%d %s", l, l))
+			if _, judged := ran[l]; !judged {
+				later = append(later, fmt.Sprintf("%d %s", l, l))
+			}
 		}
 		if len(later) > 0 {
 			fmt.Fprintf(w, "later layers that could still tighten: %s\n", strings.Join(later, ", "))

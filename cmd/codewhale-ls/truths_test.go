@@ -83,3 +83,31 @@ func TestExplainUnknownTool(t *testing.T) {
 		}
 	}
 }
+
+// explain's trailers say only what changed this decision (issue 24,
+// point 12): no hardening line where the hardening layer did nothing, no
+// release line for a sandbox network no file tool uses, no "later layers
+// that could still tighten" when every later layer already ran.
+func TestExplainTrailersOnlyWhenTheyMatter(t *testing.T) {
+	ws := t.TempDir()
+	_, out, _ := runCLI(t, "", "explain", "--workspace", ws, "--codewhale-version", "0.10.1", "read_file", "--path", "a.txt")
+	for _, s := range []string{"hardening:", "release:", "later layers that could still tighten"} {
+		if strings.Contains(out, s) {
+			t.Errorf("explain read_file says %q:\n%s", s, out)
+		}
+	}
+	if !strings.Contains(out, "decision: allow by layer 4") {
+		t.Errorf("explain read_file:\n%s", out)
+	}
+	// A shell's sandbox loses its network in 0.10.0: that is this call's.
+	_, out, _ = runCLI(t, "", "explain", "--workspace", ws, "--codewhale-version", "0.10.1", "exec_shell", "--command", "cargo test")
+	if !strings.Contains(out, "release: changed in Codewhale 0.10.0 (B.9.1)") || strings.Contains(out, "hardening:") {
+		t.Errorf("explain exec_shell cargo test:\n%s", out)
+	}
+	// The hardening layer denying a hidden command says so.
+	cfg := home(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n")
+	_, out, _ = runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1", "--posture", "full-access", "bash", "--command", "rm -fr /")
+	if !strings.Contains(out, "hardening: on, and it made this decision stricter") {
+		t.Errorf("explain of a decision the hardening layer made:\n%s", out)
+	}
+}
