@@ -278,6 +278,7 @@ func TestNeovimPlugin(t *testing.T) {
 					ExplainEnv    []string `json:"explain_env"`
 					SubExplainEnv []string `json:"sub_explain_env"`
 					SubStatus     []string `json:"sub_status"`
+					StatusRender  []string `json:"status_render"`
 					SubLog        struct {
 						Name  string
 						Lines int
@@ -334,6 +335,19 @@ func TestNeovimPlugin(t *testing.T) {
 				}
 				if status := strings.Join(res.SubStatus, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "decides as 0.10.1") {
 					t.Errorf(":Codewhale status:\n%s", status)
+				}
+				// Issue 24, point 12: no empty release, no overlay inside
+				// the Codewhale home, the sandbox in words.
+				for name, lines := range map[string][]string{":CodewhaleStatus": res.Status, ":Codewhale status": res.SubStatus} {
+					status := strings.Join(lines, "\n")
+					if strings.Contains(status, ".codewhale/.codewhale/") || strings.Contains(status, "codewhale:    (") ||
+						strings.Contains(status, `{"`) || !strings.Contains(status, "(this plugin 0.1.0)") {
+						t.Errorf("%s:\n%s", name, status)
+					}
+				}
+				if render := strings.Join(res.StatusRender, "\n"); !strings.Contains(render, "\nsandbox:     workspace-write; writable: /w, /tmp; network off\n") ||
+					!strings.Contains(render, "\ncodewhale:   none found (decides as 0.10.1; default: no codewhale on PATH)\n") {
+					t.Errorf("status_lines:\n%s", render)
 				}
 				if !strings.HasSuffix(res.SubLog.Name, "decisions.jsonl") || res.SubLog.Lines < 6 {
 					t.Errorf(":Codewhale log opened %+v", res.SubLog)

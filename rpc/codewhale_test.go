@@ -1,16 +1,19 @@
 package rpc
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
@@ -178,5 +181,46 @@ func TestAuthorizeWaitsForDetection(t *testing.T) {
 	release()
 	if d := <-got; d.Codewhale != "0.10.0" {
 		t.Errorf("decided as %q while 0.10.0 was being detected: %+v", d.Codewhale, d)
+	}
+}
+
+// The editor's client for the user's own files names the Codewhale home
+// as its workspace (Neovim's, for ~/.codewhale/config.toml): its status
+// lists the user's files, not a .codewhale/.codewhale/config.toml
+// overlay inside the home.
+func TestStatusOfTheCodewhaleHome(t *testing.T) {
+	w := newWorld(t)
+	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": t.TempDir()}})
+	root := uri.File(filepath.Join(w.home, ".codewhale"))
+	opts, _ := json.Marshal(map[string]any{"config": w.configPath()})
+	if _, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{RootURI: &root, InitializationOptions: opts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.server.Initialized(s.ctx(), &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+	var st Status
+	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range st.Files {
+		paths = append(paths, f.Path)
+		if strings.Contains(filepath.ToSlash(f.Path), ".codewhale/.codewhale/") {
+			t.Errorf("status lists %s", f.Path)
+		}
+	}
+	if !slices.Contains(paths, w.configPath()) {
+		t.Errorf("status files %q do not include the user's config.toml", paths)
+	}
+	// A project keeps its overlay.
+	s2 := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": t.TempDir()}})
+	s2.initialize(protocol.ClientCapabilities{})
+	var st2 Status
+	if _, err := s2.conn.Call(s2.ctx(), "codewhale/status", nil, &st2); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(st2.Files, func(f FileStatus) bool { return f.Path == filepath.Join(w.ws, ".codewhale", "config.toml") }) {
+		t.Errorf("a project's status lost its overlay: %+v", st2.Files)
 	}
 }

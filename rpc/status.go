@@ -89,7 +89,15 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		Codewhale:        s.codewhale.current(),
 		Hardening:        s.authz.Hardening(),
 	}
+	home := userFilesOnly(snap.Paths, root)
 	for _, f := range snap.Files {
+		if home && projectKind(f.Kind) {
+			// The Codewhale home's own files (~/.codewhale, where the
+			// editor names the home as the workspace of the user's
+			// config.toml) are no project: a .codewhale/.codewhale/
+			// config.toml there is not a file anyone keeps.
+			continue
+		}
 		fs := FileStatus{Path: f.Path, State: f.State, Errors: []string{}}
 		for _, p := range f.Problems {
 			if p.Severity == problem.Error {
@@ -99,6 +107,23 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		st.Files = append(st.Files, fs)
 	}
 	return st, nil
+}
+
+// userFilesOnly reports whether root is the directory of the user's own
+// Codewhale files (the Codewhale home, or the directory of the active
+// config.toml), which editors name as the workspace of those files.
+func userFilesOnly(p config.Paths, root string) bool {
+	if root == "" {
+		return false
+	}
+	root = filepath.Clean(root)
+	return (p.CodewhaleDir != "" && filepath.Clean(p.CodewhaleDir) == root) ||
+		(p.Config != "" && filepath.Dir(p.Config) == root)
+}
+
+// projectKind reports whether files of kind k belong to a project.
+func projectKind(k config.Kind) bool {
+	return k == config.KindOverlay || k == config.KindProjectHooks || k == config.KindConstitution
 }
 
 // statusWorkspace reads codewhale/status's optional params strictly.

@@ -405,6 +405,10 @@ local function main_case()
   t.note('sub_explain_env', scratch_lines('codewhale://explain'))
   vim.cmd('Codewhale status')
   t.note('sub_status', scratch_lines('codewhale://status'))
+  -- What the status shows of a release none found and of a sandbox.
+  t.note('status_render', cw.status_lines({ version = '0.1.0', workspace = '/w', posture = 'ask', pendingApprovals = 0, files = {},
+    sandbox = { type = 'workspace-write', writableRoots = { '/w', '/tmp' }, networkAccess = false },
+    codewhale = { release = '', behaviour = '0.10.1', source = 'default: no codewhale on PATH', note = 'no Codewhale found' } }))
   vim.cmd('Codewhale log')
   t.note('sub_log', { name = api.nvim_buf_get_name(0), lines = #t.lines(0) })
   vim.cmd('close')

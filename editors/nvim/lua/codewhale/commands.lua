@@ -40,18 +40,46 @@ end
 
 -- codewhale_line is the Codewhale release the server decides as
 -- (status.codewhale, contract.md §4): the release found, the behaviour
--- used, where it came from, and the server's note.
+-- used, where it came from, and the server's note. No release found or
+-- named says so, rather than an empty word.
 ---@param c table|nil status.codewhale
 ---@return string
 function M.codewhale_line(c)
   if type(c) ~= 'table' then
     return '-'
   end
-  local line = string.format('%s (decides as %s; %s)', str(c.release), str(c.behaviour), str(c.source))
-  if c.note ~= nil and c.note ~= vim.NIL and c.note ~= '' then
+  local release = c.release
+  local source = str(c.source)
+  if release == nil or release == vim.NIL or release == '' then
+    release = source:sub(1, 10) == 'detecting:' and 'not known yet' or 'none found'
+  end
+  local line = string.format('%s (decides as %s; %s)', str(release), str(c.behaviour), source)
+  -- "no Codewhale found" only repeats "none found".
+  if c.note ~= nil and c.note ~= vim.NIL and c.note ~= '' and c.note ~= 'no Codewhale found' then
     line = line .. ': ' .. str(c.note)
   end
   return line
+end
+
+-- sandbox_text is the sandbox (status.sandbox, a Decision's sandbox) in
+-- words: its type, the roots it lets be written and whether the network
+-- is open.
+---@param sb table|nil
+---@return string
+function M.sandbox_text(sb)
+  if type(sb) ~= 'table' then
+    return str(sb)
+  end
+  local parts = { str(sb.type) }
+  if type(sb.writableRoots) == 'table' and #sb.writableRoots > 0 then
+    table.insert(parts, 'writable: ' .. table.concat(vim.tbl_map(str, sb.writableRoots), ', '))
+  end
+  if sb.networkAccess == true then
+    table.insert(parts, 'network on')
+  elseif sb.networkAccess == false then
+    table.insert(parts, 'network off')
+  end
+  return table.concat(parts, '; ')
 end
 
 -- status_lines is what :Codewhale status shows of a codewhale/status answer.
@@ -59,10 +87,10 @@ end
 ---@return string[]
 function M.status_lines(s)
   local lines = {
-    'codewhale-ls ' .. str(s.version),
+    'codewhale-ls ' .. str(s.version) .. ' (this plugin ' .. require('codewhale.version') .. ')',
     'workspace:   ' .. str(s.workspace),
     'posture:     ' .. str(s.posture),
-    'sandbox:     ' .. str(s.sandbox),
+    'sandbox:     ' .. M.sandbox_text(s.sandbox),
     'pending:     ' .. str(s.pendingApprovals),
     'codewhale:   ' .. M.codewhale_line(s.codewhale),
     'config:      ' .. str(s.configPath),

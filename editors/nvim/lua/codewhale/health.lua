@@ -49,16 +49,15 @@ function M.check()
       h.error('codewhale/status: ' .. vim.inspect(res and res.err or 'no answer'))
     else
       local s = res.result
-      h.info(string.format('posture %s, sandbox %s, %s approval(s) waiting', tostring(s.posture), vim.fn.json_encode(s.sandbox), tostring(s.pendingApprovals)))
-      local home = require('codewhale.paths').codewhale_home()
+      local commands = require('codewhale.commands')
+      h.info(string.format('posture %s, sandbox %s, %s approval(s) waiting', tostring(s.posture), commands.sandbox_text(s.sandbox), tostring(s.pendingApprovals)))
+      -- The home's own server lists no project files (the server leaves
+      -- them out of its status).
       for _, f in ipairs(type(s.files) == 'table' and s.files or {}) do
         local line = string.format('%s: %s', tostring(f.path), tostring(f.state))
-        -- The home's own server has no project overlay: the server's
-        -- <home>/.codewhale/config.toml, always missing, is left out.
-        local overlay_of_home = f.state == 'missing' and type(f.path) == 'string' and f.path:sub(1, #home + 12) == home .. '/.codewhale/'
         if f.state == 'invalid' then
           h.warn(line)
-        elseif not overlay_of_home then
+        else
           h.ok(line)
         end
       end
