@@ -22,6 +22,18 @@ const (
 	ReqRequired
 )
 
+// Plain is the requirement in words, its name in brackets
+// (docs/glossary.md, "Approval requirement").
+func (r Requirement) Plain() string {
+	switch r {
+	case ReqAuto:
+		return "needs no approval (requirement Auto)"
+	case ReqSuggest:
+		return "needs approval (requirement Suggest)"
+	}
+	return "needs explicit approval (requirement Required)"
+}
+
 func (r Requirement) String() string {
 	switch r {
 	case ReqAuto:
@@ -245,7 +257,7 @@ func (p *plan) baseline() (Decision, bool) {
 	p.require = requirement(name, p.semantic, p.input, p.call.Shell)
 	nb := nonBypassable(name, p.semantic, p.require)
 	p.allowLayer = LayerBaseline
-	detail := name + " (" + p.semantic + ") requires " + p.require.String()
+	detail := name + " (" + p.semantic + ") " + p.require.Plain()
 	effect := EffectNone
 	if name == codeModeTool {
 		p.changed(release.BaselineWithoutYolo)

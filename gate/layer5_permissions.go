@@ -31,7 +31,7 @@ func (p *plan) permissions() (Decision, bool) {
 		if p.clearApproval(LayerPermissions, rule) {
 			p.trace(LayerPermissions, EffectAllow, fmt.Sprintf("typed allow rule '%s'", v.Rule))
 		} else {
-			p.trace(LayerPermissions, EffectNone, fmt.Sprintf("typed allow rule '%s' cannot lift a hook ask or a forced hold", v.Rule))
+			p.trace(LayerPermissions, EffectNone, fmt.Sprintf("typed allow rule '%s' cannot lift a hook ask or a forced hold (a call only a person may allow)", v.Rule))
 		}
 	default:
 		p.trace(LayerPermissions, EffectNone, "no typed rule matched")

@@ -24,8 +24,14 @@ func (p *plan) autoReview() (Decision, bool) {
 		id := v.RuleID
 		rule = &id
 	}
+	// Risk destructive only means not shown harmless (cargo test is):
+	// said in those words, its name in brackets (docs/glossary.md, "Risk").
 	detail := func() string {
-		return "action kind " + v.ActionKind.String() + ", risk " + v.Risk.String() + ", origin " + v.Origin.String()
+		risk := "shown harmless"
+		if v.Risk == autoreview.Destructive {
+			risk = "not shown harmless"
+		}
+		return "action kind " + v.ActionKind.String() + ", " + risk + " (risk " + v.Risk.String() + "), origin " + v.Origin.String()
 	}
 	switch eff.Kind {
 	case autoreview.EffectBlock, autoreview.EffectConsultReviewer:
@@ -38,7 +44,7 @@ func (p *plan) autoReview() (Decision, bool) {
 		if p.clearApproval(LayerAutoReview, rule) {
 			p.trace(LayerAutoReview, EffectAllow, fmt.Sprintf("auto-review allows: %s (%s)", v.Reason, detail()))
 		} else {
-			p.trace(LayerAutoReview, EffectNone, fmt.Sprintf("auto-review allows, but cannot lift a hook ask or a forced hold (%s)", detail()))
+			p.trace(LayerAutoReview, EffectNone, fmt.Sprintf("auto-review allows, but cannot lift a hook ask or a forced hold, a call only a person may allow (%s)", detail()))
 		}
 	default:
 		p.trace(LayerAutoReview, EffectNone, detail())

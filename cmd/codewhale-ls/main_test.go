@@ -216,7 +216,7 @@ func TestExplainNamesCodewhaleRelease(t *testing.T) {
 	fakeCodewhaleOnPath(t, "0.10.1")
 	cfg := home(t, "", "")
 	_, out, errOut := runCLI(t, "", "explain", "read_file", "--path", "a", "--config", cfg, "--workspace", t.TempDir(), "--codewhale-version", "0.9.13")
-	if first, _, _ := strings.Cut(out, "\n"); first != "as Codewhale 0.9.10 behaviour (Codewhale 0.9.13, --codewhale-version); release between implemented ones, whose own changes are not reproduced: codewhale-ls implements 0.9.10, 0.10.0, 0.10.1" {
+	if first, _, _ := strings.Cut(out, "\n"); first != "as Codewhale 0.9.10 behaviour (Codewhale 0.9.13, --codewhale-version); not implemented itself, so read as the implemented release before it, without the changes it brought: codewhale-ls implements 0.9.10, 0.10.0, 0.10.1" {
 		t.Errorf("explain: first line %q (stderr %s)", first, errOut)
 	}
 }

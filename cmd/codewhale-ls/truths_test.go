@@ -111,3 +111,24 @@ func TestExplainTrailersOnlyWhenTheyMatter(t *testing.T) {
 		t.Errorf("explain of a decision the hardening layer made:\n%s", out)
 	}
 }
+
+// explain's lines say what Codewhale's words mean (issue 24, point 13;
+// docs/glossary.md): cargo test is "not shown harmless", not plainly
+// "risk destructive"; a requirement is a need for approval; a release
+// between implemented ones says how it is read.
+func TestExplainInPlainWords(t *testing.T) {
+	ws := t.TempDir()
+	_, out, _ := runCLI(t, "", "explain", "--workspace", ws, "--codewhale-version", "0.9.12", "exec_shell", "--command", "cargo test")
+	for _, want := range []string{
+		"exec_shell (exec_shell) needs explicit approval (requirement Required)",
+		"action kind shell, not shown harmless (risk destructive), origin interactive",
+		"(Codewhale 0.9.12, --codewhale-version); not implemented itself, so read as the implemented release before it, without the changes it brought",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain cargo test lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "requires Required") || strings.Contains(out, "release between implemented ones") {
+		t.Errorf("explain cargo test in Codewhale's words:\n%s", out)
+	}
+}

@@ -145,8 +145,8 @@ const (
 	NoteNewer = "unsupported newer release"
 	// NoteBetween: a release between two implemented ones (0.9.11–0.9.13)
 	// behaves as the older; the changes it brought are implemented from the
-	// newer one on.
-	NoteBetween  = "release between implemented ones, whose own changes are not reproduced"
+	// newer one on (docs/glossary.md, "Release between implemented ones").
+	NoteBetween  = "not implemented itself, so read as the implemented release before it, without the changes it brought"
 	NoteOlder    = "release older than every implemented one"
 	NoteNotFound = "no Codewhale found"
 )
