@@ -191,8 +191,10 @@ func TestAuthorizeWaitsForDetection(t *testing.T) {
 func TestStatusOfTheCodewhaleHome(t *testing.T) {
 	w := newWorld(t)
 	s := newSession(t, w, Options{Env: config.MapEnv{"HOME": w.home, "PATH": t.TempDir()}})
-	root := uri.File(filepath.Join(w.home, ".codewhale"))
+	home := filepath.Join(w.home, ".codewhale")
 	opts, _ := json.Marshal(map[string]any{"config": w.configPath()})
+	root := uri.File(home)
+	//lint:ignore SA1019 Neovim's client names its root_dir by rootUri too, as initializeWith does
 	if _, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{RootURI: &root, InitializationOptions: opts}); err != nil {
 		t.Fatal(err)
 	}
@@ -202,6 +204,9 @@ func TestStatusOfTheCodewhaleHome(t *testing.T) {
 	var st Status
 	if _, err := s.conn.Call(s.ctx(), "codewhale/status", nil, &st); err != nil {
 		t.Fatal(err)
+	}
+	if st.Workspace != home {
+		t.Fatalf("status workspace %s, want the Codewhale home %s", st.Workspace, home)
 	}
 	var paths []string
 	for _, f := range st.Files {
