@@ -39,7 +39,8 @@ func version(stdout io.Writer) int {
 // buildLine says what the binary was built from: the commit (Go's
 // vcs.revision, or commit as given with -ldflags), its time, whether the
 // work tree had uncommitted changes, the module version when it is one
-// (go install ...@v1.2.3), and the Go that built it.
+// (go install ...@v1.2.3, not a pseudo-version of the commit shown), and
+// the Go that built it.
 func buildLine(info *debug.BuildInfo, commit, when string) string {
 	settings := map[string]string{}
 	goVersion := runtime.Version()
@@ -60,6 +61,9 @@ func buildLine(info *debug.BuildInfo, commit, when string) string {
 	}
 	if when == "" {
 		when = settings["vcs.time"]
+	}
+	if short := commit[:min(12, len(commit))]; short != "" && strings.Contains(module, short) {
+		module = "" // a pseudo-version of the same commit says nothing more
 	}
 	var b strings.Builder
 	switch commit {

@@ -38,6 +38,8 @@ func TestBuildLine(t *testing.T) {
 		{"unstamped", &debug.BuildInfo{GoVersion: "go1.99.1"}, "", "", "commit unknown (built without version control information), built with go1.99.1" + platform},
 		{"go install @version", &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "v0.1.0"}}, "", "",
 			"commit unknown (built without version control information), module v0.1.0, built with go1.99.1" + platform},
+		{"pseudo-version of the commit", &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "v0.0.0-20261206080000-0123456789ab+dirty"}, Settings: stamped.Settings}, "", "",
+			"commit 0123456789abcdef0123456789abcdef01234567 (2026-12-06T08:00:00Z, with uncommitted changes), built with go1.99.1" + platform},
 		{"no build info", nil, "", "", "commit unknown (built without version control information), built with " + runtime.Version() + platform},
 	} {
 		if got := buildLine(tc.info, tc.commit, tc.at); got != tc.want {
