@@ -8,6 +8,7 @@
 package childtest
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -33,6 +34,14 @@ func Run(m *testing.M) int {
 	signal.Notify(interrupted, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	watcherEnded := make(chan struct{})
+	// go test's -timeout panics inside this binary, which then exits
+	// without running any cleanup: the sweep runs just before it.
+	timedOut := make(<-chan time.Time)
+	if timeout := testTimeout(); timeout > 0 {
+		timer := time.NewTimer(timeout - timeoutMargin(timeout))
+		defer timer.Stop()
+		timedOut = timer.C
+	}
 	go func() {
 		defer close(watcherEnded)
 		select {
@@ -40,6 +49,9 @@ func Run(m *testing.M) int {
 			ended := endDescendants()
 			fmt.Fprintf(os.Stderr, "childtest: %v: ended %d processes the tests had started\n", sig, len(ended))
 			os.Exit(130)
+		case <-timedOut:
+			ended := endDescendants()
+			fmt.Fprintf(os.Stderr, "childtest: the test timeout is near: ended %d processes the tests had started:\n  %s\n", len(ended), strings.Join(ended, "\n  "))
 		case <-done:
 		}
 	}()
@@ -84,6 +96,26 @@ func endDescendants() []string {
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
 	}
 	return describe(procs)
+}
+
+// testTimeout is go test's -timeout (0 when none); flag.Parse is what
+// m.Run would call first.
+func testTimeout() time.Duration {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	f := flag.Lookup("test.timeout")
+	if f == nil {
+		return 0
+	}
+	d, _ := time.ParseDuration(f.Value.String())
+	return d
+}
+
+// timeoutMargin is how long before the timeout the sweep runs: a
+// twentieth of it, at most five seconds.
+func timeoutMargin(timeout time.Duration) time.Duration {
+	return min(timeout/20, 5*time.Second)
 }
 
 func describe(procs []process) []string {

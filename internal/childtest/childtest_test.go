@@ -126,3 +126,25 @@ func TestLeftRunningFailsTheRun(t *testing.T) {
 		t.Errorf("stderr does not name what was left running: %s", stderr.String())
 	}
 }
+
+func TestTimeoutEndsWhatTheTestsStarted(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelper$", "-test.v", "-test.timeout=4s")
+	cmd.Env = append(os.Environ(), helperEnv+"=block")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err == nil {
+		t.Fatal("a test binary past its timeout exited 0")
+	}
+	_, rest, ok := strings.Cut(out.String(), "pid ")
+	if !ok {
+		t.Fatalf("the helper printed no pid:\n%s", out.String())
+	}
+	pid, err := strconv.Atoi(strings.Fields(rest)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+	if !strings.Contains(out.String(), "the test timeout is near") {
+		t.Errorf("output does not say the sweep ran:\n%s", out.String())
+	}
+}
