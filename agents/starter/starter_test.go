@@ -162,7 +162,7 @@ func TestAppendRefusesWhatItCannotExtend(t *testing.T) {
 	repo := t.TempDir()
 	lint, _ := linter(t, repo)
 	for src, want := range map[string]string{
-		"rules = [{ tool = \"exec_shell\", command = \"ls\" }]\n": "rules = [...]",
+		"rules = [{ tool = \"exec_shell\", command = \"ls\" }]\n":  "rules = [...]",
 		"[[rules]]\ntool = \"exec_shell\"\ndecision = \"allow\"\n": "does not load",
 		"[[rules\n": "does not load",
 	} {
