@@ -34,12 +34,17 @@ var Denied = []string{
 const Marker = "# codewhale-ls init:"
 
 // Rules are the rules the starter policy wants for the repository at
-// workspace (absolute): an allow per found command, scoped to workspace,
-// then the machine-wide denies.
-func Rules(workspace string, found []Found) []execpolicy.Rule {
+// workspaces (absolute spellings of one directory): an allow per found
+// command, scoped to each spelling, then the machine-wide denies. The
+// hook decides a call in the workspace as spelled and with its symlinks
+// resolved, and the stricter verdict stands (docs/agents.md), so an allow
+// must name both where they differ.
+func Rules(workspaces []string, found []Found) []execpolicy.Rule {
 	var out []execpolicy.Rule
-	for _, f := range found {
-		out = append(out, execpolicy.Rule{Tool: "exec_shell", Command: ptr(f.Command), CommandExact: f.Exact, Workspace: ptr(workspace), Action: execpolicy.Allow})
+	for _, ws := range workspaces {
+		for _, f := range found {
+			out = append(out, execpolicy.Rule{Tool: "exec_shell", Command: ptr(f.Command), CommandExact: f.Exact, Workspace: ptr(ws), Action: execpolicy.Allow})
+		}
 	}
 	for _, c := range Denied {
 		out = append(out, execpolicy.Rule{Tool: "exec_shell", Command: ptr(c), Action: execpolicy.Deny})

@@ -81,7 +81,7 @@ func repoWithEverything(t *testing.T) string {
 func TestStarterPolicyChecksCleanAtEveryRelease(t *testing.T) {
 	repo := repoWithEverything(t)
 	lint, _ := linter(t, repo)
-	wanted := Rules(repo, Detect(repo))
+	wanted := Rules([]string{repo}, Detect(repo))
 	res, err := Append(nil, repo, wanted, lint)
 	if err != nil {
 		t.Fatal(err)
@@ -110,14 +110,14 @@ func TestAppendIsIdempotentAndKeepsEveryByte(t *testing.T) {
 	repo := repoWithEverything(t)
 	lint, _ := linter(t, repo)
 	mine := "# my rules\r\n[[rules]]\r\ntool = \"exec_shell\"\r\ncommand = \"git diff\"\r\naction = \"allow\"" // no final newline, CRLF
-	first, err := Append([]byte(mine), repo, Rules(repo, Detect(repo)), lint)
+	first, err := Append([]byte(mine), repo, Rules([]string{repo}, Detect(repo)), lint)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(string(first.Content), mine+"\n\n"+Marker) {
 		t.Fatalf("the user's bytes changed or no blank line before the marker:\n%q", first.Content)
 	}
-	second, err := Append(first.Content, repo, Rules(repo, Detect(repo)), lint)
+	second, err := Append(first.Content, repo, Rules([]string{repo}, Detect(repo)), lint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestAppendIsIdempotentAndKeepsEveryByte(t *testing.T) {
 	// Another repository: only its allows are new, the denies are there.
 	other := t.TempDir()
 	write(t, other, "go.mod", "module y\n")
-	third, err := Append(first.Content, other, Rules(other, Detect(other)), lint)
+	third, err := Append(first.Content, other, Rules([]string{other}, Detect(other)), lint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestAppendNeverFightsARuleOfTheUsers(t *testing.T) {
 	write(t, repo, "go.mod", "module x\n")
 	lint, _ := linter(t, repo)
 	mine := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"go test\"\naction = \"deny\"\n"
-	res, err := Append([]byte(mine), repo, Rules(repo, Detect(repo)), lint)
+	res, err := Append([]byte(mine), repo, Rules([]string{repo}, Detect(repo)), lint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestAppendRefusesWhatItCannotExtend(t *testing.T) {
 		"[[rules]]\ntool = \"exec_shell\"\ndecision = \"allow\"\n": "does not load",
 		"[[rules\n": "does not load",
 	} {
-		if _, err := Append([]byte(src), repo, Rules(repo, nil), lint); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Append([]byte(src), repo, Rules([]string{repo}, nil), lint); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v, want %q", src, err, want)
 		}
 	}
