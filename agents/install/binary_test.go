@@ -58,3 +58,27 @@ func TestApplyPrivateWritesLikeCodewhale(t *testing.T) {
 		}
 	}
 }
+
+// A save made between the diff and the write (Codewhale's approval card
+// appending a rule) is kept, and the change refused.
+func TestApplyPrivateKeepsASaveMadeMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "permissions.toml")
+	if err := os.WriteFile(path, []byte("# mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Plan(path, func(old []byte, _ bool) ([]byte, error) { return append(old, "# starter\n"...), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Private = true
+	saved := "# mine\n[[rules]]\ntool = \"exec_shell\"\ncommand = \"ls\"\n"
+	if err := os.WriteFile(path, []byte(saved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(); err == nil || !strings.Contains(err.Error(), "changed since") {
+		t.Fatalf("got %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != saved {
+		t.Fatalf("the save was lost:\n%s", got)
+	}
+}

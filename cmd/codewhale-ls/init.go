@@ -52,8 +52,9 @@ func runInit(args []string, terminal bool, stdin io.Reader, stdout, stderr io.Wr
 	found := starter.Detect(workspaces[0])
 	var res starter.Result
 	change, err := install.Plan(paths.Permissions, func(old []byte, _ bool) ([]byte, error) {
-		res, err = starter.Append(old, workspaces[0], starter.Rules(workspaces, found), starter.Linter(opts, paths.Permissions))
-		return res.Content, err
+		var appendErr error
+		res, appendErr = starter.Append(old, workspaces[0], starter.Rules(workspaces, found), starter.Linter(opts, paths.Permissions))
+		return res.Content, appendErr
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "codewhale-ls init: %v (nothing was changed)\n", err)
