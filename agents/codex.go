@@ -69,8 +69,8 @@ var codex = &Agent{
 		// utils/home-dir find_codex_home, hooks/src/engine/discovery.rs).
 		Project: ".codex/hooks.json", User: "hooks.json", UserDir: ".codex", DirVar: "CODEX_HOME",
 		Events: [][]string{{"hooks", "PreToolUse"}}, Entry: matcherEntry(1), Skeleton: "{}\n", Exit2Blocks: true,
-		ProjectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
-		UserNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
+		ProjectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry. Codex 0.114.0 to 0.123.x run hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml (experimental then); from 0.124.0 hooks are on by default (openai/codex#19012), and `[features] hooks = false` (0.130.0's name for it) turns them off.",
+		UserNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry. Codex 0.114.0 to 0.123.x run hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml (experimental then); from 0.124.0 hooks are on by default (openai/codex#19012), and `[features] hooks = false` (0.130.0's name for it) turns them off.",
 	},
 	parse: codexParse,
 	render: func(r Reply) Output {

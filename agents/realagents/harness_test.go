@@ -111,7 +111,9 @@ var (
 func hookBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "cw-realagents-bin")
+		// Not in the temporary directory: `hook install` refuses a
+		// binary there, which would be deleted (issue 24, point 7).
+		buildDir, buildErr = os.MkdirTemp(lastingDir(), "cw-realagents-bin")
 		if buildErr != nil {
 			return
 		}
@@ -125,6 +127,16 @@ func hookBinary(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return built
+}
+
+// lastingDir is where the hook binary is built: the user's cache
+// directory, else the package's own, neither of which hook install takes
+// for a temporary one.
+func lastingDir() string {
+	if d, err := os.UserCacheDir(); err == nil && os.MkdirAll(d, 0o755) == nil {
+		return d
+	}
+	return "."
 }
 
 // agent is how one CLI is set up, run and scripted.
