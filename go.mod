@@ -11,7 +11,8 @@ require (
 	go.lsp.dev/uri v1.0.1
 	go.uber.org/goleak v1.3.0
 	golang.org/x/image v0.44.0
-	golang.org/x/sys v0.47.0
+	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 	golang.org/x/text v0.40.0
 	mvdan.cc/sh/v3 v3.14.1
 )
