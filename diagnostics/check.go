@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
@@ -20,6 +21,46 @@ type Input struct {
 	Baseline func(path string) (src []byte, ok bool)
 	// Codewhale is the user's Codewhale release as chosen (CW900).
 	Codewhale release.Choice
+	// Only, when not empty, are the absolute paths of the files to lint
+	// (`check FILE...`): the only files reported, and with their context
+	// (readsFor) the only files read. Empty: every file.
+	Only []string
+}
+
+// postureFiles decide the effective approval policy, sandbox, shell and
+// workspace trust that every TOML policy file's findings are judged
+// against (CW100 compares the overlay with the user's value, CW202 needs
+// the effective approval_policy, CW303 the trust): they are read as
+// context for any TOML file named, and reported only when named.
+var postureFiles = []config.Kind{config.KindUserConfig, config.KindManaged, config.KindRequirements, config.KindSettings, config.KindOverlay}
+
+// readsFor is what linting only the named files reads: each named
+// Codewhale file, the posture files when one of them is TOML (a
+// constitution.json stands alone), and whether another agent's settings
+// are named (otherAgents then reads the agents' files that say whether
+// each agent is hooked). permissions.toml, hooks.toml and
+// constitution.json are never read for another file's sake. A path the
+// files cannot be resolved for reads nothing: the load then reports why.
+func readsFor(opts config.Options, named []string) (kinds map[config.Kind]bool, agents bool) {
+	kinds = map[config.Kind]bool{}
+	paths, err := config.ResolvePaths(opts)
+	if err != nil {
+		return kinds, false
+	}
+	for _, path := range named {
+		kind, ok := KindOf(paths, path)
+		if !ok {
+			agents = true
+			continue
+		}
+		kinds[kind] = true
+		if kind != config.KindConstitution {
+			for _, k := range postureFiles {
+				kinds[k] = true
+			}
+		}
+	}
+	return kinds, agents
 }
 
 // FileResult is every finding in one file.
@@ -89,6 +130,10 @@ func otherAgents(opts config.Options) []*FileResult {
 func Check(in Input) *Result {
 	// The release chosen decides how the files load and what the lints say.
 	in.Options.Release = in.Codewhale.Implementation()
+	agents := true
+	if len(in.Only) > 0 {
+		in.Options.Kinds, agents = readsFor(in.Options, in.Only)
+	}
 	snap := config.Load(in.Options)
 	res := &Result{Snapshot: snap}
 	byPath := map[string]*FileResult{}
@@ -109,7 +154,12 @@ func Check(in Input) *Result {
 		lintLoosening(in, snap, byPath)
 	}
 	lintRelease(in.Codewhale, res.Files)
-	res.Files = append(res.Files, otherAgents(in.Options)...)
+	if agents {
+		res.Files = append(res.Files, otherAgents(in.Options)...)
+	}
+	if len(in.Only) > 0 {
+		res.Files = slices.DeleteFunc(res.Files, func(f *FileResult) bool { return !slices.Contains(in.Only, f.Path) })
+	}
 	for _, fr := range res.Files {
 		placeWholeFile(fr)
 		fr.Problems = dropIgnored(fr.Src, fr.Problems)

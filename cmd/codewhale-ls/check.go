@@ -30,7 +30,7 @@ var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release
 }
 
 // check lints the policy files of the workspace (or the named ones among
-// them), with --fix first writes their safe fixes and lints again, and exits
+// them, reading no other file but their context: diagnostics.Input.Only), with --fix first writes their safe fixes and lints again, and exits
 // by the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
 // warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
@@ -59,8 +59,13 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	input := diagnostics.Input{Options: opts, Codewhale: against}
-	files, err := selectFiles(diagnostics.Check(input), fs.args, opts.Workspace)
+	named, err := absPaths(fs.args)
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	input := diagnostics.Input{Options: opts, Codewhale: against, Only: named}
+	files, err := checkFiles(input)
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
@@ -70,7 +75,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		// What remains is what the files now hold.
-		if files, err = selectFiles(diagnostics.Check(input), fs.args, opts.Workspace); err != nil {
+		if files, err = checkFiles(input); err != nil {
 			fmt.Fprintln(stderr, "codewhale-ls check:", err)
 			return 1
 		}
@@ -95,32 +100,30 @@ func check(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// selectFiles is the files of res that args name (every file when none),
-// in res's order; an argument that is none of them is an error.
-func selectFiles(res *diagnostics.Result, args []string, workspace string) ([]*diagnostics.FileResult, error) {
-	wanted := map[string]bool{}
+// absPaths is the FILE arguments made absolute, as Input.Only wants them.
+func absPaths(args []string) ([]string, error) {
+	var out []string
 	for _, a := range args {
 		abs, err := filepath.Abs(a)
 		if err != nil {
 			return nil, err
 		}
-		wanted[abs] = true
+		out = append(out, abs)
 	}
-	// Whether files were named is decided once: the set empties as they
-	// are found, and an empty set must not then let every later file in.
-	named := len(wanted) > 0
-	var files []*diagnostics.FileResult
-	for _, f := range res.Files {
-		if named && !wanted[f.Path] {
-			continue
+	return out, nil
+}
+
+// checkFiles lints in (the named files alone when in.Only has any); a
+// named file that is not one of the policy files read for the workspace
+// is an error, not a silent pass.
+func checkFiles(in diagnostics.Input) ([]*diagnostics.FileResult, error) {
+	res := diagnostics.Check(in)
+	for _, p := range in.Only {
+		if res.File(p) == nil {
+			return nil, fmt.Errorf("%s is not one of the policy files Codewhale reads for workspace %s (or it does not exist)", p, in.Options.Workspace)
 		}
-		delete(wanted, f.Path)
-		files = append(files, f)
 	}
-	for p := range wanted {
-		return nil, fmt.Errorf("%s is not one of the policy files Codewhale reads for workspace %s", p, workspace)
-	}
-	return files, nil
+	return res.Files, nil
 }
 
 // fixFiles writes to each file the safe fixes the editor's source.fixAll
