@@ -5,9 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // requireGit skips without git, unless CODEWHALE_E2E=1 demands every test.
@@ -156,5 +159,51 @@ func TestBaselineCloseEndsLookups(t *testing.T) {
 	b.Open(path)
 	if _, ok := b.Get(path); ok {
 		t.Error("a baseline was recorded after Close")
+	}
+}
+
+// TestCheckBaseline (issue 24, point 3): check compares with a git
+// revision the way the editor compares with HEAD: a commit that deletes a
+// constitution invariant is CW500 against the base revision, nothing
+// against HEAD (the work tree is HEAD), nothing with --baseline none; a
+// revision the repository lacks (a shallow clone) is an error naming it.
+func TestCheckBaseline(t *testing.T) {
+	requireGit(t)
+	w := newLintWorld(t, "")
+	git(t, w.ws, "init", "-q", "-b", "main")
+	w.write(w.constitution, `{"protected_invariants": [{"text": "keep secrets", "paths": ["secrets/**"], "action": "block"}, {"text": "ci", "paths": [".github/**"], "action": "block"}]}`)
+	git(t, w.ws, "add", ".")
+	git(t, w.ws, "commit", "-q", "-m", "base")
+	git(t, w.ws, "tag", "base")
+	w.write(w.constitution, `{"protected_invariants": [{"text": "ci", "paths": [".github/**"], "action": "block"}]}`)
+	git(t, w.ws, "commit", "-q", "-am", "loosen")
+
+	loosened := func(rev string) []problem.Problem {
+		t.Helper()
+		baseline, err := CheckBaseline(context.Background(), w.ws, rev)
+		if err != nil {
+			t.Fatalf("--baseline %q: %v", rev, err)
+		}
+		return problemsWithCode(Check(Input{Options: w.options(nil), Baseline: baseline}), w.constitution, "CW500")
+	}
+	if got := loosened("base"); len(got) != 1 || !strings.Contains(got[0].Message, `the invariant "keep secrets" was removed`) {
+		t.Errorf("against base: %v, want the removed invariant", got)
+	}
+	for _, rev := range []string{"", "HEAD", NoBaseline} {
+		if got := loosened(rev); len(got) != 0 {
+			t.Errorf("--baseline %q: %v, want nothing", rev, got)
+		}
+	}
+	for _, rev := range []string{"origin/main", "-p"} {
+		if _, err := CheckBaseline(context.Background(), w.ws, rev); err == nil || !strings.Contains(err.Error(), rev) {
+			t.Errorf("--baseline %q: error %v, want one naming it", rev, err)
+		}
+	}
+	outside := t.TempDir()
+	if _, err := CheckBaseline(context.Background(), outside, "base"); err == nil || !strings.Contains(err.Error(), "no git repository") {
+		t.Errorf("--baseline base outside git: error %v", err)
+	}
+	if b, err := CheckBaseline(context.Background(), outside, ""); b != nil || err != nil {
+		t.Errorf("the default baseline outside git: %v, %v; want none, as in the editor", b != nil, err)
 	}
 }

@@ -34,7 +34,7 @@ var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release
 // by the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
 // warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level"), []string{"fix"})
+	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline"), []string{"fix"})
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
@@ -64,7 +64,16 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	input := diagnostics.Input{Options: opts, Codewhale: against, Only: named}
+	if rev, given := fs.values["baseline"]; given && rev == "" {
+		fmt.Fprintf(stderr, "codewhale-ls check: --baseline needs a git revision or %s\n", diagnostics.NoBaseline)
+		return 1
+	}
+	baseline, err := diagnostics.CheckBaseline(context.Background(), opts.Workspace, fs.values["baseline"])
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	input := diagnostics.Input{Options: opts, Codewhale: against, Only: named, Baseline: baseline}
 	files, err := checkFiles(input)
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)

@@ -42,6 +42,10 @@ warnings at or above it, 3 errors, 1 bad usage or an internal failure.
   --fix                             first write every safe fix (the editor's
                                     "Fix all") to the files, then report and
                                     exit on what remains
+  --baseline REV|none               report what loosens the policy (CW500)
+                                    against git revision REV, e.g. a pull
+                                    request's base (default HEAD, as the
+                                    editor; none: off)
 ` + commonFlagsHelp + `
 example: codewhale-ls check --format sarif > codewhale.sarif
 `,
