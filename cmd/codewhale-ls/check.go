@@ -5,26 +5,27 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // reportWriters are check's --format values.
-var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release.Choice) error{
-	"text": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
-		diagnostics.WriteText(w, r, c)
+var reportWriters = map[string]func(io.Writer, diagnostics.Report) error{
+	"text": func(w io.Writer, r diagnostics.Report) error {
+		diagnostics.WriteText(w, r)
 		return nil
 	},
 	"json": diagnostics.WriteJSON,
-	"sarif": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
-		return diagnostics.WriteSARIF(w, r, gate.Version, c)
+	"sarif": func(w io.Writer, r diagnostics.Report) error {
+		return diagnostics.WriteSARIF(w, r, gate.Version)
 	},
-	"github": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
-		diagnostics.WriteGitHub(w, r, c)
+	"github": func(w io.Writer, r diagnostics.Report) error {
+		diagnostics.WriteGitHub(w, r)
 		return nil
 	},
 }
@@ -34,7 +35,7 @@ var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release
 // by the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
 // warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline"), []string{"fix"})
+	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline", "ignore"), []string{"fix", "ci"})
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
@@ -59,6 +60,18 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
+	// A workspace that is not there would check nothing and pass green.
+	if fi, err := os.Stat(opts.Workspace); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "codewhale-ls check: --workspace %s is not a directory\n", opts.Workspace)
+		return 1
+	}
+	var ignore []problem.Code
+	if list, given := fs.values["ignore"]; given {
+		if ignore, err = diagnostics.ParseCodes(list); err != nil {
+			fmt.Fprintln(stderr, "codewhale-ls check: --ignore:", err)
+			return 1
+		}
+	}
 	named, err := absPaths(fs.args)
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
@@ -73,7 +86,8 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	input := diagnostics.Input{Options: opts, Codewhale: against, Only: named, Baseline: baseline}
+	ci := fs.bools["ci"] || diagnostics.InCI(os.Getenv)
+	input := diagnostics.Input{Options: opts, Codewhale: against, Only: named, Baseline: baseline, CI: ci, Ignore: ignore}
 	files, err := checkFiles(input)
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
@@ -89,15 +103,15 @@ func check(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	var reports []diagnostics.FileReport
+	report := diagnostics.Report{Against: against, Root: diagnostics.RepositoryOf(opts.Workspace)}
 	for _, f := range files {
-		reports = append(reports, diagnostics.Place(f.Path, f.Src, f.Problems))
+		report.Files = append(report.Files, diagnostics.Place(f.Path, f.Src, f.Problems))
 	}
-	if err := write(stdout, reports, against); err != nil {
+	if err := write(stdout, report); err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	s := diagnostics.Summarize(reports)
+	s := diagnostics.Summarize(report.Files)
 	switch {
 	case failLevel == "none":
 		return 0
