@@ -188,7 +188,11 @@ func revisionBaseline(ctx context.Context, root, rev string) (func(path string) 
 	cmd.Env = gitEnv()
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s is not a commit of the git repository at %s (in a shallow clone, fetch it first: git fetch origin %s): %v", rev, root, rev, err)
+		why := "git is not there or failed"
+		if _, ok := err.(*exec.ExitError); ok {
+			why = "a shallow or single-branch clone lacks it: fetch it first (actions/checkout with fetch-depth: 0, GIT_DEPTH: 0 on GitLab, or git fetch origin BRANCH:refs/remotes/origin/BRANCH)"
+		}
+		return nil, fmt.Errorf("--baseline %s is not a commit of the git repository at %s; %s", rev, root, why)
 	}
 	commit := strings.TrimSpace(string(out))
 	return func(path string) ([]byte, bool) {
