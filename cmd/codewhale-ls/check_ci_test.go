@@ -7,6 +7,16 @@ import (
 	"testing"
 )
 
+// init keeps this package's check runs off the CI path though the tests
+// themselves run in CI, where CI=true is set (diagnostics.InCI): a test
+// asks for a CI run with --ci or t.Setenv. It runs before TestMain, so the
+// child processes the tests start inherit it too.
+func init() {
+	for _, name := range []string{"CI", "GITHUB_ACTIONS", "GITLAB_CI"} {
+		os.Unsetenv(name)
+	}
+}
+
 // TestCheckInCI (issue 24, point 4): a CI run (--ci, or CI=true as the
 // services set it) checks the repository: the home's files and CW700 for
 // an agent this machine has not hooked are left out, while a setting the

@@ -27,8 +27,7 @@ const asServer = "CODEWHALE_LS_TEST_AS_MAIN"
 
 // TestMain also gives servers run in this process (serve through runCLI)
 // a runtime directory of their own for the approval sockets, never the
-// user's; the child processes get theirs in serverCommand. Nor does a
-// test run in CI make check's runs CI runs.
+// user's; the child processes get theirs in serverCommand.
 func TestMain(m *testing.M) {
 	if os.Getenv(asServer) == "1" {
 		main()
@@ -38,11 +37,6 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_RUNTIME_DIR", dir)
-	// check behaves as in continuous integration where these are set
-	// (diagnostics.InCI): the tests, run in CI too, ask for it with --ci.
-	for _, name := range []string{"CI", "GITHUB_ACTIONS", "GITLAB_CI"} {
-		os.Unsetenv(name)
-	}
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
 }
 
