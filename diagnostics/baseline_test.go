@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
 // requireGit skips without git, unless CODEWHALE_E2E=1 demands every test.
@@ -205,5 +206,36 @@ func TestCheckBaseline(t *testing.T) {
 	}
 	if b, err := CheckBaseline(context.Background(), outside, ""); b != nil || err != nil {
 		t.Errorf("the default baseline outside git: %v, %v; want none, as in the editor", b != nil, err)
+	}
+}
+
+// TestCheckBaselineProjectHooksNotRunHere (issue 24, point 3): a CI runner
+// does not trust the workspace, so it loads the project hooks.toml in
+// neither version; a gate removed from the file still loosens the policy
+// of everyone who does, and is CW500.
+func TestCheckBaselineProjectHooksNotRunHere(t *testing.T) {
+	requireGit(t)
+	for _, version := range []string{"0.9.10", "0.10.1"} {
+		w := newLintWorld(t, "")
+		hooksFile := filepath.Join(w.ws, ".codewhale", "hooks.toml")
+		git(t, w.ws, "init", "-q", "-b", "main")
+		w.write(hooksFile, "[[hooks]]\nname = \"policy-gate\"\nevent = \"tool_call_before\"\ncommand = \"./gate.sh\"\n")
+		git(t, w.ws, "add", ".")
+		git(t, w.ws, "commit", "-q", "-m", "base")
+		w.write(hooksFile, "")
+		git(t, w.ws, "commit", "-q", "-am", "drop the gate")
+
+		baseline, err := CheckBaseline(context.Background(), w.ws, "HEAD~1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		choice, _, err := release.Named(&version, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := problemsWithCode(Check(Input{Options: w.options(nil), Baseline: baseline, Codewhale: choice}), hooksFile, "CW500")
+		if len(got) != 1 || !strings.Contains(got[0].Message, `the tool_call_before hook "policy-gate" was removed`) {
+			t.Errorf("Codewhale %s, untrusted workspace: %v, want the removed gate", version, got)
+		}
 	}
 }

@@ -329,7 +329,30 @@ func ruleChange(b, n execpolicy.FileRule) (problem.Span, string) {
 // hooks reports tool_call_before gates that are gone or that now let the
 // call run when they fail.
 func (d *looseness) hooks() {
-	b, n := d.base.Hooks, d.now.Hooks
+	d.compareHooks(d.base.Hooks, d.now.Hooks)
+	if !d.base.ProjectHooksLoaded && !d.now.ProjectHooksLoaded {
+		// This machine runs neither version of the project's hooks (the
+		// workspace is not trusted here, or the bytes not approved: a CI
+		// runner), but whoever trusts the repository runs what the file
+		// says, so a gate removed from it loosens their policy.
+		d.compareHooks(projectFileHooks(d.base), projectFileHooks(d.now))
+	}
+}
+
+// projectFileHooks are the hooks the project hooks.toml of snap holds,
+// whether or not the snapshot's user trusts and loads it.
+func projectFileHooks(snap *config.Snapshot) hooks.Config {
+	f := snap.File(config.KindProjectHooks)
+	if f == nil || f.Doc == nil {
+		return hooks.Config{Enabled: true}
+	}
+	cfg, _ := hooks.FromProjectFile(f.Doc, snap.Release)
+	return cfg
+}
+
+// compareHooks reports each tool_call_before gate of b that n lost or
+// made fail open.
+func (d *looseness) compareHooks(b, n hooks.Config) {
 	var before []hooks.Hook
 	for _, h := range b.Hooks {
 		if h.Event == hooks.ToolCallBefore {
