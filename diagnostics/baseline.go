@@ -44,7 +44,9 @@ type baseline struct {
 
 // NewBaselines returns an empty set that asks git for HEAD versions.
 func NewBaselines() *Baselines {
-	return newBaselines(func(ctx context.Context, path string) ([]byte, bool) { return committedVersion(ctx, "HEAD", path) })
+	return newBaselines(func(ctx context.Context, path string) ([]byte, bool) {
+		return committedVersion(ctx, "HEAD", filepath.Dir(path), filepath.Base(path))
+	})
 }
 
 func newBaselines(head func(context.Context, string) ([]byte, bool)) *Baselines {
@@ -108,15 +110,16 @@ func (b *Baselines) Close() {
 	b.lookups.Wait()
 }
 
-// committedVersion is path as committed at rev in the work tree holding
-// it. `REV:./name` resolves relative to the directory git runs in, so the
-// repository root never has to be spelled (and symlinked temp or home
-// directories cannot make the relative path wrong). A file that is not
-// tracked at rev, or no git at all, is ok = false.
-func committedVersion(ctx context.Context, rev, path string) ([]byte, bool) {
+// committedVersion is the file at name (relative to dir, in the work tree
+// holding dir) as committed at rev. `REV:./name` resolves relative to the
+// directory git runs in, so the repository root never has to be spelled
+// (and symlinked temp or home directories cannot make the relative path
+// wrong). A file that is not tracked at rev, or no git at all, is ok =
+// false.
+func committedVersion(ctx context.Context, rev, dir, name string) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", filepath.Dir(path), "show", rev+":./"+filepath.Base(path))
+	cmd := exec.CommandContext(ctx, "git", "-C", dir, "show", rev+":./"+filepath.ToSlash(name))
 	cmd.Env = gitEnv()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil || cmd.Start() != nil {
@@ -196,9 +199,12 @@ func revisionBaseline(ctx context.Context, root, rev string) (func(path string) 
 	}
 	commit := strings.TrimSpace(string(out))
 	return func(path string) ([]byte, bool) {
-		if config.GitRoot(filepath.Dir(path)) != root {
-			return nil, false
+		// From the root, as a file deleted since rev may have taken its
+		// folder with it.
+		rel, inside := relativeTo(root, path)
+		if !inside || config.GitRoot(filepath.Dir(path)) != root {
+			return nil, false // another repository's, nested in this one
 		}
-		return committedVersion(context.Background(), commit, path)
+		return committedVersion(context.Background(), commit, root, rel)
 	}, nil
 }

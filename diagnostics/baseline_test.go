@@ -239,3 +239,45 @@ func TestCheckBaselineProjectHooksNotRunHere(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBaselineDeletedFiles (issue 24, point 3): deleting the
+// repository's constitution.json, hooks.toml or project overlay deletes
+// every restriction it held; CW500 says so on the deleted file's path,
+// though the work tree has no file left to put it on.
+func TestCheckBaselineDeletedFiles(t *testing.T) {
+	requireGit(t)
+	w := newLintWorld(t, "")
+	hooksFile := filepath.Join(w.ws, ".codewhale", "hooks.toml")
+	git(t, w.ws, "init", "-q", "-b", "main")
+	w.write(w.constitution, `{"protected_invariants": [{"text": "keep secrets", "paths": ["secrets/**"], "action": "block"}]}`)
+	w.write(hooksFile, "[[hooks]]\nname = \"policy-gate\"\nevent = \"tool_call_before\"\ncommand = \"./gate.sh\"\n")
+	w.write(w.overlay, "sandbox_mode = \"read-only\"\n")
+	git(t, w.ws, "add", ".")
+	git(t, w.ws, "commit", "-q", "-m", "base")
+	git(t, w.ws, "rm", "-q", "-r", ".codewhale")
+	git(t, w.ws, "commit", "-q", "-m", "drop the policy")
+
+	baseline, err := CheckBaseline(context.Background(), w.ws, "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Check(Input{Options: w.options(nil), Baseline: baseline})
+	for path, want := range map[string]string{
+		w.constitution: `the invariant "keep secrets" was removed`,
+		hooksFile:      `the tool_call_before hook "policy-gate" was removed`,
+		w.overlay:      `sandbox_mode was "read-only", now unset`,
+	} {
+		if got := problemsWithCode(res, path, "CW500"); len(got) != 1 || !strings.Contains(got[0].Message, want) {
+			t.Errorf("%s deleted: %v, want %q", path, got, want)
+		}
+	}
+	head, err := CheckBaseline(context.Background(), w.ws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Check(Input{Options: w.options(nil), Baseline: head}).Files {
+		if got := problemsWithCode(&Result{Files: []*FileResult{f}}, f.Path, "CW500"); len(got) > 0 {
+			t.Errorf("against HEAD, which has none of them: %v", got)
+		}
+	}
+}

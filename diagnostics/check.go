@@ -165,7 +165,7 @@ func Check(in Input) *Result {
 		lint(snap, byPath)
 	}
 	if in.Baseline != nil {
-		lintLoosening(in, snap, byPath)
+		res.Files = append(res.Files, lintLoosening(in, snap, byPath)...)
 	}
 	lintRelease(in.Codewhale, res.Files)
 	if agents {

@@ -353,6 +353,16 @@ func (s *Snapshot) loadLaw(workspace string) {
 	}
 	path, found := repolaw.Find(workspace)
 	if !found {
+		// A buffer for a file not on disk counts as present, as for the
+		// TOML files (a baseline of a constitution.json since deleted).
+		for _, candidate := range repolaw.Candidates(workspace) {
+			if _, open := s.buffers[candidate]; open {
+				path, found = candidate, true
+				break
+			}
+		}
+	}
+	if !found {
 		return
 	}
 	buffer, open := s.buffers[path]
