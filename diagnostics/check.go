@@ -26,8 +26,8 @@ type Input struct {
 	// CI is a run in continuous integration (InCI), which checks the
 	// repository and has no home to hook: files outside the repository
 	// (RepositoryOf the workspace) and findings about this machine rather
-	// than the repository (CW700 for an agent with no user-level hook)
-	// are left out.
+	// than the repository (CW700 for an agent with no user-level hook,
+	// machineCodes) are left out.
 	CI bool
 	// Ignore are codes left out everywhere (`check --ignore`).
 	Ignore []problem.Code
@@ -36,6 +36,12 @@ type Input struct {
 	// (readsFor) the only files read. Empty: every file.
 	Only []string
 }
+
+// machineCodes are the codes whose every finding is about this machine's
+// user files rather than the repository: CW303 says the user config does
+// not trust the workspace, or this machine has not approved the bytes of
+// its hooks.toml. A CI run leaves them out.
+var machineCodes = []problem.Code{problem.ProjectHooksNotLoaded}
 
 // postureFiles decide the effective approval policy, sandbox, shell and
 // workspace trust that every TOML policy file's findings are judged
@@ -181,7 +187,9 @@ func Check(in Input) *Result {
 	for _, fr := range res.Files {
 		placeWholeFile(fr)
 		fr.Problems = dropIgnored(fr.Src, fr.Problems)
-		fr.Problems = slices.DeleteFunc(fr.Problems, func(p problem.Problem) bool { return slices.Contains(in.Ignore, p.Code) })
+		fr.Problems = slices.DeleteFunc(fr.Problems, func(p problem.Problem) bool {
+			return slices.Contains(in.Ignore, p.Code) || in.CI && slices.Contains(machineCodes, p.Code)
+		})
 		for i := range fr.Problems {
 			fr.Problems[i].File = fr.Path
 		}

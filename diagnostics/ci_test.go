@@ -10,13 +10,16 @@ import (
 )
 
 // TestCheckInCI (issue 24, point 4): a CI run reports the repository's
-// files only, without the CW700 that says this machine's agent has no hook,
-// and Ignore leaves out the codes it names.
+// files only, without the CW700 that says this machine's agent has no hook
+// or the CW303 that says this machine does not trust the workspace, and
+// Ignore leaves out the codes it names.
 func TestCheckInCI(t *testing.T) {
 	w := newLintWorld(t, "modle = \"x\"\n") // CW002 in the home's config
 	claude := filepath.Join(w.ws, ".claude", "settings.json")
 	w.write(claude, `{"hooks": {}}`)
 	w.write(w.constitution, `{"protected_invariants": [{"text": "advisory"}]}`) // CW401
+	hooksFile := filepath.Join(w.ws, ".codewhale", "hooks.toml")
+	w.write(hooksFile, "") // CW303: this machine's config does not trust the workspace
 	paths := func(res *Result) (out []string) {
 		for _, f := range res.Files {
 			if len(f.Problems) > 0 {
@@ -25,8 +28,8 @@ func TestCheckInCI(t *testing.T) {
 		}
 		return out
 	}
-	if got := paths(Check(Input{Options: w.options(nil)})); !slices.Contains(got, w.config) || !slices.Contains(got, claude) {
-		t.Fatalf("on this machine: findings in %v, want the home's config and the unhooked agent", got)
+	if got := paths(Check(Input{Options: w.options(nil)})); !slices.Contains(got, w.config) || !slices.Contains(got, claude) || !slices.Contains(got, hooksFile) {
+		t.Fatalf("on this machine: findings in %v, want the home's config, the unhooked agent and the untrusted hooks", got)
 	}
 	if got := paths(Check(Input{Options: w.options(nil), CI: true})); !slices.Equal(got, []string{w.constitution}) {
 		t.Errorf("in CI: findings in %v, want the repository's constitution alone", got)
