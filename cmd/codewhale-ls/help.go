@@ -50,7 +50,7 @@ or above it, 3 errors, 1 bad usage or an internal failure.
   --ci                              a CI run (also when CI, GITHUB_ACTIONS or
                                     GITLAB_CI is true): only the repository's
                                     files, nothing about this machine (CW700
-                                    for an agent it has not hooked)
+                                    for an agent it has not hooked, CW303)
   --ignore CODE,...                 leave out these codes
 ` + commonFlagsHelp + `
 example: codewhale-ls check --format sarif > codewhale.sarif
