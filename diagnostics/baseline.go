@@ -2,6 +2,7 @@ package diagnostics
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -163,7 +164,7 @@ func CheckBaseline(ctx context.Context, workspace, rev string) (func(path string
 		}
 		b, err := revisionBaseline(ctx, root, "HEAD")
 		if err != nil {
-			return nil, nil // no commit yet: everything is new
+			return nil, nil // no commit yet, or no git: as in the editor
 		}
 		return b, nil
 	}
@@ -173,10 +174,9 @@ func CheckBaseline(ctx context.Context, workspace, rev string) (func(path string
 	return revisionBaseline(ctx, root, rev)
 }
 
-// revisionBaseline is each
-// file of the git work tree at root as committed at rev (a pull request's
-// base branch, or HEAD as the editor compares), so CW500 reports what the
-// changes since rev loosen. A file outside that work tree (the user's
+// revisionBaseline is each file of the git work tree at root as committed
+// at rev (a pull request's base branch, or HEAD as the editor compares),
+// so CW500 reports what the changes since rev loosen. A file outside that work tree (the user's
 // home) or not in rev has no baseline, as in the editor. rev is resolved
 // to its commit once, so every file is compared with the same one; a rev
 // the repository does not have (a shallow clone without the base branch)
@@ -192,7 +192,7 @@ func revisionBaseline(ctx context.Context, root, rev string) (func(path string) 
 	out, err := cmd.Output()
 	if err != nil {
 		why := "git is not there or failed"
-		if _, ok := err.(*exec.ExitError); ok {
+		if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
 			why = "a shallow or single-branch clone lacks it: fetch it first (actions/checkout with fetch-depth: 0, GIT_DEPTH: 0 on GitLab, or git fetch origin BRANCH:refs/remotes/origin/BRANCH)"
 		}
 		return nil, fmt.Errorf("--baseline %s is not a commit of the git repository at %s; %s", rev, root, why)

@@ -31,8 +31,9 @@ var reportWriters = map[string]func(io.Writer, diagnostics.Report) error{
 }
 
 // check lints the policy files of the workspace (or the named ones among
-// them, reading no other file but their context: diagnostics.Input.Only), with --fix first writes their safe fixes and lints again, and exits
-// by the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
+// them, reading no other file but their context: diagnostics.Input.Only),
+// with --fix first writes their safe fixes and lints again, and exits by
+// the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
 // warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
 	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline", "ignore"), []string{"fix", "ci"})
