@@ -73,6 +73,9 @@ type Output struct {
 // Agent is one agent's hook protocol.
 type Agent struct {
 	Name string
+	// Example is a small event of the agent's for a shell call (`git
+	// status`), for a person trying the hook by hand.
+	Example string
 	// HookTimeout is how long the agent waits for a hook by default; an
 	// editor's prompt must end before it.
 	HookTimeout time.Duration

@@ -83,3 +83,18 @@ func TestFinalNamesOnce(t *testing.T) {
 		t.Errorf("an allow is not a refusal: %q", allow.Reason)
 	}
 }
+
+// TestExampleEventsParse: the event a person is shown to try the hook by
+// hand (Agent.Example) is one the agent's parser reads as a shell call.
+func TestExampleEventsParse(t *testing.T) {
+	for _, name := range Names() {
+		a, _ := Lookup(name)
+		call, err := a.Parse([]byte(a.Example))
+		if err != nil || call.Tool != "exec_shell" || call.Input["command"] != "git status" {
+			t.Errorf("%s: example %s parses as %+v, %v", name, a.Example, call, err)
+		}
+		if strings.Contains(a.Example, "'") {
+			t.Errorf("%s: the example is shown in single quotes, so it cannot hold one: %s", name, a.Example)
+		}
+	}
+}
