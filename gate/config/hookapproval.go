@@ -157,9 +157,9 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// inside reports whether path lies in dir, both with symlinks resolved
+// Inside reports whether path lies in dir, both with symlinks resolved
 // where they can be.
-func inside(path, dir string) bool {
+func Inside(path, dir string) bool {
 	if path == "" || dir == "" {
 		return false
 	}
@@ -194,7 +194,7 @@ func codewhaleApproval(user *File, workspace, home, digest string) (ProjectHooks
 		return ProjectHooksNotApproved, "Codewhale has not approved these bytes (there is no config.toml to hold its /hooks approve record)"
 	case user.Doc == nil:
 		return ProjectHooksStoreUnreadable, fmt.Sprintf("Codewhale's /hooks approve record cannot be read: %s does not parse", user.Path)
-	case inside(user.Path, workspace):
+	case Inside(user.Path, workspace):
 		return ProjectHooksStoreUnreadable, fmt.Sprintf("the user config %s lies inside the workspace, so a /hooks approve record in it could be the repository's own and does not count", user.Path)
 	}
 	key := canonical(workspace, home)
@@ -225,7 +225,7 @@ func approvalOf(storePath, workspace, hooksPath, digest string) (ProjectHooksSta
 	if storePath == "" {
 		return ProjectHooksStoreUnreadable, "no Codewhale home was found to read codewhale-ls's approvals from"
 	}
-	if inside(storePath, workspace) {
+	if Inside(storePath, workspace) {
 		return ProjectHooksStoreUnreadable, fmt.Sprintf("codewhale-ls's approvals in %s lie inside the workspace, so none counts", storePath)
 	}
 	src, present, err := readRegular(storePath)
