@@ -45,3 +45,14 @@ func TestLocationOfTheFileThatStopsCodewhale(t *testing.T) {
 		t.Errorf("the reason is Codewhale's own text, got %q", d.Reason)
 	}
 }
+
+// A config.toml that does not parse stops Codewhale too: the decision
+// points at the line of the syntax error.
+func TestLocationOfABrokenConfig(t *testing.T) {
+	fx := load(t, files{config: "allow_shell = true\nsandbox_mode = \n"})
+	d := fx.decide(t, fx.call("exec_shell", map[string]any{"command": "ls"}), Deps{})
+	want := filepath.Join(fx.home, ".codewhale", "config.toml")
+	if d.Decision != Deny || d.Location == nil || d.Location.File != want || d.Location.Line != 4 || d.Location.Problem == "" {
+		t.Fatalf("%s (%s), location %+v, want %s:4 with the problem", d.Decision, d.Reason, d.Location, want)
+	}
+}
