@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -118,6 +119,13 @@ func (s *Snapshot) projectHooksApproved(f, user *File) bool {
 		return true
 	}
 	workspace := s.Paths.Workspace
+	if fi, err := os.Lstat(filepath.Dir(f.Path)); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Codewhale reviews and loads .codewhale/hooks.toml only where
+		// neither is a symlink, so no approval can count for it.
+		s.ProjectHooksStatus.State, s.ProjectHooksStatus.Why = ProjectHooksStoreUnreadable, filepath.Dir(f.Path)+" is a symlink, and Codewhale neither approves nor loads project hooks through one"
+		f.add(problem.ProjectHooksNotLoaded, problem.Info, problem.Span{}, "project hooks.toml is not loaded: "+s.ProjectHooksStatus.Why)
+		return false
+	}
 	cwState, cwWhy := codewhaleApproval(user, workspace, s.Paths.Home, digest)
 	if cwState == ProjectHooksLoaded {
 		s.ProjectHooksStatus.ApprovedIn = user.Path

@@ -145,3 +145,22 @@ func TestUnapprovedHooksStillLint(t *testing.T) {
 		t.Fatalf("loaded %v, problems %q; want CW303 and CW300", s.ProjectHooksLoaded, codes(f))
 	}
 }
+
+// TestSymlinkedCodewhaleFolderIsNeverApproved: Codewhale neither approves
+// nor loads .codewhale/hooks.toml through a symlinked .codewhale, so a
+// record of its bytes does not load it here either.
+func TestSymlinkedCodewhaleFolderIsNeverApproved(t *testing.T) {
+	w := newWorld(t)
+	project := "[[hooks]]\nevent = \"tool_call_before\"\ncommand = \"x\"\n"
+	elsewhere := filepath.Join(w.root, "elsewhere")
+	writeFile(t, filepath.Join(elsewhere, "hooks.toml"), project)
+	if err := os.Symlink(elsewhere, filepath.Join(w.ws, ".codewhale")); err != nil {
+		t.Skip(err)
+	}
+	real, _ := filepath.EvalSymlinks(w.ws)
+	w.userConfig("[projects." + tomlString(real) + "]\ntrust_level = \"trusted\"\nhooks_sha256 = " + tomlString(HookDigest([]byte(project))) + "\n")
+	s := Load(Options{Workspace: w.ws, Env: w.vars, Release: release.Newest()})
+	if s.ProjectHooksLoaded || !strings.Contains(s.ProjectHooksStatus.Why, "symlink") {
+		t.Fatalf("loaded %v, %+v", s.ProjectHooksLoaded, s.ProjectHooksStatus)
+	}
+}
