@@ -61,6 +61,7 @@ func codexShell(command ...string) counterpart {
 // JSON deny and exit 2 with the reason on stderr.
 var codex = &Agent{
 	Name:        "codex",
+	Example:     `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}`,
 	HookTimeout: 600 * time.Second,
 	NoAsk:       "codex honours only a deny from a hook, so it cannot ask its user for one",
 	Settings: Settings{

@@ -83,6 +83,16 @@ layers could tighten, and the exact rule "Always allow" would save.
 ` + commonFlagsHelp + `
 example: codewhale-ls explain exec_shell --command 'git push --force'
 `,
+	"hooks": `usage: codewhale-ls hooks approve [FILE] [--config PATH] [--workspace DIR] [--yes]
+
+Shows a trusted workspace's .codewhale/hooks.toml (FILE, default the
+workspace's), every invisible character escaped, its lints and its
+sha256, and once confirmed (on a terminal, or --yes) records that digest
+in <codewhale home>/hooks_approvals.toml, so codewhale-ls runs its hooks.
+An approval made in Codewhale (/hooks approve) already counts.
+
+example: codewhale-ls hooks approve .codewhale/hooks.toml
+`,
 	"schema": `usage: codewhale-ls schema NAME [--codewhale-version V]
 
 Prints the JSON Schema of a policy file as Codewhale V reads it (default:

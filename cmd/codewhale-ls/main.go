@@ -21,6 +21,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
        codewhale-ls init [--config PATH] [--workspace DIR] [--yes]
+       codewhale-ls hooks approve [FILE] [--yes]
        codewhale-ls version
        codewhale-ls COMMAND --help
 
@@ -66,6 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return hook(rest, stdin, stdout, stderr)
 	case "init":
 		return initCommand(rest, stdin, stdout, stderr)
+	case "hooks":
+		return hooksCommand(rest, stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":

@@ -319,9 +319,16 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 		f.add(problem.ProjectHooksNotLoaded, problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
 		return
 	}
-	if !s.projectHooksApproved(f) {
+	if !s.projectHooksApproved(f, userFile) {
 		if doc != nil {
 			s.ProjectHooksStatus.Withheld, _ = hooks.FromProjectFile(doc, release.Oldest())
+			// Unapproved, its hooks do not run, but what is wrong with
+			// them still shows, so the file can be fixed before approval.
+			_, problems := hooks.FromProjectFile(doc, s.Release)
+			for i := range problems {
+				problems[i].File = f.Path
+			}
+			f.Problems = append(f.Problems, problems...)
 		}
 		return
 	}
