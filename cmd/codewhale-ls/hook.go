@@ -26,7 +26,7 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook: unknown agent %q (known: %s)\n", args[0], strings.Join(agents.Names(), ", "))
 		return 2
 	}
-	if isTTY(stdin) {
+	if isTerminal(stdin) {
 		// A person started it: the read deadline works on pipes, not on a
 		// terminal, so it would wait for ever for an event nobody types.
 		fmt.Fprint(stderr, hookOnTerminal(agent))

@@ -24,7 +24,7 @@ func hooksCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprint(stderr, "codewhale-ls hooks: the one subcommand is approve\n"+hooksUsage)
 		return 1
 	}
-	return hooksApprove(args[1:], isTTY(stdin), stdin, stdout, stderr)
+	return hooksApprove(args[1:], isTerminal(stdin), stdin, stdout, stderr)
 }
 
 // hooksApprove shows a project hooks.toml (every invisible or look-alike

@@ -7,6 +7,3 @@ import "io"
 // interruptible is r: only Unix descriptors are switched to non-blocking
 // reads (see stdin_unix.go).
 func interruptible(r io.Reader) io.Reader { return r }
-
-// isTTY is false where a terminal cannot be told apart.
-func isTTY(io.Reader) bool { return false }

@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // interruptible returns stdin in a form whose Close ends a Read blocked on
@@ -31,15 +29,4 @@ func interruptible(r io.Reader) io.Reader {
 		return r
 	}
 	return os.NewFile(fd, f.Name())
-}
-
-// isTTY reports whether r is a terminal: one whose line settings can
-// be read (a character device such as /dev/null is not).
-func isTTY(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlReadTermios)
-	return err == nil
 }

@@ -1,8 +1,0 @@
-//go:build darwin || dragonfly || freebsd || netbsd || openbsd
-
-package main
-
-import "golang.org/x/sys/unix"
-
-// ioctlReadTermios reads a terminal's settings (isTTY).
-const ioctlReadTermios = unix.TIOCGETA
