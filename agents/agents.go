@@ -53,7 +53,14 @@ type Call struct {
 // Reply is the verdict to give the agent.
 type Reply struct {
 	Verdict gate.Verdict
-	Reason  string
+	// Reason is Codewhale's reason, or what went wrong in the hook.
+	Reason string
+	// Layer is the layer whose verdict stands, 0 for the hook's own
+	// failures; a refusal names it in words when no file position does.
+	Layer gate.Layer
+	// Location is where the rule that decided is written, or what stops
+	// Codewhale (gate.Decision.Location).
+	Location *gate.Location
 }
 
 // Output is what the hook process writes and how it exits.
@@ -66,6 +73,9 @@ type Output struct {
 // Agent is one agent's hook protocol.
 type Agent struct {
 	Name string
+	// Example is a small event of the agent's for a shell call (`git
+	// status`), for a person trying the hook by hand.
+	Example string
 	// HookTimeout is how long the agent waits for a hook by default; an
 	// editor's prompt must end before it.
 	HookTimeout time.Duration
@@ -136,17 +146,22 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 
 // Final is the verdict the agent is given for r: an ask the agent cannot
 // put to its own user is a deny that says so, and anything but allow or
-// ask is a deny.
+// ask is a deny. A deny or an ask says who refused and where to look
+// (named); the reply it returns has nothing left to name, so Final of it
+// changes nothing.
 func (a *Agent) Final(r Reply, call Call) Reply {
 	noAsk := call.NoAsk
 	if noAsk == "" {
 		noAsk = a.NoAsk
 	}
 	if r.Verdict == gate.Ask && noAsk != "" {
-		return Reply{Verdict: gate.Deny, Reason: fmt.Sprintf("Codewhale's policy needs a human's approval (%s) and no editor is serving approvals; %s", r.Reason, noAsk)}
+		r.Verdict, r.Reason = gate.Deny, fmt.Sprintf("Codewhale's policy needs a human's approval (%s) and no editor is serving approvals; %s", r.Reason, noAsk)
 	}
 	if r.Verdict != gate.Allow && r.Verdict != gate.Ask {
 		r.Verdict = gate.Deny
+	}
+	if r.Verdict != gate.Allow {
+		r.Reason, r.Layer, r.Location = named(r), 0, nil
 	}
 	return r
 }

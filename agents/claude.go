@@ -73,6 +73,7 @@ var claudeTools = map[string]counterpart{
 // "An allow is silence").
 var claudeCode = &Agent{
 	Name:        "claude-code",
+	Example:     `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"},"permission_mode":"default"}`,
 	HookTimeout: 600 * time.Second,
 	ProjectEnv:  "CLAUDE_PROJECT_DIR",
 	Settings: Settings{

@@ -61,6 +61,7 @@ func codexShell(command ...string) counterpart {
 // JSON deny and exit 2 with the reason on stderr.
 var codex = &Agent{
 	Name:        "codex",
+	Example:     `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}`,
 	HookTimeout: 600 * time.Second,
 	NoAsk:       "codex honours only a deny from a hook, so it cannot ask its user for one",
 	Settings: Settings{
@@ -69,8 +70,8 @@ var codex = &Agent{
 		// utils/home-dir find_codex_home, hooks/src/engine/discovery.rs).
 		Project: ".codex/hooks.json", User: "hooks.json", UserDir: ".codex", DirVar: "CODEX_HOME",
 		Events: [][]string{{"hooks", "PreToolUse"}}, Entry: matcherEntry(1), Skeleton: "{}\n", Exit2Blocks: true,
-		ProjectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
-		UserNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry.",
+		ProjectNote: "Codex reads a project's hooks only in a project you trusted, and runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry. Codex 0.114.0 to 0.123.x run hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml (experimental then); from 0.124.0 hooks are on by default (openai/codex#19012), and `[features] hooks = false` (0.130.0's name for it) turns them off.",
+		UserNote:    "Codex runs a hook only once you have trusted it in /hooks (`codex exec` skips an untrusted hook without a word): until then, sessions run without this entry. Codex 0.114.0 to 0.123.x run hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml (experimental then); from 0.124.0 hooks are on by default (openai/codex#19012), and `[features] hooks = false` (0.130.0's name for it) turns them off.",
 	},
 	parse: codexParse,
 	render: func(r Reply) Output {

@@ -44,6 +44,7 @@ var copilotTools = map[string]counterpart{
 // answer {permissionDecision, permissionDecisionReason}.
 var copilotCLI = &Agent{
 	Name:        "copilot-cli",
+	Example:     `{"toolName":"bash","toolArgs":"{\"command\":\"git status\"}"}`,
 	HookTimeout: 30 * time.Second,
 	// Copilot approves a hook's "ask" by itself when it runs with
 	// --allow-all-tools or --yolo (observed against Copilot CLI 1.0.73:

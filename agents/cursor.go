@@ -31,6 +31,7 @@ var cursorTools = map[string]counterpart{
 // Answer {permission, user_message, agent_message}.
 var cursor = &Agent{
 	Name:        "cursor",
+	Example:     `{"hook_event_name":"beforeShellExecution","command":"git status"}`,
 	HookTimeout: 30 * time.Second,
 	Settings: Settings{
 		Project: ".cursor/hooks.json", User: "hooks.json", UserDir: ".cursor",

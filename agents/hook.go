@@ -133,13 +133,13 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 		case err == nil:
 			// The editor's server decided with its own snapshot and
 			// logged the decision itself.
-			return agent.Answer(Reply{Verdict: answered.Decision, Reason: answered.Reason})
+			return agent.Answer(replyTo(answered))
 		case !errors.Is(err, remote.ErrNoEditor):
 			return agent.Deny("asking the editor for approval failed: " + err.Error())
 		}
 	}
 	d := verdict.decision
-	final := agent.Final(Reply{Verdict: d.Decision, Reason: d.Reason}, call)
+	final := agent.Final(replyTo(d), call)
 	d.Decision, d.Reason = final.Verdict, final.Reason
 	if logged := recordHookDecision(verdict.opts, agent.Name, verdict.req, d); logged.Decision != d.Decision {
 		return agent.Deny(logged.Reason)

@@ -88,8 +88,8 @@ func TestHookAskGoesToTheEditor(t *testing.T) {
 		logs   bool
 	}{
 		{"approved once", gate.Decision{Decision: gate.Allow, Reason: "Approved once in the editor"}, nil, ``, false},
-		{"denied", gate.Decision{Decision: gate.Deny, Reason: "Denied in the editor"}, nil, `"permissionDecision":"deny","permissionDecisionReason":"Denied in the editor"`, false},
-		{"editor gone mid-prompt", gate.Decision{}, errors.New("connection reset"), `"permissionDecision":"deny","permissionDecisionReason":"asking the editor for approval failed: connection reset"`, false},
+		{"denied", gate.Decision{Decision: gate.Deny, Reason: "Denied in the editor"}, nil, `"permissionDecision":"deny","permissionDecisionReason":"codewhale-ls: Denied in the editor"`, false},
+		{"editor gone mid-prompt", gate.Decision{}, errors.New("connection reset"), `"permissionDecision":"deny","permissionDecisionReason":"codewhale-ls: asking the editor for approval failed: connection reset"`, false},
 		{"no editor", gate.Decision{}, remote.ErrNoEditor, `"permissionDecision":"ask"`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -90,7 +90,7 @@ func TestLoaderFixes(t *testing.T) {
 // in the message; also : and , in a property (the file name).
 func TestGitHubEscaping(t *testing.T) {
 	var b strings.Builder
-	WriteGitHub(&b, []FileReport{{Path: "a:b,c%.toml", Findings: []Finding{{Code: "CW001", Severity: problem.Error, Message: "50% bad\r\nnext: line, more"}}}}, release.Default("none"))
+	WriteGitHub(&b, Report{Files: []FileReport{{Path: "a:b,c%.toml", Findings: []Finding{{Code: "CW001", Severity: problem.Error, Message: "50% bad\r\nnext: line, more"}}}}, Against: release.Default("none")})
 	want := "::notice title=codewhale-ls::checking against Codewhale 0.10.1 behaviour (default: none)\n" +
 		"::error file=a%3Ab%2Cc%25.toml,line=1,col=1,endLine=1,endColumn=1,title=CW001::50%25 bad%0D%0Anext: line, more\n"
 	if b.String() != want {

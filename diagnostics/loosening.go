@@ -2,7 +2,10 @@ package diagnostics
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +22,11 @@ import (
 
 // lintLoosening compares the files with their baselines (CW500): it loads
 // the baseline versions the way Codewhale would and reports, in the new
-// text, every way the effective policy got looser.
-func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) {
+// text, every way the effective policy got looser. It returns the
+// repository's policy files that were deleted since the baseline and so
+// loosened it (deletedPolicyFiles), each with its findings, as the work
+// tree has no file to put them on.
+func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) []*FileResult {
 	buffers := config.Buffers{}
 	edited := false
 	for _, f := range snap.Files {
@@ -29,8 +35,13 @@ func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) 
 			edited = edited || !bytes.Equal(src, f.Src)
 		}
 	}
+	deleted := deletedPolicyFiles(in, snap)
+	for path, src := range deleted {
+		buffers[path] = src
+		edited = true
+	}
 	if !edited {
-		return // every baseline is the text itself: nothing can be looser
+		return nil // every baseline is the text itself: nothing can be looser
 	}
 	opts := in.Options
 	opts.Buffers = buffers // files without a baseline are read from disk
@@ -38,7 +49,11 @@ func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) 
 	if len(base.Policy.Fatal) > 0 {
 		// Codewhale did not start with the baseline: it denied everything,
 		// so nothing can be looser than that.
-		return
+		return nil
+	}
+	for path := range deleted {
+		kind, _ := KindOf(snap.Paths, path)
+		out[path] = &FileResult{Path: path, Kind: kind, State: config.Missing}
 	}
 	d := &looseness{base: base, now: snap, out: out}
 	d.posture()
@@ -48,6 +63,44 @@ func lintLoosening(in Input, snap *config.Snapshot, out map[string]*FileResult) 
 	d.rules()
 	d.hooks()
 	d.law()
+	var gone []*FileResult
+	for path := range deleted {
+		if len(out[path].Problems) > 0 {
+			gone = append(gone, out[path])
+		} else {
+			delete(out, path)
+		}
+	}
+	return gone
+}
+
+// deletedPolicyFiles are the repository's policy files that the work tree
+// no longer has (no file, no open buffer) and the baseline has, with
+// their baseline text: the project overlay, the project hooks.toml and a
+// constitution.json where the work tree has none. Deleting one deletes
+// every restriction it held. Linting named files (Input.Only) compares
+// those alone.
+func deletedPolicyFiles(in Input, snap *config.Snapshot) map[string][]byte {
+	deleted := map[string][]byte{}
+	if len(in.Only) > 0 {
+		return deleted
+	}
+	candidates := []string{snap.Paths.Overlay, snap.Paths.ProjectHooks}
+	if snap.File(config.KindConstitution) == nil && in.Options.Workspace != "" {
+		candidates = append(candidates, repolaw.Candidates(in.Options.Workspace)...)
+	}
+	for _, path := range candidates {
+		if _, open := in.Options.Buffers[path]; path == "" || open {
+			continue
+		}
+		if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if src, ok := in.Baseline(path); ok {
+			deleted[path] = src
+		}
+	}
+	return deleted
 }
 
 type looseness struct {
@@ -329,7 +382,30 @@ func ruleChange(b, n execpolicy.FileRule) (problem.Span, string) {
 // hooks reports tool_call_before gates that are gone or that now let the
 // call run when they fail.
 func (d *looseness) hooks() {
-	b, n := d.base.Hooks, d.now.Hooks
+	d.compareHooks(d.base.Hooks, d.now.Hooks)
+	if !d.base.ProjectHooksLoaded && !d.now.ProjectHooksLoaded {
+		// This machine runs neither version of the project's hooks (the
+		// workspace is not trusted here, or the bytes not approved: a CI
+		// runner), but whoever trusts the repository runs what the file
+		// says, so a gate removed from it loosens their policy.
+		d.compareHooks(projectFileHooks(d.base), projectFileHooks(d.now))
+	}
+}
+
+// projectFileHooks are the hooks the project hooks.toml of snap holds,
+// whether or not the snapshot's user trusts and loads it.
+func projectFileHooks(snap *config.Snapshot) hooks.Config {
+	f := snap.File(config.KindProjectHooks)
+	if f == nil || f.Doc == nil {
+		return hooks.Config{Enabled: true}
+	}
+	cfg, _ := hooks.FromProjectFile(f.Doc, snap.Release)
+	return cfg
+}
+
+// compareHooks reports each tool_call_before gate of b that n lost or
+// made fail open.
+func (d *looseness) compareHooks(b, n hooks.Config) {
 	var before []hooks.Hook
 	for _, h := range b.Hooks {
 		if h.Event == hooks.ToolCallBefore {
@@ -434,7 +510,10 @@ func tableWithSpan(f *FileResult, span problem.Span) *tomldoc.TableValue {
 func (d *looseness) law() {
 	f := d.now.File(config.KindConstitution)
 	if f == nil {
-		return
+		// Deleted since the baseline: every invariant went with it.
+		if f = d.base.File(config.KindConstitution); f == nil {
+			return
+		}
 	}
 	now := slices.Clone(d.now.Law.Rules)
 	for _, b := range d.base.Law.Rules {

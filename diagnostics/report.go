@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
@@ -71,6 +73,44 @@ type Summary struct {
 	Infos    int `json:"infos"`
 }
 
+// Report is one check run as every format prints it.
+type Report struct {
+	// Files are the files checked, each with its findings (none when
+	// clean), so a clean run still says what it checked.
+	Files []FileReport
+	// Against is the Codewhale behaviour checked against.
+	Against release.Choice
+	// Root is the repository the files are reported relative to where
+	// they lie in it (SARIF's SourceRoot, GitHub's annotation paths);
+	// RepositoryOf the workspace.
+	Root string
+}
+
+// RepositoryOf is the repository a workspace is checked as: its git root,
+// else the workspace itself.
+func RepositoryOf(workspace string) string {
+	if root := config.GitRoot(workspace); root != "" {
+		return root
+	}
+	return workspace
+}
+
+// relative is path relative to the report's Root (relativeTo).
+func (r Report) relative(path string) (string, bool) { return relativeTo(r.Root, path) }
+
+// relativeTo is path relative to root, with forward slashes; false for a
+// path outside root (the user's home) or no root.
+func relativeTo(root, path string) (string, bool) {
+	if root == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
 // Summarize counts every finding.
 func Summarize(reports []FileReport) Summary {
 	var s Summary
@@ -89,15 +129,25 @@ func Summarize(reports []FileReport) Summary {
 	return s
 }
 
-// WriteText prints a first line naming the behaviour checked against, then
-// `path:line:col: severity CODE message`, 1-based.
-func WriteText(w io.Writer, reports []FileReport, against release.Choice) {
-	fmt.Fprintf(w, "checking against %s\n", against.Describe())
-	for _, r := range reports {
-		for _, f := range r.Findings {
-			fmt.Fprintf(w, "%s:%d:%d: %s %s %s\n", r.Path, f.Range.Start.Line+1, f.Range.Start.Character+1, f.Severity, f.Code, f.Message)
+// WriteText prints a first line naming the behaviour checked against,
+// then `path:line:col: severity CODE message`, 1-based, then one line
+// counting the files checked and the findings by severity.
+func WriteText(w io.Writer, r Report) {
+	fmt.Fprintf(w, "checking against %s\n", r.Against.Describe())
+	for _, f := range r.Files {
+		for _, d := range f.Findings {
+			fmt.Fprintf(w, "%s:%d:%d: %s %s %s\n", f.Path, d.Range.Start.Line+1, d.Range.Start.Character+1, d.Severity, d.Code, d.Message)
 		}
 	}
+	s := Summarize(r.Files)
+	fmt.Fprintf(w, "%s checked: %s, %s, %s\n", plural(len(r.Files), "file"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 type jsonFinding struct {
@@ -106,7 +156,7 @@ type jsonFinding struct {
 }
 
 // WriteJSON prints the contract's JSON report.
-func WriteJSON(w io.Writer, reports []FileReport, against release.Choice) error {
+func WriteJSON(w io.Writer, r Report) error {
 	type file struct {
 		Path        string        `json:"path"`
 		Diagnostics []jsonFinding `json:"diagnostics"`
@@ -115,10 +165,10 @@ func WriteJSON(w io.Writer, reports []FileReport, against release.Choice) error 
 		Files     []file         `json:"files"`
 		Summary   Summary        `json:"summary"`
 		Codewhale release.Choice `json:"codewhale"`
-	}{Files: []file{}, Summary: Summarize(reports), Codewhale: against}
-	for _, r := range reports {
-		f := file{Path: r.Path, Diagnostics: []jsonFinding{}}
-		for _, d := range r.Findings {
+	}{Files: []file{}, Summary: Summarize(r.Files), Codewhale: r.Against}
+	for _, fr := range r.Files {
+		f := file{Path: fr.Path, Diagnostics: []jsonFinding{}}
+		for _, d := range fr.Findings {
 			f.Diagnostics = append(f.Diagnostics, jsonFinding{Finding: d, Severity: d.Severity.String()})
 		}
 		out.Files = append(out.Files, f)
@@ -129,14 +179,20 @@ func WriteJSON(w io.Writer, reports []FileReport, against release.Choice) error 
 }
 
 // WriteGitHub prints GitHub Actions workflow annotations, the first a
-// notice naming the behaviour checked against.
-func WriteGitHub(w io.Writer, reports []FileReport, against release.Choice) {
-	fmt.Fprintf(w, "::notice title=codewhale-ls::%s\n", escapeData("checking against "+against.Describe()))
+// notice naming the behaviour checked against; files in the repository
+// are named relative to it, as GitHub places annotations on a pull
+// request's files.
+func WriteGitHub(w io.Writer, r Report) {
+	fmt.Fprintf(w, "::notice title=codewhale-ls::%s\n", escapeData("checking against "+r.Against.Describe()))
 	level := map[problem.Severity]string{problem.Error: "error", problem.Warning: "warning", problem.Info: "notice"}
-	for _, r := range reports {
-		for _, f := range r.Findings {
-			fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level[f.Severity], escapeProperty(r.Path),
-				f.Range.Start.Line+1, f.Range.Start.Character+1, f.Range.End.Line+1, f.Range.End.Character+1, f.Code, escapeData(f.Message))
+	for _, f := range r.Files {
+		path, ok := r.relative(f.Path)
+		if !ok {
+			path = f.Path
+		}
+		for _, d := range f.Findings {
+			fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level[d.Severity], escapeProperty(path),
+				d.Range.Start.Line+1, d.Range.Start.Character+1, d.Range.End.Line+1, d.Range.End.Character+1, d.Code, escapeData(d.Message))
 		}
 	}
 }

@@ -15,11 +15,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/childtest"
+
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := childtest.Run(m)
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
@@ -32,10 +34,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// requireTool returns the path of the named program, or skips the test
-// (fails it under CODEWHALE_E2E=1) with how to install it.
+// requireTool returns the path of the named program. The tests that
+// need one (real editors, node, tmux) run only with CODEWHALE_E2E=1,
+// under which a missing program is a failure naming how to install it.
 func requireTool(t *testing.T, name, install string) string {
 	t.Helper()
+	if !e2eRequired() {
+		// A user's own nvim or node on PATH is not a reason to spend
+		// minutes driving real editors in their `go test ./...`.
+		t.Skipf("drives the real %s; runs only with CODEWHALE_E2E=1 (.ci/run sets it)", name)
+	}
 	path, err := exec.LookPath(name)
 	if err == nil {
 		return path

@@ -8,8 +8,9 @@ go build -o /tmp/codewhale-ls-demo ./cmd/codewhale-ls || exit 1
 
 # The tour decides as Codewhale 0.10.1, the newest release codewhale-ls
 # implements. From 0.10.0 a trusted project's hooks.toml runs only once
-# its exact bytes are approved (what `/hooks approve <digest>` records), so
-# the demo approves the bundled one in a copy of the demo home.
+# its exact bytes are approved (Codewhale's /hooks approve records it in
+# config.toml), so the demo approves the bundled one for codewhale-ls in a
+# copy of the demo home, as `codewhale-ls hooks approve --yes` records it.
 home=$(mktemp -d) || exit 1
 trap 'rm -rf "$home"' EXIT
 cp examples/home/config.toml examples/home/permissions.toml "$home"/

@@ -92,6 +92,11 @@ type Decision struct {
 	// decision differ from what the oldest implemented release decides,
 	// so explain can say which release changed an outcome.
 	Changes []string `json:"changes,omitempty"`
+	// Location is where to look for what decided: the permissions.toml
+	// record of the rule that decided, or the first error of a file that
+	// stops Codewhale (location.go); nil when no file position is known.
+	// codewhale-ls's addition, like Codewhale and Changes.
+	Location *Location `json:"location,omitempty"`
 	// Prompt describes what a human would be asked when Decision is ask.
 	Prompt *Prompt `json:"-"`
 }

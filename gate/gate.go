@@ -55,7 +55,11 @@ type plan struct {
 	descRule     *string
 	allowLayer   Layer
 	allowRule    *string
-	sandbox      Sandbox
+	// ruleAt is where the rule layer 5 matched is written, for the
+	// decision that names that rule (ruleAtLabel).
+	ruleAt      *Location
+	ruleAtLabel string
+	sandbox     Sandbox
 	// escalated is the sandbox an approved escalation request (layer 9,
 	// §9.2) widens the call's to; nil when the call asks for none.
 	escalated *Sandbox
@@ -86,6 +90,9 @@ func (p *plan) trace(l Layer, e Effect, detail string) {
 
 func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision {
 	p.d.Decision, p.d.Layer, p.d.LayerName, p.d.Reason, p.d.Rule = v, l, l.String(), reason, rule
+	if rule != nil && p.ruleAt != nil && *rule == p.ruleAtLabel {
+		p.d.Location = p.ruleAt
+	}
 	p.d.Input = p.input
 	p.d.Posture = p.s.posture.String()
 	p.d.Mode = p.s.mode.String()
@@ -151,6 +158,7 @@ func Decide(ctx context.Context, snap *config.Snapshot, req Request, deps Deps) 
 	p.sandbox = sandboxPolicy(p.s.authority, snap.Policy.SandboxMode.Value, req.Workspace, sandboxNetwork(snap))
 	p.sessionChanges()
 	if fatal := snap.Fatal(); len(fatal) > 0 {
+		p.d.Location = fatalLocation(snap)
 		return p.deny(LayerPosture, "Codewhale refuses to start: "+strings.Join(fatal, "; "), nil)
 	}
 	p.trace(LayerPosture, EffectNone, p.s.describe(snap.Policy))

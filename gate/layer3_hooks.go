@@ -81,8 +81,8 @@ func (p *plan) projectHooksWithheld(call hooks.Call) string {
 // project hook matches.
 func withheldHookHold(snap *config.Snapshot) string {
 	st := snap.ProjectHooksStatus
-	return fmt.Sprintf("A tool_call_before hook in the project's hooks.toml matches this call, but the file is not loaded (%s). Codewhale %s runs it once its bytes are approved (/hooks approve %s); codewhale-ls cannot see Codewhale's approvals and does not run unapproved repository code, so you decide. Recording the approval in %s lets codewhale-ls run the hook instead.",
-		st.Why, snap.Release.Name(), st.Digest, snap.Paths.HookApprovals())
+	return fmt.Sprintf("A tool_call_before hook in the project's hooks.toml matches this call, but the file is not loaded (%s). Codewhale %s runs it once its bytes are approved (/hooks approve %s); codewhale-ls does not run unapproved repository code, so you decide. Approving the file in Codewhale, or with `%s`, lets codewhale-ls run the hook instead.",
+		st.Why, snap.Release.Name(), st.Digest, config.ApproveCommand(snap.Paths.ProjectHooks))
 }
 
 func describeHookRecords(records []hooks.Record) string {

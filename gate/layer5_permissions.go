@@ -16,6 +16,9 @@ func (p *plan) permissions() (Decision, bool) {
 		}
 	}
 	rule := v.RuleLabel()
+	if rule != nil {
+		p.ruleAt, p.ruleAtLabel = ruleLocation(p.snap, v.Result), *rule
+	}
 	switch v.Kind {
 	case execpolicy.BlockCall:
 		p.need, p.force = false, false

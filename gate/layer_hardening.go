@@ -48,6 +48,9 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 		}
 		v := execpolicy.Evaluate(p.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": f.Command}, p.req.Workspace, p.s.posture, nil)
 		rule := v.RuleLabel()
+		if rule != nil && (v.Kind == execpolicy.BlockCall || v.Kind == execpolicy.PromptCall) {
+			p.ruleAt, p.ruleAtLabel = ruleLocation(p.snap, v.Result), *rule
+		}
 		switch v.Kind {
 		case execpolicy.BlockCall:
 			if rule == nil {

@@ -20,6 +20,10 @@ import (
 type Finding struct {
 	Src     []byte
 	Problem problem.Problem
+	// AboutThisMachine: the finding turns on this machine's user-level
+	// settings (no hook installed there), not on the workspace alone, so a
+	// CI run, which has no home to hook, leaves it out.
+	AboutThisMachine bool
 }
 
 // Unhooked warns, for every agent whose hooks a setting turns off
@@ -58,7 +62,9 @@ func Unhooked(workspace string, env config.Env) []Finding {
 			}
 			continue
 		}
-		out = append(out, a.finding(files[0], problem.Warning, fmt.Sprintf("%s reads this file but codewhale-ls's hook is not installed for it, so its tool calls are not held to the Codewhale policy; run `codewhale-ls hook install %s`", a.Name, a.Name)))
+		unhooked := a.finding(files[0], problem.Warning, fmt.Sprintf("%s reads this file but codewhale-ls's hook is not installed for it, so its tool calls are not held to the Codewhale policy; run `codewhale-ls hook install %s`", a.Name, a.Name))
+		unhooked.AboutThisMachine = true
+		out = append(out, unhooked)
 	}
 	return out
 }

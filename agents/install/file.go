@@ -19,6 +19,10 @@ type Change struct {
 	Old    []byte
 	New    []byte
 	Exists bool
+	// Private writes the file as Codewhale writes permissions.toml: mode
+	// 0600 (its directory 0700), under an exclusive lock on Target+".lock"
+	// that Codewhale's own approval saves also take.
+	Private bool
 }
 
 // Empty reports a change that changes nothing.
@@ -76,12 +80,23 @@ func (c Change) Apply() error {
 	if c.Empty() {
 		return nil
 	}
+	rewriter, dirMode := policyfile.Rewriter{Mode: 0o644, KeepMode: true}, fs.FileMode(0o755)
+	if c.Private {
+		rewriter, dirMode = policyfile.Rewriter{Mode: 0o600}, 0o700
+	}
 	if !c.Exists {
-		if err := os.MkdirAll(filepath.Dir(c.Target), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(c.Target), dirMode); err != nil {
 			return fmt.Errorf("cannot create the directory of %s: %w", c.Path, err)
 		}
 	}
-	_, err := policyfile.Rewrite(c.Target, 0o644, func(current []byte, exists bool) ([]byte, error) {
+	if c.Private {
+		unlock, err := policyfile.LockExclusive(c.Target + ".lock")
+		if err != nil {
+			return fmt.Errorf("cannot lock %s.lock: %w", c.Target, err)
+		}
+		defer unlock()
+	}
+	_, err := rewriter.Rewrite(c.Target, func(current []byte, exists bool) ([]byte, error) {
 		if exists != c.Exists || !bytes.Equal(current, c.Old) {
 			return nil, fmt.Errorf("%s changed since the change was shown; nothing was written, run the command again", c.Path)
 		}

@@ -41,6 +41,15 @@ const (
 	runDeadline = 3 * time.Minute
 )
 
+// requireE2E skips a test that runs a real agent CLI unless
+// CODEWHALE_E2E=1.
+func requireE2E(t *testing.T) {
+	t.Helper()
+	if os.Getenv(e2eEnv) != "1" {
+		t.Skipf("runs the real agent CLIs; runs only with %s=1 (.ci/run sets it)", e2eEnv)
+	}
+}
+
 func missing(t *testing.T, what string) {
 	t.Helper()
 	if os.Getenv(e2eEnv) == "1" {
@@ -52,6 +61,7 @@ func missing(t *testing.T, what string) {
 // nodeDir returns a directory holding a Node of at least major version min.
 func nodeDir(t *testing.T, min int) string {
 	t.Helper()
+	requireE2E(t)
 	candidates := []string{defaultNode}
 	if p, err := exec.LookPath("node"); err == nil {
 		candidates = append(candidates, filepath.Dir(p))
@@ -72,6 +82,7 @@ func nodeDir(t *testing.T, min int) string {
 // cliPath finds an agent's CLI in the setup script's prefix, else on PATH.
 func cliPath(t *testing.T, name string) string {
 	t.Helper()
+	requireE2E(t)
 	dir := os.Getenv(agentsEnv)
 	if dir == "" {
 		dir = defaultAgents
@@ -100,7 +111,9 @@ var (
 func hookBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "cw-realagents-bin")
+		// Not in the temporary directory: `hook install` refuses a
+		// binary there, which would be deleted (issue 24, point 7).
+		buildDir, buildErr = os.MkdirTemp(lastingDir(), "cw-realagents-bin")
 		if buildErr != nil {
 			return
 		}
@@ -114,6 +127,16 @@ func hookBinary(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return built
+}
+
+// lastingDir is where the hook binary is built: the user's cache
+// directory, else the package's own, neither of which hook install takes
+// for a temporary one.
+func lastingDir() string {
+	if d, err := os.UserCacheDir(); err == nil && os.MkdirAll(d, 0o755) == nil {
+		return d
+	}
+	return "."
 }
 
 // agent is how one CLI is set up, run and scripted.

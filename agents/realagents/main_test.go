@@ -6,14 +6,17 @@
 // after each call (issue 14, "How it is checked"; the way each CLI runs
 // offline is docs/codewhale/deps.md Appendix F).
 //
-// The CLIs come from .ci/setup-agents.sh. A test skips when its CLI or
-// Node is missing, unless CODEWHALE_E2E=1, under which that is a failure.
+// The CLIs come from .ci/setup-agents.sh. The tests that run them run
+// only with CODEWHALE_E2E=1, under which a missing CLI or Node is a
+// failure: a user's own claude or codex on PATH does not start them.
 package realagents
 
 import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/childtest"
 
 	"go.uber.org/goleak"
 )
@@ -23,7 +26,7 @@ func TestMain(m *testing.M) {
 		serveFakeMCP()
 		return
 	}
-	code := m.Run()
+	code := childtest.Run(m)
 	if buildDir != "" {
 		_ = os.RemoveAll(buildDir)
 	}

@@ -57,6 +57,10 @@ func TestDeniedCall(t *testing.T) {
 		if !strings.Contains(r.results[0], "cargo publish") {
 			t.Errorf("the model was not told the deny's reason: %q", r.results[0])
 		}
+		// Who refused, and the rule's line (issue 24, point 8).
+		if !strings.Contains(r.results[0], "codewhale-ls") || !strings.Contains(r.results[0], "permissions.toml:") {
+			t.Errorf("the model was not told who refused and where the rule is: %q", r.results[0])
+		}
 	})
 }
 

@@ -5,36 +5,38 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
 // reportWriters are check's --format values.
-var reportWriters = map[string]func(io.Writer, []diagnostics.FileReport, release.Choice) error{
-	"text": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
-		diagnostics.WriteText(w, r, c)
+var reportWriters = map[string]func(io.Writer, diagnostics.Report) error{
+	"text": func(w io.Writer, r diagnostics.Report) error {
+		diagnostics.WriteText(w, r)
 		return nil
 	},
 	"json": diagnostics.WriteJSON,
-	"sarif": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
-		return diagnostics.WriteSARIF(w, r, gate.Version, c)
+	"sarif": func(w io.Writer, r diagnostics.Report) error {
+		return diagnostics.WriteSARIF(w, r, gate.Version)
 	},
-	"github": func(w io.Writer, r []diagnostics.FileReport, c release.Choice) error {
-		diagnostics.WriteGitHub(w, r, c)
+	"github": func(w io.Writer, r diagnostics.Report) error {
+		diagnostics.WriteGitHub(w, r)
 		return nil
 	},
 }
 
 // check lints the policy files of the workspace (or the named ones among
-// them), with --fix first writes their safe fixes and lints again, and exits
-// by the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
+// them, reading no other file but their context: diagnostics.Input.Only),
+// with --fix first writes their safe fixes and lints again, and exits by
+// the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
 // warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level"), []string{"fix"})
+	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline", "ignore"), []string{"fix", "ci"})
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
@@ -59,8 +61,35 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	input := diagnostics.Input{Options: opts, Codewhale: against}
-	files, err := selectFiles(diagnostics.Check(input), fs.args, opts.Workspace)
+	// A workspace that is not there would check nothing and pass green.
+	if fi, err := os.Stat(opts.Workspace); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "codewhale-ls check: --workspace %s is not a directory\n", opts.Workspace)
+		return 1
+	}
+	var ignore []problem.Code
+	if list, given := fs.values["ignore"]; given {
+		if ignore, err = diagnostics.ParseCodes(list); err != nil {
+			fmt.Fprintln(stderr, "codewhale-ls check: --ignore:", err)
+			return 1
+		}
+	}
+	named, err := absPaths(fs.args)
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	if rev, given := fs.values["baseline"]; given && rev == "" {
+		fmt.Fprintf(stderr, "codewhale-ls check: --baseline needs a git revision or %s\n", diagnostics.NoBaseline)
+		return 1
+	}
+	baseline, err := diagnostics.CheckBaseline(context.Background(), opts.Workspace, fs.values["baseline"])
+	if err != nil {
+		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	ci := fs.bools["ci"] || diagnostics.InCI(os.Getenv)
+	input := diagnostics.Input{Options: opts, Codewhale: against, Only: named, Baseline: baseline, CI: ci, Ignore: ignore}
+	files, err := checkFiles(input)
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
@@ -70,20 +99,20 @@ func check(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		// What remains is what the files now hold.
-		if files, err = selectFiles(diagnostics.Check(input), fs.args, opts.Workspace); err != nil {
+		if files, err = checkFiles(input); err != nil {
 			fmt.Fprintln(stderr, "codewhale-ls check:", err)
 			return 1
 		}
 	}
-	var reports []diagnostics.FileReport
+	report := diagnostics.Report{Against: against, Root: diagnostics.RepositoryOf(opts.Workspace)}
 	for _, f := range files {
-		reports = append(reports, diagnostics.Place(f.Path, f.Src, f.Problems))
+		report.Files = append(report.Files, diagnostics.Place(f.Path, f.Src, f.Problems))
 	}
-	if err := write(stdout, reports, against); err != nil {
+	if err := write(stdout, report); err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
 		return 1
 	}
-	s := diagnostics.Summarize(reports)
+	s := diagnostics.Summarize(report.Files)
 	switch {
 	case failLevel == "none":
 		return 0
@@ -95,32 +124,30 @@ func check(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// selectFiles is the files of res that args name (every file when none),
-// in res's order; an argument that is none of them is an error.
-func selectFiles(res *diagnostics.Result, args []string, workspace string) ([]*diagnostics.FileResult, error) {
-	wanted := map[string]bool{}
+// absPaths is the FILE arguments made absolute, as Input.Only wants them.
+func absPaths(args []string) ([]string, error) {
+	var out []string
 	for _, a := range args {
 		abs, err := filepath.Abs(a)
 		if err != nil {
 			return nil, err
 		}
-		wanted[abs] = true
+		out = append(out, abs)
 	}
-	// Whether files were named is decided once: the set empties as they
-	// are found, and an empty set must not then let every later file in.
-	named := len(wanted) > 0
-	var files []*diagnostics.FileResult
-	for _, f := range res.Files {
-		if named && !wanted[f.Path] {
-			continue
+	return out, nil
+}
+
+// checkFiles lints in (the named files alone when in.Only has any); a
+// named file that is not one of the policy files read for the workspace
+// is an error, not a silent pass.
+func checkFiles(in diagnostics.Input) ([]*diagnostics.FileResult, error) {
+	res := diagnostics.Check(in)
+	for _, p := range in.Only {
+		if res.File(p) == nil {
+			return nil, fmt.Errorf("%s is not one of the policy files Codewhale reads for workspace %s (or it does not exist)", p, in.Options.Workspace)
 		}
-		delete(wanted, f.Path)
-		files = append(files, f)
 	}
-	for p := range wanted {
-		return nil, fmt.Errorf("%s is not one of the policy files Codewhale reads for workspace %s", p, workspace)
-	}
-	return files, nil
+	return res.Files, nil
 }
 
 // fixFiles writes to each file the safe fixes the editor's source.fixAll

@@ -89,33 +89,3 @@ func TestCheckFixKeepsAConcurrentSave(t *testing.T) {
 		t.Errorf("the save was lost:\n%s", got)
 	}
 }
-
-// TestCheckSelectsOnlyTheNamedFiles (issue 24, point 1): check FILE
-// reports, and check --fix FILE writes, the named files alone; a file
-// after the last one named was let in once the named set ran empty.
-func TestCheckSelectsOnlyTheNamedFiles(t *testing.T) {
-	dir := t.TempDir()
-	a, b, c := filepath.Join(dir, "a.toml"), filepath.Join(dir, "b.toml"), filepath.Join(dir, "c.toml")
-	res := &diagnostics.Result{Files: []*diagnostics.FileResult{{Path: a}, {Path: b}, {Path: c}}}
-	for _, tc := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{a}, []string{a}},
-		{[]string{b}, []string{b}},
-		{[]string{c, a}, []string{a, c}},
-		{nil, []string{a, b, c}},
-	} {
-		files, err := selectFiles(res, tc.args, dir)
-		if err != nil {
-			t.Fatalf("%v: %v", tc.args, err)
-		}
-		var got []string
-		for _, f := range files {
-			got = append(got, f.Path)
-		}
-		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
-			t.Errorf("check %v selects %v, want %v", tc.args, got, tc.want)
-		}
-	}
-}

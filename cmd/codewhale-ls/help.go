@@ -36,14 +36,24 @@ example: codewhale-ls serve --stdio
 
 Lints Codewhale's policy files (config.toml, permissions.toml, the project
 overlay, hooks.toml, constitution.json) as the chosen Codewhale reads them,
-only FILE... when given. Exit 0 nothing at or above --fail-level, 2
-warnings at or above it, 3 errors, 1 bad usage or an internal failure.
+only FILE... when given. Text ends with a line counting the files checked
+and the findings. Exit 0 nothing at or above --fail-level, 2 warnings at
+or above it, 3 errors, 1 bad usage or an internal failure.
 
   --format text|json|sarif|github   how findings are printed (default text)
   --fail-level error|warning|none   which findings fail the run (default error)
   --fix                             first write every safe fix (the editor's
                                     "Fix all") to the files, then report and
                                     exit on what remains
+  --baseline REV|none               report what loosens the policy (CW500)
+                                    against git revision REV, e.g. a pull
+                                    request's base (default HEAD, as the
+                                    editor; none: off)
+  --ci                              a CI run (also when CI, GITHUB_ACTIONS or
+                                    GITLAB_CI is true): only the repository's
+                                    files, nothing about this machine (CW700
+                                    for an agent it has not hooked, CW303)
+  --ignore CODE,...                 leave out these codes
 ` + commonFlagsHelp + `
 example: codewhale-ls check --format sarif > codewhale.sarif
 `,
@@ -77,6 +87,16 @@ A TOOL that is no tool of Codewhale's is a usage error (exit 1).
 example: codewhale-ls explain exec_shell --command 'git push --force'
 
 ` + toolNamesHelp(),
+	"hooks": `usage: codewhale-ls hooks approve [FILE] [--config PATH] [--workspace DIR] [--yes]
+
+Shows a trusted workspace's .codewhale/hooks.toml (FILE, default the
+workspace's), every invisible character escaped, its lints and its
+sha256, and once confirmed (on a terminal, or --yes) records that digest
+in <codewhale home>/hooks_approvals.toml, so codewhale-ls runs its hooks.
+An approval made in Codewhale (/hooks approve) already counts.
+
+example: codewhale-ls hooks approve .codewhale/hooks.toml
+`,
 	"schema": `usage: codewhale-ls schema NAME [--codewhale-version V]
 
 Prints the JSON Schema of a policy file as Codewhale V reads it (default:

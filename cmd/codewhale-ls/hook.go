@@ -26,6 +26,12 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls hook: unknown agent %q (known: %s)\n", args[0], strings.Join(agents.Names(), ", "))
 		return 2
 	}
+	if isTerminal(stdin) {
+		// A person started it: the read deadline works on pipes, not on a
+		// terminal, so it would wait for ever for an event nobody types.
+		fmt.Fprint(stderr, hookOnTerminal(agent))
+		return 2
+	}
 	flags, exact, flagsErr := hookFlags(args[1:])
 	flow := agents.HookFlow{
 		Agent: agent, Flags: func() (agents.HookFlags, error) { return flags, flagsErr }, Started: time.Now(),
@@ -53,4 +59,19 @@ func hookFlags(args []string) (flags agents.HookFlags, exact bool, err error) {
 		flags.Timeout = &timeout
 	}
 	return flags, fs.bools["exact"], nil
+}
+
+// hookOnTerminal is what the hook says, instead of waiting, when its
+// standard input is a terminal: what it reads, from whom, and how to try
+// it by hand.
+func hookOnTerminal(agent *agents.Agent) string {
+	return fmt.Sprintf(`codewhale-ls hook %[1]s: standard input is a terminal; nothing was read.
+The hook reads one %[1]s pre-tool event (a JSON object) on standard input,
+written by %[1]s when it is about to run a tool, prints Codewhale's decision
+in %[1]s's answer form and ends. To try it by hand, pipe an event in:
+
+  echo '%[2]s' | codewhale-ls hook %[1]s
+
+`+"`codewhale-ls hook install %[1]s`"+` puts the hook in %[1]s's settings.
+`, agent.Name, agent.Example)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -62,9 +63,10 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 	if err != nil {
 		return fail(err.Error())
 	}
-	binary, err := os.Executable()
+	binary, err := hookBinary(verb, scope)
 	if err != nil {
-		return fail("cannot find this program's path for the hook command: " + err.Error())
+		fmt.Fprintf(stderr, "codewhale-ls hook %s: %v (nothing was changed)\n", verb, err)
+		return 1
 	}
 	change, err := install.Plan(path, func(old []byte, exists bool) ([]byte, error) {
 		if verb == "install" {
@@ -85,6 +87,9 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 			fmt.Fprintf(stderr, "note: `codewhale-ls hook install %s` (user level, no --project) holds every session of %s on this machine.\n", agent.Name, agent.Name)
 		}
 	}
+	if verb == "install" {
+		noPolicyNote(stderr, agent, workspace)
+	}
 	if change.Empty() {
 		if verb == "install" {
 			fmt.Fprintf(stderr, "the %s hook is already installed in %s\n", agent.Name, path)
@@ -101,13 +106,13 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 	fmt.Fprint(stdout, change.Diff())
 	if !fs.bools["yes"] {
 		if !terminal {
-			fmt.Fprintln(stderr, "nothing was changed: confirm on a terminal, or run again with --yes")
+			fmt.Fprintln(stderr, "nothing was changed: standard input is not a terminal, so nobody can confirm; pass --yes to write it")
 			return 1
 		}
 		fmt.Fprintf(stderr, "%s %s? [y/N] ", map[string]string{"install": "Write this to", "uninstall": "Remove it from"}[verb], path)
 		answer, _ := bufio.NewReader(io.LimitReader(stdin, 256)).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(stderr, "nothing was changed")
+			fmt.Fprintln(stderr, "nothing was changed (--yes writes it without asking)")
 			return 1
 		}
 	}
@@ -119,13 +124,59 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 	return 0
 }
 
-// isTerminal reports whether r is a character device (a terminal), where
-// a human can be asked to confirm.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
+// executable and lookPath are os.Executable and exec.LookPath; tests
+// stand in a lasting binary for the test binary, which `go test` builds in
+// a temporary directory.
+var (
+	executable = os.Executable
+	lookPath   = exec.LookPath
+)
+
+// hookBinary is the program the hook entry names. At user level it is
+// this binary's absolute path, refused when it lies where it will not
+// last (a temporary or build-cache directory: `go run`, `go test`), since
+// an entry naming a deleted program fails every later call. A project's
+// file, which the team commits, names codewhale-ls on PATH
+// (install.ProjectCommand). Uninstall takes out our entry whatever binary
+// it names, so it needs neither check.
+func hookBinary(verb string, scope install.Scope) (string, error) {
+	if scope == install.Project {
+		if verb != "install" {
+			return "codewhale-ls", nil // what install writes there
+		}
+		return install.ProjectCommand(lookPath)
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	binary, err := executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find this program's path for the hook command: %w", err)
+	}
+	if verb != "install" {
+		return binary, nil
+	}
+	if why := install.Transient(binary, install.TransientDirs(config.OSEnv{})); why != "" {
+		return "", fmt.Errorf("the hook entry would name a program that will not be there later: %s, and once it is gone every call of the agent fails (not found, exit 2); build or install codewhale-ls first (go install ./cmd/codewhale-ls, or go build -o ~/bin/codewhale-ls ./cmd/codewhale-ls) and run `hook install` with that binary", why)
+	}
+	return binary, nil
+}
+
+// noPolicyNote says, when no Codewhale policy exists (neither the user's
+// config.toml nor its permissions.toml), what the agent's calls will then
+// get, and points to init.
+func noPolicyNote(stderr io.Writer, agent install.Agent, workspace string) {
+	paths, err := config.ResolvePaths(config.Options{Workspace: workspace, Env: config.OSEnv{}})
+	if err != nil {
+		return
+	}
+	for _, p := range []string{paths.Config, paths.Permissions} {
+		if _, err := os.Lstat(p); err == nil {
+			return
+		}
+	}
+	fmt.Fprintf(stderr, "note: no Codewhale policy exists (neither %s nor %s): Codewhale's defaults hold, under which only commands it knows to be read-only (git status, ls, cat) run unasked, and every other call (npm test, cargo build, git commit, a file write) needs a person's approval.\n", paths.Config, paths.Permissions)
+	if agent.NoAsk != "" {
+		fmt.Fprintf(stderr, "note: %s cannot put that question to you (%s), so every such call of %s is denied unless an editor running codewhale-ls serves the approval.\n", agent.Name, agent.NoAsk, agent.Name)
+	} else {
+		fmt.Fprintf(stderr, "note: %s asks you about every such call where it can ask a person, and is denied it where nobody can answer (a headless run, a mode that approves by itself) unless an editor running codewhale-ls serves the approval.\n", agent.Name)
+	}
+	fmt.Fprintln(stderr, "note: `codewhale-ls init` in your repository writes a starter policy: its build and test commands allowed there, force pushes and publishing denied everywhere.")
 }

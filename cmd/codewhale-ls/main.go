@@ -20,6 +20,8 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls hook claude-code|codex|gemini-cli|copilot-cli|cursor [--timeout SECONDS] < event.json
        codewhale-ls schema config|permissions|hooks|constitution [--codewhale-version V]
        codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
+       codewhale-ls init [--config PATH] [--workspace DIR] [--yes]
+       codewhale-ls hooks approve [FILE] [--yes]
        codewhale-ls version
        codewhale-ls help [COMMAND]    (or COMMAND --help)
 
@@ -63,6 +65,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		// An agent's pre-tool hook: always answers as that agent honours.
 		return hook(rest, stdin, stdout, stderr)
+	case "init":
+		return initCommand(rest, stdin, stdout, stderr)
+	case "hooks":
+		return hooksCommand(rest, stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +19,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/goleak"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/childtest"
 )
 
 // asServer, set in a child's environment, makes this test binary run
@@ -25,7 +28,7 @@ import (
 // as an editor does.
 const asServer = "CODEWHALE_LS_TEST_AS_MAIN"
 
-// TestMain also gives servers run in this process (serve through runCLI)
+// TestMain ends every process the tests started (childtest), and gives servers run in this process (serve through runCLI)
 // a runtime directory of their own for the approval sockets, never the
 // user's; the child processes get theirs in serverCommand.
 func TestMain(m *testing.M) {
@@ -39,7 +42,13 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_RUNTIME_DIR", dir)
 	// Release detection's cache (internal/releasecache) too.
 	os.Setenv("XDG_CACHE_HOME", dir)
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
+	code := childtest.Run(m)
+	if err := goleak.Find(); err != nil && code == 0 {
+		fmt.Fprintln(os.Stderr, "goroutines left running:", err)
+		code = 1
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // serverCommand is codewhale-ls with args, in an environment of temporary

@@ -35,7 +35,7 @@ func TestProjectHooksDigestApproval(t *testing.T) {
 			return "[projects.\"/elsewhere/.codewhale/hooks.toml\"]\napproved_sha256 = " + tomlString(digest) + "\n", true
 		}, want: ProjectHooksNotApproved, why: "no approval for this file"},
 		{name: "edited since approval", store: func(w *world) (string, bool) { return approve(w, HookDigest([]byte("older bytes"))), true },
-			want: ProjectHooksEdited, why: "edited since its approval"},
+			want: ProjectHooksEdited, why: "edited since codewhale-ls approved it"},
 		{name: "store does not parse", store: func(w *world) (string, bool) { return "[projects\n", true }, want: ProjectHooksStoreUnreadable, why: "do not parse"},
 		{name: "approval of the wrong type", store: func(w *world) (string, bool) {
 			return strings.Replace(approve(w, digest), tomlString(digest), "1", 1), true

@@ -42,6 +42,13 @@ type Options struct {
 	// Release is the Codewhale release whose loaders and gate behaviour
 	// the snapshot reproduces (the zero Release is the oldest implemented).
 	Release release.Release
+	// Kinds, when not nil, are the only kinds of file Load reads: every
+	// other file is left untouched (not even looked at) and counts as
+	// absent. `check FILE` reads the named files and the files their
+	// findings depend on (diagnostics.Input.Only); a snapshot loaded so
+	// lints those files and must never decide a call, as its policy lacks
+	// the files left out.
+	Kinds map[Kind]bool
 }
 
 // Buffers maps absolute paths to the text an editor holds for them.

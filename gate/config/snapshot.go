@@ -49,6 +49,19 @@ type Snapshot struct {
 	ProjectHooksStatus ProjectHooksStatus
 
 	buffers Buffers
+	kinds   map[Kind]bool // Options.Kinds
+}
+
+// reads says whether the load reads files of kind (Options.Kinds).
+func (s *Snapshot) reads(kind Kind) bool { return s.kinds == nil || s.kinds[kind] }
+
+// readTOML is parseTOML for a kind the load reads, else a
+// missing file.
+func (s *Snapshot) readTOML(kind Kind, path string) *File {
+	if !s.reads(kind) {
+		return &File{Kind: kind, Path: path, State: Missing}
+	}
+	return parseTOML(s.buffers, kind, path)
 }
 
 // Engine is the compiled typed-rule engine of the accepted permissions.toml
@@ -82,7 +95,7 @@ func (s *Snapshot) File(kind Kind) *File {
 // Policy.Fatal (and turns every decision into a deny), and every problem is
 // kept on its file.
 func Load(opts Options) *Snapshot {
-	s := &Snapshot{Release: opts.Release, buffers: opts.Buffers}
+	s := &Snapshot{Release: opts.Release, buffers: opts.Buffers, kinds: opts.Kinds}
 	paths, err := ResolvePaths(opts)
 	s.Paths = paths
 	if err != nil {
@@ -94,7 +107,7 @@ func Load(opts Options) *Snapshot {
 		env = OSEnv{}
 	}
 
-	userFile := parseTOML(opts.Buffers, KindUserConfig, paths.Config)
+	userFile := s.readTOML(KindUserConfig, paths.Config)
 	userDoc := userFile.Doc
 	s.Files = append(s.Files, userFile)
 	s.fatalFromFile(userFile, "failed to load config "+quote(paths.Config))
@@ -108,7 +121,7 @@ func Load(opts Options) *Snapshot {
 	if user.ManagedPath.Set {
 		managedPath = expandTilde(user.ManagedPath.Value, paths.Home)
 	}
-	managedFile := parseTOML(opts.Buffers, KindManaged, managedPath)
+	managedFile := s.readTOML(KindManaged, managedPath)
 	managedDoc := managedFile.Doc
 	managed := readUserConfig(managedFile, managedDoc, "managed config", opts.Release)
 	managedUnreadable := managedFile.State == Invalid
@@ -121,7 +134,7 @@ func Load(opts Options) *Snapshot {
 	if user.RequirementsPath.Set {
 		reqPath = expandTilde(user.RequirementsPath.Value, paths.Home)
 	}
-	reqFile := parseTOML(opts.Buffers, KindRequirements, reqPath)
+	reqFile := s.readTOML(KindRequirements, reqPath)
 	reqDoc := reqFile.Doc
 	reqs := readRequirements(reqFile, reqDoc)
 	if reqFile.State != Missing {
@@ -144,14 +157,18 @@ func Load(opts Options) *Snapshot {
 		merged.AllowShell = BoolSetting{Value: v, Set: true, Source: "config.toml workspace entry"}
 	}
 
-	settingsFile := parseTOML(opts.Buffers, KindSettings, paths.Settings)
+	settingsFile := s.readTOML(KindSettings, paths.Settings)
 	settingsDoc := settingsFile.Doc
 	if settingsFile.State != Missing {
 		s.Files = append(s.Files, settingsFile)
 	}
 	saved := savedPosture(settingsFile, settingsDoc)
 
-	overlayFile, overlay := loadOverlay(opts.Buffers, paths, merged.ApprovalPolicy, merged.SandboxMode, saved, opts.Release)
+	overlay := Overlay{Path: paths.Overlay}
+	var overlayFile *File
+	if s.reads(KindOverlay) {
+		overlayFile, overlay = loadOverlay(opts.Buffers, paths, merged.ApprovalPolicy, merged.SandboxMode, saved, opts.Release)
+	}
 	if overlayFile != nil {
 		s.Files = append(s.Files, overlayFile)
 	}
@@ -212,6 +229,9 @@ func (s *Snapshot) fatalFromProblems(f *File, name string) {
 }
 
 func (s *Snapshot) loadPermissions() {
+	if !s.reads(KindPermissions) {
+		return
+	}
 	path := s.Paths.Permissions
 	f := &File{Kind: KindPermissions, Path: path, State: Missing}
 	s.Files = append(s.Files, f)
@@ -285,7 +305,7 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 	}
 	s.Hooks = global
 	s.Trusted = trusted(user, workspace, s.Paths.Home)
-	if s.Paths.ProjectHooks == "" {
+	if s.Paths.ProjectHooks == "" || !s.reads(KindProjectHooks) {
 		return
 	}
 	f := parseTOML(s.buffers, KindProjectHooks, s.Paths.ProjectHooks)
@@ -299,9 +319,16 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 		f.add(problem.ProjectHooksNotLoaded, problem.Info, problem.Span{}, "project hooks.toml is not loaded: the workspace is not trusted in the user config ([projects.\""+workspace+"\"] trust_level = \"trusted\")")
 		return
 	}
-	if !s.projectHooksApproved(f) {
+	if !s.projectHooksApproved(f, userFile) {
 		if doc != nil {
 			s.ProjectHooksStatus.Withheld, _ = hooks.FromProjectFile(doc, release.Oldest())
+			// Unapproved, its hooks do not run, but what is wrong with
+			// them still shows, so the file can be fixed before approval.
+			_, problems := hooks.FromProjectFile(doc, s.Release)
+			for i := range problems {
+				problems[i].File = f.Path
+			}
+			f.Problems = append(f.Problems, problems...)
 		}
 		return
 	}
@@ -328,10 +355,20 @@ func (s *Snapshot) loadHooks(userFile *File, table *tomldoc.TableValue, workspac
 }
 
 func (s *Snapshot) loadLaw(workspace string) {
-	if workspace == "" {
+	if workspace == "" || !s.reads(KindConstitution) {
 		return
 	}
 	path, found := repolaw.Find(workspace)
+	if !found {
+		// A buffer for a file not on disk counts as present, as for the
+		// TOML files (a baseline of a constitution.json since deleted).
+		for _, candidate := range repolaw.Candidates(workspace) {
+			if _, open := s.buffers[candidate]; open {
+				path, found = candidate, true
+				break
+			}
+		}
+	}
 	if !found {
 		return
 	}

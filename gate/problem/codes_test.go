@@ -1,6 +1,9 @@
 package problem
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"regexp"
 	"slices"
@@ -116,5 +119,29 @@ func TestCodeInfo(t *testing.T) {
 	}
 	if _, ok := Code("CW999").Info(); ok {
 		t.Error("CW999 has a row")
+	}
+}
+
+// TestCodeNames: each row's Name is the name of its code's constant, so
+// the SARIF rule name a code-scanning service shows is the one the source
+// uses.
+func TestCodeNames(t *testing.T) {
+	file, err := parser.ParseFile(token.NewFileSet(), "codes.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	constants := map[Code]string{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if spec, ok := n.(*ast.ValueSpec); ok && len(spec.Names) == 1 && len(spec.Values) == 1 {
+			if lit, ok := spec.Values[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				constants[Code(strings.Trim(lit.Value, `"`))] = spec.Names[0].Name
+			}
+		}
+		return true
+	})
+	for _, info := range Codes {
+		if info.Name == "" || info.Name != constants[info.Code] {
+			t.Errorf("%s: Name %q, its constant is %q", info.Code, info.Name, constants[info.Code])
+		}
 	}
 }

@@ -154,7 +154,7 @@ const (
 // Choice is the release whose behaviour decides, and why.
 type Choice struct {
 	// Release is the version requested or detected; empty when none was.
-	Release string `json:"release"`
+	Release string `json:"release,omitempty"`
 	// Behaviour is the implemented release reproduced.
 	Behaviour string `json:"behaviour"`
 	// Source says where Release came from ("--codewhale-version",
