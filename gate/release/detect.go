@@ -34,20 +34,35 @@ type binaryKey struct {
 	size    int64
 }
 
-// Store remembers detected versions beyond one process, so that each hook
-// call (a new process) does not run `codewhale --version` again. The
+// Store remembers what binaries answered beyond one process, so that
+// each hook call (a new process) does not run `codewhale --version` again:
+// a version read is remembered for as long as the binary is unchanged; a
+// binary that timed out, failed or printed no version is remembered for
+// FailureTTL, so a slow one costs its timeout once in that while rather
+// than on every call (2.2 s each), and is asked again afterwards. The
 // detector itself never touches the disk: the caller gives it a Store
 // (internal/releasecache keeps one in the user's cache directory). Key
-// identifies one build of one binary (BinaryKey); only a version actually
-// read from a binary is remembered, never a failure or a timeout, which a
-// later call retries.
+// identifies one build of one binary (BinaryKey).
 type Store interface {
-	// Recall returns the version remembered for key.
-	Recall(key string) (Version, bool)
-	// Remember records that the binary key printed v; errors are the
-	// store's to swallow (a cache that cannot be written is no cache).
-	Remember(key string, v Version)
+	// Recall returns the answer remembered for key.
+	Recall(key string) (Answer, bool)
+	// Remember records key's answer; errors are the store's to swallow
+	// (a cache that cannot be written is no cache).
+	Remember(key string, a Answer)
 }
+
+// Answer is what one binary answered to --version: the version read
+// (Read), or why none could be (Failure, as Choice.Source says it).
+type Answer struct {
+	Read    bool
+	Version Version
+	Failure string
+	// At is when it answered.
+	At time.Time
+}
+
+// FailureTTL is how long a Store's remembered failure stands.
+const FailureTTL = 15 * time.Minute
 
 // Detector finds the user's Codewhale on a PATH and asks its version,
 // remembering the answer per binary: in memory, and in Store when set.
@@ -88,18 +103,25 @@ func (d *Detector) Detect(ctx context.Context, pathList string, workspaces ...st
 	stored := ""
 	if d.Store != nil {
 		stored = BinaryKey(path, info)
-		if v, ok := d.Store.Recall(stored); ok {
-			choice := detected(path, v)
-			d.remember(key, choice)
-			return choice
+		if a, ok := d.Store.Recall(stored); ok {
+			switch age := time.Since(a.At); {
+			case a.Read:
+				choice := detected(path, a.Version)
+				d.remember(key, choice)
+				return choice
+			case a.Failure != "" && age >= 0 && age < FailureTTL:
+				// Not put in the memory cache: past FailureTTL a
+				// long-lived server asks again too.
+				return Default(fmt.Sprintf("%s (remembered from %s; asked again after %s)", a.Failure, a.At.UTC().Format(time.RFC3339), FailureTTL))
+			}
 		}
 	}
-	choice, v, read := d.ask(ctx, path, outsideRepositories(pathList, workspaces))
+	choice, a := d.ask(ctx, path, outsideRepositories(pathList, workspaces))
 	if ctx.Err() != nil {
 		return choice // an ended caller is no fact about the binary
 	}
-	if read && d.Store != nil {
-		d.Store.Remember(stored, v)
+	if d.Store != nil {
+		d.Store.Remember(stored, a)
 	}
 	d.remember(key, choice)
 	return choice
@@ -128,29 +150,32 @@ func (d *Detector) remember(key binaryKey, choice Choice) {
 	d.mu.Unlock()
 }
 
-// ask runs path --version; read is true, with the version, only when one
-// was read from its output.
-func (d *Detector) ask(ctx context.Context, path, pathList string) (choice Choice, v Version, read bool) {
+// ask runs path --version: the choice, and the answer to remember.
+func (d *Detector) ask(ctx context.Context, path, pathList string) (Choice, Answer) {
 	timeout := d.Timeout
 	if timeout <= 0 {
 		timeout = DetectTimeout
+	}
+	at := time.Now()
+	failed := func(why string) (Choice, Answer) {
+		return Default(why), Answer{Failure: why, At: at}
 	}
 	out, err := runVersion(ctx, path, pathList, timeout)
 	switch {
 	case ctx.Err() != nil:
 		// The caller's deadline (the hook's timeout) or cancellation,
 		// reached before our own timeout.
-		return Default(fmt.Sprintf("%s --version timed out: the caller's deadline passed (%v)", path, ctx.Err())), v, false
+		return failed(fmt.Sprintf("%s --version timed out: the caller's deadline passed (%v)", path, ctx.Err()))
 	case errors.Is(err, context.DeadlineExceeded):
-		return Default(fmt.Sprintf("%s --version timed out after %s", path, timeout)), v, false
+		return failed(fmt.Sprintf("%s --version timed out after %s", path, timeout))
 	case err != nil:
-		return Default(fmt.Sprintf("%s --version failed: %v", path, err)), v, false
+		return failed(fmt.Sprintf("%s --version failed: %v", path, err))
 	}
 	v, ok := ParseVersionOutput(out)
 	if !ok {
-		return Default(fmt.Sprintf("%s --version printed no version we can read", path)), v, false
+		return failed(fmt.Sprintf("%s --version printed no version we can read", path))
 	}
-	return detected(path, v), v, true
+	return detected(path, v), Answer{Read: true, Version: v, At: at}
 }
 
 // runVersion runs `path --version` with only PATH (a launcher script, such

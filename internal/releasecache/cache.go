@@ -1,7 +1,9 @@
-// Package releasecache remembers, across processes, which version each
-// `codewhale` binary printed (release.Store), in one small file in the
-// user's cache directory: each hook call is a new process, and without it
-// every call would run `codewhale --version` again (2 s with a slow one).
+// Package releasecache remembers, across processes, what each `codewhale`
+// binary answered to --version (release.Store): the version it printed,
+// or for release.FailureTTL why it printed none (a timeout), in one small
+// file in the user's cache directory. Each hook call is a new process,
+// and without it every call would run `codewhale --version` again (2.2 s
+// with one that times out).
 //
 // The file is a cache, never a source of truth: anything wrong with it
 // (missing, not a regular file, too large, unreadable, not our JSON, an
@@ -18,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
@@ -48,9 +51,14 @@ func User() release.Store {
 }
 
 type entry struct {
-	Key     string `json:"key"`
-	Version string `json:"version"`
+	Key     string    `json:"key"`
+	Version string    `json:"version,omitempty"`
+	Failure string    `json:"failure,omitempty"`
+	At      time.Time `json:"at"`
 }
+
+// maxFailure bounds a remembered failure's text.
+const maxFailure = 1024
 
 type content struct {
 	Entries []entry `json:"entries"`
@@ -58,21 +66,39 @@ type content struct {
 
 func (f File) path() string { return filepath.Join(f.Dir, FileName) }
 
-// Recall returns the version remembered for key.
-func (f File) Recall(key string) (release.Version, bool) {
+// Recall returns the answer remembered for key: a version that parses,
+// or a failure of bounded length.
+func (f File) Recall(key string) (release.Answer, bool) {
 	for _, e := range f.read() {
-		if e.Key == key {
-			return release.Parse(e.Version)
+		if e.Key != key {
+			continue
 		}
+		if e.Version != "" {
+			v, ok := release.Parse(e.Version)
+			return release.Answer{Read: true, Version: v, At: e.At}, ok
+		}
+		if e.Failure != "" && len(e.Failure) <= maxFailure && !e.At.IsZero() {
+			return release.Answer{Failure: e.Failure, At: e.At}, true
+		}
+		return release.Answer{}, false
 	}
-	return release.Version{}, false
+	return release.Answer{}, false
 }
 
-// Remember records key's version, newest last, keeping at most
+// Remember records key's answer, newest last, keeping at most
 // MaxEntries; a failure to write is ignored (the next call asks again).
-func (f File) Remember(key string, v release.Version) {
+func (f File) Remember(key string, a release.Answer) {
+	e := entry{Key: key, At: a.At}
+	switch {
+	case a.Read:
+		e.Version = a.Version.String()
+	case a.Failure != "":
+		e.Failure = a.Failure[:min(len(a.Failure), maxFailure)]
+	default:
+		return
+	}
 	entries := slices.DeleteFunc(f.read(), func(e entry) bool { return e.Key == key })
-	entries = append(entries, entry{Key: key, Version: v.String()})
+	entries = append(entries, e)
 	if len(entries) > MaxEntries {
 		entries = entries[len(entries)-MaxEntries:]
 	}

@@ -5,6 +5,7 @@ package releasecache_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -69,19 +70,60 @@ func TestFreshDetectorsRunOnce(t *testing.T) {
 	}
 }
 
-// A failure is not remembered: the next process asks again.
-func TestFailureNotRemembered(t *testing.T) {
+// A binary that times out, as one that prints no version, is remembered
+// for release.FailureTTL: the next process does not wait for it again
+// (2.2 s a hook call), and says the reason is remembered; past the TTL it
+// is asked again.
+func TestFailureRememberedForAWhile(t *testing.T) {
 	store := releasecache.File{Dir: t.TempDir()}
-	dir := fakecodewhale.Dir(t, "echo x >> \"$0.count\"; echo 'hello'\n")
-	for range 2 {
-		d := release.Detector{Store: store}
-		if c := d.Detect(context.Background(), dir); c.Release != "" {
-			t.Fatalf("Detect = %+v", c)
-		}
+	dir := fakecodewhale.Dir(t, "echo x >> \"$0.count\"; exec "+sleep(t)+" 5\n")
+	runs := func() int {
+		b, _ := os.ReadFile(filepath.Join(dir, "codewhale.count"))
+		return strings.Count(string(b), "x")
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "codewhale.count"))
-	if n := strings.Count(string(b), "x"); n != 2 {
-		t.Errorf("ran %d times, want 2", n)
+	start := time.Now()
+	d := release.Detector{Store: store, Timeout: 300 * time.Millisecond}
+	if c := d.Detect(context.Background(), dir); c.Release != "" || !strings.Contains(c.Source, "timed out after 300ms") {
+		t.Fatalf("Detect = %+v", c)
+	}
+	cold := time.Since(start)
+	start = time.Now()
+	d2 := release.Detector{Store: store, Timeout: 300 * time.Millisecond}
+	c := d2.Detect(context.Background(), dir)
+	cached := time.Since(start)
+	if c.Release != "" || !strings.Contains(c.Source, "timed out after 300ms (remembered from ") || runs() != 1 {
+		t.Errorf("second process: %+v, ran %d times", c, runs())
+	}
+	t.Logf("a codewhale that times out: %v the first time, %v remembered", cold, cached)
+
+	// Past the TTL it is asked again.
+	bin := filepath.Join(dir, "codewhale")
+	key := release.BinaryKey(bin, stat(t, bin))
+	a, ok := store.Recall(key)
+	if !ok || a.Read || a.Failure == "" {
+		t.Fatalf("Recall = %+v, %v", a, ok)
+	}
+	a.At = a.At.Add(-release.FailureTTL - time.Second)
+	store.Remember(key, a)
+	d3 := release.Detector{Store: store, Timeout: 300 * time.Millisecond}
+	d3.Detect(context.Background(), dir)
+	if n := runs(); n != 2 {
+		t.Errorf("past the TTL: ran %d times, want 2", n)
+	}
+}
+
+// The caller's deadline (a hook's own timeout) is no fact about the
+// binary: it is not remembered.
+func TestCallerDeadlineNotRemembered(t *testing.T) {
+	store := releasecache.File{Dir: t.TempDir()}
+	dir := fakecodewhale.Dir(t, "exec "+sleep(t)+" 5\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	d := release.Detector{Store: store}
+	d.Detect(ctx, dir)
+	bin := filepath.Join(dir, "codewhale")
+	if a, ok := store.Recall(release.BinaryKey(bin, stat(t, bin))); ok {
+		t.Errorf("remembered %+v", a)
 	}
 }
 
@@ -149,7 +191,7 @@ func TestBounded(t *testing.T) {
 	store := releasecache.File{Dir: t.TempDir()}
 	v, _ := release.Parse("0.10.1")
 	for i := range releasecache.MaxEntries + 5 {
-		store.Remember(strings.Repeat("k", i+1), v)
+		store.Remember(strings.Repeat("k", i+1), release.Answer{Read: true, Version: v, At: time.Now()})
 	}
 	if _, ok := store.Recall("k"); ok {
 		t.Error("the oldest entry is still remembered")
@@ -157,6 +199,17 @@ func TestBounded(t *testing.T) {
 	if _, ok := store.Recall(strings.Repeat("k", releasecache.MaxEntries+5)); !ok {
 		t.Error("the newest entry is forgotten")
 	}
+}
+
+// sleep is sleep's path: the fake codewhale runs with only its own
+// directory on PATH.
+func sleep(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep here")
+	}
+	return p
 }
 
 func write(t *testing.T, p, s string) {
