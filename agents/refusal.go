@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -29,39 +28,19 @@ func replyTo(d gate.Decision) Reply {
 
 // named is the text a refusal shows the agent's model and the person
 // reading its transcript (issue 24, point 8): it says codewhale-ls refused,
-// then Codewhale's reason, then where to look: the rule's file and line
-// where a rule decided, the file, line and problem of a file that stops
-// Codewhale with the command that explains it, else the layer in words.
+// then Codewhale's reason, then where to look (gate.Location.Describe),
+// else the layer in words.
 func named(r Reply) string {
 	text := r.Reason
 	if !strings.HasPrefix(text, "codewhale-ls") {
 		text = "codewhale-ls: " + text
 	}
-	var where string
-	switch loc := r.Location; {
-	case loc != nil && loc.Problem != "":
-		at := loc.File
-		if loc.Line > 0 {
-			at = fmt.Sprintf("%s:%d", loc.File, loc.Line)
-		}
-		where = fmt.Sprintf("%s: %s; `codewhale-ls check %s` lists every problem of the file", at, strings.TrimSuffix(loc.Problem, "."), shellWord(loc.File))
-	case loc != nil:
-		where = fmt.Sprintf("rule at %s:%d", loc.File, loc.Line)
-	default:
-		where = layerWords[r.Layer]
+	where := layerWords[r.Layer]
+	if r.Location != nil {
+		where = r.Location.Describe()
 	}
 	if where != "" {
 		text += " (" + where + ")"
 	}
 	return text
-}
-
-// shellWord quotes s for a POSIX shell when it needs quoting.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

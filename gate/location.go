@@ -1,10 +1,12 @@
 package gate
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
 
@@ -77,4 +79,18 @@ func fatalLocation(snap *config.Snapshot) *Location {
 		return loc
 	}
 	return nil
+}
+
+// Describe says where to look: the rule's file and line, or for a file
+// that stops Codewhale its file, line and problem with the command that
+// lists every problem of it. Refusals shown to agents and explain print it.
+func (l *Location) Describe() string {
+	if l.Problem == "" {
+		return fmt.Sprintf("rule at %s:%d", l.File, l.Line)
+	}
+	at := l.File
+	if l.Line > 0 {
+		at = fmt.Sprintf("%s:%d", l.File, l.Line)
+	}
+	return fmt.Sprintf("%s: %s; `codewhale-ls check %s` lists every problem of the file", at, strings.TrimSuffix(l.Problem, "."), hardening.Quote(l.File))
 }

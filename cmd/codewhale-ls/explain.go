@@ -138,6 +138,9 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 		rule = fmt.Sprintf(" [rule: %s]", *d.Rule)
 	}
 	fmt.Fprintf(w, "decision: %s by layer %d (%s)%s: %s\n", d.Decision, d.Layer, d.LayerName, rule, d.Reason)
+	if d.Location != nil {
+		fmt.Fprintf(w, "where: %s\n", d.Location.Describe())
+	}
 	// What made this release decide otherwise than the oldest one: the
 	// user comparing releases sees which release changed the outcome.
 	// A sandbox's network confines only shell commands: for other tools

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codewhale-ls/codewhale-ls/gate/hardening"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
@@ -152,17 +153,7 @@ func (s *Snapshot) projectHooksApproved(f, user *File) bool {
 // ApproveCommand is the command that approves the project hooks file at
 // path for codewhale-ls.
 func ApproveCommand(path string) string {
-	return "codewhale-ls hooks approve " + shellWord(path)
-}
-
-// shellWord quotes s for a POSIX shell when it needs quoting.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "codewhale-ls hooks approve " + hardening.Quote(path)
 }
 
 // Inside reports whether path lies in dir, both with symlinks resolved

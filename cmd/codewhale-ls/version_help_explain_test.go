@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -132,5 +133,22 @@ func TestExplainInPlainWords(t *testing.T) {
 	}
 	if strings.Contains(out, "requires Required") || strings.Contains(out, "release between implemented ones") {
 		t.Errorf("explain cargo test in Codewhale's words:\n%s", out)
+	}
+}
+
+// explain says where the rule that decided is written, as a refusal does
+// (issue 24, point 8), and where a broken permissions.toml is broken.
+func TestExplainSaysWhereTheRuleIs(t *testing.T) {
+	ws := t.TempDir()
+	cfg := home(t, "", "# my rules\n[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n")
+	_, out, _ := runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1", "bash", "--command", "git push origin main")
+	perms := filepath.Join(filepath.Dir(cfg), "permissions.toml")
+	if want := "where: rule at " + perms + ":2\n"; !strings.Contains(out, want) {
+		t.Errorf("explain of a rule's deny lacks %q:\n%s", want, out)
+	}
+	cfg = home(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\nacton = \"deny\"\n")
+	_, out, _ = runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1", "bash", "--command", "ls")
+	if want := "where: " + filepath.Join(filepath.Dir(cfg), "permissions.toml") + ":4: "; !strings.Contains(out, want) || !strings.Contains(out, "codewhale-ls check") {
+		t.Errorf("explain under a broken permissions.toml lacks %q and the check command:\n%s", want, out)
 	}
 }
