@@ -158,26 +158,9 @@ func withRules(file *execpolicy.File, fresh []execpolicy.Rule) ([]byte, error) {
 func appendTables(src []byte, fresh []execpolicy.Rule) []byte {
 	var b bytes.Buffer
 	b.Write(src)
-	b.WriteString(separatorAfter(src))
+	b.WriteString(policyfile.SeparatorAfter(src))
 	b.WriteString((&gate.Prompt{Always: fresh}).AlwaysTOML())
 	return b.Bytes()
-}
-
-// separatorAfter is what makes src end in one blank line ("" for an empty
-// file). The file's own line ends stay; ours are "\n".
-func separatorAfter(src []byte) string {
-	text := string(src)
-	switch {
-	case text == "":
-		return ""
-	case !strings.HasSuffix(text, "\n"):
-		return "\n\n"
-	}
-	lastLineBody := strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
-	if lastLineBody == "" || strings.HasSuffix(lastLineBody, "\n") {
-		return ""
-	}
-	return "\n"
 }
 
 // insertion is text to put before the byte at offset.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
@@ -107,7 +108,7 @@ func Append(src []byte, workspace string, wanted []execpolicy.Rule, lint Lint) (
 		}
 	}
 	for len(fresh) > 0 {
-		base := string(src) + separatorAfter(src)
+		base := string(src) + policyfile.SeparatorAfter(src)
 		text, spans := block(workspace, fresh)
 		content := []byte(base + text)
 		bad := map[int]string{}
@@ -211,21 +212,4 @@ func hasFlag(cmd string) bool {
 // oneLine keeps a comment on one line whatever the path holds.
 func oneLine(s string) string {
 	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
-}
-
-// separatorAfter is what makes src end in one blank line ("" for an empty
-// file), as the approval card's appends do.
-func separatorAfter(src []byte) string {
-	text := string(src)
-	switch {
-	case strings.TrimSpace(text) == "":
-		return ""
-	case !strings.HasSuffix(text, "\n"):
-		return "\n\n"
-	}
-	body := strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
-	if body == "" || strings.HasSuffix(body, "\n") {
-		return ""
-	}
-	return "\n"
 }

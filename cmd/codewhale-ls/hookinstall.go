@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -104,17 +103,9 @@ func runHookInstall(verb string, args []string, terminal bool, stdin io.Reader, 
 		return 0
 	}
 	fmt.Fprint(stdout, change.Diff())
-	if !fs.bools["yes"] {
-		if !terminal {
-			fmt.Fprintln(stderr, "nothing was changed: standard input is not a terminal, so nobody can confirm; pass --yes to write it")
-			return 1
-		}
-		fmt.Fprintf(stderr, "%s %s? [y/N] ", map[string]string{"install": "Write this to", "uninstall": "Remove it from"}[verb], path)
-		answer, _ := bufio.NewReader(io.LimitReader(stdin, 256)).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(stderr, "nothing was changed (--yes writes it without asking)")
-			return 1
-		}
+	question := fmt.Sprintf("%s %s?", map[string]string{"install": "Write this to", "uninstall": "Remove it from"}[verb], path)
+	if !confirmed(fs.bools["yes"], terminal, stdin, stderr, question, "written") {
+		return 1
 	}
 	if err := change.Apply(); err != nil {
 		fmt.Fprintf(stderr, "codewhale-ls hook %s: %v\n", verb, err)

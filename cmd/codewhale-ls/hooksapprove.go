@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -113,16 +112,8 @@ func hooksApprove(args []string, terminal bool, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "these bytes are already approved (in %s); nothing to record\n", st.ApprovedIn)
 		return 0
 	}
-	if !fs.bools["yes"] {
-		if !terminal {
-			return fail("nothing was recorded: confirm on a terminal, or run again with --yes")
-		}
-		fmt.Fprintf(stderr, "Let codewhale-ls run the hooks of these exact bytes (sha256 %s)? [y/N] ", digest[:12])
-		answer, _ := bufio.NewReader(io.LimitReader(stdin, 256)).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(stderr, "nothing was recorded")
-			return 1
-		}
+	if !confirmed(fs.bools["yes"], terminal, stdin, stderr, fmt.Sprintf("Let codewhale-ls run the hooks of these exact bytes (sha256 %s)?", digest[:12]), "recorded") {
+		return 1
 	}
 	if err := recordHookApproval(store, config.ApprovalKey(path), digest); err != nil {
 		return fail("%v (nothing was recorded)", err)

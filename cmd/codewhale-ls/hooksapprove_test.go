@@ -65,7 +65,7 @@ func TestHooksApprove(t *testing.T) {
 	writeFile(t, store, other)
 
 	var out, errOut bytes.Buffer
-	if code := hooksApprove([]string{path}, false, strings.NewReader(""), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "confirm on a terminal, or run again with --yes") {
+	if code := hooksApprove([]string{path}, false, strings.NewReader(""), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "so nobody can confirm; pass --yes") {
 		t.Fatalf("unconfirmed: exit %d, stderr %s", code, errOut.String())
 	}
 	digest := config.HookDigest([]byte(hooks))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -70,17 +69,8 @@ func runInit(args []string, terminal bool, stdin io.Reader, stdout, stderr io.Wr
 		return 0
 	}
 	fmt.Fprint(stdout, change.Diff())
-	if !fs.bools["yes"] {
-		if !terminal {
-			fmt.Fprintln(stderr, "nothing was changed: standard input is not a terminal, so nobody can confirm; pass --yes to write it")
-			return 1
-		}
-		fmt.Fprintf(stderr, "Append these %d rules to %s? [y/N] ", len(res.Added), paths.Permissions)
-		answer, _ := bufio.NewReader(io.LimitReader(stdin, 256)).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(stderr, "nothing was changed (--yes writes it without asking)")
-			return 1
-		}
+	if !confirmed(fs.bools["yes"], terminal, stdin, stderr, fmt.Sprintf("Append these %d rules to %s?", len(res.Added), paths.Permissions), "written") {
+		return 1
 	}
 	if err := change.Apply(); err != nil {
 		fmt.Fprintf(stderr, "codewhale-ls init: %v\n", err)

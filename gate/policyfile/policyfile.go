@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -130,4 +131,23 @@ func OpenNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// SeparatorAfter is what makes src end in one blank line before appended
+// text ("" for an empty file): the approval card's "always" rules and
+// init's starter policy are appended after it. The file's own line ends
+// stay; ours are "\n".
+func SeparatorAfter(src []byte) string {
+	text := string(src)
+	switch {
+	case text == "":
+		return ""
+	case !strings.HasSuffix(text, "\n"):
+		return "\n\n"
+	}
+	lastLineBody := strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
+	if lastLineBody == "" || strings.HasSuffix(lastLineBody, "\n") {
+		return ""
+	}
+	return "\n"
 }
