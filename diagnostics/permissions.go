@@ -32,8 +32,11 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 	}
 	l := &permLint{snap: snap, rel: snap.Release, file: f, rules: pf.Rules, lines: problem.NewLines(f.Src), index: newRuleIndex(pf.Rules, shell.DialectOf(snap.Release)), relPaths: relPaths{}}
 	for i, fr := range pf.Rules {
-		if fr.Rule.Promoted() && fr.Rule.Action == execpolicy.Deny && StarIsWildcard(fr.Rule, snap.Release) && hasStarWord(*fr.Rule.Command) {
-			l.starDenies = append(l.starDenies, i)
+		if fr.Rule.Promoted() && fr.Rule.Action == execpolicy.Deny {
+			l.hardDenies = true
+			if StarIsWildcard(fr.Rule, snap.Release) && hasStarWord(*fr.Rule.Command) {
+				l.starDenies = append(l.starDenies, i)
+			}
 		}
 	}
 	for i := range l.rules {
@@ -60,6 +63,9 @@ type permLint struct {
 	rules []execpolicy.FileRule
 	lines *problem.Lines
 	index *ruleIndex
+	// hardDenies: the file has a promoted deny, a hard-deny prefix, which
+	// only then CW200 puts each shell rule's command to the engine for.
+	hardDenies bool
 	// starDenies are the promoted denies with a `*` word, when the
 	// release reads it as a wildcard.
 	starDenies []int
@@ -70,6 +76,9 @@ type permLint struct {
 	relPaths relPaths
 	// bypassJudged counts the rules CW211 judged (maxBypassRules).
 	bypassJudged int
+	// claimSessions are the sessions a global rule's claims are judged in
+	// (sessionsOf), worked out once per file.
+	claimSessions []string
 }
 
 func (l *permLint) add(code problem.Code, sev problem.Severity, span problem.Span, msg string, related ...problem.Related) *problem.Problem {
@@ -118,46 +127,118 @@ func (l *permLint) shadowed(i int) {
 	if ruleIsDead(r.Rule, l.rel) {
 		return
 	}
-	if l.blockedByStar(i) {
+	if l.blockedByHardDeny(i) {
+		return
+	}
+	if r.Rule.Promoted() && r.Rule.Action == execpolicy.Deny {
+		// A hard-deny prefix decides before any typed rule: only an
+		// earlier prefix can shadow it (above).
 		return
 	}
 	for _, j := range l.index.coverCandidates(r.Rule) {
 		w := l.rules[j]
-		if j == i || w.Rule.Action <= r.Rule.Action || !covers(w.Rule, r.Rule, l.index.dialect, l.relPaths) {
+		if j == i || !l.outranks(w.Rule, j, r.Rule, i) || !(covers(w.Rule, r.Rule, l.index.dialect, l.relPaths) || l.typedDenyCovers(w.Rule, r.Rule)) {
 			continue
 		}
+		why := fmt.Sprintf("in one layer %s beats %s", w.Rule.Action, r.Rule.Action)
+		if w.Rule.Action == r.Rule.Action {
+			// Both give the same verdict; only the rule Codewhale names
+			// differs, which still leaves this one deciding nothing.
+			why = fmt.Sprintf("of two %s rules the more specific wins, and of equally specific ones the later", r.Rule.Action)
+		}
 		l.add(problem.RuleShadowed, problem.Warning, r.Span,
-			fmt.Sprintf("this %s never wins: the %s rule at line %d matches every call it matches, and in one layer %s beats %s", r.Rule.Action, w.Rule.Action, l.lineOf(w), w.Rule.Action, r.Rule.Action),
+			fmt.Sprintf("this %s never wins: the %s rule at line %d matches every call it matches, and %s", r.Rule.Action, w.Rule.Action, l.lineOf(w), why),
 			l.related(w, fmt.Sprintf("shadowed by this %s rule (%s)", w.Rule.Action, problem.Excerpt(w.Rule.Label()))))
 		return
 	}
 }
 
-// blockedByStar is CW200 for a shell allow or ask under a promoted deny
-// whose `*` words cover it: from 0.10.0 that hard-deny prefix forbids
-// every command the rule matches before any typed rule is looked at
-// (docs/codewhale/releases/0.10.0.md A.3.4); a deny of only `*` words
-// forbids every shell command with a word.
-func (l *permLint) blockedByStar(i int) bool {
-	r := l.rules[i].Rule
-	if len(l.starDenies) == 0 || r.Tool != "exec_shell" || r.Action == execpolicy.Deny {
+// outranks reports that typed rule w (the file's rule j) wins over r (rule
+// i) wherever both match, as the engine ranks them in one layer: by
+// action, then specificity, then the later (docs/codewhale/execpolicy.md
+// §2.4). Identical records are CW201's, not shadowing.
+func (l *permLint) outranks(w execpolicy.Rule, j int, r execpolicy.Rule, i int) bool {
+	switch {
+	case w.Action != r.Action:
+		return w.Action > r.Action
+	case recordOf(w) == recordOf(r):
+		return false
+	case w.Specificity() != r.Specificity():
+		return w.Specificity() > r.Specificity()
+	}
+	return j > i
+}
+
+// typedDenyCovers reports, from Codewhale 0.10.1, that the typed deny w
+// matches every call r matches through the deny matcher it also reads
+// typed denies with, `*` words and flag skipping included (0.10.1.md N3):
+// r's command, and so any words after it.
+func (l *permLint) typedDenyCovers(w, r execpolicy.Rule) bool {
+	return l.rel.Has(release.TypedDenyMatcher) && w.Action == execpolicy.Deny && w.Command != nil && !w.CommandExact &&
+		r.Command != nil && w.Tool == r.Tool && (r.CommandExact || l.index.dialect.LiteralLeading) &&
+		l.index.dialect.DenyMatch(*w.Command, *r.Command) && coversScope(w, r, l.relPaths)
+}
+
+// blockedByHardDeny is CW200 for a shell rule whose every call a hard-deny
+// prefix of another rule forbids: the engine checks the promoted denies
+// first, in file order, before any typed rule is looked at
+// (docs/codewhale/execpolicy.md §2.5 step 1), so `deny git push` leaves
+// nothing for `allow git push origin feature` to decide ("deny, except my
+// branch" does not work), nor for a later deny it covers. The release's
+// own engine judges the rule's command; a call the rule matches is that
+// command, or (without command_exact) it followed by more words, which a
+// prefix that matched the command still matches. From 0.10.0 a deny of
+// only `*` words forbids every shell command with a word, so it also
+// blocks a rule without a command (docs/codewhale/releases/0.10.0.md
+// A.3.4).
+func (l *permLint) blockedByHardDeny(i int) bool {
+	fr := l.rules[i]
+	r := fr.Rule
+	if !l.hardDenies || r.Tool != execpolicy.DefaultTool || r.Path != nil {
 		return false
 	}
-	if r.Command != nil && !slices.ContainsFunc(strings.Fields(*r.Command), func(w string) bool { return !strings.HasPrefix(w, "-") }) {
-		return false // no word for `*` to match
-	}
-	for _, j := range l.starDenies {
-		w := l.rules[j]
-		deny := strings.TrimSpace(*w.Rule.Command)
-		if !onlyStars(deny) && (r.Command == nil || !l.index.dialect.DenyMatch(deny, *r.Command)) {
-			continue
+	if r.Command == nil {
+		if r.Action == execpolicy.Deny {
+			return false
 		}
-		l.add(problem.RuleShadowed, problem.Warning, l.rules[i].Span,
-			fmt.Sprintf("this %s never wins: the deny at line %d is the hard-deny prefix `%s`, which Codewhale %s checks before every typed rule and whose `*` matches any command words, so it forbids every command this rule matches", r.Action, l.lineOf(w), problem.Excerpt(deny), l.rel.Name()),
-			l.related(w, "blocks every command the shadowed rule matches"))
-		return true
+		for _, j := range l.starDenies {
+			if deny := strings.TrimSpace(*l.rules[j].Rule.Command); onlyStars(deny) {
+				l.reportHardDeny(i, j, deny)
+				return true
+			}
+		}
+		return false
 	}
-	return false
+	cwd := ""
+	if r.Workspace != nil {
+		cwd = *r.Workspace
+	}
+	res := l.snap.Engine().Check(execpolicy.Input{Command: *r.Command, Cwd: cwd, Tool: execpolicy.DefaultTool, Mode: execpolicy.Mode{Kind: execpolicy.OnFailure}})
+	if res.RuleSource == nil || res.RuleSource.Kind != execpolicy.DeniedPrefix {
+		return false
+	}
+	j, ok := l.snap.Permissions.RecordOf(*res.RuleSource)
+	if !ok || j == i {
+		return false
+	}
+	l.reportHardDeny(i, j, strings.TrimSpace(*l.rules[j].Rule.Command))
+	return true
+}
+
+func (l *permLint) reportHardDeny(i, j int, deny string) {
+	r, w := l.rules[i], l.rules[j]
+	order := "before every typed rule"
+	if r.Rule.Promoted() && r.Rule.Action == execpolicy.Deny {
+		order = "before every typed rule, and the hard-deny prefixes in file order"
+	}
+	how := "it matches this rule's command"
+	if StarIsWildcard(w.Rule, l.rel) && hasStarWord(deny) {
+		how = "its `*` matches any command words, so it matches this rule's command"
+	}
+	l.add(problem.RuleShadowed, problem.Warning, r.Span,
+		fmt.Sprintf("this %s never decides a call: the deny at line %d is the hard-deny prefix `%s`, which Codewhale %s checks %s; %s, so it forbids every command this rule matches before this rule is looked at; Codewhale has no exceptions to a deny, so delete this rule or narrow the deny",
+			r.Rule.Action, l.lineOf(w), problem.Excerpt(deny), l.rel.Name(), order, how),
+		l.related(w, "forbids every command the shadowed rule matches"))
 }
 
 // covers reports that w provably matches every call r matches, as the
@@ -165,7 +246,13 @@ func (l *permLint) blockedByStar(i int) bool {
 // relative paths it computes.
 func covers(w, r execpolicy.Rule, dialect shell.Dialect, memo relPaths) bool {
 	// Cheapest tests first: a file's rules mostly differ in tool or command.
-	if w.Tool != r.Tool || !coversCommand(w, r, dialect) || !coversPath(w, r, memo) {
+	return w.Tool == r.Tool && coversCommand(w, r, dialect) && coversScope(w, r, memo)
+}
+
+// coversScope reports that w's path and workspace admit every call r's
+// admit.
+func coversScope(w, r execpolicy.Rule, memo relPaths) bool {
+	if !coversPath(w, r, memo) {
 		return false
 	}
 	if w.Workspace != nil {
@@ -232,13 +319,29 @@ func coversCommand(w, r execpolicy.Rule, dialect shell.Dialect) bool {
 	case r.Command == nil:
 		return false
 	case !w.CommandExact && !r.CommandExact:
-		return equalFoldASCII(strings.TrimSpace(*w.Command), strings.TrimSpace(*r.Command))
+		return equalFoldASCII(strings.TrimSpace(*w.Command), strings.TrimSpace(*r.Command)) || prefixCovers(*w.Command, *r.Command, dialect)
 	case w.CommandExact && r.CommandExact:
 		return strings.TrimSpace(*w.Command) == strings.TrimSpace(*r.Command)
 	case !w.CommandExact:
 		return dialect.AllowMatch(*w.Command, *r.Command)
 	}
 	return false
+}
+
+// prefixCovers reports that the non-exact command w matches every call
+// the non-exact command r matches, where r's words are w's (`git push` and
+// `GIT  Push`) or continue them (`git push` and `git push origin
+// feature`): a call r matches by the prefix fallback starts with r's
+// words, so with w's. A call r matches by its arity class may start
+// elsewhere (`--no-pager git push` is of class `git push`) unless the
+// release wants the class spelled at the front (0.10.1.md N5); so then w
+// must match by the same class, or r be no class at all.
+func prefixCovers(w, r string, dialect shell.Dialect) bool {
+	wp, rp := shell.NewAllowPattern(w), shell.NewAllowPattern(r)
+	if wp.Collapsed == "" || rp.Collapsed != wp.Collapsed && !strings.HasPrefix(rp.Collapsed, wp.Collapsed+" ") {
+		return false
+	}
+	return wp.Lowered == rp.Lowered || dialect.LiteralLeading || dialect.Classify(r) != rp.Lowered
 }
 
 // equalFoldASCII is ascii.Lower(a) == ascii.Lower(b) without
@@ -421,19 +524,88 @@ func reorderedFlags(cmd string, rel release.Release) (string, bool) {
 // CW205: an allow's command is an arity-aware prefix; only ;, &, | and
 // newlines make a chain (docs/codewhale/execpolicy.md §6.2). From 0.10.1 a
 // prefix covers only simple commands spelled literally at the front
-// (releases/0.10.1.md N5).
+// (releases/0.10.1.md N5). Every call the message says the allow approves,
+// or leaves to ask, is first put to the release's engine over the whole
+// file: an allow that does not approve its own command (a deny or an ask
+// wins, CW200) gets no CW205, and an example the engine decides otherwise
+// is not shown.
 func (l *permLint) ridingAllow(i int) {
 	fr := l.rules[i]
 	r := fr.Rule
-	if r.Action != execpolicy.Allow || r.Command == nil || r.CommandExact || strings.TrimSpace(*r.Command) == "" || ruleIsDead(r, l.rel) {
+	if r.Tool != execpolicy.DefaultTool || r.Action != execpolicy.Allow || r.Command == nil || r.CommandExact || strings.TrimSpace(*r.Command) == "" || ruleIsDead(r, l.rel) {
 		return
 	}
+	sessions, ok := l.sessionsOf(r)
+	if !ok {
+		return // too many workspaces to judge the claim in each: say nothing
+	}
+	approves := func(command string) bool {
+		for _, cwd := range sessions {
+			if execpolicy.Evaluate(l.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": command}, cwd, session.Ask, nil).Kind != execpolicy.AllowCall {
+				return false
+			}
+		}
+		return true
+	}
 	cmd := strings.TrimSpace(*r.Command)
-	msg := fmt.Sprintf("this allow also approves `%s` with redirections and substitutions: `%s > ~/.bashrc` and `%s $(curl …)` match it too, since only ;, &, | and newlines make a command chained", cmd, cmd, cmd)
+	if !approves(cmd) {
+		return
+	}
+	var msg string
 	if l.rel.Has(release.PrefixGrantEligibility) {
-		msg = fmt.Sprintf("this allow approves `%s` followed by any further arguments without asking; Codewhale %s no longer lets it cover redirections, substitutions, nested code, run-time command words or options written before its words (`%s > out` and `%s $(curl …)` ask)", cmd, l.rel.Name(), cmd, cmd)
+		asks := slices.DeleteFunc([]string{cmd + " > out", cmd + " $(curl example.com)"}, approves)
+		msg = fmt.Sprintf("this allow approves `%s` followed by any further arguments without asking; Codewhale %s no longer lets it cover redirections, substitutions, nested code, run-time command words or options written before its words", cmd, l.rel.Name())
+		if len(asks) > 0 {
+			msg += " (" + backticked(asks) + " ask)"
+		}
+	} else {
+		riding := slices.DeleteFunc([]string{cmd + " > ~/.bashrc", cmd + " $(curl example.com)"}, func(c string) bool { return !approves(c) })
+		if len(riding) == 0 {
+			return
+		}
+		msg = fmt.Sprintf("this allow also approves `%s` with redirections and substitutions: it approves %s without asking, since only ;, &, | and newlines make a command chained", cmd, backticked(riding))
 	}
 	l.add(problem.AllowRedirections, problem.Info, valueSpan(fr, "command"), msg)
+}
+
+// maxClaimWorkspaces bounds the sessions a claim about a global rule is
+// judged in; a file naming more workspaces gets no such claim.
+const maxClaimWorkspaces = 16
+
+// sessionsOf are the session workspaces in which r acts differently enough
+// to judge a claim about it: its own workspace for a scoped rule; for a
+// global one, a session in no workspace the file names ("") and one in
+// each workspace a shell rule names, where that rule may overrule r. ok is
+// false when there are more than maxClaimWorkspaces of them.
+func (l *permLint) sessionsOf(r execpolicy.Rule) ([]string, bool) {
+	if r.Workspace != nil {
+		return []string{*r.Workspace}, true
+	}
+	if l.claimSessions == nil {
+		l.claimSessions = []string{""}
+		seen := map[string]bool{}
+		for _, o := range l.rules {
+			if o.Rule.Tool != execpolicy.DefaultTool || o.Rule.Workspace == nil {
+				continue
+			}
+			scope, ok := execpolicy.WorkspaceScope(*o.Rule.Workspace)
+			if !ok || seen[scope] {
+				continue
+			}
+			seen[scope] = true
+			l.claimSessions = append(l.claimSessions, *o.Rule.Workspace)
+		}
+	}
+	return l.claimSessions, len(l.claimSessions) <= maxClaimWorkspaces+1
+}
+
+// backticked is commands quoted as a message cites them: `a` and `b`.
+func backticked(commands []string) string {
+	quoted := make([]string, len(commands))
+	for i, c := range commands {
+		quoted[i] = "`" + problem.Excerpt(c) + "`"
+	}
+	return strings.Join(quoted, " and ")
 }
 
 // CW208

@@ -118,7 +118,19 @@ func TestPermissionLints(t *testing.T) {
 			name:        "exact allow shadowed by a prefix deny",
 			permissions: "rules = [\n  { tool = \"exec_shell\", command = \"cargo test --workspace\", command_exact = true, action = \"allow\" },\n  { tool = \"exec_shell\", command = \"cargo test\", action = \"deny\" },\n]\n",
 			code:        "CW200", want: []string{`{ tool = "exec_shell", command = "cargo test --workspace", command_exact = true, action = "allow" }`},
-			message: "deny beats allow",
+			message: "the deny at line 3 is the hard-deny prefix `cargo test`, which Codewhale 0.9.10 checks before every typed rule",
+		},
+		{
+			name:        "deny, except my branch: the allow never decides (issue 24, point 2)",
+			permissions: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n\n[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push origin feature\"\naction = \"allow\"\n",
+			code:        "CW200", want: []string{"rules"},
+			message: "this allow never decides a call: the deny at line 1 is the hard-deny prefix `git push`",
+			related: "rules",
+		},
+		{
+			name:        "no CW205 for an allow a deny overrules (issue 24, point 2)",
+			permissions: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n\n[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push origin feature\"\naction = \"allow\"\n",
+			code:        "CW205",
 		},
 		{
 			name:        "path rules compared relative to the workspace",

@@ -166,7 +166,9 @@ func TestPermissionLintsPerRelease(t *testing.T) {
 			code: "CW200",
 			want: map[string][]string{
 				"0.9.10": nil,
-				"0.10.0": {`{ tool = "exec_shell", command = "git status", action = "allow" }`},
+				// The engine forbids `--version` too: `*` matches any
+				// words, a flag included.
+				"0.10.0": {`{ tool = "exec_shell", command = "git status", action = "allow" }`, `{ tool = "exec_shell", command = "--version", action = "allow" }`},
 			},
 			message: map[string]string{"0.10.0": "the deny at line 3 is the hard-deny prefix `*`"},
 		},

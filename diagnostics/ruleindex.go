@@ -21,8 +21,11 @@ type ruleIndex struct {
 
 type toolRules struct {
 	noCommand []int
-	nonExact  map[string][]int // lower(trim(command)), and its whitespace-collapsed form
-	exact     map[string][]int // trim(command)
+	// starDenies are the non-exact denies with a `*` word, which may
+	// cover commands their words do not start (typedDenyCovers).
+	starDenies []int
+	nonExact   map[string][]int // lower(trim(command)), and its whitespace-collapsed form
+	exact      map[string][]int // trim(command)
 }
 
 func newRuleIndex(rules []execpolicy.FileRule, dialect shell.Dialect) *ruleIndex {
@@ -44,6 +47,9 @@ func newRuleIndex(rules []execpolicy.FileRule, dialect shell.Dialect) *ruleIndex
 			k := strings.TrimSpace(*r.Command)
 			t.exact[k] = append(t.exact[k], i)
 		default:
+			if r.Action == execpolicy.Deny && hasStarWord(*r.Command) {
+				t.starDenies = append(t.starDenies, i)
+			}
 			k := ascii.Lower(strings.TrimSpace(*r.Command))
 			t.nonExact[k] = append(t.nonExact[k], i)
 			if c := strings.Join(strings.Fields(k), " "); c != k {
@@ -92,6 +98,7 @@ func (x *ruleIndex) coverCandidates(r execpolicy.Rule) []int {
 	}
 	out := append([]int(nil), t.noCommand...)
 	if r.Command != nil {
+		out = append(out, t.starDenies...)
 		trimmed := strings.TrimSpace(*r.Command)
 		if r.CommandExact {
 			out = append(out, t.exact[trimmed]...)
@@ -104,6 +111,12 @@ func (x *ruleIndex) coverCandidates(r execpolicy.Rule) []int {
 			out = append(out, t.nonExact[x.dialect.Classify(trimmed)]...)
 		} else {
 			out = append(out, t.nonExact[ascii.Lower(trimmed)]...)
+			// A non-exact W whose words r's are, or continue, covers it
+			// too (prefixCovers).
+			words := strings.Fields(ascii.Lower(trimmed))
+			for n := 1; n <= len(words); n++ {
+				out = append(out, t.nonExact[strings.Join(words[:n], " ")]...)
+			}
 		}
 	}
 	sort.Ints(out)
