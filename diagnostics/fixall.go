@@ -1,7 +1,9 @@
 package diagnostics
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 )
@@ -14,26 +16,99 @@ import (
 // order of the problems, so the same problems always give the same fix.
 // false when there is nothing to apply.
 func FixAll(problems []problem.Problem) (problem.Fix, bool) {
-	var safe []problem.Fix
-	for _, p := range problems {
-		for _, fix := range p.Fixes {
-			if fix.Safe && len(fix.Edits) > 0 {
-				safe = append(safe, fix)
+	plan := PlanFixes(problems, false)
+	return plan.Fix, len(plan.Fix.Edits) > 0
+}
+
+// FixPlan is what `check --fix` does to one file: the edits it writes, the
+// problems they fix, and the problems with a fix it leaves, each with why.
+type FixPlan struct {
+	Fix   problem.Fix
+	Fixed []problem.Problem
+	Left  []LeftFix
+}
+
+// LeftFix is a problem whose fix a plan does not apply.
+type LeftFix struct {
+	Problem problem.Problem
+	// Why it is left: "not safe: …" (--unsafe-fixes applies it), or that
+	// its edits overlap a fix taken first (the next run applies it).
+	Why string
+	// Unsafe: only --unsafe-fixes would apply it.
+	Unsafe bool
+}
+
+// notSafeUnsaid is why a fix not marked safe is left when its producer
+// did not say: fail closed, it is not known to change only the mistake.
+const notSafeUnsaid = "not checked to change only the mistake"
+
+// PlanFixes decides which fixes of one file's problems `check --fix`
+// applies: every safe one, and with unsafe (`--unsafe-fixes`, as Ruff's)
+// each problem's first fix too; a fix whose edits overlap one taken before
+// it is left for the next run. Fixes are taken in the order of their first
+// edit, ties in the order of the problems, so the same problems always
+// give the same plan. A problem with two fixes taken keeps the first.
+func PlanFixes(problems []problem.Problem, unsafe bool) FixPlan {
+	type candidate struct {
+		fix     problem.Fix
+		problem int
+	}
+	var candidates []candidate
+	plan := FixPlan{Fix: problem.Fix{Title: "Fix all safe problems", Safe: true}}
+	if unsafe {
+		plan.Fix = problem.Fix{Title: "Fix all problems, unsafe fixes included"}
+	}
+	for i, p := range problems {
+		offered := false
+		for k, fix := range p.Fixes {
+			if len(fix.Edits) == 0 {
+				continue
+			}
+			offered = true
+			// The first fix of a problem is its preferred one; the others
+			// are alternatives (a rename or an ignore comment), never bulk.
+			if fix.Safe || unsafe && k == 0 {
+				candidates = append(candidates, candidate{fix, i})
 			}
 		}
+		if offered && !slices.ContainsFunc(candidates, func(c candidate) bool { return c.problem == i }) {
+			why := p.Fixes[0].WhyNotSafe
+			if why == "" {
+				why = notSafeUnsaid
+			}
+			plan.Left = append(plan.Left, LeftFix{Problem: p, Why: "not safe: " + why, Unsafe: true})
+		}
 	}
-	slices.SortStableFunc(safe, func(a, b problem.Fix) int { return firstStart(a) - firstStart(b) })
-	all := problem.Fix{Title: "Fix all safe problems", Safe: true}
+	slices.SortStableFunc(candidates, func(a, b candidate) int { return firstStart(a.fix) - firstStart(b.fix) })
 	var taken []problem.Span
-	for _, fix := range safe {
-		if !overlapsAny(fix.Edits, taken) {
-			all.Edits = append(all.Edits, fix.Edits...)
-			for _, e := range fix.Edits {
-				taken = append(taken, e.Span)
-			}
+	fixed := map[int]bool{}
+	for _, c := range candidates {
+		if fixed[c.problem] {
+			continue
+		}
+		if overlapsAny(c.fix.Edits, taken) {
+			plan.Left = append(plan.Left, LeftFix{Problem: problems[c.problem], Why: "its edit overlaps another fix applied now; run again"})
+			continue
+		}
+		fixed[c.problem] = true
+		plan.Fix.Edits = append(plan.Fix.Edits, c.fix.Edits...)
+		for _, e := range c.fix.Edits {
+			taken = append(taken, e.Span)
 		}
 	}
-	return all, len(all.Edits) > 0
+	for i, p := range problems {
+		if fixed[i] {
+			plan.Fixed = append(plan.Fixed, p)
+		}
+	}
+	// A problem left twice (two overlapping alternatives) is named once.
+	slices.SortStableFunc(plan.Left, func(a, b LeftFix) int { return a.Problem.Span.Start - b.Problem.Span.Start })
+	plan.Left = slices.CompactFunc(plan.Left, func(a, b LeftFix) bool { return a.Problem.Span == b.Problem.Span && a.Problem.Code == b.Problem.Code })
+	// A problem fixed by one fix and left by an overlapping other is fixed.
+	plan.Left = slices.DeleteFunc(plan.Left, func(l LeftFix) bool {
+		return slices.ContainsFunc(plan.Fixed, func(p problem.Problem) bool { return p.Span == l.Problem.Span && p.Code == l.Problem.Code })
+	})
+	return plan
 }
 
 func firstStart(f problem.Fix) int {
@@ -68,4 +143,32 @@ func ApplyFix(src []byte, fix problem.Fix) []byte {
 		out = slices.Concat(out[:e.Span.Start], []byte(e.NewText), out[e.Span.End:])
 	}
 	return out
+}
+
+// Summary is the line `check --fix` prints for a file: what it fixed, and
+// each problem it left with its line and why; "" when the file has no
+// problem with a fix. unsafe: the plan was made with --unsafe-fixes.
+func (plan FixPlan) Summary(path string, src []byte, unsafe bool) string {
+	if len(plan.Fixed) == 0 && len(plan.Left) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "fixed %s in %s", plural(len(plan.Fixed), "problem"), path)
+	if len(plan.Left) == 0 {
+		return b.String()
+	}
+	lines := problem.NewLines(src)
+	fmt.Fprintf(&b, "; %d left:", len(plan.Left))
+	anyUnsafe := false
+	for i, l := range plan.Left {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		anyUnsafe = anyUnsafe || l.Unsafe
+		fmt.Fprintf(&b, " %s line %d (%s)", l.Problem.Code, lines.LineOf(l.Problem.Span.Start)+1, l.Why)
+	}
+	if anyUnsafe && !unsafe {
+		b.WriteString("; run with --unsafe-fixes to apply the fixes that are not safe, after reading them")
+	}
+	return b.String()
 }

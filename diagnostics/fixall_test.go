@@ -85,3 +85,39 @@ func TestApplyFixIsDeterministic(t *testing.T) {
 		t.Errorf("ApplyFix changed its input: %q", src)
 	}
 }
+
+// TestPlanFixesSaysWhatItLeft (issue 24, point 5): check --fix applies the
+// safe fixes and names each problem it leaves, on its line, with why: not
+// safe (with the producer's reason, or, unsaid, that it is not checked),
+// or overlapping a fix applied now; --unsafe-fixes applies each problem's
+// preferred fix too, and nothing is then left as unsafe.
+func TestPlanFixesSaysWhatItLeft(t *testing.T) {
+	src := []byte("one\ntwo\nthree\nfour\n")
+	guess := replace(4, 7, "TWO", false)
+	guess.WhyNotSafe = "a guess"
+	problems := []problem.Problem{
+		{Code: problem.InvalidValue, Span: problem.Span{Start: 0, End: 3}, Fixes: []problem.Fix{replace(0, 3, "ONE", true)}},
+		{Code: problem.UnknownKey, Span: problem.Span{Start: 4, End: 7}, Fixes: []problem.Fix{guess}},
+		{Code: problem.ToolNeverEvaluated, Span: problem.Span{Start: 8, End: 13}, Fixes: []problem.Fix{replace(8, 13, "THREE", false)}},
+		{Code: problem.RuleDuplicate, Span: problem.Span{Start: 0, End: 2}, Fixes: []problem.Fix{replace(0, 2, "ON", true)}},
+		{Code: problem.AllowRedirections, Span: problem.Span{Start: 14, End: 18}},
+	}
+	plan := PlanFixes(problems, false)
+	if got := string(ApplyFix(src, plan.Fix)); got != "ONE\ntwo\nthree\nfour\n" {
+		t.Errorf("safe plan wrote %q", got)
+	}
+	want := "fixed 1 problem in f.toml; 3 left: CW201 line 1 (its edit overlaps another fix applied now; run again), CW002 line 2 (not safe: a guess), CW208 line 3 (not safe: not checked to change only the mistake); run with --unsafe-fixes to apply the fixes that are not safe, after reading them"
+	if got := plan.Summary("f.toml", src, false); got != want {
+		t.Errorf("summary\n%s\nwant\n%s", got, want)
+	}
+	plan = PlanFixes(problems, true)
+	if got := string(ApplyFix(src, plan.Fix)); got != "ONE\nTWO\nTHREE\nfour\n" {
+		t.Errorf("unsafe plan wrote %q", got)
+	}
+	if got, want := plan.Summary("f.toml", src, true), "fixed 3 problems in f.toml; 1 left: CW201 line 1 (its edit overlaps another fix applied now; run again)"; got != want {
+		t.Errorf("summary with --unsafe-fixes\n%s\nwant\n%s", got, want)
+	}
+	if got := PlanFixes(problems[4:], false).Summary("f.toml", src, false); got != "" {
+		t.Errorf("a file without fixes says %q", got)
+	}
+}

@@ -27,7 +27,8 @@ var removedKey = regexp.MustCompile(`^Codewhale [0-9][0-9.]* removed `)
 
 // addLoaderFixes gives the loaders' problems that carry no quick fix one:
 // an unknown key renamed to the key it most likely meant, or deleted when the
-// user's release removed it (CW002), an invalid
+// user's release removed it (CW002), a project key no config has renamed to
+// the project key it most likely meant (CW102), an invalid
 // value that is a case or type slip (CW003), a project-overlay line without
 // effect removed (CW100). JSON files are left alone.
 func addLoaderFixes(_ *config.Snapshot, out map[string]*FileResult) {
@@ -41,11 +42,13 @@ func addLoaderFixes(_ *config.Snapshot, out map[string]*FileResult) {
 		}
 		for i := range f.Problems {
 			p := &f.Problems[i]
-			if len(p.Fixes) > 0 || (p.Code != problem.UnknownKey && p.Code != problem.InvalidValue && p.Code != problem.OverlayDoesNotTighten) {
+			if len(p.Fixes) > 0 || (p.Code != problem.UnknownKey && p.Code != problem.ProjectKeyIgnored && p.Code != problem.InvalidValue && p.Code != problem.OverlayDoesNotTighten) {
 				continue
 			}
 			var fix *problem.Fix
 			switch p.Code {
+			case problem.ProjectKeyIgnored:
+				fix = renameKeyFix(doc.Root, *p)
 			case problem.UnknownKey:
 				if removedKey.MatchString(p.Message) {
 					fix = deleteEntryFix(f.Src, doc.Root, *p)
@@ -83,7 +86,8 @@ func renameKeyFix(root *tomldoc.TableValue, p problem.Problem) *problem.Fix {
 	if t == nil || t.Get(want) != nil {
 		return nil
 	}
-	return &problem.Fix{Title: fmt.Sprintf("Rename to `%s`", want), Edits: []problem.Edit{{Span: p.Span, NewText: want}}}
+	return &problem.Fix{Title: fmt.Sprintf("Rename to `%s`", want), Edits: []problem.Edit{{Span: p.Span, NewText: want}},
+		WhyNotSafe: fmt.Sprintf("`%s` is a guess at the key you meant", want)}
 }
 
 // valueFix repairs a string that only misses its type or case: a quoted
@@ -96,7 +100,11 @@ func valueFix(root *tomldoc.TableValue, kind config.Kind, p problem.Problem) *pr
 	}
 	folded := ascii.Lower(strings.TrimSpace(e.Value.Str))
 	replace := func(title, text string, safe bool) *problem.Fix {
-		return &problem.Fix{Title: title, Safe: safe, Edits: []problem.Edit{{Span: p.Span, NewText: text}}}
+		fix := &problem.Fix{Title: title, Safe: safe, Edits: []problem.Edit{{Span: p.Span, NewText: text}}}
+		if !safe {
+			fix.WhyNotSafe = fmt.Sprintf("%s is a guess at the value you meant", text)
+		}
+		return fix
 	}
 	switch {
 	case (folded == "true" || folded == "false") && (strings.Contains(p.Message, "boolean") || strings.Contains(p.Message, "true or false")):
@@ -126,7 +134,8 @@ func deleteEntryFix(src []byte, root *tomldoc.TableValue, p problem.Problem) *pr
 	if !ok {
 		return nil
 	}
-	return &problem.Fix{Title: fmt.Sprintf("Remove `%s` (it has no effect)", e.Key), Edits: []problem.Edit{{Span: span}}}
+	return &problem.Fix{Title: fmt.Sprintf("Remove `%s` (it has no effect)", e.Key), Edits: []problem.Edit{{Span: span}},
+		WhyNotSafe: fmt.Sprintf("it deletes your `%s` line, which you may rather change so that it takes effect", e.Key)}
 }
 
 // findEntry walks a TOML tree, tables inside arrays included, for the first

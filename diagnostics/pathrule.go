@@ -54,7 +54,8 @@ func (l *permLint) literalPath(i int) {
 	}
 	p := l.add(problem.PathNeverMatches, problem.Warning, valueSpan(fr, "path"), t.msg)
 	if t.respelled != "" {
-		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", t.respelled), Edits: []problem.Edit{{Span: valueSpan(fr, "path"), NewText: strconv.Quote(t.respelled)}}}}
+		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", t.respelled), Edits: []problem.Edit{{Span: valueSpan(fr, "path"), NewText: strconv.Quote(t.respelled)}},
+			WhyNotSafe: "the rule then starts to match the file it names, which it never matched before"}}
 	}
 }
 

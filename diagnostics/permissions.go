@@ -475,7 +475,8 @@ func (l *permLint) weakDeny(i int) {
 	}
 	p := l.add(problem.WeakDeny, problem.Warning, valueSpan(fr, "command"),
 		fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; in Codewhale %s `%s` catches every spelling, since `*` matches any words in between (and other arguments too, such as `%s`)", problem.Excerpt(slip), l.rel.Name(), problem.Excerpt(wild), problem.Excerpt(wider)))
-	p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Use the wildcard: %q", wild), Edits: []problem.Edit{{Span: valueSpan(fr, "command"), NewText: strconv.Quote(wild)}}}}
+	p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Use the wildcard: %q", wild), Edits: []problem.Edit{{Span: valueSpan(fr, "command"), NewText: strconv.Quote(wild)}},
+		WhyNotSafe: fmt.Sprintf("`%s` also blocks commands the rule did not, such as `%s`", problem.Excerpt(wild), problem.Excerpt(wider))}}
 }
 
 // flagWithValue shows the deny's command with a flag and value between its
@@ -619,7 +620,8 @@ func (l *permLint) unevaluatedTool(i int) {
 	p := l.add(problem.ToolNeverEvaluated, problem.Warning, span,
 		fmt.Sprintf("Codewhale's rule layer never evaluates the tool %q: it looks up only %s (the agent's calls are checked under these canonical names), so this rule never applies as a typed rule", name, strings.Join(execpolicy.EvaluatedTools, ", ")))
 	if s := suggestTool(name); s != "" {
-		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: span, NewText: strconv.Quote(s)}}}}
+		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: span, NewText: strconv.Quote(s)}},
+			WhyNotSafe: fmt.Sprintf("%q is a guess at the tool you meant, and the rule then starts to apply", s)}}
 	}
 }
 
@@ -661,6 +663,9 @@ func (l *permLint) positional(i int) {
 	// is offered, but never applied in bulk.
 	hasComment := tomlHasComment(l.file.Src[fr.Span.Start:fr.Span.End])
 	p.Fixes = []problem.Fix{{Title: "Write the rule as a table", Safe: !hasComment, Edits: []problem.Edit{{Span: fr.Span, NewText: table}}}}
+	if hasComment {
+		p.Fixes[0].WhyNotSafe = "the comment inside the array would be lost"
+	}
 }
 
 // tomlHasComment reports whether TOML text (a value) holds a comment: a

@@ -80,7 +80,8 @@ func notOneOf(name, v, norm string, e *tomldoc.Entry, valid []string, hint strin
 	p := problem.Problem{Code: problem.RefusesToStart, Severity: problem.Error, Span: e.Value.Span,
 		Message: fmt.Sprintf("Codewhale refuses to start: %s %q is not one of %s", name, v, strings.Join(valid, ", ")) + hint}
 	if s := problem.Nearest(norm, valid); s != "" {
-		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", s)}}}}
+		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", s)}},
+			WhyNotSafe: fmt.Sprintf("%q is a guess at the value you meant", s)}}
 	}
 	return p
 }
@@ -137,7 +138,8 @@ func autoReviewTools(f *FileResult, root *tomldoc.TableValue) {
 // to the name the call has.
 func rawNameProblem(e *tomldoc.Entry, live, message string) problem.Problem {
 	return problem.Problem{Code: problem.AutoReviewToolNeverMatches, Severity: problem.Warning, Span: e.Value.Span, Message: message,
-		Fixes: []problem.Fix{{Title: fmt.Sprintf("Change to %q", live), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", live)}}}}}
+		Fixes: []problem.Fix{{Title: fmt.Sprintf("Change to %q", live), Edits: []problem.Edit{{Span: e.Value.Span, NewText: fmt.Sprintf("%q", live)}},
+			WhyNotSafe: "the rule then starts to match live calls, which it never did"}}}
 }
 
 // inertAutoReviewAllow is CW602 for [auto_review.allow] rules when the

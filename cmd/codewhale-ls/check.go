@@ -36,9 +36,13 @@ var reportWriters = map[string]func(io.Writer, diagnostics.Report) error{
 // the contract (docs/codewhale/contract.md §2): 0 clean, 2 warnings at a
 // warning fail level, 3 errors, 1 bad usage or a failure.
 func check(args []string, stdout, stderr io.Writer) int {
-	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline", "ignore"), []string{"fix", "ci"})
+	fs, err := parseFlags(args, append(commonFlags, "format", "fail-level", "baseline", "ignore"), []string{"fix", "unsafe-fixes", "ci"})
 	if err != nil {
 		fmt.Fprintln(stderr, "codewhale-ls check:", err)
+		return 1
+	}
+	if fs.bools["unsafe-fixes"] && !fs.bools["fix"] {
+		fmt.Fprintln(stderr, "codewhale-ls check: --unsafe-fixes applies fixes only with --fix; nothing was written")
 		return 1
 	}
 	format, failLevel := orDefault(fs.values["format"], "text"), orDefault(fs.values["fail-level"], "error")
@@ -95,7 +99,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if fs.bools["fix"] {
-		if !fixFiles(files, stderr) {
+		if !fixFiles(files, stderr, fs.bools["unsafe-fixes"]) {
 			return 1
 		}
 		// What remains is what the files now hold.
@@ -150,34 +154,35 @@ func checkFiles(in diagnostics.Input) ([]*diagnostics.FileResult, error) {
 	return res.Files, nil
 }
 
-// fixFiles writes to each file the safe fixes the editor's source.fixAll
-// would apply (diagnostics.FixAll), each file replaced atomically and only
-// while it still holds the bytes that were linted (install.Change.Apply:
-// policyfile.Rewrite, mode and symlink kept, a concurrent save never
-// lost). Each file written is named on stderr, as is each failure; false
-// when any file could not be fixed (the others are still written).
-func fixFiles(files []*diagnostics.FileResult, stderr io.Writer) bool {
+// fixFiles writes to each file the fixes diagnostics.PlanFixes decides on:
+// the safe ones the editor's source.fixAll would apply, and with unsafe
+// (--unsafe-fixes) the others too; each file replaced atomically and only
+// if it still holds the bytes that were checked. For each file it says
+// what it fixed and what it left, with why. false when a file could not be
+// written.
+func fixFiles(files []*diagnostics.FileResult, stderr io.Writer, unsafe bool) bool {
 	ok := true
 	for _, f := range files {
-		fix, found := diagnostics.FixAll(f.Problems)
-		if !found {
-			continue
-		}
-		change, err := install.Plan(f.Path, func(current []byte, exists bool) ([]byte, error) {
-			if !exists || !bytes.Equal(current, f.Src) {
-				return nil, fmt.Errorf("changed since it was checked; nothing was written, run the command again")
+		plan := diagnostics.PlanFixes(f.Problems, unsafe)
+		if len(plan.Fix.Edits) > 0 {
+			change, err := install.Plan(f.Path, func(current []byte, exists bool) ([]byte, error) {
+				if !exists || !bytes.Equal(current, f.Src) {
+					return nil, fmt.Errorf("changed since it was checked; nothing was written, run the command again")
+				}
+				return diagnostics.ApplyFix(current, plan.Fix), nil
+			})
+			if err == nil {
+				err = change.Apply()
 			}
-			return diagnostics.ApplyFix(current, fix), nil
-		})
-		if err == nil {
-			err = change.Apply()
+			if err != nil {
+				fmt.Fprintln(stderr, "codewhale-ls check --fix:", err)
+				ok = false
+				continue
+			}
 		}
-		if err != nil {
-			fmt.Fprintln(stderr, "codewhale-ls check --fix:", err)
-			ok = false
-			continue
+		if summary := plan.Summary(f.Path, f.Src, unsafe); summary != "" {
+			fmt.Fprintln(stderr, "codewhale-ls check --fix:", summary)
 		}
-		fmt.Fprintln(stderr, "codewhale-ls check --fix: fixed", f.Path)
 	}
 	return ok
 }

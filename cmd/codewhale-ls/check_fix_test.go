@@ -41,7 +41,8 @@ func TestCheckFix(t *testing.T) {
 	if code != 2 || strings.Contains(out, "CW602") || !strings.Contains(out, "warning CW002") || !strings.Contains(out, "info CW205") {
 		t.Errorf("check --fix: exit %d, want 2 with CW002 and CW205 left and CW602 fixed\n%s%s", code, out, errOut)
 	}
-	if want := "codewhale-ls check --fix: fixed " + cfg + "\n"; errOut != want {
+	left := "; 1 left: CW002 line 4 (not safe: `model` is a guess at the key you meant); run with --unsafe-fixes to apply the fixes that are not safe, after reading them\n"
+	if want := "codewhale-ls check --fix: fixed 1 problem in " + cfg + left; errOut != want {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 	fixed, err := os.ReadFile(cfg)
@@ -62,11 +63,39 @@ func TestCheckFix(t *testing.T) {
 	}
 
 	code, out2, errOut := runCLI(t, "", args...)
-	if code != 2 || out2 != out || errOut != "" {
+	if code != 2 || out2 != out || errOut != "codewhale-ls check --fix: fixed 0 problems in "+cfg+left {
 		t.Errorf("second check --fix: exit %d, stderr %q, report\n%s\nwant the first run's\n%s", code, errOut, out2, out)
 	}
 	if again, _ := os.ReadFile(cfg); !bytes.Equal(again, fixed) {
 		t.Errorf("second check --fix changed the config:\n%s", again)
+	}
+}
+
+// TestCheckUnsafeFixes (issue 24, point 5): --unsafe-fixes applies, with
+// --fix, the fixes check --fix leaves as not safe, as Ruff's does, and
+// says so; without --fix it writes nothing and is a usage error.
+func TestCheckUnsafeFixes(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	hermetic := fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))
+	text := hermetic + "sandbox_mode = \"Read-Only\"\nmodle = \"x\"\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "", "check", "--unsafe-fixes", "--config", cfg, "--workspace", ws)
+	if got, _ := os.ReadFile(cfg); code != 1 || string(got) != text || !strings.Contains(errOut, "only with --fix") {
+		t.Errorf("--unsafe-fixes alone: exit %d, stderr %q, file\n%s", code, errOut, got)
+	}
+	code, out, errOut := runCLI(t, "", "check", "--fix", "--unsafe-fixes", "--config", cfg, "--workspace", ws, "--fail-level", "warning")
+	if want := "codewhale-ls check --fix: fixed 2 problems in " + cfg + "\n"; code != 0 || errOut != want {
+		t.Errorf("--fix --unsafe-fixes: exit %d, stderr %q, want %q\n%s", code, errOut, want, out)
+	}
+	if got, _ := os.ReadFile(cfg); string(got) != hermetic+"sandbox_mode = \"read-only\"\nmodel = \"x\"\n" {
+		t.Errorf("after --fix --unsafe-fixes:\n%s", got)
 	}
 }
 
@@ -82,7 +111,7 @@ func TestCheckFixKeepsAConcurrentSave(t *testing.T) {
 	fix := problem.Fix{Safe: true, Edits: []problem.Edit{{Span: problem.Span{Start: 15, End: 26}, NewText: `"read-only"`}}}
 	var stderr bytes.Buffer
 	files := []*diagnostics.FileResult{{Path: path, Src: checked, Problems: []problem.Problem{{Code: problem.ValueDoesNotRestrict, Fixes: []problem.Fix{fix}}}}}
-	if fixFiles(files, &stderr) || !strings.Contains(stderr.String(), "changed since it was checked") {
+	if fixFiles(files, &stderr, false) || !strings.Contains(stderr.String(), "changed since it was checked") {
 		t.Errorf("fixFiles over a file saved meanwhile: stderr %q", stderr.String())
 	}
 	if got, _ := os.ReadFile(path); string(got) != saved {

@@ -202,6 +202,12 @@ func overlayKey(f *File, ov *Overlay, e *tomldoc.Entry, approval, sandbox Settin
 		overlayValueApplies(f, e)
 	default:
 		msg := fmt.Sprintf("Codewhale silently ignores %q in a project config (only %s apply)", e.Key, strings.Join(projectKeysIn(r), ", "))
+		if !slices.Contains(knownTopLevelIn(r), e.Key) {
+			// Not a user-config key put in the wrong file but a key no
+			// config has: likely a typo of a project key, which CW002
+			// would have named in the user's config (issue 24, point 5).
+			msg += problem.DidYouMean(e.Key, projectKeysIn(r))
+		}
 		f.add(problem.ProjectKeyIgnored, problem.Warning, e.KeySpan, msg)
 	}
 }

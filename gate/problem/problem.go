@@ -52,6 +52,10 @@ type Fix struct {
 	// Safe fixes change nothing but the mistake and may be applied in bulk
 	// (source.fixAll).
 	Safe bool
+	// WhyNotSafe says, for a fix that is not Safe, what it may change
+	// beyond the mistake, so `check --fix` can say why it left it
+	// (diagnostics.PlanFixes); "" for a safe fix.
+	WhyNotSafe string
 }
 
 // Edit replaces the bytes of Span with NewText.
