@@ -1,13 +1,17 @@
 package diagnostics
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/gate/session"
+	"github.com/codewhale-ls/codewhale-ls/gate/tomldoc"
 )
 
 // rewrite is another spelling of a command that runs the same thing.
@@ -86,10 +90,26 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // maxBypassRules bounds the rules of one file CW211 judges.
 const maxBypassRules = 128
 
+// maxRespellings bounds the respellings of one rule CW211 judges.
+const maxRespellings = 32
+
+// wrapped is one rule whose command Codewhale lets past in wrappers no
+// rule can match: CW211 reports every such rule of a file in one finding
+// (issue 24, point 12: the same long note on every shell deny was noise).
+type wrapped struct {
+	rule int
+	// through are the wrapper rewrites the engine let past, at most three;
+	// unjudged: some were not tried once three were found.
+	through  []string
+	unjudged bool
+}
+
 // CW211: a shell deny (or ask) rule's command, rewritten in ways that run
 // the same thing, is judged by the release's own engine over the whole
-// file; the rewrites it does not hold get through Codewhale (the
-// hardening layer holds them: docs/hardening.md).
+// file. Respellings a rule of their own can match (rm's flags) get a
+// finding on the rule, whose safe fix adds those rules; the wrappers no
+// rule can match (the hardening layer holds them: docs/hardening.md) are
+// collected for reportWrapped, one finding for the file.
 func (l *permLint) bypassed(i int) {
 	fr := l.rules[i]
 	r := fr.Rule
@@ -106,63 +126,177 @@ func (l *permLint) bypassed(i int) {
 	if l.bypassJudged++; l.bypassJudged > maxBypassRules {
 		return
 	}
-	want := execpolicy.BlockCall
-	if r.Action == execpolicy.Ask {
-		want = execpolicy.PromptCall
+	holds := func(command string) bool {
+		v := execpolicy.Evaluate(l.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": command}, "", session.Ask, nil)
+		return v.Kind == execpolicy.BlockCall || (r.Action == execpolicy.Ask && v.Kind == execpolicy.PromptCall)
 	}
-	engine := l.snap.Engine()
-	if execpolicy.Evaluate(engine, execpolicy.DefaultTool, map[string]any{"command": strings.Join(words, " ")}, "", session.Ask, nil).Kind != want {
+	if !holds(strings.Join(words, " ")) {
 		return // the rule does not hold its own command (another lint says why)
 	}
 	// Every respelling is judged (the fix adds those that get through);
 	// of the wrappers, only until three are found: the lint runs on every
 	// keystroke, and each judgement is a whole engine check.
-	var through, respellings []string
-	unjudged := false
+	var respellings []string
+	w := wrapped{rule: i}
 	for _, rw := range rewritesOf(words) {
-		if !rw.respelling && len(through) >= 3 {
-			unjudged = true
-			continue
-		}
-		if v := execpolicy.Evaluate(engine, execpolicy.DefaultTool, map[string]any{"command": rw.command}, "", session.Ask, nil); v.Kind == execpolicy.BlockCall || (want == execpolicy.PromptCall && v.Kind == execpolicy.PromptCall) {
-			continue
-		}
-		through = append(through, rw.command)
 		if rw.respelling {
-			respellings = append(respellings, rw.command)
+			continue
+		}
+		if len(w.through) >= 3 {
+			w.unjudged = true
+			continue
+		}
+		if !holds(rw.command) {
+			w.through = append(w.through, rw.command)
 		}
 	}
-	if len(through) == 0 {
+	for _, c := range respellingsOf(words, l.rel) {
+		if !holds(c) {
+			respellings = append(respellings, c)
+		}
+	}
+	if len(w.through) > 0 {
+		l.wrapped = append(l.wrapped, w)
+	}
+	if len(respellings) == 0 {
 		return
 	}
-	shown := through[:min(3, len(through))]
-	quoted := make([]string, len(shown))
-	for j, c := range shown {
-		quoted[j] = "`" + problem.Excerpt(c) + "`"
+	// A respelling another one added before it already matches would be
+	// shadowed (CW200) once added: the release's deny matcher drops it.
+	dialect := l.index.dialect
+	var added []string
+	for _, c := range respellings {
+		if !slices.ContainsFunc(added, func(a string) bool { return dialect.DenyMatch(a, c) }) {
+			added = append(added, c)
+		}
 	}
-	more := ""
-	switch n := len(through) - len(shown); {
-	case n > 0 && unjudged:
-		more = fmt.Sprintf(" (and %d more rewrites, perhaps others)", n)
-	case n > 0:
-		more = fmt.Sprintf(" (and %d more rewrites)", n)
-	case unjudged:
-		more = " (perhaps others)"
-	}
-	msg := fmt.Sprintf("Codewhale %s does not see %s through this %s rule%s: they run `%s` all the same. codewhale-ls's hardening layer (on by default, docs/hardening.md) holds them; Codewhale itself stops them only under the auto-review posture",
-		l.rel.Name(), strings.Join(quoted, ", "), r.Action, more, problem.Excerpt(strings.Join(words, " ")))
+	msg := fmt.Sprintf("Codewhale %s lets %s past this %s rule%s: they run `%s` all the same. A rule of their own holds them (quick fix)",
+		l.rel.Name(), backticked(respellings[:min(3, len(respellings))]), r.Action, moreOf(len(respellings)-3, "spellings"), problem.Excerpt(strings.Join(words, " ")))
 	p := l.add(problem.RuleBypassed, problem.Info, valueSpan(fr, "command"), msg)
-	if len(respellings) > 0 {
-		var text strings.Builder
-		for _, c := range respellings {
-			fmt.Fprintf(&text, "\n[[rules]]\ntool = \"exec_shell\"\ncommand = %s\naction = %q\n", strconv.Quote(c), r.Action.String())
+	p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Add %s rules for %d other spellings", r.Action, len(added)), Safe: true, Edits: []problem.Edit{l.appendRules(added, r.Action)}}}
+}
+
+// appendRules is the edit that adds a shell rule of action for each
+// command, written as the file writes its rules: `[[rules]]` tables at the
+// end, or inline tables after the last element of a `rules = [...]` array
+// (tables appended after it would define rules twice, and Codewhale would
+// refuse the file).
+func (l *permLint) appendRules(commands []string, action execpolicy.Action) problem.Edit {
+	src := l.file.Src
+	var text strings.Builder
+	if e := l.rulesEntry(); e != nil && e.Value.Kind == tomldoc.Array && len(e.Value.Items) > 0 &&
+		(e.Value.Items[0].Table == nil || !e.Value.Items[0].Table.ArrayElement) {
+		items := e.Value.Items
+		end := items[len(items)-1].Span.End
+		lineStart := bytes.LastIndexByte(src[:items[len(items)-1].Span.Start], '\n') + 1
+		indent := src[lineStart:items[len(items)-1].Span.Start]
+		if len(bytes.TrimSpace(indent)) > 0 {
+			indent = []byte(" ") // the array is on one line
+		} else {
+			indent = append([]byte("\n"), indent...)
 		}
-		end := len(l.file.Src)
-		sep := ""
-		if end > 0 && l.file.Src[end-1] != '\n' {
-			sep = "\n"
+		for _, c := range commands {
+			command := c
+			fmt.Fprintf(&text, ",%s%s", indent, execpolicy.FormatInlineRule(execpolicy.Rule{Tool: execpolicy.DefaultTool, Command: &command, Action: action}))
 		}
-		p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Add %s rules for %d other spellings", r.Action, len(respellings)), Safe: true,
-			Edits: []problem.Edit{{Span: problem.Span{Start: end, End: end}, NewText: sep + text.String()}}}}
+		return problem.Edit{Span: problem.Span{Start: end, End: end}, NewText: text.String()}
 	}
+	end := len(src)
+	if end > 0 && src[end-1] != '\n' {
+		text.WriteString("\n")
+	}
+	for _, c := range commands {
+		fmt.Fprintf(&text, "\n[[rules]]\ntool = \"exec_shell\"\ncommand = %s\naction = %q\n", strconv.Quote(c), action.String())
+	}
+	return problem.Edit{Span: problem.Span{Start: end, End: end}, NewText: text.String()}
+}
+
+// rulesEntry is the file's top-level `rules` entry, nil when none.
+func (l *permLint) rulesEntry() *tomldoc.Entry {
+	if l.file.Doc == nil || l.file.Doc.Root == nil {
+		return nil
+	}
+	return l.file.Doc.Root.Get("rules")
+}
+
+// moreOf is " (and n more what)" for n > 0, else "".
+func moreOf(n int, what string) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d more %s)", n, what)
+}
+
+// respellingsOf are the spellings of a command that a rule of their own
+// can match (rm's flags), closed under the flag respelling CW204 reports
+// (reorderedFlags): once the fix has added them all, none of the added
+// rules draws a CW204 of its own (issue 24, point 5: a fix never makes the
+// file worse). At most maxRespellings.
+func respellingsOf(words []string, rel release.Release) []string {
+	cmd := strings.Join(words, " ")
+	var out []string
+	seen := map[string]bool{cmd: true}
+	for _, rw := range rewritesOf(words) {
+		if rw.respelling && !seen[rw.command] {
+			seen[rw.command] = true
+			out = append(out, rw.command)
+		}
+	}
+	for i := 0; i < len(out) && len(out) < maxRespellings; i++ {
+		if slip, ok := reorderedFlags(out[i], rel); ok && !seen[slip] {
+			seen[slip] = true
+			out = append(out, slip)
+		}
+	}
+	return out
+}
+
+// reportWrapped is CW211's one finding for the file's rules whose commands
+// wrappers carry past Codewhale: on the first such rule, naming the lines
+// of all, each in the related information with what gets past it.
+func (l *permLint) reportWrapped() {
+	if len(l.wrapped) == 0 {
+		return
+	}
+	first := l.wrapped[0]
+	fr := l.rules[first.rule]
+	var related []problem.Related
+	var lines []int
+	actions := map[execpolicy.Action]bool{}
+	for _, w := range l.wrapped {
+		r := l.rules[w.rule]
+		actions[r.Rule.Action] = true
+		lines = append(lines, l.lineOf(r))
+		perhaps := ""
+		if w.unjudged {
+			perhaps = ", perhaps others"
+		}
+		related = append(related, l.related(r, fmt.Sprintf("%s get past this %s rule%s", backticked(w.through), r.Rule.Action, perhaps)))
+	}
+	kind := "deny"
+	switch {
+	case actions[execpolicy.Deny] && actions[execpolicy.Ask]:
+		kind = "deny and ask"
+	case actions[execpolicy.Ask]:
+		kind = "ask"
+	}
+	rules := fmt.Sprintf("this shell %s rule (line %d)", kind, lines[0])
+	if len(lines) > 1 {
+		shown := related[:min(5, len(related))]
+		rules = fmt.Sprintf("%d shell %s rules of this file (%s%s)", len(lines), kind, causeLines(l.file.Src, shown), moreOf(len(related)-len(shown), "rules"))
+	}
+	eachRule := ""
+	if len(related) > 1 {
+		eachRule = " (the related locations name what gets past each rule)"
+	}
+	perhaps := ""
+	if first.unjudged {
+		perhaps = " (perhaps others)"
+	}
+	msg := fmt.Sprintf("Codewhale %s does not see commands wrapped in interpreters, shells, aliases and the like: for %s, %s%s run `%s` all the same %s. No rule can match them: codewhale-ls's hardening layer (on by default, docs/hardening.md) holds them, and Codewhale itself stops them only under the auto-review posture",
+		l.rel.Name(), rules, backticked(first.through), perhaps, problem.Excerpt(strings.Join(strings.Fields(*fr.Rule.Command), " ")), eachRule)
+	if len(related) == 1 {
+		related = nil // the message names the one rule and what gets past it
+	}
+	l.add(problem.RuleBypassed, problem.Info, fr.Span, msg, related...)
 }

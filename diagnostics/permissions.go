@@ -53,6 +53,7 @@ func lintPermissions(snap *config.Snapshot, out map[string]*FileResult) {
 		l.positional(i)
 		l.bypassed(i)
 	}
+	l.reportWrapped()
 }
 
 type permLint struct {
@@ -76,6 +77,9 @@ type permLint struct {
 	relPaths relPaths
 	// bypassJudged counts the rules CW211 judged (maxBypassRules).
 	bypassJudged int
+	// wrapped are the rules whose commands wrappers carry past Codewhale,
+	// for CW211's one finding per file (reportWrapped).
+	wrapped []wrapped
 	// claimSessions are the sessions a global rule's claims are judged in
 	// (sessionsOf), worked out once per file.
 	claimSessions []string
@@ -124,8 +128,8 @@ func (l *permLint) duplicate(i int) {
 // reported.
 func (l *permLint) shadowed(i int) {
 	r := l.rules[i]
-	if ruleIsDead(r.Rule, l.rel) {
-		return
+	if _, dup := l.index.firstSame(r.Rule, i); dup || ruleIsDead(r.Rule, l.rel) {
+		return // CW201 or CW206/CW207 already says why it decides nothing
 	}
 	if l.blockedByHardDeny(i) {
 		return
@@ -464,7 +468,9 @@ func (l *permLint) weakDeny(i int) {
 		return
 	}
 	slip, ok := reorderedFlags(cmd, l.rel)
-	if !ok {
+	if !ok || l.fileBlocks(slip) {
+		// No slip, or another rule of the file holds it (the respellings
+		// CW211's fix adds): nothing gets past.
 		return
 	}
 	wild, wider, wildOK := wildcardSpelling(cmd)
@@ -477,6 +483,12 @@ func (l *permLint) weakDeny(i int) {
 		fmt.Sprintf("this deny compares flags literally and in order: it does not catch `%s`; in Codewhale %s `%s` catches every spelling, since `*` matches any words in between (and other arguments too, such as `%s`)", problem.Excerpt(slip), l.rel.Name(), problem.Excerpt(wild), problem.Excerpt(wider)))
 	p.Fixes = []problem.Fix{{Title: fmt.Sprintf("Use the wildcard: %q", wild), Edits: []problem.Edit{{Span: valueSpan(fr, "command"), NewText: strconv.Quote(wild)}},
 		WhyNotSafe: fmt.Sprintf("`%s` also blocks commands the rule did not, such as `%s`", problem.Excerpt(wild), problem.Excerpt(wider))}}
+}
+
+// fileBlocks reports that the release's engine, over the whole file,
+// blocks the shell command in a session in no named workspace.
+func (l *permLint) fileBlocks(command string) bool {
+	return execpolicy.Evaluate(l.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": command}, "", session.Ask, nil).Kind == execpolicy.BlockCall
 }
 
 // flagWithValue shows the deny's command with a flag and value between its
@@ -600,13 +612,16 @@ func (l *permLint) sessionsOf(r execpolicy.Rule) ([]string, bool) {
 	return l.claimSessions, len(l.claimSessions) <= maxClaimWorkspaces+1
 }
 
-// backticked is commands quoted as a message cites them: `a` and `b`.
+// backticked is commands quoted as a message cites them: `a`, `b` and `c`.
 func backticked(commands []string) string {
 	quoted := make([]string, len(commands))
 	for i, c := range commands {
 		quoted[i] = "`" + problem.Excerpt(c) + "`"
 	}
-	return strings.Join(quoted, " and ")
+	if len(quoted) < 2 {
+		return strings.Join(quoted, "")
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1]
 }
 
 // CW208
