@@ -126,9 +126,20 @@ func (l *permLint) bypassed(i int) {
 	if l.bypassJudged++; l.bypassJudged > maxBypassRules {
 		return
 	}
+	// A rewrite gets past only if it does in every session: a rule
+	// scoped to a workspace may hold it there.
+	sessions, ok := l.sessionsOf(r)
+	if !ok {
+		return // too many workspaces to judge each rewrite in: say nothing
+	}
 	holds := func(command string) bool {
-		v := execpolicy.Evaluate(l.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": command}, "", session.Ask, nil)
-		return v.Kind == execpolicy.BlockCall || (r.Action == execpolicy.Ask && v.Kind == execpolicy.PromptCall)
+		for _, cwd := range sessions {
+			v := execpolicy.Evaluate(l.snap.Engine(), execpolicy.DefaultTool, map[string]any{"command": command}, cwd, session.Ask, nil)
+			if v.Kind == execpolicy.BlockCall || (r.Action == execpolicy.Ask && v.Kind == execpolicy.PromptCall) {
+				return true
+			}
+		}
+		return false
 	}
 	if !holds(strings.Join(words, " ")) {
 		return // the rule does not hold its own command (another lint says why)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,14 +43,22 @@ var judgedCalls = []string{
 	"rm -rf /", "rm -fr /", "rm -rf x /", "rm -r -f /", "/bin/rm -rf /", "ls", "",
 }
 
-var judgedModes = []execpolicy.Mode{{Kind: execpolicy.OnFailure}, {Kind: execpolicy.Never}, {Kind: execpolicy.UnlessTrusted}, {Kind: execpolicy.OnRequest}}
+// judgedModes are the engine's modes the calls are judged in: the TUI's
+// (OnFailure) and the headless runtime's (UnlessTrusted). Never and
+// OnRequest name the same deciding rule as these (docs/codewhale/
+// execpolicy.md §2.5 step 5: only the phase differs).
+var judgedModes = []execpolicy.Mode{{Kind: execpolicy.OnFailure}, {Kind: execpolicy.UnlessTrusted}}
 
 type judgedRule struct {
 	command, form, action string
 }
 
 func (r judgedRule) toml(ws string) string {
-	s := fmt.Sprintf("[[rules]]\ntool = \"exec_shell\"\ncommand = %q\n", r.command)
+	tool := "exec_shell"
+	if r.form == "othertool" {
+		tool = "read_file" // promoted all the same (CW203)
+	}
+	s := fmt.Sprintf("[[rules]]\ntool = %q\ncommand = %q\n", tool, r.command)
 	switch r.form {
 	case "exact":
 		s += "command_exact = true\n"
@@ -66,9 +75,13 @@ var findingsThatExplainDeadRules = []string{string(problem.RuleShadowed), string
 // approvesClaim and askClaim find the calls a message says layer 5
 // approves, and those it says are left to ask.
 var (
-	approvesClaim = regexp.MustCompile("approves (`[^`]+`(?: and `[^`]+`)*)")
-	askClaim      = regexp.MustCompile("(`[^`]+`(?: and `[^`]+`)*) ask\\b")
-	quotedCall    = regexp.MustCompile("`([^`]+)`")
+	approvesClaim = regexp.MustCompile("approves (`[^`]+`(?:(?:,| and) `[^`]+`)*)")
+	askClaim      = regexp.MustCompile("(`[^`]+`(?:(?:,| and) `[^`]+`)*) ask\\b")
+	blocksClaim   = regexp.MustCompile("blocks (`[^`]+`)")
+	// CW211 says what gets past a deny (or ask) rule: layer 5 neither
+	// blocks it nor (for an ask) asks.
+	pastClaim  = regexp.MustCompile("(?:lets |^)(`[^`]+`(?:(?:,| and) `[^`]+`)*) (?:past|get past) this (deny|ask) rule")
+	quotedCall = regexp.MustCompile("`([^`]+)`")
 )
 
 // claimed are the calls a claim's match quotes.
@@ -96,7 +109,10 @@ func TestEngineJudgesTheLints(t *testing.T) {
 			}
 		}
 	}
-	pairs, calls, checks := 0, 0, 0
+	for _, action := range []string{"allow", "ask", "deny"} {
+		rules = append(rules, judgedRule{"git push", "othertool", action})
+	}
+	pairs, calls, checks, claims := 0, 0, 0, 0
 	failures := 0
 	fail := func(format string, args ...any) {
 		t.Helper()
@@ -153,6 +169,33 @@ func TestEngineJudgesTheLints(t *testing.T) {
 							}
 						}
 					}
+					for _, m := range blocksClaim.FindAllStringSubmatch(p.Message, -1) {
+						for _, c := range claimed(m) {
+							if v := verdictsFor(res, sessions, c, &checks); slices.ContainsFunc(v, func(k execpolicy.VerdictKind) bool { return k != execpolicy.BlockCall }) {
+								fail("%s [%v; %v]: %s says it blocks `%s`, layer 5 says %v", version, a, b, p.Code, c, v)
+							}
+						}
+					}
+					texts := []string{p.Message}
+					for _, r := range p.Related {
+						texts = append(texts, r.Message)
+					}
+					for _, text := range texts {
+						for _, m := range pastClaim.FindAllStringSubmatch(text, -1) {
+							for _, c := range claimed(m) {
+								if strings.Contains(c, "…") {
+									continue // an excerpt, not the call
+								}
+								held := func(k execpolicy.VerdictKind) bool {
+									return k == execpolicy.BlockCall || m[2] == "ask" && k == execpolicy.PromptCall
+								}
+								if v := verdictsFor(res, sessions, c, &checks); slices.ContainsFunc(v, held) {
+									fail("%s [%v; %v]: %s says `%s` gets past a %s rule, layer 5 says %v", version, a, b, p.Code, c, m[2], v)
+								}
+								claims++
+							}
+						}
+					}
 					for _, m := range askClaim.FindAllStringSubmatch(p.Message, -1) {
 						for _, c := range claimed(m) {
 							if v := verdictsFor(res, sessions, c, &checks); slices.Contains(v, execpolicy.AllowCall) {
@@ -179,7 +222,7 @@ func TestEngineJudgesTheLints(t *testing.T) {
 	if failures > 40 {
 		t.Errorf("... and %d more failures", failures-40)
 	}
-	t.Logf("%d rule pairs over 3 releases, %d calls judged (%d engine checks) in %v", pairs, calls, checks, time.Since(start))
+	t.Logf("%d rule pairs over 3 releases, %d calls judged (%d engine checks), %d claims of CW211 checked, in %v", pairs, calls, checks, claims, time.Since(start))
 }
 
 // callsFor is the sample for a rule: the shared calls, its command alone

@@ -32,7 +32,6 @@ func TestFixesNeverMakeAFileWorse(t *testing.T) {
 	type fixture struct {
 		name  string
 		files map[string]string
-		open  []string
 	}
 	var fixtures []fixture
 	for _, a := range archives {

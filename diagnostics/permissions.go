@@ -139,6 +139,12 @@ func (l *permLint) shadowed(i int) {
 		// earlier prefix can shadow it (above).
 		return
 	}
+	if r.Rule.Promoted() && (r.Rule.Tool != execpolicy.DefaultTool || r.Rule.Path != nil) {
+		// Its typed part never meets a command (a file tool's call has
+		// none, a shell call no path); its trusted prefix is what acts.
+		l.trustedPrefixShadowed(i)
+		return
+	}
 	for _, j := range l.index.coverCandidates(r.Rule) {
 		w := l.rules[j]
 		if j == i || !l.outranks(w.Rule, j, r.Rule, i) || !(covers(w.Rule, r.Rule, l.index.dialect, l.relPaths) || l.typedDenyCovers(w.Rule, r.Rule)) {
@@ -153,6 +159,35 @@ func (l *permLint) shadowed(i int) {
 		l.add(problem.RuleShadowed, problem.Warning, r.Span,
 			fmt.Sprintf("this %s never wins: the %s rule at line %d matches every call it matches, and %s", r.Rule.Action, w.Rule.Action, l.lineOf(w), why),
 			l.related(w, fmt.Sprintf("shadowed by this %s rule (%s)", w.Rule.Action, problem.Excerpt(w.Rule.Label()))))
+		return
+	}
+}
+
+// trustedPrefixShadowed is CW200 for a promoted allow whose only effect
+// is its trusted shell prefix (CW203): Codewhale takes the first trusted
+// prefix that matches, and consults it only when no typed rule matches
+// (docs/codewhale/execpolicy.md §2.5 steps 2 and 5), so the prefix never
+// decides under an earlier prefix or a global shell rule that match every
+// command it does.
+func (l *permLint) trustedPrefixShadowed(i int) {
+	r := l.rules[i]
+	shell := r.Rule
+	shell.Tool, shell.Path = execpolicy.DefaultTool, nil
+	for j, w := range l.rules {
+		var why string
+		switch {
+		case j == i || !coversCommand(w.Rule, shell, l.index.dialect):
+			continue
+		case w.Rule.Tool == execpolicy.DefaultTool && w.Rule.Workspace == nil && w.Rule.Path == nil && !ruleIsDead(w.Rule, l.rel):
+			why = fmt.Sprintf("the shell %s rule at line %d matches every command that prefix does, and Codewhale consults a trusted prefix only when no typed rule matches", w.Rule.Action, l.lineOf(w))
+		case j < i && w.Rule.Promoted() && w.Rule.Action == execpolicy.Allow:
+			why = fmt.Sprintf("the trusted prefix of the allow at line %d, earlier in the file, matches every command this one does, and Codewhale takes the first that matches", l.lineOf(w))
+		default:
+			continue
+		}
+		l.add(problem.RuleShadowed, problem.Warning, r.Span,
+			fmt.Sprintf("this allow never decides a call: its only effect is the trusted shell prefix `%s` (CW203), and %s", problem.Excerpt(strings.TrimSpace(*r.Rule.Command)), why),
+			l.related(w, "matches every command the shadowed prefix does"))
 		return
 	}
 }
@@ -198,8 +233,8 @@ func (l *permLint) typedDenyCovers(w, r execpolicy.Rule) bool {
 func (l *permLint) blockedByHardDeny(i int) bool {
 	fr := l.rules[i]
 	r := fr.Rule
-	if !l.hardDenies || r.Tool != execpolicy.DefaultTool || r.Path != nil {
-		return false
+	if !l.hardDenies || !(r.Tool == execpolicy.DefaultTool && r.Path == nil || r.Promoted()) {
+		return false // a typed rule of a file tool meets no shell command
 	}
 	if r.Command == nil {
 		if r.Action == execpolicy.Deny {
