@@ -44,7 +44,10 @@ or above it, 3 errors, 1 bad usage or an internal failure.
   --fail-level error|warning|none   which findings fail the run (default error)
   --fix                             first write every safe fix (the editor's
                                     "Fix all") to the files, then report and
-                                    exit on what remains
+                                    exit on what remains; says per file what
+                                    it fixed and what it left, and why
+  --unsafe-fixes                    with --fix, also write the fixes that are
+                                    not safe (guesses; read them first)
   --baseline REV|none               report what loosens the policy (CW500)
                                     against git revision REV, e.g. a pull
                                     request's base (default HEAD, as the
