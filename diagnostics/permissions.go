@@ -75,8 +75,9 @@ type permLint struct {
 	// of each other, so without it a 10,000-rule file normalised the same
 	// few thousand paths millions of times (docs/performance.md).
 	relPaths relPaths
-	// bypassJudged counts the rules CW211 judged (maxBypassRules).
-	bypassJudged int
+	// bypassJudged and ridingJudged count the rules CW211 and CW205
+	// judged (maxBypassRules).
+	bypassJudged, ridingJudged int
 	// wrapped are the rules whose commands wrappers carry past Codewhale,
 	// for CW211's one finding per file (reportWrapped).
 	wrapped []wrapped
@@ -586,6 +587,13 @@ func (l *permLint) ridingAllow(i int) {
 	sessions, ok := l.sessionsOf(r)
 	if !ok {
 		return // too many workspaces to judge the claim in each: say nothing
+	}
+	// Each claim is up to three engine checks per session, on every
+	// keystroke: past maxBypassRules allows of a file, CW205 says no more
+	// rather than claim unchecked (a file of thousands of rules keeps its
+	// speed; docs/diagnostics.md, CW205).
+	if l.ridingJudged++; l.ridingJudged > maxBypassRules {
+		return
 	}
 	approves := func(command string) bool {
 		for _, cwd := range sessions {
