@@ -294,7 +294,15 @@ func (l *permLint) reportWrapped() {
 	rules := fmt.Sprintf("this shell %s rule (line %d)", kind, lines[0])
 	if len(lines) > 1 {
 		shown := related[:min(5, len(related))]
-		rules = fmt.Sprintf("%d shell %s rules of this file (%s%s)", len(lines), kind, causeLines(l.file.Src, shown), moreOf(len(related)-len(shown), "rules"))
+		which := causeLines(l.file.Src, shown)
+		if more := len(related) - len(shown); more > 0 {
+			names := make([]string, len(shown))
+			for i, n := range lines[:len(shown)] {
+				names[i] = fmt.Sprint(n)
+			}
+			which = fmt.Sprintf("lines %s and %d more", strings.Join(names, ", "), more)
+		}
+		rules = fmt.Sprintf("%d shell %s rules of this file (%s)", len(lines), kind, which)
 	}
 	eachRule := ""
 	if len(related) > 1 {
@@ -304,7 +312,7 @@ func (l *permLint) reportWrapped() {
 	if first.unjudged {
 		perhaps = " (perhaps others)"
 	}
-	msg := fmt.Sprintf("Codewhale %s does not see commands wrapped in interpreters, shells, aliases and the like: for %s, %s%s run `%s` all the same %s. No rule can match them: codewhale-ls's hardening layer (on by default, docs/hardening.md) holds them, and Codewhale itself stops them only under the auto-review posture",
+	msg := fmt.Sprintf("Codewhale %s does not see commands wrapped in interpreters, shells, aliases and the like: for %s, %s%s run `%s` all the same%s. No rule can match them: codewhale-ls's hardening layer (on by default, docs/hardening.md) holds them, and Codewhale itself stops them only under the auto-review posture",
 		l.rel.Name(), rules, backticked(first.through), perhaps, problem.Excerpt(strings.Join(strings.Fields(*fr.Rule.Command), " ")), eachRule)
 	if len(related) == 1 {
 		related = nil // the message names the one rule and what gets past it

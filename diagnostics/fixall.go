@@ -145,6 +145,27 @@ func ApplyFix(src []byte, fix problem.Fix) []byte {
 	return out
 }
 
+// Remaining is the plan with, of its left problems, only those the file
+// still reports once the fixes are written: a fix can settle another
+// problem too (the rules CW211's fix adds end CW204's slip), and a line
+// naming it as left would be wrong. src is what the plan was made on, now
+// the file's findings after; a problem is the same when its code and the
+// text it points at are.
+func (plan FixPlan) Remaining(src []byte, now *FileResult) FixPlan {
+	textOf := func(b []byte, s problem.Span) string {
+		if s.Start < 0 || s.End > len(b) || s.Start > s.End {
+			return ""
+		}
+		return string(b[s.Start:s.End])
+	}
+	plan.Left = slices.DeleteFunc(slices.Clone(plan.Left), func(l LeftFix) bool {
+		return now == nil || !slices.ContainsFunc(now.Problems, func(p problem.Problem) bool {
+			return p.Code == l.Problem.Code && textOf(now.Src, p.Span) == textOf(src, l.Problem.Span)
+		})
+	})
+	return plan
+}
+
 // Summary is the line `check --fix` prints for a file: what it fixed, and
 // each problem it left with its line and why; "" when the file has no
 // problem with a fix. unsafe: the plan was made with --unsafe-fixes.

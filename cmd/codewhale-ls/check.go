@@ -99,7 +99,8 @@ func check(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if fs.bools["fix"] {
-		if !fixFiles(files, stderr, fs.bools["unsafe-fixes"]) {
+		plans, ok := fixFiles(files, stderr, fs.bools["unsafe-fixes"])
+		if !ok {
 			return 1
 		}
 		// What remains is what the files now hold.
@@ -107,6 +108,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "codewhale-ls check:", err)
 			return 1
 		}
+		printFixes(stderr, plans, files, fs.bools["unsafe-fixes"])
 	}
 	report := diagnostics.Report{Against: against, Root: diagnostics.RepositoryOf(opts.Workspace)}
 	for _, f := range files {
@@ -154,14 +156,22 @@ func checkFiles(in diagnostics.Input) ([]*diagnostics.FileResult, error) {
 	return res.Files, nil
 }
 
+// plannedFix is what fixFiles did to one file: the plan, and the bytes it
+// was made on.
+type plannedFix struct {
+	path string
+	src  []byte
+	plan diagnostics.FixPlan
+}
+
 // fixFiles writes to each file the fixes diagnostics.PlanFixes decides on:
 // the safe ones the editor's source.fixAll would apply, and with unsafe
 // (--unsafe-fixes) the others too; each file replaced atomically and only
-// if it still holds the bytes that were checked. For each file it says
-// what it fixed and what it left, with why. false when a file could not be
-// written.
-func fixFiles(files []*diagnostics.FileResult, stderr io.Writer, unsafe bool) bool {
+// if it still holds the bytes that were checked. It returns the plans for
+// printFixes; false when a file could not be written.
+func fixFiles(files []*diagnostics.FileResult, stderr io.Writer, unsafe bool) ([]plannedFix, bool) {
 	ok := true
+	var plans []plannedFix
 	for _, f := range files {
 		plan := diagnostics.PlanFixes(f.Problems, unsafe)
 		if len(plan.Fix.Edits) > 0 {
@@ -180,11 +190,26 @@ func fixFiles(files []*diagnostics.FileResult, stderr io.Writer, unsafe bool) bo
 				continue
 			}
 		}
-		if summary := plan.Summary(f.Path, f.Src, unsafe); summary != "" {
+		plans = append(plans, plannedFix{f.Path, f.Src, plan})
+	}
+	return plans, ok
+}
+
+// printFixes says, for each file, what check --fix fixed and what it left
+// with why, the left problems being those the files still hold (now, the
+// lint after the fixes).
+func printFixes(stderr io.Writer, plans []plannedFix, now []*diagnostics.FileResult, unsafe bool) {
+	for _, p := range plans {
+		var after *diagnostics.FileResult
+		for _, f := range now {
+			if f.Path == p.path {
+				after = f
+			}
+		}
+		if summary := p.plan.Remaining(p.src, after).Summary(p.path, p.src, unsafe); summary != "" {
 			fmt.Fprintln(stderr, "codewhale-ls check --fix:", summary)
 		}
 	}
-	return ok
 }
 
 func orDefault(v, def string) string {

@@ -111,10 +111,34 @@ func TestCheckFixKeepsAConcurrentSave(t *testing.T) {
 	fix := problem.Fix{Safe: true, Edits: []problem.Edit{{Span: problem.Span{Start: 15, End: 26}, NewText: `"read-only"`}}}
 	var stderr bytes.Buffer
 	files := []*diagnostics.FileResult{{Path: path, Src: checked, Problems: []problem.Problem{{Code: problem.ValueDoesNotRestrict, Fixes: []problem.Fix{fix}}}}}
-	if fixFiles(files, &stderr, false) || !strings.Contains(stderr.String(), "changed since it was checked") {
+	if _, ok := fixFiles(files, &stderr, false); ok || !strings.Contains(stderr.String(), "changed since it was checked") {
 		t.Errorf("fixFiles over a file saved meanwhile: stderr %q", stderr.String())
 	}
 	if got, _ := os.ReadFile(path); string(got) != saved {
 		t.Errorf("the save was lost:\n%s", got)
+	}
+}
+
+// TestCheckFixNamesOnlyWhatIsLeft (issue 24, point 5): a problem another
+// fix settled is not named as left. CW211's added rules for rm's flag
+// spellings end CW204's slip, whose own (unsafe) wildcard fix was not
+// applied: the line says only what was fixed.
+func TestCheckFixNamesOnlyWhatIsLeft(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	perms := filepath.Join(dir, "permissions.toml")
+	if err := os.WriteFile(perms, []byte("[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "check", "--fix", "--codewhale-version", "0.10.1", "--config", cfg, "--workspace", ws)
+	if want := "codewhale-ls check --fix: fixed 1 problem in " + perms + "\n"; code != 0 || errOut != want || strings.Contains(out, "CW204") {
+		t.Errorf("exit %d, stderr %q, want %q\n%s", code, errOut, want, out)
 	}
 }
