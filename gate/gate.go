@@ -88,6 +88,32 @@ func (p *plan) trace(l Layer, e Effect, detail string) {
 	p.d.Trace = append(p.d.Trace, TraceEntry{Layer: l, Name: l.String(), Effect: e, Detail: detail})
 }
 
+// traceInPlace records what a layer did where the trace holds that layer,
+// for the hardening layer, which runs after layers 6 and 7 (it only
+// tightens what they leave) yet acts as layer 5 (docs/hardening.md): the
+// trace stays one ordered entry per layer. Beside an entry the layer
+// already made, the details are joined and the stronger effect kept.
+func (p *plan) traceInPlace(l Layer, e Effect, detail string) {
+	at := len(p.d.Trace)
+	for i, t := range p.d.Trace {
+		if t.Layer == l {
+			p.d.Trace[i].Detail = t.Detail + "; " + detail
+			if effectStrength[e] > effectStrength[t.Effect] {
+				p.d.Trace[i].Effect = e
+			}
+			return
+		}
+		if t.Layer > l {
+			at = i
+			break
+		}
+	}
+	p.d.Trace = slices.Insert(p.d.Trace, at, TraceEntry{Layer: l, Name: l.String(), Effect: e, Detail: detail})
+}
+
+// effectStrength orders effects by how far they keep a call from running.
+var effectStrength = map[Effect]int{EffectNone: 0, EffectAllow: 1, EffectRewrite: 1, EffectTighten: 2, EffectAsk: 3, EffectDeny: 4}
+
 func (p *plan) finish(v Verdict, l Layer, reason string, rule *string) Decision {
 	p.d.Decision, p.d.Layer, p.d.LayerName, p.d.Reason, p.d.Rule = v, l, l.String(), reason, rule
 	if rule != nil && p.ruleAt != nil && *rule == p.ruleAtLabel {

@@ -61,7 +61,8 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 			}
 			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' denies (%s)", release, f.Why, v.Rule, v.Reason)
 			p.need, p.force = false, false
-			return p.deny(LayerPermissions, reason, rule), true
+			p.traceInPlace(LayerPermissions, EffectDeny, reason)
+			return p.finish(Deny, LayerPermissions, reason, rule), true
 		case execpolicy.PromptCall:
 			if p.s.autoApprove {
 				continue // as layer 5 ignores an ask rule the posture auto-approves
@@ -71,14 +72,14 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 				reason = fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which Codewhale %s asks about itself: %s", release, f.Why, release, v.Reason)
 			}
 			p.requireApproval(reason, rule, true)
-			p.trace(LayerPermissions, EffectAsk, reason)
+			p.traceInPlace(LayerPermissions, EffectAsk, reason)
 			return Decision{}, false
 		}
 	}
 	if refused != nil {
 		reason := fmt.Sprintf("hardening: a person must decide: %s, which Codewhale %s refuses itself, under no rule: %s", refused.Why, release, refusal)
 		p.requireApproval(reason, nil, true)
-		p.trace(LayerPermissions, EffectTighten, reason)
+		p.traceInPlace(LayerPermissions, EffectTighten, reason)
 		return Decision{}, false
 	}
 	if !shellRulesHold(p.snap.Engine()) {
@@ -91,7 +92,7 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 		if f.Unseeable != "" {
 			reason := fmt.Sprintf("hardening: a person must decide: %s, so no rule can be checked against it", f.Unseeable)
 			p.requireApproval(reason, nil, true)
-			p.trace(LayerPermissions, EffectTighten, reason)
+			p.traceInPlace(LayerPermissions, EffectTighten, reason)
 			return Decision{}, false
 		}
 	}
@@ -129,7 +130,7 @@ func (p *plan) holdOpen(findings []hardening.Finding) bool {
 			}
 			reason := fmt.Sprintf("hardening: a person must decide: %s, so it could run `%s`, which the rule '%s' %s", f.Why, made, v.Rule, verb)
 			p.requireApproval(reason, v.RuleLabel(), true)
-			p.trace(LayerPermissions, EffectTighten, reason)
+			p.traceInPlace(LayerPermissions, EffectTighten, reason)
 			return true
 		}
 	}
