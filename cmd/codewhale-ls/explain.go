@@ -143,10 +143,11 @@ func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 	}
 	// What made this release decide otherwise than the oldest one: the
 	// user comparing releases sees which release changed the outcome.
-	// A sandbox's network confines only shell commands: for other tools
-	// the change of its default changed nothing about this call.
+	// A sandbox's network confines only shell commands that run: for other
+	// tools, and for a call denied before it runs, the change of its
+	// default changed nothing about this call.
 	for _, c := range d.Changes {
-		if c == release.SandboxNetworkOff.String() && !tool.IsShell(req.Tool) {
+		if c == release.SandboxNetworkOff.String() && (!tool.IsShell(req.Tool) || d.Decision == gate.Deny) {
 			continue
 		}
 		fmt.Fprintf(w, "release: %s\n", c)

@@ -146,6 +146,9 @@ func TestExplainSaysWhereTheRuleIs(t *testing.T) {
 	if want := "where: rule at " + perms + ":2\n"; !strings.Contains(out, want) {
 		t.Errorf("explain of a rule's deny lacks %q:\n%s", want, out)
 	}
+	if strings.Contains(out, "release:") {
+		t.Errorf("explain of a call denied before it runs names a sandbox change:\n%s", out)
+	}
 	cfg = home(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\nacton = \"deny\"\n")
 	_, out, _ = runCLI(t, "", "explain", "--config", cfg, "--workspace", ws, "--codewhale-version", "0.10.1", "bash", "--command", "ls")
 	if want := "where: " + filepath.Join(filepath.Dir(cfg), "permissions.toml") + ":4: "; !strings.Contains(out, want) || !strings.Contains(out, "codewhale-ls check") {
