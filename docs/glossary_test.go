@@ -1,4 +1,5 @@
-// Package docs holds no code: its test keeps the glossary linked.
+// Package docs holds no code: its tests keep the glossary linked and
+// every link of the README and the docs pointing somewhere.
 package docs
 
 import (
@@ -135,11 +136,13 @@ func TestGlossaryLinkedAtFirstUse(t *testing.T) {
 	}
 }
 
-// hasAnchor reports whether a heading of text has GitHub's anchor a.
+// hasAnchor reports whether a heading of text (any level) has GitHub's
+// anchor a.
 func hasAnchor(text, a string) bool {
 	for _, line := range strings.Split(text, "\n") {
-		h, ok := strings.CutPrefix(line, "## ")
-		if !ok {
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		h, ok := strings.CutPrefix(line[level:], " ")
+		if level == 0 || level > 6 || !ok {
 			continue
 		}
 		var b strings.Builder
