@@ -17,21 +17,15 @@ import (
 // file whose finding has no safe fix byte for byte as it was (never
 // rewritten), and a second run changes nothing.
 func TestCheckFix(t *testing.T) {
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.Mkdir(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "config.toml")
-	hermetic := fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))
-	// CW602 has a safe fix (write "read-only"); the CW002 rename is a guess, not safe.
-	if err := os.WriteFile(cfg, []byte(hermetic+"sandbox_mode = \"Read-Only\"\nmodle = \"x\"\n"), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	// CW205 (info) has no fix at all.
-	perms := filepath.Join(dir, "permissions.toml")
+	// CW602 has a safe fix (write "read-only"); the CW002 rename is a
+	// guess, not safe. CW205 (info) has no fix at all.
 	permsText := "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git\"\naction = \"allow\"\n"
-	if err := os.WriteFile(perms, []byte(permsText), 0o600); err != nil {
+	cfg, perms, ws := checkHome(t, "sandbox_mode = \"Read-Only\"\nmodle = \"x\"\n", permsText)
+	if err := os.Chmod(cfg, 0o640); err != nil { // a mode the fix must keep
+		t.Fatal(err)
+	}
+	original, err := os.ReadFile(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
 	permsBefore, _ := os.Stat(perms)
@@ -49,7 +43,7 @@ func TestCheckFix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := hermetic + "sandbox_mode = \"read-only\"\nmodle = \"x\"\n"; string(fixed) != want {
+	if want := strings.Replace(string(original), `"Read-Only"`, `"read-only"`, 1); string(fixed) != want {
 		t.Errorf("config after --fix:\n%s\nwant:\n%s", fixed, want)
 	}
 	if fi, err := os.Stat(cfg); err != nil || fi.Mode().Perm() != 0o640 {
@@ -75,17 +69,12 @@ func TestCheckFix(t *testing.T) {
 // --fix, the fixes check --fix leaves as not safe, as Ruff's does, and
 // says so; without --fix it writes nothing and is a usage error.
 func TestCheckUnsafeFixes(t *testing.T) {
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.Mkdir(ws, 0o755); err != nil {
+	cfg, _, ws := checkHome(t, "sandbox_mode = \"Read-Only\"\nmodle = \"x\"\n", "")
+	original, err := os.ReadFile(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := filepath.Join(dir, "config.toml")
-	hermetic := fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))
-	text := hermetic + "sandbox_mode = \"Read-Only\"\nmodle = \"x\"\n"
-	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	text := string(original)
 	code, _, errOut := runCLI(t, "", "check", "--unsafe-fixes", "--config", cfg, "--workspace", ws)
 	if got, _ := os.ReadFile(cfg); code != 1 || string(got) != text || !strings.Contains(errOut, "only with --fix") {
 		t.Errorf("--unsafe-fixes alone: exit %d, stderr %q, file\n%s", code, errOut, got)
@@ -94,8 +83,9 @@ func TestCheckUnsafeFixes(t *testing.T) {
 	if want := "codewhale-ls check --fix: fixed 2 problems in " + cfg + "\n"; code != 0 || errOut != want {
 		t.Errorf("--fix --unsafe-fixes: exit %d, stderr %q, want %q\n%s", code, errOut, want, out)
 	}
-	if got, _ := os.ReadFile(cfg); string(got) != hermetic+"sandbox_mode = \"read-only\"\nmodel = \"x\"\n" {
-		t.Errorf("after --fix --unsafe-fixes:\n%s", got)
+	want := strings.NewReplacer(`"Read-Only"`, `"read-only"`, "modle", "model").Replace(text)
+	if got, _ := os.ReadFile(cfg); string(got) != want {
+		t.Errorf("after --fix --unsafe-fixes:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -124,21 +114,34 @@ func TestCheckFixKeepsAConcurrentSave(t *testing.T) {
 // spellings end CW204's slip, whose own (unsafe) wildcard fix was not
 // applied: the line says only what was fixed.
 func TestCheckFixNamesOnlyWhatIsLeft(t *testing.T) {
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.Mkdir(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	perms := filepath.Join(dir, "permissions.toml")
-	if err := os.WriteFile(perms, []byte("[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg, perms, ws := checkHome(t, "", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n")
 	code, out, errOut := runCLI(t, "", "check", "--fix", "--codewhale-version", "0.10.1", "--config", cfg, "--workspace", ws)
 	if want := "codewhale-ls check --fix: fixed 1 problem in " + perms + "\n"; code != 0 || errOut != want || strings.Contains(out, "CW204") {
 		t.Errorf("exit %d, stderr %q, want %q\n%s", code, errOut, want, out)
 	}
+}
+
+// checkHome is a hermetic Codewhale home for check: config.toml holding
+// config after managed and requirements paths of its own (never the
+// machine's), permissions.toml holding permissions (none when ""), both
+// 0600, and an empty workspace beside them.
+func checkHome(t *testing.T, config, permissions string) (cfg, perms, ws string) {
+	t.Helper()
+	dir := t.TempDir()
+	ws = filepath.Join(dir, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg = filepath.Join(dir, "config.toml")
+	hermetic := fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))
+	if err := os.WriteFile(cfg, []byte(hermetic+config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	perms = filepath.Join(dir, "permissions.toml")
+	if permissions != "" {
+		if err := os.WriteFile(perms, []byte(permissions), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cfg, perms, ws
 }

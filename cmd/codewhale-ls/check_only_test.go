@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,19 +12,12 @@ import (
 // beside it is read for context and has a safe fix of its own; a file
 // that is none of the workspace's policy files is exit 1 naming it.
 func TestCheckOnlyTheNamedFiles(t *testing.T) {
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.Mkdir(ws, 0o755); err != nil {
+	cfg, perms, ws := checkHome(t, "sandbox_mode = \"Read-Only\"\n", "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git\"\naction = \"allow\"\n")
+	original, err := os.ReadFile(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := filepath.Join(dir, "config.toml")
-	cfgText := fmt.Sprintf("managed_config_path = %q\nrequirements_path = %q\nsandbox_mode = \"Read-Only\"\n", filepath.Join(dir, "m.toml"), filepath.Join(dir, "r.toml"))
-	perms := filepath.Join(dir, "permissions.toml")
-	for path, text := range map[string]string{cfg: cfgText, perms: "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git\"\naction = \"allow\"\n"} {
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cfgText := string(original)
 	code, out, errOut := runCLI(t, "", "check", "--fix", "--config", cfg, "--workspace", ws, perms)
 	if code != 0 || !strings.Contains(out, perms+":") || strings.Contains(out, cfg) || strings.Contains(errOut, cfg) {
 		t.Errorf("check --fix %s: exit %d, want 0 and the named file alone\n%s%s", perms, code, out, errOut)
