@@ -37,6 +37,10 @@ type Call struct {
 	// it (Cursor's workspace_roots); see Agent.ProjectEnv for the others.
 	ProjectDir string
 	CallID     string
+	// Session is the agent's own session id (Agent.SessionField), "" when
+	// the event names none: a "for this session" answer is granted to this
+	// session of this agent alone (approvals.Session).
+	Session string
 	// Each, when set, splits the call into several Codewhale calls that
 	// must each be allowed (a fetch of every URL a prompt names); Input is
 	// then the first of them.
@@ -90,6 +94,10 @@ type Agent struct {
 	// gives none. Only the agent's own variable is read: another agent's,
 	// inherited from a terminal it was started in, says nothing of this one.
 	ProjectEnv string
+	// SessionField is the event's field holding the agent's session id
+	// (Claude Code, Codex and Gemini CLI's session_id, Copilot CLI's
+	// sessionId, Cursor's conversation_id; agents/testdata/captured).
+	SessionField string
 	// Settings are where the agent reads its hooks and what our entry
 	// there looks like (package install writes it).
 	Settings Settings
@@ -140,6 +148,9 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 	}
 	if call.Input == nil {
 		call.Input = map[string]any{}
+	}
+	if _, err := field(event, a.SessionField, &call.Session); err != nil {
+		return Call{}, err
 	}
 	return call, nil
 }

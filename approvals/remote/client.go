@@ -62,7 +62,7 @@ func encodeRequest(req Request) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the call: %w", err)
 	}
-	raw, err := json.Marshal(wireRequest{Agent: req.Agent, Workspace: req.Workspace, Deadline: req.Deadline, Call: call, NeedsHuman: req.Call.NeedsHuman})
+	raw, err := json.Marshal(wireRequest{Agent: req.Agent, Session: req.Session, Workspace: req.Workspace, Deadline: req.Deadline, Call: call, NeedsHuman: req.Call.NeedsHuman})
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request: %w", err)
 	}
