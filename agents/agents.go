@@ -155,9 +155,17 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 	return call, nil
 }
 
-// Final is the verdict the agent is given for r: an ask the agent cannot
-// put to its own user is a deny that says so, and anything but allow or
-// ask is a deny. A deny or an ask says who refused and where to look
+// NoApprover is how a deny for want of a person ends: no editor or
+// approval console answered, and the agent cannot ask either. It names
+// both ways to get an approver (docs/agents.md, "Who is asked").
+const NoApprover = "no editor or approval console is serving approvals for this repository: run `codewhale-ls approvals` in a terminal, or open the repository in your editor with codewhale-ls, to be asked"
+
+// Final is the verdict the agent is given for r, the last step of the
+// order in which a person is looked for (the editor serving the
+// repository, the approval console, then the agent's own prompt: the
+// hook's flow has tried the first two when Final sees an ask): an ask the
+// agent cannot put to its own user is a deny that says so and how to get
+// an approver (NoApprover), and anything but allow or ask is a deny. A deny or an ask says who refused and where to look
 // (named); the reply it returns has nothing left to name, so Final of it
 // changes nothing.
 func (a *Agent) Final(r Reply, call Call) Reply {
@@ -166,7 +174,7 @@ func (a *Agent) Final(r Reply, call Call) Reply {
 		noAsk = a.NoAsk
 	}
 	if r.Verdict == gate.Ask && noAsk != "" {
-		r.Verdict, r.Reason = gate.Deny, fmt.Sprintf("Codewhale's policy needs a human's approval (%s) and no editor is serving approvals; %s", r.Reason, noAsk)
+		r.Verdict, r.Reason = gate.Deny, fmt.Sprintf("Codewhale's policy needs a human's approval (%s), and %s; %s", r.Reason, noAsk, NoApprover)
 	}
 	if r.Verdict != gate.Allow && r.Verdict != gate.Ask {
 		r.Verdict = gate.Deny
