@@ -20,7 +20,7 @@ import (
 // test touches the user's.
 // Its name is short: a socket's path has to fit in 104 bytes, and
 // t.TempDir's names hold the test's.
-func runtimeHere(t *testing.T) string {
+func runtimeHere(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "cw")
 	if err != nil {
@@ -101,6 +101,22 @@ func TestAskKeepsAnEmptyAllowList(t *testing.T) {
 	}
 	if got := <-handled; !got.HasAllowList() || len(got.AllowedTools) != 0 || len(got.DisallowedTools) != 1 {
 		t.Fatalf("lists = %v (has %v) / %v", got.AllowedTools, got.HasAllowList(), got.DisallowedTools)
+	}
+}
+
+// BenchmarkAskWithoutAServer is what asking costs where nobody serves
+// approvals: the hook then takes the next step of the order (the agent's
+// own ask, or a deny), so a socket nobody listens on must fail at once,
+// leaving the deadline whole for what comes next (docs/agents.md, "Who is
+// asked").
+func BenchmarkAskWithoutAServer(b *testing.B) {
+	runtimeHere(b)
+	ws := b.TempDir()
+	req := Request{Agent: "codex", Workspace: ws, Call: shellCall(ws), Deadline: time.Now().Add(time.Hour)}
+	for b.Loop() {
+		if _, err := Ask(context.Background(), req); !errors.Is(err, ErrNoEditor) {
+			b.Fatalf("err = %v, want ErrNoEditor", err)
+		}
 	}
 }
 
