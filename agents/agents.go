@@ -85,8 +85,11 @@ type Agent struct {
 	HookTimeout time.Duration
 	// NoAsk is why an "ask" answer would not reach the agent's user (the
 	// agent has no ask, or may approve one by itself); "" when it does.
-	// Where Codewhale needs a human and no editor can ask, such an agent
-	// gets a deny that says so.
+	// Where Codewhale needs a human and neither an editor nor the approval
+	// console can ask, such an agent gets a deny that says so (Final). For
+	// Gemini CLI and Copilot CLI it is set because the hook cannot tell
+	// when their ask reaches a person (docs/agents.md, "Telling an
+	// interactive session from a headless one").
 	NoAsk string
 	// ProjectEnv names the environment variable in which the agent gives
 	// its hook the session's project directory (Claude Code's
