@@ -37,6 +37,10 @@ type Call struct {
 	// it (Cursor's workspace_roots); see Agent.ProjectEnv for the others.
 	ProjectDir string
 	CallID     string
+	// Session is the agent's own session id (Agent.SessionField), "" when
+	// the event names none: a "for this session" answer is granted to this
+	// session of this agent alone (approvals.Session).
+	Session string
 	// Each, when set, splits the call into several Codewhale calls that
 	// must each be allowed (a fetch of every URL a prompt names); Input is
 	// then the first of them.
@@ -81,8 +85,11 @@ type Agent struct {
 	HookTimeout time.Duration
 	// NoAsk is why an "ask" answer would not reach the agent's user (the
 	// agent has no ask, or may approve one by itself); "" when it does.
-	// Where Codewhale needs a human and no editor can ask, such an agent
-	// gets a deny that says so.
+	// Where Codewhale needs a human and neither an editor nor the approval
+	// console can ask, such an agent gets a deny that says so (Final). For
+	// Gemini CLI and Copilot CLI it is set because the hook cannot tell
+	// when their ask reaches a person (docs/agents.md, "Telling an
+	// interactive session from a headless one").
 	NoAsk string
 	// ProjectEnv names the environment variable in which the agent gives
 	// its hook the session's project directory (Claude Code's
@@ -90,6 +97,10 @@ type Agent struct {
 	// gives none. Only the agent's own variable is read: another agent's,
 	// inherited from a terminal it was started in, says nothing of this one.
 	ProjectEnv string
+	// SessionField is the event's field holding the agent's session id
+	// (Claude Code, Codex and Gemini CLI's session_id, Copilot CLI's
+	// sessionId, Cursor's conversation_id; agents/testdata/captured).
+	SessionField string
 	// Settings are where the agent reads its hooks and what our entry
 	// there looks like (package install writes it).
 	Settings Settings
@@ -141,12 +152,23 @@ func (a *Agent) Parse(data []byte) (Call, error) {
 	if call.Input == nil {
 		call.Input = map[string]any{}
 	}
+	if _, err := field(event, a.SessionField, &call.Session); err != nil {
+		return Call{}, err
+	}
 	return call, nil
 }
 
-// Final is the verdict the agent is given for r: an ask the agent cannot
-// put to its own user is a deny that says so, and anything but allow or
-// ask is a deny. A deny or an ask says who refused and where to look
+// NoApprover is how a deny for want of a person ends: no editor or
+// approval console answered, and the agent cannot ask either. It names
+// both ways to get an approver (docs/agents.md, "Who is asked").
+const NoApprover = "no editor or approval console is serving approvals for this repository: run `codewhale-ls approvals` in a terminal, or open the repository in your editor with codewhale-ls, to be asked"
+
+// Final is the verdict the agent is given for r, the last step of the
+// order in which a person is looked for (the editor serving the
+// repository, the approval console, then the agent's own prompt: the
+// hook's flow has tried the first two when Final sees an ask): an ask the
+// agent cannot put to its own user is a deny that says so and how to get
+// an approver (NoApprover), and anything but allow or ask is a deny. A deny or an ask says who refused and where to look
 // (named); the reply it returns has nothing left to name, so Final of it
 // changes nothing.
 func (a *Agent) Final(r Reply, call Call) Reply {
@@ -155,7 +177,7 @@ func (a *Agent) Final(r Reply, call Call) Reply {
 		noAsk = a.NoAsk
 	}
 	if r.Verdict == gate.Ask && noAsk != "" {
-		r.Verdict, r.Reason = gate.Deny, fmt.Sprintf("Codewhale's policy needs a human's approval (%s) and no editor is serving approvals; %s", r.Reason, noAsk)
+		r.Verdict, r.Reason = gate.Deny, fmt.Sprintf("Codewhale's policy needs a human's approval (%s), and %s; %s", r.Reason, noAsk, NoApprover)
 	}
 	if r.Verdict != gate.Allow && r.Verdict != gate.Ask {
 		r.Verdict = gate.Deny

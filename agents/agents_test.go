@@ -189,8 +189,9 @@ func TestParseErrorsNameTheProblem(t *testing.T) {
 }
 
 // TestAskWithoutAnAgentAsk: an agent whose ask would not reach a person
-// gets a deny that says a human's approval was needed and why; one whose
-// ask does gets its ask.
+// gets a deny that says a human's approval was needed, why the agent
+// cannot ask, and how to get an approver (the console, or the repository
+// open in an editor); one whose ask does gets its ask.
 func TestAskWithoutAnAgentAsk(t *testing.T) {
 	for _, name := range Names() {
 		a, _ := Lookup(name)
@@ -199,7 +200,8 @@ func TestAskWithoutAnAgentAsk(t *testing.T) {
 		if asked != (a.NoAsk == "") {
 			t.Errorf("%s: ask answered %+v; NoAsk %q", name, out, a.NoAsk)
 		}
-		if a.NoAsk != "" && (!strings.Contains(out.Stdout, "needs a human's approval") || !strings.Contains(out.Stdout, a.NoAsk) || strings.Contains(out.Stdout, `"allow"`)) {
+		if a.NoAsk != "" && (!strings.Contains(out.Stdout, "needs a human's approval") || !strings.Contains(out.Stdout, a.NoAsk) ||
+			!strings.Contains(out.Stdout, "`codewhale-ls approvals`") || !strings.Contains(out.Stdout, "open the repository in your editor with codewhale-ls") || strings.Contains(out.Stdout, `"allow"`)) {
 			t.Errorf("%s: an ask it cannot put must be a deny saying why: %+v", name, out)
 		}
 	}

@@ -72,10 +72,11 @@ var claudeTools = map[string]counterpart{
 // user's stricter Claude settings would lose to our allow (docs/agents.md,
 // "An allow is silence").
 var claudeCode = &Agent{
-	Name:        "claude-code",
-	Example:     `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"},"permission_mode":"default"}`,
-	HookTimeout: 600 * time.Second,
-	ProjectEnv:  "CLAUDE_PROJECT_DIR",
+	Name:         "claude-code",
+	Example:      `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"},"permission_mode":"default"}`,
+	HookTimeout:  600 * time.Second,
+	ProjectEnv:   "CLAUDE_PROJECT_DIR",
+	SessionField: "session_id",
 	Settings: Settings{
 		// CLAUDE_CONFIG_DIR replaces ~/.claude (Claude Code's settings
 		// documentation).

@@ -60,10 +60,11 @@ func codexShell(command ...string) counterpart {
 // the tool runs), so allow is silence with exit 0, and deny is both the
 // JSON deny and exit 2 with the reason on stderr.
 var codex = &Agent{
-	Name:        "codex",
-	Example:     `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}`,
-	HookTimeout: 600 * time.Second,
-	NoAsk:       "codex honours only a deny from a hook, so it cannot ask its user for one",
+	Name:         "codex",
+	Example:      `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}`,
+	HookTimeout:  600 * time.Second,
+	NoAsk:        "codex honours only a deny from a hook, so it cannot ask its user for one",
+	SessionField: "session_id",
 	Settings: Settings{
 		// CODEX_HOME replaces ~/.codex; Codex reads hooks.json in each
 		// config folder, the user's being CODEX_HOME (codex-rs

@@ -53,7 +53,8 @@ var copilotCLI = &Agent{
 	NoAsk: "copilot-cli approves a hook's ask by itself under --allow-all-tools or --yolo, which the hook cannot see",
 	// Copilot CLI 1.0.102 gives its hooks COPILOT_PROJECT_DIR (and
 	// CLAUDE_PROJECT_DIR, which is Claude Code's and not read here).
-	ProjectEnv: "COPILOT_PROJECT_DIR",
+	ProjectEnv:   "COPILOT_PROJECT_DIR",
+	SessionField: "sessionId",
 	Settings: Settings{
 		// Copilot reads every .github/hooks/*.json, and for the user every
 		// $COPILOT_HOME/hooks/*.json (COPILOT_HOME defaults to ~/.copilot)

@@ -30,9 +30,10 @@ var cursorTools = map[string]counterpart{
 // project is the workspace root holding cwd, else the first.
 // Answer {permission, user_message, agent_message}.
 var cursor = &Agent{
-	Name:        "cursor",
-	Example:     `{"hook_event_name":"beforeShellExecution","command":"git status"}`,
-	HookTimeout: 30 * time.Second,
+	Name:         "cursor",
+	Example:      `{"hook_event_name":"beforeShellExecution","command":"git status"}`,
+	HookTimeout:  30 * time.Second,
+	SessionField: "conversation_id",
 	Settings: Settings{
 		Project: ".cursor/hooks.json", User: "hooks.json", UserDir: ".cursor",
 		Events: [][]string{

@@ -49,11 +49,12 @@ var geminiTools = map[string]counterpart{
 // (-p) it waits for an answer for ever, and the event does not say which
 // kind of run it is, so without an editor an ask is a deny.
 var geminiCLI = &Agent{
-	Name:        "gemini-cli",
-	Example:     `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git status"}}`,
-	HookTimeout: 60 * time.Second,
-	ProjectEnv:  "GEMINI_PROJECT_DIR",
-	NoAsk:       "gemini-cli's ask waits for ever in a headless run, which the hook cannot tell from an interactive one",
+	Name:         "gemini-cli",
+	Example:      `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git status"}}`,
+	HookTimeout:  60 * time.Second,
+	ProjectEnv:   "GEMINI_PROJECT_DIR",
+	NoAsk:        "gemini-cli's ask waits for ever in a headless run, which the hook cannot tell from an interactive one",
+	SessionField: "session_id",
 	Settings: Settings{
 		// GEMINI_CLI_HOME stands for the home directory itself, under
 		// which .gemini/settings.json is read (gemini-cli

@@ -128,7 +128,7 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 	}
 	verdict := strictest(decided)
 	if verdict.decision.Decision == gate.Ask {
-		answered, err := askEditors(ctx, agent.Name, decided, deadline, f.AskEditor)
+		answered, err := askEditors(ctx, agent.Name, call.Session, decided, deadline, f.AskEditor)
 		switch {
 		case err == nil:
 			// The editor's server decided with its own snapshot and
@@ -239,7 +239,7 @@ func (f HookFlow) decideEach(ctx context.Context, call Call, workspaces []string
 // nested repository's constitution). A workspace spelled two ways (as
 // given and with links resolved) is one, answered by whichever spelling
 // has an editor. ErrNoEditor when one of them has none.
-func askEditors(ctx context.Context, agentName string, decided []judged, deadline time.Time, askEditor func(context.Context, remote.Request) (gate.Decision, error)) (gate.Decision, error) {
+func askEditors(ctx context.Context, agentName, session string, decided []judged, deadline time.Time, askEditor func(context.Context, remote.Request) (gate.Decision, error)) (gate.Decision, error) {
 	type hold struct {
 		part int
 		dir  string // the workspace, links resolved
@@ -258,7 +258,7 @@ func askEditors(ctx context.Context, agentName string, decided []judged, deadlin
 			if j.part != h.part || j.decision.Decision != gate.Ask || resolvedDir(j.req.Workspace) != h.dir {
 				continue
 			}
-			d, err := askEditor(ctx, remote.Request{Agent: agentName, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
+			d, err := askEditor(ctx, remote.Request{Agent: agentName, Session: session, Workspace: j.req.Workspace, Call: j.req, Deadline: deadline})
 			if errors.Is(err, remote.ErrNoEditor) {
 				continue
 			}

@@ -79,7 +79,7 @@ func agentNamed(t *testing.T, name string) *Agent {
 func TestHookAskGoesToTheEditor(t *testing.T) {
 	agent := agentNamed(t, "claude-code")
 	flow, w := newFlow(t, agent, deciding(gate.Ask))
-	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"permission_mode":"default","cwd":"` + w.ws + `"}`
+	event := `{"hook_event_name":"PreToolUse","session_id":"s-1","tool_name":"Bash","tool_input":{"command":"npm install left-pad"},"permission_mode":"default","cwd":"` + w.ws + `"}`
 	for _, c := range []struct {
 		name   string
 		answer gate.Decision
@@ -106,7 +106,7 @@ func TestHookAskGoesToTheEditor(t *testing.T) {
 			if out.Exit != 0 || !strings.Contains(out.Stdout, c.want) || (c.want == "") != (out.Stdout == "") {
 				t.Errorf("got %+v, want stdout holding %s", out, c.want)
 			}
-			if asked.Agent != "claude-code" || asked.Workspace != w.ws || asked.Call.Tool != "exec_shell" || !asked.Call.OutsideSandbox {
+			if asked.Agent != "claude-code" || asked.Session != "s-1" || asked.Workspace != w.ws || asked.Call.Tool != "exec_shell" || !asked.Call.OutsideSandbox {
 				t.Errorf("asked %+v", asked)
 			}
 			if want := flow.Started.Add(agent.HookTimeout - answerMargin); !asked.Deadline.Equal(want) {
@@ -276,7 +276,7 @@ func TestAskEditorsAsksEveryHold(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var asked []string
-			d, err := askEditors(context.Background(), "codex", decided, time.Now().Add(time.Minute), func(_ context.Context, r remote.Request) (gate.Decision, error) {
+			d, err := askEditors(context.Background(), "codex", "", decided, time.Now().Add(time.Minute), func(_ context.Context, r remote.Request) (gate.Decision, error) {
 				asked = append(asked, r.Workspace)
 				v, ok := c.editors[r.Workspace]
 				if !ok {

@@ -2,10 +2,61 @@ package agents
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 )
+
+// TestEveryCapturedEventNamesItsSession: each real CLI's event carries its
+// session id in the field Agent.SessionField names, so a session grant is
+// that session's (approvals.Session); a session field of the wrong type is
+// an error, not a grant shared with every session.
+func TestEveryCapturedEventNamesItsSession(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "captured", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, dir := range dirs {
+		agent, ok := Lookup(filepath.Base(dir))
+		if !ok {
+			continue
+		}
+		events, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, path := range events {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw map[string]any
+			if err := json.Unmarshal(data, &raw); err != nil {
+				t.Fatal(err)
+			}
+			call, err := agent.Parse(data)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				continue
+			}
+			if want, _ := raw[agent.SessionField].(string); want == "" || call.Session != want {
+				t.Errorf("%s: session %q, want the event's %s %q", path, call.Session, agent.SessionField, want)
+			}
+			seen++
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no captured events read")
+	}
+	cursor, _ := Lookup("cursor")
+	call, err := cursor.Parse([]byte(`{"hook_event_name":"beforeShellExecution","command":"ls","conversation_id":"c-9"}`))
+	if err != nil || call.Session != "c-9" {
+		t.Errorf("cursor: %q, %v", call.Session, err)
+	}
+	if _, err := cursor.Parse([]byte(`{"hook_event_name":"beforeShellExecution","command":"ls","conversation_id":7}`)); err == nil || !strings.Contains(err.Error(), "conversation_id") {
+		t.Errorf("a numeric conversation_id: %v", err)
+	}
+}
 
 // TestWhatTheRealCLIsSend: tool calls as the real CLIs send them, which
 // differ from the documentation the first adapters were written from

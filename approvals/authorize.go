@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
@@ -50,7 +51,8 @@ type Config struct {
 // Authorizer decides the calls of an editor-hosted agent, and of other
 // agents whose pre-tool hooks ask the editor: the gate on one snapshot,
 // the editor's user where layer 8 needs a human, then the answer's effects
-// (session grants, an "always" rule) and the decision log. Every decision
+// (session grants, kept per agent and agent session: Session; an "always"
+// rule) and the decision log. Every decision
 // Authorize returns is final: allow or deny. It is the one owner of the
 // approval flow's state: prompts, session grants, background hooks, the
 // log, and the lifetime that ends them (Close).
@@ -85,7 +87,9 @@ func New(c Config) *Authorizer {
 		grant:    grant,
 	}
 	a.deps = gate.Deps{
-		Hooks: c.Hooks, Background: hooks.NewBackground(c.Hooks), Sessions: a.sessions, SessionID: gate.NewSessionID(),
+		// Sessions is set per call: each asker reads only its own answers
+		// (Session).
+		Hooks: c.Hooks, Background: hooks.NewBackground(c.Hooks), SessionID: gate.NewSessionID(),
 		// The agent being judged sends the request: it may not pick a
 		// looser posture than the one the user chose.
 		RequestMayOnlyTighten: true,
@@ -114,10 +118,34 @@ func (a *Authorizer) begin(ctx context.Context) (_ context.Context, done func(),
 
 // Authorize decides req for agent: "" for the editor's own agent, else
 // the other agent whose pre-tool hook asked (its prompt and its log entry
-// name it). A deadline of ctx sooner than the prompt's own ends the
+// name it). Session grants are agent's own (Session{Agent: agent}); a
+// hook's call goes through AuthorizeHook, which also keys them by the
+// agent's session. A deadline of ctx sooner than the prompt's own ends the
 // prompt, so the answer reaches a caller that stops waiting then. A call
 // refused before it is decided is logged too.
 func (a *Authorizer) Authorize(ctx context.Context, req gate.Request, agent string) gate.Decision {
+	return a.authorize(ctx, req, Session{Agent: agent})
+}
+
+// AuthorizeHook decides the call another agent's pre-tool hook put to the
+// editor (or the approval console) over the approval socket: the agent
+// runs the call itself, outside Codewhale's OS sandbox, whatever the
+// request says, and the hook asks only when its own decision is an ask.
+// A "for this session" answer is granted to that agent's session alone
+// (Session{r.Agent, r.Session}). A request naming no agent is refused: it
+// would read the editor's own agent's grants.
+func (a *Authorizer) AuthorizeHook(ctx context.Context, r remote.Request) gate.Decision {
+	r.Call.OutsideSandbox = true
+	r.Call.AskedForHuman = true
+	if r.Agent == "" {
+		return a.Final(r.Call, r.Agent, gate.Refuse(r.Call, "the approval request names no agent; a hook's request must say which agent asks"))
+	}
+	return a.authorize(ctx, r.Call, Session{Agent: r.Agent, ID: r.Session})
+}
+
+// authorize decides req for session's agent, with session's answers.
+func (a *Authorizer) authorize(ctx context.Context, req gate.Request, session Session) gate.Decision {
+	agent := session.Agent
 	ctx, done, ok := a.begin(ctx)
 	defer done()
 	if !ok {
@@ -127,9 +155,9 @@ func (a *Authorizer) Authorize(ctx context.Context, req gate.Request, agent stri
 	if refusal != "" {
 		return a.Final(req, agent, gate.Refuse(req, refusal))
 	}
-	d := gate.Decide(ctx, snap, req, a.deps)
+	d := gate.Decide(ctx, snap, req, a.depsOf(session))
 	if d.Decision == gate.Ask {
-		d = a.ask(ctx, snap, req, agent, d)
+		d = a.ask(ctx, snap, req, session, d)
 	}
 	if req.AskedForHuman && d.Decision == gate.Allow && d.Approval == nil {
 		// The hook asked for a person by its rules; these would let the
@@ -146,8 +174,8 @@ func (a *Authorizer) Authorize(ctx context.Context, req gate.Request, agent stri
 }
 
 // Explain is Authorize without a prompt and without the log: an ask stays
-// ask. It reads the same session grants, so it says what Authorize would
-// do now.
+// ask. It reads the editor's own agent's session grants, so it says what
+// Authorize would do now for that agent.
 func (a *Authorizer) Explain(ctx context.Context, req gate.Request) gate.Decision {
 	ctx, done, ok := a.begin(ctx)
 	defer done()
@@ -158,7 +186,15 @@ func (a *Authorizer) Explain(ctx context.Context, req gate.Request) gate.Decisio
 	if refusal != "" {
 		return gate.Refuse(req, refusal)
 	}
-	return gate.Decide(ctx, snap, req, a.deps)
+	return gate.Decide(ctx, snap, req, a.depsOf(Session{}))
+}
+
+// depsOf is the gate's dependencies for a call of session: its own
+// earlier answers only.
+func (a *Authorizer) depsOf(session Session) gate.Deps {
+	deps := a.deps
+	deps.Sessions = a.sessions.Of(session)
+	return deps
 }
 
 // Hardening says whether the hardening layer is on (docs/hardening.md).
@@ -190,20 +226,21 @@ func (a *Authorizer) Close() {
 	_ = a.log.Close()
 }
 
-// ask settles an ask decision through the broker.
-func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Request, agent string, d gate.Decision) gate.Decision {
+// ask settles an ask decision through the broker; a session answer is
+// session's.
+func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Request, session Session, d gate.Decision) gate.Decision {
 	prompt, err := NewPrompt(req, d)
 	if err != nil {
 		return gate.Answered(d, req.Tool, gate.Answer{Choice: gate.ChoiceDismissed, By: "by codewhale-ls", Why: err.Error()})
 	}
-	prompt.Agent = agent
+	prompt.Agent = session.Agent
 	card := d.Prompt
 	answer := a.broker.Ask(ctx, prompt, approvalBound(snap))
 	switch answer.Choice {
 	case gate.ChoiceSession:
-		a.sessions.Approve(card.SessionGrants...)
+		a.sessions.Approve(session, card.SessionGrants...)
 	case gate.ChoiceDeny:
-		a.sessions.Deny(card.ExactKey)
+		a.sessions.Deny(session, card.ExactKey)
 	case gate.ChoiceAlways:
 		answer.By += a.persist(snap, card.Always)
 	}

@@ -107,7 +107,7 @@ func TestApprovalTimeoutPerRelease(t *testing.T) {
 			!strings.Contains(d.Reason, "[approval] timeout_seconds") {
 			t.Errorf("at %s: %s %+v %q", version, d.Decision, d.Approval, d.Reason)
 		}
-		if a.sessions.Denied(gate.ExactKey("exec_shell", req.Input)) {
+		if a.sessions.Denied(Session{}, gate.ExactKey("exec_shell", req.Input)) {
 			t.Errorf("at %s: a timed-out card was cached as a session denial", version)
 		}
 		a.Close()

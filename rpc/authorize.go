@@ -28,33 +28,29 @@ func authorize(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	_, result, err := s.authorizeAndAnnounce(ctx, req, "")
+	_, result, err := s.authorizeAndAnnounce(ctx, req, "", func(ctx context.Context) gate.Decision {
+		return s.authz.Authorize(ctx, req, "")
+	})
 	return result, err
 }
 
 // authorizeAndAnnounce decides a call for agent ("" for the editor's own)
-// and announces the decision; result is the call's encoded answer.
+// with decide and announces the decision; result is the call's encoded
+// answer.
 // Shutdown waits for both. jsonrpc2 writes the answer after the handler
 // returns, so shutdown's own answer can still overtake it by that write;
 // a client that closes meanwhile gets no answer, which is no allow. A call
 // refused because the server is shutting down is not decided: neither
 // logged nor announced.
-func (s *Server) authorizeAndAnnounce(ctx context.Context, req gate.Request, agent string) (d gate.Decision, result any, err error) {
+func (s *Server) authorizeAndAnnounce(ctx context.Context, req gate.Request, agent string, decide func(context.Context) gate.Decision) (d gate.Decision, result any, err error) {
 	if !s.beginAuthorize() {
 		d = gate.Refuse(req, "codewhale-ls is shutting down")
 		return d, d, nil
 	}
 	defer s.authorizing.Done()
-	d = s.authorizeFor(ctx, req, agent)
+	d = decide(ctx)
 	result, err = s.announce(d, agent)
 	return d, result, err
-}
-
-// authorizeFor is codewhale/authorize after parsing, for the editor's own
-// agent ("") or another agent whose pre-tool hook asked over the approval
-// socket (rpc/remote.go); the caller has counted it in (beginAuthorize).
-func (s *Server) authorizeFor(ctx context.Context, req gate.Request, agent string) gate.Decision {
-	return s.authz.Authorize(ctx, req, agent)
 }
 
 // announcedDecision is a codewhale/decision: the Decision, and the other

@@ -63,13 +63,12 @@ func (s *Server) syncRemotes() {
 }
 
 // decideRemote decides another agent's call exactly as codewhale/authorize
-// decides the editor's agent's, and announces it with the agent's name.
+// decides the editor's agent's (approvals.Authorizer.AuthorizeHook: its
+// session grants are that agent session's own), and announces it with the
+// agent's name.
 func (s *Server) decideRemote(ctx context.Context, r remote.Request) gate.Decision {
-	// The agent runs the call itself, outside Codewhale's OS sandbox,
-	// whatever the request says.
-	r.Call.OutsideSandbox = true
-	// A hook asks the editor only when its own decision is an ask.
-	r.Call.AskedForHuman = true
-	d, _, _ := s.authorizeAndAnnounce(ctx, r.Call, r.Agent)
+	d, _, _ := s.authorizeAndAnnounce(ctx, r.Call, r.Agent, func(ctx context.Context) gate.Decision {
+		return s.authz.AuthorizeHook(ctx, r)
+	})
 	return d
 }

@@ -303,3 +303,61 @@ func TestAnotherFolderNeverClearsAnOpenFile(t *testing.T) {
 	}
 	s.shutdown()
 }
+
+// TestASessionGrantIsTheAskingAgentSessions: "approve for session"
+// answered in the editor to one Claude Code session over the socket lets
+// that session run the same command unasked, but not Codex, not another
+// Claude Code session, and not the editor's own agent; each decision still
+// names its agent.
+func TestASessionGrantIsTheAskingAgentSessions(t *testing.T) {
+	w := newWorld(t)
+	s := approvalSession(t, w, nil, choose("session"))
+	waitServing(t, w)
+	announced := 0
+	// nextAnnounced waits for the next codewhale/decision: it may arrive
+	// after the answer it announces.
+	nextAnnounced := func() string {
+		t.Helper()
+		for range 2000 {
+			s.mu.Lock()
+			var raw json.RawMessage
+			if len(s.decisions) > announced {
+				raw = s.decisions[announced]
+			}
+			s.mu.Unlock()
+			if raw != nil {
+				announced++
+				return string(raw)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("no codewhale/decision")
+		return ""
+	}
+	ask := func(agent, session string, wantPrompt bool) {
+		t.Helper()
+		before := s.promptCount()
+		d, err := remote.Ask(context.Background(), remote.Request{
+			Agent: agent, Session: session, Workspace: w.ws, Deadline: time.Now().Add(time.Minute),
+			Call: gate.Request{Tool: "bash", Input: map[string]any{"command": "cargo test"}, Workspace: w.ws},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Decision != gate.Allow || (s.promptCount() > before) != wantPrompt {
+			t.Errorf("%s/%s: %s (%+v), prompted %v, want %v", agent, session, d.Decision, d.Approval, s.promptCount() > before, wantPrompt)
+		}
+		if decision := nextAnnounced(); !strings.Contains(decision, `"agent":"`+agent+`"`) {
+			t.Errorf("codewhale/decision does not name %s: %s", agent, decision)
+		}
+	}
+	ask("claude-code", "s1", true)
+	ask("claude-code", "s1", false)
+	ask("codex", "s1", true)
+	ask("claude-code", "s2", true)
+	before := s.promptCount()
+	if d := s.authorize(w.call("bash", bash("cargo test"))); d.Decision != "allow" || s.promptCount() != before+1 {
+		t.Errorf("the editor's own agent: %s, %d prompts, want a prompt of its own", d.Decision, s.promptCount()-before)
+	}
+	s.shutdown()
+}

@@ -1,12 +1,10 @@
 package remote
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"path/filepath"
@@ -62,7 +60,7 @@ func encodeRequest(req Request) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the call: %w", err)
 	}
-	raw, err := json.Marshal(wireRequest{Agent: req.Agent, Workspace: req.Workspace, Deadline: req.Deadline, Call: call, NeedsHuman: req.Call.NeedsHuman})
+	raw, err := json.Marshal(wireRequest{Agent: req.Agent, Session: req.Session, Workspace: req.Workspace, Deadline: req.Deadline, Call: call, NeedsHuman: req.Call.NeedsHuman})
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request: %w", err)
 	}
@@ -103,14 +101,21 @@ func dial(ctx context.Context, workspace string) (*net.UnixConn, error) {
 	return conn, nil
 }
 
-func readReply(ctx context.Context, conn net.Conn) (gate.Decision, error) {
-	line, err := bufio.NewReader(io.LimitReader(conn, maxMessage+1)).ReadBytes('\n')
-	if err != nil {
-		if ctx.Err() != nil {
-			return gate.Decision{}, fmt.Errorf("the editor did not answer before the agent's deadline: %w", ctx.Err())
-		}
+func readReply(ctx context.Context, conn *net.UnixConn) (gate.Decision, error) {
+	line, err := readFromCodewhaleLS(conn)
+	switch {
+	case errors.Is(err, errForgedReply):
+		return gate.Decision{}, err
+	case err != nil && ctx.Err() != nil:
+		return gate.Decision{}, fmt.Errorf("the editor did not answer before the agent's deadline: %w", ctx.Err())
+	case err != nil:
 		return gate.Decision{}, fmt.Errorf("%w: %v", ErrServerGone, err)
 	}
+	return parseReply(line)
+}
+
+// parseReply reads the server's one reply line.
+func parseReply(line []byte) (gate.Decision, error) {
 	var r wireReply
 	if err := json.Unmarshal(line, &r); err != nil {
 		return gate.Decision{}, fmt.Errorf("the editor's reply is not valid JSON: %w", err)

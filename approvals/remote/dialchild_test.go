@@ -5,12 +5,24 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 )
 
 // dialAsChild makes the test binary a process that connects to the socket
 // at its value, sends a request and prints what came back.
 const dialAsChild = "CODEWHALE_REMOTE_TEST_DIAL"
+
+// idleAsChild makes the test binary a process that says "idle" and waits
+// until its standard input closes: a codewhale-ls build that answers
+// nothing, for an impostor to exec into.
+const idleAsChild = "CODEWHALE_REMOTE_TEST_IDLE"
+
+func idleUntilStdinCloses() int {
+	fmt.Println("idle")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
+}
 
 // nobody is the uid of the second user: a uid no process of the test runs as.
 const nobody = 65534

@@ -11,5 +11,8 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(dialAsChild); path != "" {
 		os.Exit(dialAndReport(path))
 	}
+	if os.Getenv(idleAsChild) != "" {
+		os.Exit(idleUntilStdinCloses())
+	}
 	goleak.VerifyTestMain(m)
 }

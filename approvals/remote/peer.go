@@ -1,10 +1,16 @@
 package remote
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
 )
+
+// errForgedReply: the reply on the socket was not written by a
+// codewhale-ls process of this user (a process that took over the
+// server's socket wrote it), so it is no answer and the call is denied.
+var errForgedReply = errors.New("the reply was not written by the editor's codewhale-ls")
 
 // checkPeer admits only a peer running as us: the other end of the socket
 // either asks for our policy to be applied (server side) or answers for our

@@ -25,7 +25,11 @@ var ErrServerGone = errors.New("the editor's codewhale-ls closed the connection 
 // stops waiting, taken as given: the hook's flow sets it early enough to
 // still print its answer before the agent gives up (agents.HookFlow).
 type Request struct {
-	Agent     string
+	Agent string
+	// Session is the agent's own session id as its hook event names it
+	// ("" when it names none): a "for this session" answer is granted to
+	// that session of that agent only (approvals.Session).
+	Session   string
 	Workspace string
 	Call      gate.Request
 	Deadline  time.Time
@@ -56,6 +60,7 @@ const readTimeout = 5 * time.Second
 // codewhale/authorize.
 type wireRequest struct {
 	Agent     string          `json:"agent"`
+	Session   string          `json:"session,omitempty"`
 	Workspace string          `json:"workspace"`
 	Deadline  time.Time       `json:"deadline"`
 	Call      json.RawMessage `json:"call"`

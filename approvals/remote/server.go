@@ -230,7 +230,7 @@ func parseRequest(line []byte, workspace string) (Request, error) {
 		return Request{}, fmt.Errorf(`field "call.workspace": %q is not this server's workspace %q`, call.Workspace, workspace)
 	}
 	call.NeedsHuman = w.NeedsHuman
-	return Request{Agent: w.Agent, Workspace: workspace, Call: call, Deadline: w.Deadline}, nil
+	return Request{Agent: w.Agent, Session: w.Session, Workspace: workspace, Call: call, Deadline: w.Deadline}, nil
 }
 
 // reply writes the one answer of a connection; a client that left cannot
