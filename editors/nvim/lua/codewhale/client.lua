@@ -1,6 +1,8 @@
 -- Starting the client, the way the running Neovim can: vim.lsp.config
--- and vim.lsp.enable (0.11+), else vim.lsp.start (0.8+), else
--- vim.lsp.start_client (0.7), found by feature detection.
+-- and vim.lsp.enable (0.11+) for policy files, vim.lsp.start with
+-- attach = false (0.11+) for a repository, else vim.lsp.start_client
+-- with vim.lsp.buf_attach_client (0.7 to 0.10), found by feature
+-- detection; one client per workspace whichever way started it.
 local approvals = require('codewhale.approvals')
 local config = require('codewhale.config')
 local decisions = require('codewhale.decisions')
@@ -14,9 +16,8 @@ local api = vim.api
 
 ---@class codewhale.Features
 ---@field config boolean vim.lsp.config and vim.lsp.enable exist (0.11+)
----@field start boolean vim.lsp.start exists (0.8+)
 ---@field start_client boolean vim.lsp.start_client exists
----@field path 'vim.lsp.config'|'vim.lsp.start'|'vim.lsp.start_client' the way this session starts the client
+---@field path 'vim.lsp.config'|'vim.lsp.start_client' the way this session starts the client
 
 -- features reports which Neovim API this session uses.
 ---@return codewhale.Features
@@ -24,12 +25,9 @@ function M.features()
   local lsp = vim.lsp
   local f = {}
   f.config = type(lsp.config) == 'table' and type(lsp.enable) == 'function'
-  f.start = type(lsp.start) == 'function'
   f.start_client = type(lsp.start_client) == 'function'
   if f.config then
     f.path = 'vim.lsp.config'
-  elseif f.start then
-    f.path = 'vim.lsp.start'
   else
     f.path = 'vim.lsp.start_client'
   end
@@ -127,6 +125,52 @@ function M.config()
   }
 end
 
+-- running returns the id of the client serving workspace root, whichever
+-- way it was started: by serve (state.clients, which also holds a client
+-- 0.7 has not initialized yet and so does not list) or by
+-- vim.lsp.enable on opening a policy file (0.11+).
+---@param root string a normalized path
+---@return integer|nil
+local function running(root)
+  local id = state.clients[root]
+  if id and vim.lsp.get_client_by_id(id) then
+    return id
+  end
+  for _, c in ipairs(util.get_clients()) do
+    local dir = c.config and c.config.root_dir
+    if type(dir) == 'string' and paths.normalize(dir) == root then
+      return c.id
+    end
+  end
+  return nil
+end
+
+-- serve returns the client of workspace root, starting its server when
+-- none runs: one server per workspace, shared by its policy files and by
+-- the approvals of its repository (|codewhale-repositories|). A client
+-- started here is attached to no buffer; 0.11+'s vim.lsp.enable reuses it
+-- for the workspace's policy files (same name, same workspace folder).
+---@param root string
+---@return integer|nil client_id
+function M.serve(root)
+  root = paths.normalize(root)
+  local id = running(root)
+  if id or not M.binary_found() then
+    return id
+  end
+  local cfg = M.config()
+  cfg.root_dir = root
+  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  if M.features().config then
+    -- vim.lsp.start_client is deprecated there (a warning on use).
+    id = vim.lsp.start(cfg, { attach = false })
+  else
+    id = vim.lsp.start_client(cfg)
+  end
+  state.clients[root] = id
+  return id
+end
+
 -- attach starts (or reuses) the client of buf's workspace when buf is one
 -- of Codewhale's files; other TOML and JSON buffers are left alone.
 ---@param buf integer|nil 0 or nil: the current buffer
@@ -134,21 +178,10 @@ end
 function M.attach(buf)
   buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
   local root = paths.root(api.nvim_buf_get_name(buf))
-  if not root or not M.binary_found() then
+  if not root then
     return nil
   end
-  local cfg = M.config()
-  cfg.root_dir = root
-  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
-  local f = M.features()
-  if f.start then
-    return vim.lsp.start(cfg, { bufnr = buf })
-  end
-  local id = state.clients[root]
-  if not id or not vim.lsp.get_client_by_id(id) then
-    id = vim.lsp.start_client(cfg)
-    state.clients[root] = id
-  end
+  local id = M.serve(root)
   if id then
     vim.lsp.buf_attach_client(buf, id)
   end
