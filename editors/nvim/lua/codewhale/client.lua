@@ -1,8 +1,9 @@
--- Starting the client, the way the running Neovim can: vim.lsp.config
--- and vim.lsp.enable (0.11+) for policy files, vim.lsp.start with
--- attach = false (0.11+) for a repository, else vim.lsp.start_client
--- with vim.lsp.buf_attach_client (0.7 to 0.10), found by feature
--- detection; one client per workspace whichever way started it.
+-- Starting the client, the way the running Neovim can, found by feature
+-- detection: for a policy file vim.lsp.config and vim.lsp.enable (0.11+),
+-- else vim.lsp.start (0.8+), else vim.lsp.start_client with
+-- vim.lsp.buf_attach_client (0.7); for a repository with no file
+-- attached, vim.lsp.start with attach = false (0.11+), else
+-- vim.lsp.start_client. One client per workspace whichever way started it.
 local approvals = require('codewhale.approvals')
 local config = require('codewhale.config')
 local decisions = require('codewhale.decisions')
@@ -16,8 +17,9 @@ local api = vim.api
 
 ---@class codewhale.Features
 ---@field config boolean vim.lsp.config and vim.lsp.enable exist (0.11+)
+---@field start boolean vim.lsp.start exists (0.8+)
 ---@field start_client boolean vim.lsp.start_client exists
----@field path 'vim.lsp.config'|'vim.lsp.start_client' the way this session starts the client
+---@field path 'vim.lsp.config'|'vim.lsp.start'|'vim.lsp.start_client' the way this session starts the client
 
 -- features reports which Neovim API this session uses.
 ---@return codewhale.Features
@@ -25,9 +27,12 @@ function M.features()
   local lsp = vim.lsp
   local f = {}
   f.config = type(lsp.config) == 'table' and type(lsp.enable) == 'function'
+  f.start = type(lsp.start) == 'function'
   f.start_client = type(lsp.start_client) == 'function'
   if f.config then
     f.path = 'vim.lsp.config'
+  elseif f.start then
+    f.path = 'vim.lsp.start'
   else
     f.path = 'vim.lsp.start_client'
   end
@@ -125,6 +130,16 @@ function M.config()
   }
 end
 
+-- workspace_config is the client's configuration for the workspace root.
+---@param root string
+---@return table
+local function workspace_config(root)
+  local cfg = M.config()
+  cfg.root_dir = root
+  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  return cfg
+end
+
 -- running returns the id of the client serving workspace root, whichever
 -- way it was started: by serve (state.clients, which also holds a client
 -- 0.7 has not initialized yet and so does not list) or by
@@ -158,9 +173,7 @@ function M.serve(root)
   if id or not M.binary_found() then
     return id
   end
-  local cfg = M.config()
-  cfg.root_dir = root
-  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  local cfg = workspace_config(root)
   if M.features().config then
     -- vim.lsp.start_client is deprecated there (a warning on use).
     id = vim.lsp.start(cfg, { attach = false })
@@ -178,8 +191,15 @@ end
 function M.attach(buf)
   buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
   local root = paths.root(api.nvim_buf_get_name(buf))
-  if not root then
+  if not root or not M.binary_found() then
     return nil
+  end
+  if M.features().start then
+    -- 0.8-0.10: vim.lsp.start reuses the client serve started (same
+    -- name and root_dir); serve finds the one started here by its id.
+    local id = vim.lsp.start(workspace_config(root), { bufnr = buf })
+    state.clients[root] = id
+    return id
   end
   local id = M.serve(root)
   if id then
