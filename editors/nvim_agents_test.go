@@ -52,17 +52,17 @@ func TestNeovimRealAgents(t *testing.T) {
 					ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 					defer cancel()
 					tm := startAgentsNeovim(t, ctx, nv, s)
-					waitSocket(t, s.Root, s.Repo)
+					waitNvimServes(t, s.Root, s.Repo)
 
 					for _, answer := range []string{"deny", "esc", "once", "deadline"} {
 						if answer == "deadline" {
 							// The hook answers 5 s before the agent's timeout and
 							// the server 2 s before that: the card waits 5 s.
-							shortenHookTimeout(t, s, 12)
+							setNvimAgentHookTimeout(t, s, 12)
 						}
 						target := "edited-" + answer + ".txt"
 						started := time.Now()
-						r, screen := runAnswering(t, ctx, s, tm, answer, target)
+						r, screen := runAgentAnsweringNvim(t, ctx, s, tm, answer, target)
 						took := time.Since(started)
 						t.Logf("%s: %.1f s; the model was told %q", answer, took.Seconds(), r.Results[0])
 						if written := s.Exists(filepath.Join(s.Repo, target)); written != (answer == "once") {
@@ -78,7 +78,7 @@ func TestNeovimRealAgents(t *testing.T) {
 							t.Errorf("the deadline: the agent waited %v with a 12 s hook timeout", took)
 						}
 						if answer == "once" {
-							saveCard(t, tm, screen, strings.ReplaceAll(editor.name, " ", "-")+"-"+a.Name)
+							saveNvimCard(t, tm, screen, strings.ReplaceAll(editor.name, " ", "-")+"-"+a.Name)
 						}
 					}
 				})
@@ -99,7 +99,7 @@ func startAgentsNeovim(t *testing.T, ctx context.Context, nv neovim, s *agentcli
 	copyTree(t, "nvim", filepath.Join(ed, "plugin"))
 	copyTree(t, filepath.Join("testdata", "nvim"), filepath.Join(ed, "scripts"))
 	if nv.chroot != "" {
-		bindMount(t, s.Root, filepath.Join(nv.chroot, s.Root))
+		nvimBindMount(t, s.Root, filepath.Join(nv.chroot, s.Root))
 	}
 	env := []string{"HOME=" + s.Home, "XDG_RUNTIME_DIR=" + s.Root,
 		"XDG_CACHE_HOME=" + filepath.Join(ed, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(ed, "config"),
@@ -108,12 +108,12 @@ func startAgentsNeovim(t *testing.T, ctx context.Context, nv neovim, s *agentcli
 	return startUserNeovim(t, ctx, nv, env, s.Repo, 100, 30, "src/main.rs")
 }
 
-// runAnswering runs the agent on `touch target` while a person at the
+// runAgentAnsweringNvim runs the agent on `touch target` while a person at the
 // Neovim of tm answers the card as answer says ("deny": d, "esc":
 // <Esc>, "once": the code of Approve once, "deadline": nothing). It
 // returns the agent's run and the screen (with colours) the person
 // answered.
-func runAnswering(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string) (agentcli.Result, string) {
+func runAgentAnsweringNvim(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string) (agentcli.Result, string) {
 	t.Helper()
 	actx, stop := context.WithCancel(ctx)
 	type answered struct {
@@ -122,7 +122,7 @@ func runAnswering(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tm
 	}
 	done := make(chan answered, 1)
 	go func() {
-		screen, err := answerCard(actx, tm, answer, target)
+		screen, err := answerNvimCard(actx, tm, answer, target)
 		done <- answered{screen, err}
 	}()
 	var res answered
@@ -143,13 +143,13 @@ func runAnswering(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tm
 	return r, res.screen
 }
 
-// onceCode finds the code of "Approve once" on the card.
-var onceCode = regexp.MustCompile(`type ([a-z]{3}) +Approve once`)
+// nvimOnceCode finds the code of "Approve once" on the card.
+var nvimOnceCode = regexp.MustCompile(`type ([a-z]{3}) +Approve once`)
 
-// answerCard is the person at the editor: it waits for the card of
+// answerNvimCard is the person at the editor: it waits for the card of
 // target to be on the screen and take keys, then answers it. It runs
 // beside the agent, so it reports its failure instead of ending the test.
-func answerCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error) {
+func answerNvimCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error) {
 	var screen string
 	for {
 		out, err := tm.cmd("capture-pane", "-p").Output()
@@ -174,7 +174,7 @@ func answerCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (str
 	case "esc":
 		keys = []string{"Escape"}
 	case "once":
-		m := onceCode.FindStringSubmatch(screen)
+		m := nvimOnceCode.FindStringSubmatch(screen)
 		if m == nil {
 			return "", fmt.Errorf("no code for Approve once on the card:\n%s", screen)
 		}
@@ -191,10 +191,10 @@ func answerCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (str
 	return string(colours), nil
 }
 
-// shortenHookTimeout sets the agent's hook timeout, in its settings and
+// setNvimAgentHookTimeout sets the agent's hook timeout, in its settings and
 // in the hook's --timeout, to seconds (`hook install` writes its
 // default), and has Codex trust the changed hook again, as a user would.
-func shortenHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
+func setNvimAgentHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
 	t.Helper()
 	flag := regexp.MustCompile(`--timeout \d+`)
 	setting := regexp.MustCompile(`("timeout"\s*:\s*|timeout\s*=\s*)\d+`)
@@ -220,9 +220,9 @@ func shortenHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
 	}
 }
 
-// saveCard keeps the card as a picture for the note
+// saveNvimCard keeps the card as a picture for the note
 // ($CODEWHALE_SCREENSHOT_DIR, else the test's temporary directory).
-func saveCard(t *testing.T, tm *tmuxNeovim, screen, name string) {
+func saveNvimCard(t *testing.T, tm *tmuxNeovim, screen, name string) {
 	t.Helper()
 	var img bytes.Buffer
 	if err := png.Encode(&img, renderTerminal(screen, tm.cols, tm.rows)); err != nil {

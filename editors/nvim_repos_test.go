@@ -52,13 +52,13 @@ func TestNeovimServesRepositories(t *testing.T) {
 			home := g(filepath.Join(w.dir, "home"))
 			w.write(t, filepath.Join(r1, "src", "main.rs"), "fn main() {\n}\n")
 			w.write(t, filepath.Join(r3, "lib", "a.rs"), "pub fn a() {}\n")
-			runtime := shortRuntimeDir(t, w)
+			runtime := nvimRuntimeDir(t, w)
 			env := append(w.env("repos"), "XDG_RUNTIME_DIR="+runtime)
 
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
 			tm := startUserNeovim(t, ctx, nv, env, r1, 100, 30, "src/main.rs")
-			waitSocket(t, runtime, r1)
+			waitNvimServes(t, runtime, r1)
 
 			// An agent's hook in the repository reaches this Neovim: its
 			// card is on the screen, and <Esc> is a deny in the agent's form.
@@ -94,18 +94,18 @@ func TestNeovimServesRepositories(t *testing.T) {
 			// is taken to, by each kind of :cd, is.
 			tm.typeText(":cd ~\n")
 			tm.typeText(":cd " + r2 + "\n")
-			waitSocket(t, runtime, r2)
+			waitNvimServes(t, runtime, r2)
 			tm.typeText(":tcd " + r4 + "\n")
-			waitSocket(t, runtime, r4)
+			waitNvimServes(t, runtime, r4)
 			tm.typeText(":lcd " + r5 + "\n")
-			waitSocket(t, runtime, r5)
+			waitNvimServes(t, runtime, r5)
 			// A buffer of another work tree.
 			tm.typeText(":e " + filepath.Join(r3, "lib", "a.rs") + "\n")
-			waitSocket(t, runtime, r3)
+			waitNvimServes(t, runtime, r3)
 			// A policy file, then another file, of a repository: one server.
 			policy := filepath.Join(ws, ".codewhale", "config.toml")
 			tm.typeText(":e " + policy + "\n")
-			waitSocket(t, runtime, ws)
+			waitNvimServes(t, runtime, ws)
 			tm.typeText(":e " + filepath.Join(ws, "Cargo.toml") + "\n")
 			tm.typeText(":e " + filepath.Join(r1, "src", "main.rs") + "\n")
 
@@ -130,20 +130,20 @@ func TestNeovimServesRepositories(t *testing.T) {
 			// The servers end with Neovim, their sockets with them.
 			tm.typeText(":qa!\n")
 			for _, dir := range want {
-				waitNoSocket(t, runtime, dir)
+				waitNvimStopsServing(t, runtime, dir)
 			}
 
 			// serve_repositories = false: the policy file's workspace only.
 			off := startUserNeovim(t, ctx, nv, append(env, "CWLS_SERVE_REPOSITORIES=0"), r1, 100, 30, "src/main.rs")
 			off.typeText(":e " + filepath.Join(home, ".codewhale", "permissions.toml") + "\n")
-			waitSocket(t, runtime, filepath.Join(home, ".codewhale"))
+			waitNvimServes(t, runtime, filepath.Join(home, ".codewhale"))
 			off.typeText(":cd " + r2 + "\n")
 			clients = userNeovimState(t, off)
 			if len(clients) != 1 || clients[0].Root != filepath.Join(home, ".codewhale") {
 				t.Errorf("serve_repositories = false: clients %+v, want only the Codewhale home's", clients)
 			}
 			for _, dir := range []string{r1, r2} {
-				if _, err := os.Stat(socketOf(t, runtime, dir)); err == nil {
+				if _, err := os.Stat(nvimApprovalSocket(t, runtime, dir)); err == nil {
 					t.Errorf("serve_repositories = false, yet %s is served", dir)
 				}
 			}
@@ -158,14 +158,14 @@ func TestNeovimServesRepositories(t *testing.T) {
 func (w *nvimWorld) shareWithHost(t *testing.T) {
 	t.Helper()
 	if w.nv.chroot != "" {
-		bindMount(t, w.dir, w.guest(w.dir))
+		nvimBindMount(t, w.dir, w.guest(w.dir))
 	}
 }
 
-// shortRuntimeDir is an XDG_RUNTIME_DIR the editor and this machine
+// nvimRuntimeDir is an XDG_RUNTIME_DIR the editor and this machine
 // share whose sockets' paths fit a socket address (a test's temporary
 // directory is too long for one).
-func shortRuntimeDir(t *testing.T, w *nvimWorld) string {
+func nvimRuntimeDir(t *testing.T, w *nvimWorld) string {
 	t.Helper()
 	if w.nv.chroot != "" {
 		dir := w.guest(filepath.Join(w.dir, "run")) // /tmp/codewhale-nvim-N/run
@@ -182,9 +182,9 @@ func shortRuntimeDir(t *testing.T, w *nvimWorld) string {
 	return dir
 }
 
-// bindMount mounts from at to (a directory it creates, which must not
+// nvimBindMount mounts from at to (a directory it creates, which must not
 // exist) until the test ends.
-func bindMount(t *testing.T, from, to string) {
+func nvimBindMount(t *testing.T, from, to string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		t.Fatal(err)
@@ -272,9 +272,9 @@ func userNeovimState(t *testing.T, tm *tmuxNeovim) []nvimClient {
 	}
 }
 
-// socketOf is the approval socket of workspace under the runtime
+// nvimApprovalSocket is the approval socket of workspace under the runtime
 // directory runtime (approvals/remote.SocketPath).
-func socketOf(t *testing.T, runtime, workspace string) string {
+func nvimApprovalSocket(t *testing.T, runtime, workspace string) string {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
 	p, err := remote.SocketPath(workspace)
@@ -284,11 +284,11 @@ func socketOf(t *testing.T, runtime, workspace string) string {
 	return p
 }
 
-// waitSocket waits for the approval socket of workspace; a minute is
+// waitNvimServes waits for the approval socket of workspace; a minute is
 // the bound of a hang, far above a server's start.
-func waitSocket(t *testing.T, runtime, workspace string) {
+func waitNvimServes(t *testing.T, runtime, workspace string) {
 	t.Helper()
-	p := socketOf(t, runtime, workspace)
+	p := nvimApprovalSocket(t, runtime, workspace)
 	give := time.Now().Add(time.Minute)
 	for {
 		info, err := os.Stat(p)
@@ -302,10 +302,10 @@ func waitSocket(t *testing.T, runtime, workspace string) {
 	}
 }
 
-// waitNoSocket waits for the approval socket of workspace to go.
-func waitNoSocket(t *testing.T, runtime, workspace string) {
+// waitNvimStopsServing waits for the approval socket of workspace to go.
+func waitNvimStopsServing(t *testing.T, runtime, workspace string) {
 	t.Helper()
-	p := socketOf(t, runtime, workspace)
+	p := nvimApprovalSocket(t, runtime, workspace)
 	give := time.Now().Add(time.Minute)
 	for {
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
