@@ -467,6 +467,9 @@ t.main(function()
     codewhale_version = '0.10.1',
     -- Off here, so that the server is seen to take the option.
     hardening = false,
+    -- The policy files' workspaces alone: nvim_repos_test.go serves
+    -- repositories.
+    serve_repositories = false,
   })
   t.note('features', cw.features().path)
   if t.env.case == 'nobinary' then

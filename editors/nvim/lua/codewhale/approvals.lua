@@ -1,13 +1,13 @@
 -- The approvals queue: the server's prompts (codewhale/approvalRequested,
 -- or codewhale/approve from a server that predates approvalsAsync), shown
 -- one at a time with prompt.lua's card, oldest first, each answered once.
+local alert = require('codewhale.alert')
 local config = require('codewhale.config')
 local prompt = require('codewhale.prompt')
 local state = require('codewhale.state')
 local util = require('codewhale.util')
 
 local M = {}
-local api = vim.api
 
 ---@class codewhale.Choice
 ---@field id string 'deny', 'once', 'session', 'always', ...
@@ -46,30 +46,6 @@ function M.builtin_select()
 end
 
 local show_next
-
--- alert tells a user whose terminal is not focused that an approval
--- waits (options.alert): the terminal bell, or a desktop notification
--- through the terminal (OSC 777, which many terminals and tmux pass on).
----@param p codewhale.Prompt
-local function alert(p)
-  local how = config.options.alert
-  if how ~= 'bell' and how ~= 'notify' then
-    return
-  end
-  state.alerts = (state.alerts or 0) + 1
-  local seq = '\7'
-  if how == 'notify' then
-    local what = prompt.one_line(p):gsub('[%c;]', ' ')
-    seq = '\27]777;notify;Codewhale approval;' .. what .. '\7'
-  end
-  -- 0.10+ runs the UI in another process: nvim_ui_send (0.12) reaches
-  -- its terminal; before that the UI shares this process's stderr.
-  if type(api.nvim_ui_send) == 'function' then
-    pcall(api.nvim_ui_send, seq)
-  else
-    pcall(function() io.stderr:write(seq) end)
-  end
-end
 
 -- finish answers an entry once, removes it from the queue and shows the
 -- next. answer is {choice = id} or vim.NIL (dismissed: a deny).
@@ -182,7 +158,7 @@ local function enqueue(p, client_id, reply)
   util.redraw_status()
   if state.focused == false then
     util.notify('an approval is waiting', vim.log.levels.WARN)
-    alert(p)
+    alert.alert(p)
   end
   vim.schedule(show_next)
   return entry

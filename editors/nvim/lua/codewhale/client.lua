@@ -1,6 +1,9 @@
--- Starting the client, the way the running Neovim can: vim.lsp.config
--- and vim.lsp.enable (0.11+), else vim.lsp.start (0.8+), else
--- vim.lsp.start_client (0.7), found by feature detection.
+-- Starting the client, the way the running Neovim can, found by feature
+-- detection: for a policy file vim.lsp.config and vim.lsp.enable (0.11+),
+-- else vim.lsp.start (0.8+), else vim.lsp.start_client with
+-- vim.lsp.buf_attach_client (0.7); for a repository with no file
+-- attached, vim.lsp.start with attach = false (0.11+), else
+-- vim.lsp.start_client. One client per workspace whichever way started it.
 local approvals = require('codewhale.approvals')
 local config = require('codewhale.config')
 local decisions = require('codewhale.decisions')
@@ -127,6 +130,60 @@ function M.config()
   }
 end
 
+-- workspace_config is the client's configuration for the workspace root.
+---@param root string
+---@return table
+local function workspace_config(root)
+  local cfg = M.config()
+  cfg.root_dir = root
+  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  return cfg
+end
+
+-- running returns the id of the client serving workspace root, whichever
+-- way it was started: by serve (state.clients, which also holds a client
+-- 0.7 has not initialized yet and so does not list) or by
+-- vim.lsp.enable on opening a policy file (0.11+).
+---@param root string a normalized path
+---@return integer|nil
+local function running(root)
+  local id = state.clients[root]
+  if id and vim.lsp.get_client_by_id(id) then
+    return id
+  end
+  for _, c in ipairs(util.get_clients()) do
+    local dir = c.config and c.config.root_dir
+    if type(dir) == 'string' and paths.normalize(dir) == root then
+      return c.id
+    end
+  end
+  return nil
+end
+
+-- serve returns the client of workspace root, starting its server when
+-- none runs: one server per workspace, shared by its policy files and by
+-- the approvals of its repository (|codewhale-repositories|). A client
+-- started here is attached to no buffer; 0.11+'s vim.lsp.enable reuses it
+-- for the workspace's policy files (same name, same workspace folder).
+---@param root string
+---@return integer|nil client_id
+function M.serve(root)
+  root = paths.normalize(root)
+  local id = running(root)
+  if id or not M.binary_found() then
+    return id
+  end
+  local cfg = workspace_config(root)
+  if M.features().config then
+    -- vim.lsp.start_client is deprecated there (a warning on use).
+    id = vim.lsp.start(cfg, { attach = false })
+  else
+    id = vim.lsp.start_client(cfg)
+  end
+  state.clients[root] = id
+  return id
+end
+
 -- attach starts (or reuses) the client of buf's workspace when buf is one
 -- of Codewhale's files; other TOML and JSON buffers are left alone.
 ---@param buf integer|nil 0 or nil: the current buffer
@@ -137,18 +194,14 @@ function M.attach(buf)
   if not root or not M.binary_found() then
     return nil
   end
-  local cfg = M.config()
-  cfg.root_dir = root
-  cfg.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
-  local f = M.features()
-  if f.start then
-    return vim.lsp.start(cfg, { bufnr = buf })
-  end
-  local id = state.clients[root]
-  if not id or not vim.lsp.get_client_by_id(id) then
-    id = vim.lsp.start_client(cfg)
+  if M.features().start then
+    -- 0.8-0.10: vim.lsp.start reuses the client serve started (same
+    -- name and root_dir); serve finds the one started here by its id.
+    local id = vim.lsp.start(workspace_config(root), { bufnr = buf })
     state.clients[root] = id
+    return id
   end
+  local id = M.serve(root)
   if id then
     vim.lsp.buf_attach_client(buf, id)
   end

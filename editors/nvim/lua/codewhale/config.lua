@@ -11,14 +11,16 @@ local M = {}
 ---@field hardening boolean false: Codewhale's decision alone, the hardening layer (which only tightens, docs/hardening.md) off
 ---@field keep_decisions integer decisions kept in memory for :Codewhale log when no log file exists
 ---@field ui_select boolean true: approvals go to vim.ui.select where a picker plugin replaces it (the card stays beside it and still takes the code); false: always the plugin's own card
----@field alert 'bell'|'notify'|false when Neovim is not focused, a waiting approval: 'bell' rings the terminal's bell, 'notify' asks the terminal for a desktop notification (OSC 777), false does neither (a message is always shown)
+---@field alert 'bell'|'notify'|'desktop'|false when Neovim is not focused, a waiting approval: 'bell' rings the terminal's bell, 'notify' asks the terminal for a desktop notification (OSC 777), 'desktop' runs notify-send (else OSC 777 and the bell), false does none of them (a message is always shown)
+---@field serve_repositories boolean true: serve the approvals of the working directory's repository and of every buffer's (|codewhale-repositories|); false: only of the workspaces of the policy files opened
 
 ---@class codewhale.SetupOptions: codewhale.Options
 ---@field cmd? string[]
 ---@field hardening? boolean
 ---@field keep_decisions? integer
 ---@field ui_select? boolean
----@field alert? 'bell'|'notify'|false
+---@field alert? 'bell'|'notify'|'desktop'|false
+---@field serve_repositories? boolean
 
 ---@type codewhale.Options
 M.options = {
@@ -31,6 +33,7 @@ M.options = {
   keep_decisions = 200,
   ui_select = false,
   alert = 'bell',
+  serve_repositories = true,
 }
 
 -- set merges opts into the options in use: a later setup{} changes only

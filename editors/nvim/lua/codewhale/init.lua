@@ -1,5 +1,6 @@
 -- codewhale.nvim: codewhale-ls for Neovim 0.7 and later. It attaches to
--- Codewhale's policy files by path, answers the server's approval
+-- Codewhale's policy files by path, serves the approvals of every
+-- repository Neovim has open, answers the server's approval
 -- prompts (codewhale/approve) with a prompt that cannot be answered by
 -- accident, and lets Lua agent plugins hold their tool calls to the same
 -- policy (authorize). The Neovim API used is chosen by feature
@@ -18,6 +19,8 @@
 --   statusline  the statusline component
 --   omnifunc    'omnifunc' completion
 --   paths       which files are Codewhale's, and their workspace
+--   repositories  serving every repository Neovim has open
+--   alert       telling a user away from Neovim that an approval waits
 --   health      :checkhealth codewhale
 --   version     the plugin's version, codewhale-ls's own
 local approvals = require('codewhale.approvals')
@@ -26,6 +29,7 @@ local commands = require('codewhale.commands')
 local config = require('codewhale.config')
 local decisions = require('codewhale.decisions')
 local omnifunc = require('codewhale.omnifunc')
+local repositories = require('codewhale.repositories')
 local requests = require('codewhale.requests')
 local state = require('codewhale.state')
 local statusline = require('codewhale.statusline')
@@ -121,11 +125,13 @@ M.log = commands.log
 M.decision_log_path = decisions.log_path
 
 -- setup merges opts into the options and starts the client for
--- Codewhale's files (doc/codewhale.txt, |codewhale-setup|).
+-- Codewhale's files and, from VimEnter, for every repository Neovim has
+-- open (doc/codewhale.txt, |codewhale-setup|, |codewhale-repositories|).
 ---@param opts codewhale.SetupOptions|nil
 function M.setup(opts)
   config.set(opts)
   client.setup()
+  repositories.setup()
 end
 
 return M

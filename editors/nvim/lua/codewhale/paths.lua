@@ -89,6 +89,26 @@ function M.root(path)
   return nil
 end
 
+-- repository is the workspace whose approvals Neovim serves for dir
+-- (|codewhale-repositories|): its git work tree, else, when plain, dir
+-- itself; never the user's home directory nor /, which would make every
+-- file of the user one workspace an agent could name.
+---@param dir string an absolute path
+---@param plain boolean|nil a directory outside any work tree is its own
+---@return string|nil
+function M.repository(dir, plain)
+  if type(dir) ~= 'string' or dir:sub(1, 1) ~= '/' then
+    return nil
+  end
+  dir = normalize(dir)
+  local root = git_root(dir) or (plain and dir or nil)
+  local user = os.getenv('HOME') or ''
+  if root == nil or root == '/' or (user ~= '' and root == normalize(user)) then
+    return nil
+  end
+  return root
+end
+
 M.dirname = dirname
 M.basename = basename
 M.normalize = normalize

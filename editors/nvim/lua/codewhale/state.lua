@@ -4,7 +4,7 @@
 -- answered yet and whether Neovim has the focus.
 
 ---@class codewhale.State
----@field clients table<string, integer> workspace root -> client id (vim.lsp.start_client only)
+---@field clients table<string, integer> workspace root -> id of the client the plugin started for it (client.serve, client.attach)
 ---@field queue codewhale.Entry[] approvals waiting, oldest first; the first is on the screen
 ---@field decisions table[] codewhale/decision notifications received, the newest last (options.keep_decisions of them)
 ---@field inflight table<string, fun(reason: string)> authorize calls not answered yet: "clientid:n" -> their deny
