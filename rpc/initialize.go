@@ -189,7 +189,7 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	prompts := s.prompts
 	s.mu.Unlock()
 	if !prompts.Served() {
-		s.log.Warn("not serving approvals: the client cannot show prompts", "why", prompts.Why)
+		s.log.Debug("not serving approvals: the client cannot show prompts", "why", prompts.Why)
 		s.logToClient(protocol.MessageTypeWarning, notServed(prompts))
 	}
 	s.lintFolders(folders)
