@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
 	"github.com/codewhale-ls/codewhale-ls/internal/editortest"
 )
 
@@ -18,13 +19,13 @@ import (
 // prompt, as Helix 25.07 does (docs/editors.md): no
 // initializationOptions.approvals and no window.showMessage. The server
 // must not serve the repository's approval socket.
-func startEditorThatCannotPrompt(t *testing.T, s *session) *editortest.Editor {
+func startEditorThatCannotPrompt(t *testing.T, s *agentcli.Session) *editortest.Editor {
 	t.Helper()
-	server := exec.Command(s.hook, "serve", "--stdio")
-	server.Dir = s.repo
-	server.Env = s.baseEnv()
+	server := exec.Command(s.Hook, "serve", "--stdio")
+	server.Dir = s.Repo
+	server.Env = s.BaseEnv()
 	helix := map[string]any{"window": map[string]any{"workDoneProgress": true}}
-	return editortest.StartClient(t, server, s.repo, s.root, editortest.Client{Capabilities: helix}, editortest.Choice("once"))
+	return editortest.StartClient(t, server, s.Repo, s.Root, editortest.Client{Capabilities: helix}, editortest.Choice("once"))
 }
 
 // With an editor open on the repository that cannot show a prompt, an
@@ -35,17 +36,17 @@ func startEditorThatCannotPrompt(t *testing.T, s *session) *editortest.Editor {
 // had the hook waited for one, the call would have been decided by the
 // editor's server (a prompt, a dismissal) and logged as its deny.
 func TestEditorThatCannotPrompt(t *testing.T) {
-	for _, a := range []*agent{claude, codex} {
-		t.Run(a.name, func(t *testing.T) {
-			s := newSession(t, a)
+	for _, a := range []*agentcli.Agent{agentcli.Claude, agentcli.Codex} {
+		t.Run(a.Name, func(t *testing.T) {
+			s := agentcli.NewSession(t, a)
 			installUser(t, s)
 			e := startEditorThatCannotPrompt(t, s)
-			target := filepath.Join(s.repo, "edited.txt")
+			target := filepath.Join(s.Repo, "edited.txt")
 			start := time.Now()
-			r := s.run(s.repo, a.shell("touch edited.txt"))
-			t.Logf("%s: the run took %v; the model was told %q", a.name, time.Since(start), r.results[0])
-			if s.exists(target) {
-				t.Errorf("edited.txt was written with nobody to approve it; the model was told %q", r.results[0])
+			r := s.Run(s.Repo, a.Shell("touch edited.txt"))
+			t.Logf("%s: the run took %v; the model was told %q", a.Name, time.Since(start), r.Results[0])
+			if s.Exists(target) {
+				t.Errorf("edited.txt was written with nobody to approve it; the model was told %q", r.Results[0])
 			}
 			if p := e.Prompts(); len(p) != 0 {
 				t.Errorf("the editor that cannot show prompts was sent %d: %v", len(p), p)
@@ -56,14 +57,14 @@ func TestEditorThatCannotPrompt(t *testing.T) {
 			}
 			v := verdicts[0]
 			switch a {
-			case claude:
+			case agentcli.Claude:
 				if v.Decision != "ask" {
 					t.Errorf("the hook answered %s (%s), want Claude Code's own ask", v.Decision, v.Reason)
 				}
-			case codex:
+			case agentcli.Codex:
 				// The wording is the hook's (agents/, issue 25's order).
-				if v.Decision != "deny" || !strings.Contains(r.results[0], "codewhale-ls approvals") {
-					t.Errorf("the hook answered %s; the model was told %q, which does not name `codewhale-ls approvals`", v.Decision, r.results[0])
+				if v.Decision != "deny" || !strings.Contains(r.Results[0], "codewhale-ls approvals") {
+					t.Errorf("the hook answered %s; the model was told %q, which does not name `codewhale-ls approvals`", v.Decision, r.Results[0])
 				}
 			}
 			if len(v.Approval) > 0 && string(v.Approval) != "null" {
@@ -82,9 +83,9 @@ type verdict struct {
 }
 
 // hookVerdicts are the decision log's entries the agent's hook logged.
-func hookVerdicts(t *testing.T, s *session) []verdict {
+func hookVerdicts(t *testing.T, s *agentcli.Session) []verdict {
 	t.Helper()
-	f, err := os.Open(filepath.Join(s.home, ".codewhale", "codewhale-ls", "decisions.jsonl"))
+	f, err := os.Open(filepath.Join(s.Home, ".codewhale", "codewhale-ls", "decisions.jsonl"))
 	if err != nil {
 		t.Fatalf("the decision log: %v", err)
 	}
@@ -94,7 +95,7 @@ func hookVerdicts(t *testing.T, s *session) []verdict {
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		var v verdict
-		if json.Unmarshal(sc.Bytes(), &v) == nil && v.Agent == s.a.name {
+		if json.Unmarshal(sc.Bytes(), &v) == nil && v.Agent == s.A.Name {
 			out = append(out, v)
 		}
 	}
