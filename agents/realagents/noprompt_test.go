@@ -3,6 +3,7 @@ package realagents
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,14 @@ func startEditorThatCannotPrompt(t *testing.T, s *agentcli.Session) *editortest.
 // had the hook waited for one, the call would have been decided by the
 // editor's server (a prompt, a dismissal) and logged as its deny.
 func TestEditorThatCannotPrompt(t *testing.T) {
-	for _, a := range []*agentcli.Agent{agentcli.Claude, agentcli.Codex} {
+	// Claude Code in its default permission mode, where its own ask
+	// reaches its user (the harness's bypassPermissions has no ask to
+	// keep: the hook denies there, docs/agents.md).
+	claude := *agentcli.Claude
+	claude.Args = func(s *agentcli.Session, prompt string) []string {
+		return []string{"-p", prompt, "--permission-mode", "default"}
+	}
+	for _, a := range []*agentcli.Agent{&claude, agentcli.Codex} {
 		t.Run(a.Name, func(t *testing.T) {
 			s := agentcli.NewSession(t, a)
 			installUser(t, s)
@@ -57,7 +65,7 @@ func TestEditorThatCannotPrompt(t *testing.T) {
 			}
 			v := verdicts[0]
 			switch a {
-			case agentcli.Claude:
+			case &claude:
 				if v.Decision != "ask" {
 					t.Errorf("the hook answered %s (%s), want Claude Code's own ask", v.Decision, v.Reason)
 				}
@@ -69,6 +77,16 @@ func TestEditorThatCannotPrompt(t *testing.T) {
 			}
 			if len(v.Approval) > 0 && string(v.Approval) != "null" {
 				t.Errorf("the verdict came from a prompt: %+v", v)
+			}
+			if a == &claude {
+				// The hook's own time, for the record (not asserted:
+				// speed belongs to benchmarks).
+				event := fmt.Sprintf(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"touch edited.txt"},"cwd":%q,"permission_mode":"default","session_id":"s"}`, s.Repo)
+				hook := exec.Command(s.Hook, "hook", "claude-code")
+				hook.Dir, hook.Env, hook.Stdin = s.Repo, s.BaseEnv(), strings.NewReader(event)
+				began := time.Now()
+				out, err := hook.Output()
+				t.Logf("the hook alone answered in %v: %s (%v)", time.Since(began), out, err)
 			}
 		})
 	}
