@@ -26,6 +26,11 @@ type Asker interface {
 // ErrGone is what an Asker returns when the editor can no longer answer.
 var ErrGone = errors.New("the editor is gone")
 
+// ErrCannotPrompt is what an Asker returns, wrapped with the reason, for
+// an editor that declared no way to show a prompt: the call is denied at
+// once, saying so, rather than as a prompt "dismissed" (issue 25).
+var ErrCannotPrompt = errors.New("this editor cannot show approval prompts")
+
 // Broker runs approval prompts. Any number may be pending at once; each
 // ends exactly once, and every end but a valid choice is a denial.
 type Broker struct {
@@ -136,6 +141,8 @@ func (b *Broker) judge(askCtx context.Context, p *Prompt, c gate.Choice, err err
 	switch {
 	case errors.Is(err, ErrGone):
 		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by}
+	case errors.Is(err, ErrCannotPrompt):
+		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: err.Error()}
 	case err != nil && askCtx.Err() != nil:
 		return ended(askCtx, by, limit)
 	case err != nil:

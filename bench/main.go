@@ -2,8 +2,9 @@
 // matters next to its target (docs/performance.md): a decision per
 // Codewhale release at 1k and 10k rules, the memory of a 10k-rule policy,
 // codewhale/authorize against a trivial request on the same pipe, a hook
-// call as a process against `codewhale-ls version`, and `check` against
-// taplo and tombi where they are installed; then the hostile inputs
+// call as a process against `codewhale-ls version`, `check` against
+// taplo and tombi where they are installed, and what an idle `serve`
+// costs (memory, wake-ups, goroutines); then the hostile inputs
 // (internal/benchdata.HostileCommands, HostileEvents), each decision's
 // worst time.
 //
@@ -34,6 +35,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/internal/benchdata"
+	"github.com/codewhale-ls/codewhale-ls/internal/editortest"
 	"github.com/codewhale-ls/codewhale-ls/rpc"
 )
 
@@ -76,6 +78,7 @@ func main() {
 	bin := build(root)
 	rows = append(rows, hookRatio(root, bin))
 	rows = append(rows, checks(root, bin)...)
+	rows = append(rows, idle(root, bin)...)
 	rows = append(rows, hostile(match)...)
 	printTable(rows)
 }
@@ -296,6 +299,35 @@ func checks(root, bin string) []row {
 			value += fmt.Sprintf("; %s %.0f ms (%.2f×)", other.name, ms(theirs), float64(ours)/float64(theirs))
 		}
 		rows = append(rows, row{fmt.Sprintf("`check`, %dk rules (codewhale-ls; others on the same file)", n/1000), value, "as today or less", ""})
+	}
+	return rows
+}
+
+// Idle server targets (docs/performance.md, "Idle server"): an editor
+// keeps one server per repository open all day.
+const (
+	idleRSSTargetKiB  = 20 << 10
+	idleWakeupsTarget = 2.0
+)
+
+// idle is `codewhale-ls serve` initialized as Neovim starts it and then
+// left alone, for a repository without policy files of its own and one
+// with them (editortest.IdleServer, as BenchmarkIdleServer).
+func idle(root, bin string) []row {
+	var rows []row
+	for _, c := range []struct {
+		name     string
+		policies bool
+	}{{"without policy files (served only)", false}, {"with policy files (linted, watched)", true}} {
+		dir := filepath.Join(root, fmt.Sprintf("idle-%v", c.policies))
+		cost, err := editortest.IdleServer(bin, dir, c.policies, 2*time.Second, 10*time.Second)
+		if err != nil {
+			fail(fmt.Errorf("idle server: %w", err))
+		}
+		rows = append(rows, row{"idle `serve`, a repository " + c.name,
+			fmt.Sprintf("%.1f MiB, %.1f wake-ups/s, %d goroutines, %d threads", float64(cost.RSSKiB)/1024, cost.WakeupsPerSecond, cost.Goroutines, cost.Threads),
+			fmt.Sprintf("< %d MiB, < %.0f wake-ups/s", idleRSSTargetKiB>>10, idleWakeupsTarget),
+			yes(cost.RSSKiB < idleRSSTargetKiB && cost.WakeupsPerSecond < idleWakeupsTarget)})
 	}
 	return rows
 }

@@ -16,33 +16,36 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
 )
 
 // methodApprove is the server → client request of a client that declared
 // initializationOptions.approvals = "codewhale".
-const methodApprove = "codewhale/approve"
+const methodApprove = string(prompting.Request)
 
-// editorAsker shows approval prompts in the editor: as codewhale/approve
-// when the client implements it, else as window/showMessageRequest whose
-// actions are the card's titles.
+// editorAsker shows approval prompts in the editor the way the client
+// declared (rpc/prompting): as codewhale/approve, as
+// codewhale/approvalRequested (approve_async.go), or as
+// window/showMessageRequest whose actions are the card's titles; to a
+// client that declared none, no prompt is sent and the call is denied at
+// once, saying why.
 type editorAsker struct {
-	conn   jsonrpc2.Conn
-	client protocol.Client
-	custom bool
-	// async: codewhale/approvalRequested and codewhale/answerApproval
-	// instead of the codewhale/approve request (approve_async.go).
-	async   bool
+	conn    jsonrpc2.Conn
+	client  protocol.Client
+	prompts prompting.Choice
 	waiting *waitingPrompts
 }
 
 func (a editorAsker) Ask(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {
-	switch {
-	case a.custom && a.async:
+	switch a.prompts.Kind {
+	case prompting.Notification:
 		return a.askAsync(ctx, p)
-	case a.custom:
+	case prompting.Request:
 		return a.askCustom(ctx, p)
+	case prompting.MessageRequest:
+		return a.askMessage(ctx, p)
 	}
-	return a.askMessage(ctx, p)
+	return "", fmt.Errorf("%w: %s, so nobody can approve this call here; use an editor that can show them (docs/editors.md)", approvals.ErrCannotPrompt, a.prompts.Why)
 }
 
 func (a editorAsker) askCustom(ctx context.Context, p *approvals.Prompt) (gate.Choice, error) {

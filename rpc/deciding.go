@@ -9,6 +9,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
 	"github.com/codewhale-ls/codewhale-ls/watch"
 )
 
@@ -17,7 +18,7 @@ const watchDebounce = 30 * time.Millisecond
 
 // newAuthorizer makes what codewhale/authorize needs from the
 // initializationOptions. It opens the decision log: s.mu must not be held.
-func (s *Server) newAuthorizer(opts initOptions, root string) (*approvals.Authorizer, error) {
+func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.Choice) (*approvals.Authorizer, error) {
 	timeout := approvals.DefaultTimeout
 	if opts.ApprovalTimeoutSeconds != nil {
 		if *opts.ApprovalTimeoutSeconds <= 0 {
@@ -43,7 +44,7 @@ func (s *Server) newAuthorizer(opts initOptions, root string) (*approvals.Author
 			s.log.Error("cannot open the decision log; every allow will be refused", "path", logPath, "error", err)
 		}
 	}
-	asker := editorAsker{conn: s.conn, client: s.client, custom: opts.Approvals == "codewhale", async: opts.ApprovalsAsync, waiting: s.waiting}
+	asker := editorAsker{conn: s.conn, client: s.client, prompts: prompts, waiting: s.waiting}
 	exact := opts.Hardening != nil && !*opts.Hardening
 	return approvals.New(approvals.Config{Asker: asker, Timeout: timeout, Policies: serverPolicies{s}, Hooks: s.hooks, Log: log, Exact: exact}), nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
 )
 
 // initOptions are the client's initializationOptions (docs/codewhale/contract.md §4).
@@ -63,8 +64,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.initializing = true
 	s.mu.Unlock()
 	root := workspaceRoot(params)
+	prompts := prompting.Choose(prompting.Client{Approvals: opts.Approvals, Async: opts.ApprovalsAsync, MessageActions: declaresMessageActions(params.Capabilities)})
 	// Opening the decision log touches the disk: not under s.mu.
-	authz, err := s.newAuthorizer(opts, root)
+	authz, err := s.newAuthorizer(opts, root, prompts)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.initializing = false
@@ -79,6 +81,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.root = root
 	s.folders = workspaceFolders(params)
 	s.authz = authz
+	s.prompts = prompts
 	s.state = running
 	s.chooseCodewhale(s.codewhaleFlag, opts.CodewhaleVersion)
 	s.encoding = negotiateEncoding(params.Capabilities.General)
@@ -108,6 +111,12 @@ func (s *Server) capabilities() protocol.ServerCapabilities {
 	// separate collections). A textDocument/diagnostic request sent anyway
 	// is still answered with the same findings.
 	return c
+}
+
+// declaresMessageActions reports whether the client declared
+// window/showMessageRequest with actions (LSP 3.16).
+func declaresMessageActions(c protocol.ClientCapabilities) bool {
+	return c.Window != nil && c.Window.ShowMessage != nil && c.Window.ShowMessage.MessageActionItem != nil
 }
 
 // negotiateEncoding prefers UTF-16, which every client must support, and
@@ -167,7 +176,8 @@ func filePath(u uri.URI) string {
 	return filepath.Clean(p)
 }
 
-// Initialized checks the workspace at once, so that problems in files the
+// Initialized serves the folders' approval sockets and checks each folder
+// with policy files of its own at once, so that problems in files the
 // user has not opened show up without an edit.
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
 	// Watch first: a file that changes after the watches are set reports
@@ -176,9 +186,21 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	s.syncRemotes()
 	s.mu.Lock()
 	folders := slices.Clone(s.folders)
+	prompts := s.prompts
 	s.mu.Unlock()
+	if !prompts.Served() {
+		s.log.Debug("not serving approvals: the client cannot show prompts", "why", prompts.Why)
+		s.logToClient(protocol.MessageTypeWarning, notServed(prompts))
+	}
 	s.lintFolders(folders)
 	return nil
+}
+
+// notServed is the message, sent once, to a client that is given no
+// prompts: what happened, why, and where the agents' asks go instead.
+func notServed(prompts prompting.Choice) string {
+	return "codewhale-ls is not serving approvals to other agents in this editor: " + prompts.Why +
+		". Their asks go to `codewhale-ls approvals` in a terminal if one runs, else to the agent's own prompt, else they are denied; an agent inside this editor asking codewhale/authorize is denied when its call needs a person (docs/editors.md)."
 }
 
 // Shutdown stops every pending and running check; the client then sends

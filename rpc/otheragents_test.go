@@ -19,6 +19,9 @@ import (
 func TestOtherAgentsUnhookedLive(t *testing.T) {
 	w := newWorld(t)
 	w.write(t, w.configPath(), w.hermeticKeys())
+	// A repository with policy files of its own is linted from the start
+	// (one without is only served: TestFolderWithoutPolicyFiles).
+	w.write(t, w.overlayPath(), "")
 	settings := filepath.Join(w.ws, ".claude", "settings.json")
 	w.write(t, settings, "{\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]}\n}\n")
 	s := newSession(t, w, Options{})

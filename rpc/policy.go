@@ -25,13 +25,15 @@ func (s *Server) policyFor(workspace string) *config.Snapshot {
 }
 
 // policiesChanged reloads every workspace's snapshot after a change to
-// any policy file on disk, re-checks the workspaces (files that are not
-// open are linted from disk), and tells the client. paths are what
-// changed, for the message.
+// any policy file on disk, lints a workspace where one of its own
+// appeared, re-checks the workspaces (files that are not open are linted
+// from disk), and tells the client. paths are what changed, for the
+// message.
 func (s *Server) policiesChanged(paths []string) {
 	if !s.reloadPolicies() {
 		return
 	}
+	s.views.lintAppeared()
 	s.watchPolicies()
 	s.views.scheduleChecks()
 	if len(paths) > 0 {

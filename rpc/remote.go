@@ -14,12 +14,14 @@ import (
 // decided here and its asks are put to the user in this editor; a folder
 // the client removed stops being served. Without a workspace, or where a
 // socket cannot be served, hooks decide without an editor; the server
-// works on. It runs in the order of the client's notifications
+// works on. A client that cannot show a prompt (rpc/prompting) serves
+// none: its hooks then take the next step at once (the console, the
+// agent's own prompt) instead of a prompt that would fail. It runs in the order of the client's notifications
 // (initialized, workspace/didChangeWorkspaceFolders), and listens
 // outside s.mu since listening touches the disk.
 func (s *Server) syncRemotes() {
 	s.mu.Lock()
-	if s.state != running {
+	if s.state != running || !s.prompts.Served() {
 		s.mu.Unlock()
 		return
 	}

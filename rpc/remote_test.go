@@ -255,6 +255,11 @@ func TestAnotherFolderNeverClearsAnOpenFile(t *testing.T) {
 	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
 	second := w.tmp + "/second"
 	w.write(t, second+"/.git/HEAD", "ref: refs/heads/main\n")
+	// Both folders have policy files of their own, so both are linted
+	// and both publish the home file.
+	w.write(t, w.overlayPath(), "")
+	overlay := second + "/.codewhale/config.toml"
+	w.write(t, overlay, "")
 	s := newSession(t, w, Options{})
 	folders := []map[string]string{{"uri": string(uri.File(w.ws)), "name": "ws"}, {"uri": string(uri.File(second)), "name": "second"}}
 	var res json.RawMessage
@@ -289,7 +294,6 @@ func TestAnotherFolderNeverClearsAnOpenFile(t *testing.T) {
 	})
 	// The second folder checks again twice (a file of its own changes):
 	// after the second, everything the first sent has arrived.
-	overlay := second + "/.codewhale/config.toml"
 	for i, text := range []string{"bogus_key = 1\n", "bogus_key = 2\nother_bogus = 3\n"} {
 		w.write(t, overlay, text)
 		want := i + 1

@@ -16,6 +16,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
+	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
 	"github.com/codewhale-ls/codewhale-ls/watch"
 )
 
@@ -97,12 +98,15 @@ type Server struct {
 	// one is refused.
 	initializing bool
 	init         initOptions
-	encoding     protocol.PositionEncodingKind
-	root         string   // the workspace from initialize; "" when the client named none
-	folders      []string // the client's workspace folders
-	lastOpened   string   // the workspace of the policy file opened last
-	exitClean    bool     // exit came after shutdown
-	exitOnce     sync.Once
+	// prompts: whether and how the client is given approval prompts
+	// (rpc/prompting), decided at initialize.
+	prompts    prompting.Choice
+	encoding   protocol.PositionEncodingKind
+	root       string   // the workspace from initialize; "" when the client named none
+	folders    []string // the client's workspace folders
+	lastOpened string   // the workspace of the policy file opened last
+	exitClean  bool     // exit came after shutdown
+	exitOnce   sync.Once
 }
 
 func newServer(opts Options) *Server {

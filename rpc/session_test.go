@@ -9,9 +9,12 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 )
 
+// editor is what an editor declares: pull diagnostics, UTF-16, and
+// window/showMessageRequest with actions, so it is given prompts.
 var editor = protocol.ClientCapabilities{
 	TextDocument: &protocol.TextDocumentClientCapabilities{Diagnostic: &protocol.DiagnosticClientCapabilities{}},
 	General:      &protocol.GeneralClientCapabilities{PositionEncodings: []protocol.PositionEncodingKind{protocol.PositionEncodingKindUTF16}},
+	Window:       &protocol.WindowClientCapabilities{ShowMessage: &protocol.ShowMessageRequestClientCapabilities{MessageActionItem: &protocol.ClientShowMessageActionItemOptions{}}},
 }
 
 func partial(sl, sc, el, ec uint32, text string) *protocol.TextDocumentContentChangePartial {

@@ -37,6 +37,22 @@ type Status struct {
 	// Hardening: the hardening layer is on (docs/hardening.md); false
 	// when the editor asked for Codewhale's decision alone.
 	Hardening bool `json:"hardening"`
+	// Approvals says whether this editor is given prompts and serves its
+	// folders' approval sockets (issue 25).
+	Approvals ApprovalsStatus `json:"approvals"`
+}
+
+// ApprovalsStatus is codewhale/status's approvals: how prompts reach the
+// editor, or why they do not (rpc/prompting).
+type ApprovalsStatus struct {
+	// Served: prompts are shown here and other agents' hooks reach this
+	// editor through its folders' approval sockets.
+	Served bool `json:"served"`
+	// Prompt is the method prompts travel by: codewhale/approve,
+	// codewhale/approvalRequested, window/showMessageRequest, or none.
+	Prompt string `json:"prompt"`
+	// Reason, when not served, says why.
+	Reason string `json:"reason,omitempty"`
 }
 
 // FileStatus is one policy file as Codewhale loads it.
@@ -88,6 +104,7 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		Files:            []FileStatus{},
 		Codewhale:        s.codewhale.current(),
 		Hardening:        s.authz.Hardening(),
+		Approvals:        s.approvalsStatus(),
 	}
 	home := userFilesOnly(snap.Paths, root)
 	for _, f := range snap.Files {
@@ -107,6 +124,14 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 		st.Files = append(st.Files, fs)
 	}
 	return st, nil
+}
+
+// approvalsStatus is how the client is prompted, decided at initialize.
+func (s *Server) approvalsStatus() ApprovalsStatus {
+	s.mu.Lock()
+	prompts := s.prompts
+	s.mu.Unlock()
+	return ApprovalsStatus{Served: prompts.Served(), Prompt: string(prompts.Kind), Reason: prompts.Why}
 }
 
 // userFilesOnly reports whether root is the directory of the user's own

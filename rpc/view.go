@@ -3,6 +3,8 @@ package rpc
 import (
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,15 +14,19 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
+	"github.com/codewhale-ls/codewhale-ls/gate/repolaw"
 	"github.com/codewhale-ls/codewhale-ls/rpc/document"
+	"github.com/codewhale-ls/codewhale-ls/rpc/workspaces"
 )
 
 // view is one workspace: one user's and one repository's policy files. It
 // holds what Codewhale would load from disk (the snapshot every decision
 // in the workspace reads, replaced whole when a file changes, so that a
-// decision never sees half of an edit) and, once a folder or an open
-// document makes it linted, the lint of the open documents: the debounce,
-// the latest check and the files it published.
+// decision never sees half of an edit) and, once an own policy file on
+// disk or an open policy document makes it linted, the lint of the open
+// documents: the debounce, the latest check and the files it published.
+// A folder without policy files of its own is never linted: it only
+// answers decisions (its approval socket).
 type view struct {
 	set        *views
 	root       string
@@ -41,7 +47,7 @@ type view struct {
 	used uint64
 
 	mu         sync.Mutex // guards what follows
-	linted     bool       // a folder or an open document: checked on every edit
+	linted     bool       // an own policy file or an open one: checked on every edit
 	timer      *time.Timer
 	unfinished int    // checks scheduled and not yet finished
 	gen        uint64 // bumped by every schedule; a check publishes only for the latest
@@ -97,6 +103,25 @@ func (v *view) reloadPolicy() *config.Snapshot {
 	snap := config.Load(v.options(nil))
 	v.policy.Store(snap)
 	return snap
+}
+
+// ownPolicyFiles are the places of the workspace's own policy files
+// (rpc/workspaces.OwnFiles): where one exists, the workspace is linted.
+func (v *view) ownPolicyFiles() []string {
+	p := v.paths
+	return workspaces.OwnFiles(v.root, []string{p.Config, p.Permissions, p.Settings, p.Overlay, p.LegacyOverlay, p.ProjectHooks, filepath.Join(v.root, repolaw.ConstitutionPath)})
+}
+
+// hasPolicyFiles reports whether one of the workspace's own policy files
+// exists. Lstat reads a name, never a file, so it cannot hang on one that
+// is not regular.
+func (v *view) hasPolicyFiles() bool {
+	for _, p := range v.ownPolicyFiles() {
+		if _, err := os.Lstat(p); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // lint marks the view linted: checked on every edit from now on.

@@ -182,12 +182,25 @@ func (vs *views) reload() {
 	}
 }
 
+// lintAppeared makes linted every view one of whose own policy files now
+// exists (created on disk since): from then on it is checked as any.
+func (vs *views) lintAppeared() {
+	for _, v := range vs.all() {
+		if !v.isLinted() && v.hasPolicyFiles() {
+			v.lint()
+		}
+	}
+}
+
 // watched is every file the views read: the policy files of each linted
-// workspace, the other agents' hooks files (CW700) and every source of a
-// loaded policy. It reads the disk (git roots, the hooks files).
+// workspace, the other agents' hooks files (CW700), every source of a
+// loaded policy, and where each workspace's own policy files would
+// appear (which makes it linted). It reads the disk (git roots, the
+// hooks files).
 func (vs *views) watched() []string {
 	var targets []string
 	for _, v := range vs.all() {
+		targets = append(targets, v.ownPolicyFiles()...)
 		if snap := v.policy.Load(); snap != nil {
 			targets = append(targets, snap.Sources()...)
 		}

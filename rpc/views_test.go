@@ -2,6 +2,9 @@ package rpc
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"go.lsp.dev/uri"
@@ -65,5 +68,55 @@ func TestViewGoesWithItsFolder(t *testing.T) {
 	}
 	if again := s.views.get("/a"); again == a || again.isLinted() {
 		t.Error("a view let go came back as it was")
+	}
+}
+
+// A folder without policy files of its own is served but never linted: no
+// check is scheduled (so none runs, nothing is published and no baseline
+// is read) until one of its files appears. (A folder with one is linted
+// at once, as before: TestDiskChangeRepublishes and the other sessions
+// whose repository has an overlay.)
+func TestOnlyFoldersWithPolicyFilesAreLinted(t *testing.T) {
+	plain, policed := t.TempDir(), t.TempDir()
+	writeFile(t, policed+"/.codewhale/hooks.toml", "")
+	s := viewsOf(t, plain, policed)
+	// The folder with one would be checked at once, and this server has
+	// no client to publish to: its view is only asked.
+	if !s.views.get(policed).hasPolicyFiles() {
+		t.Error("a hooks.toml of its own is not a policy file of its own")
+	}
+	s.lintFolders([]string{plain})
+	p, _ := s.views.lookup(plain)
+	if p.isLinted() {
+		t.Fatal("a folder without policy files was linted")
+	}
+	p.schedule()
+	p.mu.Lock()
+	scheduled := p.timer != nil || p.unfinished != 0
+	p.mu.Unlock()
+	if scheduled {
+		t.Error("a check was scheduled in a folder without policy files")
+	}
+	if !slices.Contains(s.views.watched(), plain+"/.codewhale/config.toml") {
+		t.Error("where its overlay would appear is not watched")
+	}
+	s.views.lintAppeared()
+	if p.isLinted() {
+		t.Error("linted before any policy file appeared")
+	}
+	writeFile(t, plain+"/.codewhale/config.toml", "")
+	s.views.lintAppeared()
+	if !p.isLinted() {
+		t.Error("not linted once its overlay appeared")
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

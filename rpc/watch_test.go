@@ -231,6 +231,7 @@ func TestConcurrentAlwaysGrants(t *testing.T) {
 // when it changes on disk, and cleared when it is fixed.
 func TestDiskChangeRepublishes(t *testing.T) {
 	w := newWorld(t)
+	w.write(t, w.overlayPath(), "") // a repository with a policy file of its own is linted
 	s := approvalSession(t, w, nil, choose("deny"))
 	u := uri.File(w.permissionsPath())
 	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
@@ -239,5 +240,21 @@ func TestDiskChangeRepublishes(t *testing.T) {
 	// gets CW211's note on the spellings that walk past it).
 	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"read_file\"\npath = \".env\"\naction = \"deny\"\n")
 	s.waitFor(u, "the diagnostics cleared", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	s.shutdown()
+}
+
+// A repository without policy files of its own publishes nothing, even
+// with the user's files broken; once its overlay is created on disk, the
+// watcher makes it linted and its findings and the user's are published.
+func TestFolderWithoutPolicyFilesLintsWhenOneAppears(t *testing.T) {
+	w := newWorld(t)
+	w.write(t, w.configPath(), w.hermeticKeys())
+	w.write(t, w.permissionsPath(), "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
+	s := newSession(t, w, Options{})
+	s.initialize(editor)
+	waitServingAt(t, w.ws) // served for approvals all the same
+	w.write(t, w.overlayPath(), "bogus_key = 1\n")
+	s.waitFor(uri.File(w.overlayPath()), "the new overlay's finding", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	s.waitFor(uri.File(w.permissionsPath()), "the user's file's finding", func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
 	s.shutdown()
 }

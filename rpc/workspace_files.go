@@ -98,9 +98,13 @@ func (s *Server) folderPaths(where string, list json.RawMessage) []string {
 	return out
 }
 
-// lintFolders watches each folder's files, then checks them: watched
-// first, so a change made while the check runs is reported by the watcher
-// instead of being read as the baseline the watcher compares with.
+// lintFolders watches each folder's files, then checks those that have
+// policy files of their own: watched first, so a change made while the
+// check runs is reported by the watcher instead of being read as the
+// baseline the watcher compares with. A folder without any (most
+// repositories: the policy lives in ~/.codewhale) is served for
+// approvals and costs nothing more: no check, no publication, no git
+// call, until a policy file is opened there or appears on disk.
 func (s *Server) lintFolders(folders []string) {
 	if len(folders) == 0 {
 		return
@@ -108,6 +112,9 @@ func (s *Server) lintFolders(folders []string) {
 	added := make([]*view, 0, len(folders))
 	for _, f := range folders {
 		v := s.views.get(f)
+		if !v.hasPolicyFiles() {
+			continue
+		}
 		v.lint()
 		added = append(added, v)
 	}

@@ -2,7 +2,9 @@
 // `codewhale-ls serve --stdio`: it initializes the server for a workspace,
 // answers every approval prompt (codewhale/approve) with a scripted
 // answer, and records what it was asked. Tests of other agents' hooks use
-// it as the editor that serves their approval socket (approvals/remote).
+// it as the editor that serves their approval socket (approvals/remote),
+// or, declaring no way to show a prompt (StartClient), as an editor that
+// must not serve it.
 package editortest
 
 import (
@@ -50,6 +52,26 @@ func (e *Editor) Prompts() []map[string]any {
 // server is killed when the test ends.
 func Start(t testing.TB, server *exec.Cmd, workspace, runtimeDir string, options map[string]any, answer Answer) *Editor {
 	t.Helper()
+	return StartClient(t, server, workspace, runtimeDir, Client{Options: options, Prompts: true}, answer)
+}
+
+// Client is what the scripted editor declares at initialize.
+type Client struct {
+	// Options are the initializationOptions.
+	Options map[string]any
+	// Capabilities are the client capabilities; nil sends {}.
+	Capabilities map[string]any
+	// Prompts: the client declared a way to show prompts, so the server
+	// serves the workspace's approval socket and StartClient waits for
+	// it. Without, StartClient returns once codewhale/status says
+	// approvals are not served (docs/editors.md), and fails the test if
+	// it says they are.
+	Prompts bool
+}
+
+// StartClient is Start for a client that declares c.
+func StartClient(t testing.TB, server *exec.Cmd, workspace, runtimeDir string, c Client, answer Answer) *Editor {
+	t.Helper()
 	stdin, err := server.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +92,7 @@ func Start(t testing.TB, server *exec.Cmd, workspace, runtimeDir string, options
 	e := &Editor{}
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipes{stdout, stdin}))
 	conn.Go(context.Background(), jsonrpc2.AsyncHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() != "codewhale/approve" {
+		if req.Method() != "codewhale/approve" && req.Method() != protocol.MethodWindowShowMessageRequest {
 			return nil, nil
 		}
 		var p map[string]any
@@ -78,6 +100,9 @@ func Start(t testing.TB, server *exec.Cmd, workspace, runtimeDir string, options
 		e.mu.Lock()
 		e.prompted = append(e.prompted, p)
 		e.mu.Unlock()
+		if req.Method() != "codewhale/approve" {
+			return nil, nil // recorded; a dismissal
+		}
 		return answer(done)
 	}))
 	// The server dies first, so the connection's reader ends and Close
@@ -90,14 +115,35 @@ func Start(t testing.TB, server *exec.Cmd, workspace, runtimeDir string, options
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	capabilities := c.Capabilities
+	if capabilities == nil {
+		capabilities = map[string]any{}
+	}
 	if _, err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{
-		"processId": nil, "rootUri": "file://" + workspace, "capabilities": map[string]any{},
-		"initializationOptions": options,
+		"processId": nil, "rootUri": "file://" + workspace, "capabilities": capabilities,
+		"initializationOptions": c.Options,
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := conn.Notify(ctx, protocol.MethodInitialized, map[string]any{}); err != nil {
 		t.Fatal(err)
+	}
+	if !c.Prompts {
+		// Answered after initialized was handled (the server handles
+		// messages in order), so the socket would exist by now.
+		var st struct {
+			Approvals struct {
+				Served bool   `json:"served"`
+				Reason string `json:"reason"`
+			} `json:"approvals"`
+		}
+		if _, err := conn.Call(ctx, "codewhale/status", nil, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Approvals.Served {
+			t.Fatal("the server serves approvals to a client that declared no way to show them")
+		}
+		return e
 	}
 	for {
 		if m, _ := filepath.Glob(filepath.Join(runtimeDir, "codewhale-ls", "*.sock")); len(m) == 1 {

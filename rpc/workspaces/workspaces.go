@@ -114,3 +114,20 @@ func Default(current string, folders []string) string {
 	}
 	return ""
 }
+
+// OwnFiles are those of a workspace's policy file places (paths: where
+// its config, permissions, overlay, hooks and constitution would be) that
+// lie inside the workspace at root: a repository's .codewhale/, or the
+// user's own files when the workspace is the Codewhale home or holds it.
+// A workspace where none exists costs no lint work (docs/architecture.md,
+// "Per-workspace state"); the user's files elsewhere are linted in the
+// workspace that holds them.
+func OwnFiles(root string, paths []string) []string {
+	var own []string
+	for _, p := range distinct(paths) {
+		if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+			own = append(own, p)
+		}
+	}
+	return own
+}

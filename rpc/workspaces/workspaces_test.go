@@ -106,3 +106,28 @@ func TestDefault(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnFiles(t *testing.T) {
+	home := "/home/u"
+	user := []string{home + "/.codewhale/config.toml", home + "/.codewhale/permissions.toml"}
+	project := func(root string) []string {
+		return []string{root + "/.codewhale/config.toml", root + "/.codewhale/hooks.toml", root + "/.codewhale/constitution.json"}
+	}
+	for _, c := range []struct {
+		name, root string
+		want       []string
+	}{
+		{"a repository: its .codewhale/ only", "/src/app", nil},
+		{"the home: the user's files too", home, user},
+		{"the Codewhale home opened as a folder", home + "/.codewhale", user},
+		{"a repository beside one with the same prefix", "/src/ap", nil},
+	} {
+		paths := append(append(append([]string{}, user...), project(c.root)...), project("/src/app")...)
+		paths = append(paths, "", "relative/config.toml")
+		got := OwnFiles(c.root, paths)
+		want := distinct(append(c.want, project(c.root)...))
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: %v, want %v", c.name, got, want)
+		}
+	}
+}
