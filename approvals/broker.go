@@ -142,7 +142,7 @@ func (b *Broker) judge(askCtx context.Context, p *Prompt, c gate.Choice, err err
 	case errors.Is(err, ErrGone):
 		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by}
 	case errors.Is(err, ErrCannotPrompt):
-		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: err.Error()}
+		return gate.Answer{Choice: gate.ChoiceDismissed, By: by, Why: err.Error(), NotShown: true}
 	case err != nil && askCtx.Err() != nil:
 		return ended(askCtx, by, limit)
 	case err != nil:

@@ -31,6 +31,10 @@ type Answer struct {
 	By string
 	// Why adds to a denial's reason (an unknown answer, a failed write).
 	Why string
+	// NotShown: no prompt was put to anyone (the editor cannot show one);
+	// the choice stays dismissed, as the contract's approval.choice has
+	// no other word for it, and the reason says nobody was asked.
+	NotShown bool
 }
 
 // Answered turns an ask decision of layer 8 into the final decision: the
@@ -86,6 +90,10 @@ func denialReason(toolName string, a Answer) string {
 	case ChoiceTimeout:
 		why = fmt.Sprintf("Tool '%s' was not approved: the approval prompt timed out, which counts as a denial.", toolName)
 	case ChoiceDismissed:
+		if a.NotShown {
+			why = fmt.Sprintf("Tool '%s' was not approved: no approval prompt could be shown, so nobody was asked, which counts as a denial.", toolName)
+			break
+		}
 		why = fmt.Sprintf("Tool '%s' was not approved: the approval prompt was dismissed, which counts as a denial.", toolName)
 	default:
 		why = fmt.Sprintf("Tool '%s' was not approved: the editor went away before answering, which counts as a denial.", toolName)

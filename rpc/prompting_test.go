@@ -46,7 +46,7 @@ func TestClientThatCannotPrompt(t *testing.T) {
 		t.Errorf("told %d times that approvals are not served, want once", told)
 	}
 	d := s.authorize(w.call("bash", bash("touch x")))
-	if d.Decision != "deny" || d.Layer != 8 || !strings.Contains(d.Reason, "cannot show approval prompts") || !strings.Contains(d.Reason, "docs/editors.md") {
+	if d.Decision != "deny" || d.Layer != 8 || !strings.Contains(d.Reason, "no approval prompt could be shown, so nobody was asked") || !strings.Contains(d.Reason, "cannot show approval prompts") || !strings.Contains(d.Reason, "docs/editors.md") {
 		t.Errorf("the editor's agent's ask: %s at %d: %s", d.Decision, d.Layer, d.Reason)
 	}
 	if n := s.promptCount(); n != 0 {
