@@ -132,4 +132,3 @@ func DecideHook(authz *approvals.Authorizer) remote.Handler {
 
 // ErrNotTerminal is the console's refusal to run without a terminal.
 var ErrNotTerminal = errors.New("standard input is not a terminal: the approval console reads a person's keys, so it runs only in a terminal (or a tmux pane)")
-
