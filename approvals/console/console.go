@@ -104,11 +104,11 @@ func (c *Console) Ask(ctx context.Context, p *approvals.Prompt) (gate.Choice, er
 func endedBy(ctx context.Context) string {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, remote.ErrClientGone):
-		return "withdrawn: the hook disconnected (the agent stopped waiting or was stopped); denied"
+		return "withdrawn, denied: the hook disconnected (its agent stopped waiting or was stopped)"
 	case errors.Is(cause, context.DeadlineExceeded):
-		return "expired: no answer before its deadline; denied"
+		return "expired, denied: no answer before its deadline"
 	default:
-		return "ended: " + cause.Error() + "; denied"
+		return "ended, denied: " + cause.Error()
 	}
 }
 
@@ -171,7 +171,7 @@ func (c *Console) notice(card *Card, what string) {
 	if p.Agent != "" {
 		who = shown(p.Agent)
 	}
-	c.addNotice(c.now().Format("15:04:05") + " " + who + ": " + shown(p.Summary) + " — " + what)
+	c.addNotice(c.now().Format("15:04:05") + " " + what + " — " + who + ": " + shown(p.Summary))
 }
 
 func (c *Console) addNotice(line string) {
@@ -259,10 +259,10 @@ func (c *Console) Key(k Key, now time.Time) {
 	if ready && c.typed == "" {
 		switch {
 		case k.Kind == KeyRune && k.Rune == 'd':
-			c.answer(card, gate.ChoiceDeny, "denied (d) by you at this console")
+			c.answer(card, gate.ChoiceDeny, "denied by you (d)")
 			return
 		case k.Kind == KeyEsc:
-			c.answer(card, "", "denied (dismissed with Esc) by you at this console")
+			c.answer(card, "", "denied by you (dismissed with Esc)")
 			return
 		}
 	}
@@ -317,7 +317,7 @@ const pageRows = 10
 const endOfText = 1 << 30
 
 func receipt(ch approvals.ChoiceItem) string {
-	return "approved by you at this console (code typed): " + Title(ch)
+	return "approved by you (code typed): " + Title(ch)
 }
 
 // answer ends the card on the screen with choice ("" dismissed).

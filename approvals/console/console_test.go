@@ -122,7 +122,7 @@ func TestStrayTypingAsACardArrivesApprovesNothing(t *testing.T) {
 		t.Fatalf("the code of Approve once: %q %v", a.choice, a.err)
 	}
 	v = c.View(at)
-	if v.Card != nil || len(v.Notices) != 1 || !strings.Contains(v.Notices[0], "approved by you at this console (code typed): Approve once") ||
+	if v.Card != nil || len(v.Notices) != 1 || !strings.Contains(v.Notices[0], "approved by you (code typed): Approve once") ||
 		!strings.Contains(v.Notices[0], "claude-code: exec_shell: cargo test") {
 		t.Fatalf("after the answer: %+v", v)
 	}
@@ -153,8 +153,8 @@ func TestDAndEscDenyAndOtherKeysDoNothing(t *testing.T) {
 		want gate.Choice
 		says string
 	}{
-		{"d", gate.ChoiceDeny, "denied (d)"},
-		{"\x1b", "", "denied (dismissed with Esc)"},
+		{"d", gate.ChoiceDeny, "denied by you (d)"},
+		{"\x1b", "", "denied by you (dismissed with Esc)"},
 	} {
 		c := newConsole()
 		a := ask(c, context.Background(), prompt("ls"))
@@ -270,8 +270,8 @@ func TestACardWhoseContextEndsLeavesWithANotice(t *testing.T) {
 	}
 	v := c.View(t0)
 	if v.Card != nil || len(v.Notices) != 2 ||
-		!strings.Contains(v.Notices[0], "exec_shell: expires — expired: no answer before its deadline; denied") ||
-		!strings.Contains(v.Notices[1], "exec_shell: withdrawn — withdrawn: the hook disconnected") {
+		!strings.Contains(v.Notices[0], "expired, denied: no answer before its deadline — claude-code: exec_shell: expires") ||
+		!strings.Contains(v.Notices[1], "withdrawn, denied: the hook disconnected (its agent stopped waiting or was stopped) — claude-code: exec_shell: withdrawn") {
 		t.Fatalf("notices: %q", v.Notices)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
@@ -71,8 +70,7 @@ func ownedDir(dir string, uid int) error {
 	if !info.IsDir() {
 		return fmt.Errorf("workspace %s is not a directory", dir)
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) != uid {
+	if owner, ok := fileOwner(info); !ok || owner != uid {
 		return fmt.Errorf("workspace %s is not owned by this user (uid %d); its policy is not this user's to apply", dir, uid)
 	}
 	return nil

@@ -10,9 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
@@ -66,21 +64,6 @@ func ListenConsole(serves func(workspace string) error, handle Handler) (*Server
 		return nil, fmt.Errorf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)
 	}
 	return s, err
-}
-
-// consolePID names the process serving the console socket at path, as
-// the kernel recorded it at connect, or says it is unknown.
-func consolePID(path string) string {
-	conn, err := net.DialTimeout("unix", path, time.Second)
-	if err != nil {
-		return "its process id unknown"
-	}
-	defer conn.Close()
-	pid, err := peerPID(conn.(*net.UnixConn))
-	if err != nil {
-		return "its process id unknown"
-	}
-	return "pid " + strconv.Itoa(pid)
 }
 
 // notServed is the console's refusal of a workspace it does not serve.
