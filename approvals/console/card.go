@@ -132,8 +132,14 @@ func (c *Card) BodyLines() []string {
 		out = append(out, indent(p.Summary)...)
 	}
 	out = append(out, "Reason: "+shown(p.Reason))
-	if p.Detail != "" && p.Detail != p.Reason {
-		out = append(out, "Detail: "+shown(p.Detail))
+	// The detail is the reason again, often, with the card's own notes
+	// (a forced hold, why "always" is not offered): those are shown.
+	if extra := strings.TrimSpace(strings.TrimPrefix(p.Detail, p.Reason)); extra != "" {
+		label := "Detail: "
+		if len(extra) < len(strings.TrimSpace(p.Detail)) {
+			label = "Note: "
+		}
+		out = append(out, label+shown(extra))
 	}
 	out = append(out, "Decided by "+LayerInWords(p))
 	if p.Workspace != "" {

@@ -171,7 +171,7 @@ func (c *Console) notice(card *Card, what string) {
 	if p.Agent != "" {
 		who = shown(p.Agent)
 	}
-	c.addNotice(c.now().Format("15:04:05") + " " + what + " — " + who + ": " + shown(p.Summary))
+	c.addNotice(c.now().Format("15:04:05") + " " + what + " - " + who + ": " + shown(p.Summary))
 }
 
 func (c *Console) addNotice(line string) {

@@ -270,8 +270,8 @@ func TestACardWhoseContextEndsLeavesWithANotice(t *testing.T) {
 	}
 	v := c.View(t0)
 	if v.Card != nil || len(v.Notices) != 2 ||
-		!strings.Contains(v.Notices[0], "expired, denied: no answer before its deadline — claude-code: exec_shell: expires") ||
-		!strings.Contains(v.Notices[1], "withdrawn, denied: the hook disconnected (its agent stopped waiting or was stopped) — claude-code: exec_shell: withdrawn") {
+		!strings.Contains(v.Notices[0], "expired, denied: no answer before its deadline - claude-code: exec_shell: expires") ||
+		!strings.Contains(v.Notices[1], "withdrawn, denied: the hook disconnected (its agent stopped waiting or was stopped) - claude-code: exec_shell: withdrawn") {
 		t.Fatalf("notices: %q", v.Notices)
 	}
 }
@@ -474,5 +474,22 @@ func TestRepositoriesServeWhatTheyWereGivenAndOnlyOurs(t *testing.T) {
 	}
 	if _, err := CleanRoots([]string{filepath.Join(root, "missing")}, uid); err == nil {
 		t.Error("a missing repository accepted")
+	}
+}
+
+func TestTheCardsNotesAreShownOnceWithoutTheReasonAgain(t *testing.T) {
+	p := prompt("cargo test | sh")
+	p.Detail = p.Reason + " (a forced hold: session grants and saved rules cannot pass it, so only this call can be approved)"
+	card, err := newCard(p, t0, defaultRandom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Join(card.BodyLines(), "\n")
+	if strings.Count(body, p.Reason) != 1 || !strings.Contains(body, "Note: (a forced hold: session grants") {
+		t.Fatalf("the card's text:\n%s", body)
+	}
+	p.Detail = "another text"
+	if body := strings.Join(card.BodyLines(), "\n"); !strings.Contains(body, "Detail: another text") {
+		t.Fatalf("a detail unlike the reason:\n%s", body)
 	}
 }

@@ -81,7 +81,7 @@ func approvalsCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	header := []string{
 		"codewhale-ls approvals: serving " + repos.Describe(),
 		"socket " + srv.Path(),
-		"Ctrl-C stops it (cards waiting are denied) · alert when unfocused: " + string(alert),
+		"Ctrl-C stops it (cards waiting are denied) | alert when unfocused: " + string(alert),
 	}
 	if failure := log.Failure(); failure != nil {
 		header = append(header, "the decision log cannot be written, so every approval is refused: "+failure.Error())
