@@ -76,8 +76,19 @@ func TestConsoleInTmux(t *testing.T) {
 		t.Errorf("d: %+v", got)
 	}
 
-	// 3. Esc denies.
+	// 3. The window is resized under a card: it is drawn again to the
+	// new size, and must be still for a second again. Then Esc denies.
 	h = w.hook(ctx, "claude-code", "cargo check")
+	tm.waitScreen("cargo check", "ready: type a code")
+	if out, err := tm.cmd("resize-window", "-x", "70", "-y", "26").CombinedOutput(); err != nil {
+		t.Fatalf("resize-window: %v %s", err, out)
+	}
+	screen = tm.waitScreen("cargo check", "keys ignored until")
+	for _, row := range strings.Split(screen, "\n") {
+		if len([]rune(row)) > 70 {
+			t.Errorf("a row wider than the resized window: %q", row)
+		}
+	}
 	tm.waitScreen("cargo check", "ready: type a code")
 	tm.typeText("\x1b")
 	if got := h.wait(t); got.decision != "deny" {
@@ -125,11 +136,17 @@ func TestConsoleInTmux(t *testing.T) {
 	}
 
 	// 7. The console killed mid-card: the hook denies at once, long
-	// before its deadline (60 s less the hook's margins).
-	killed := w.start(ctx, "killed", w.bin+" approvals --codewhale-version 0.10.1")
+	// before its deadline (60 s less the hook's margins). This one runs
+	// on a dumb terminal, which gets each card printed, not redrawn.
+	killed := w.start(ctx, "killed", "exec env TERM=dumb "+w.bin+" approvals --codewhale-version 0.10.1")
 	killed.waitScreen("No approval waiting")
 	h = w.hook(ctx, "claude-code", "cargo publish")
-	killed.waitScreen("cargo publish")
+	killed.waitScreen("cargo publish", "Deny (dismiss)")
+	// Printed below what was there, not drawn over it.
+	history, err := killed.cmd("capture-pane", "-p", "-S", "-").Output()
+	if i, j := bytes.Index(history, []byte("No approval waiting")), bytes.Index(history, []byte("cargo publish")); err != nil || i < 0 || j < i {
+		t.Errorf("a dumb terminal's screen and history: %v\n%s", err, history)
+	}
 	pid := killed.panePID()
 	killedAt := time.Now()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
