@@ -61,10 +61,16 @@ func ListenConsole(serves func(workspace string) error, handle Handler) (*Server
 	}
 	s, err := listenAt(path, &Server{serves: serves, handle: handle})
 	if errors.Is(err, ErrInUse) {
-		return nil, fmt.Errorf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)
+		return nil, consoleInUse{fmt.Sprintf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)}
 	}
 	return s, err
 }
+
+// consoleInUse is ErrInUse for the console, naming the one running.
+type consoleInUse struct{ why string }
+
+func (e consoleInUse) Error() string { return e.why }
+func (consoleInUse) Unwrap() error   { return ErrInUse }
 
 // notServed is the console's refusal of a workspace it does not serve.
 type notServed struct{ why string }
@@ -113,8 +119,11 @@ func askConsole(ctx context.Context, line []byte, editorErr error) (gate.Decisio
 		}
 		return dialSocket(ctx, path)
 	})
-	if errors.Is(err, ErrNoEditor) {
+	switch {
+	case errors.Is(err, ErrNoEditor):
 		return d, fmt.Errorf("%w; no approval console (codewhale-ls approvals) answered either: %s", editorErr, consoleAbsence(err))
+	case errors.Is(err, ErrServerGone):
+		return d, fmt.Errorf("%w (it was the approval console, codewhale-ls approvals, that stopped; restart it to be asked again)", err)
 	}
 	return d, err
 }

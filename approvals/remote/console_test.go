@@ -129,7 +129,7 @@ func TestASecondConsoleIsRefusedNamingTheFirst(t *testing.T) {
 	runtimeHere(t)
 	first := listenConsole(t, servesAll, decides(gate.Deny, "first"))
 	_, err := ListenConsole(servesAll, decides(gate.Deny, "second"))
-	if err == nil || !strings.Contains(err.Error(), "another approval console (pid "+strconv.Itoa(os.Getpid())+") already serves") {
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "another approval console (pid "+strconv.Itoa(os.Getpid())+") already serves") {
 		t.Fatalf("a second console: %v", err)
 	}
 	// The first one still answers.
@@ -186,7 +186,7 @@ func TestAConsoleClosedMidRequestIsServerGone(t *testing.T) {
 		s.Close()
 	}()
 	_, err = Ask(context.Background(), Request{Agent: "codex", Workspace: ws, Call: shellCall(ws), Deadline: time.Now().Add(time.Hour)})
-	if !errors.Is(err, ErrServerGone) {
+	if !errors.Is(err, ErrServerGone) || !strings.Contains(err.Error(), "it was the approval console") {
 		t.Fatalf("the console closed mid-request: %v", err)
 	}
 }
