@@ -159,6 +159,46 @@ func TestConsoleInTmux(t *testing.T) {
 	}
 }
 
+// TestConsoleAlertsWhenUnfocused: a card that arrives after the terminal
+// reported it lost the focus (CSI O) is announced on the desktop with
+// notify-send (here a stand-in that records what it was given); one
+// that arrives while focused is not.
+func TestConsoleAlertsWhenUnfocused(t *testing.T) {
+	tmux := requireTool(t, "tmux", "apt-get install tmux")
+	w := newConsoleWorld(t, tmux)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bin := filepath.Join(w.dir, "bin")
+	notified := filepath.Join(w.dir, "notified")
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "notify-send"), []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" >> "+notified+"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tm := w.start(ctx, "alerted", "PATH="+bin+":$PATH DISPLAY=:99 exec "+w.bin+" approvals --codewhale-version 0.10.1")
+	tm.waitScreen("alert when unfocused: desktop")
+	tm.cmd("send-keys", "-l", "\x1b[I").Run() // the terminal reports the focus
+	h := w.hook(ctx, "claude-code", "cargo test")
+	tm.waitScreen("cargo test", "ready: type a code")
+	tm.typeText("d")
+	h.wait(t)
+	tm.cmd("send-keys", "-l", "\x1b[O").Run() // ... and its loss
+	h = w.hook(ctx, "codex", "cargo bench")
+	tm.waitScreen("cargo bench", "not reading keys: the terminal is not focused")
+	waitFile(t, ctx, notified)
+	got, _ := os.ReadFile(notified)
+	if !strings.Contains(string(got), "Codewhale approval\ncodex asks: exec_shell: cargo bench") || strings.Contains(string(got), "cargo test") {
+		t.Errorf("notify-send was given:\n%s", got)
+	}
+	tm.cmd("send-keys", "-l", "\x1b[I").Run()
+	tm.waitScreen("cargo bench", "ready: type a code")
+	tm.typeText("\x1b")
+	if a := h.wait(t); a.decision != "deny" {
+		t.Errorf("Esc after the focus came back: %+v", a)
+	}
+}
+
 // consoleWorld is a user's home, a repository whose policy asks, and the
 // built codewhale-ls.
 type consoleWorld struct {
