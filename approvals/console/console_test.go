@@ -493,3 +493,33 @@ func TestTheCardsNotesAreShownOnceWithoutTheReasonAgain(t *testing.T) {
 		t.Fatalf("a detail unlike the reason:\n%s", body)
 	}
 }
+
+func TestWrapKeepsEscapesWholeAndInputsExact(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		cols int
+		want []string
+	}{
+		// Prose breaks after a space.
+		{"Reason: a human decides whether to start it", 20, []string{"Reason: a human ", "decides whether to ", "start it"}},
+		// An input's text breaks at the edge, its spaces where they are.
+		{"  cargo  build --release", 12, []string{"  cargo  bui", "  ld --relea", "  se"}},
+		// An escape moves whole to the next row, unless that would leave
+		// most of a row empty.
+		{"  " + strings.Repeat("x", 30) + "⟪PDI U+2069⟫", 40, []string{"  " + strings.Repeat("x", 30), "  ⟪PDI U+2069⟫"}},
+		{"  ls #⟪PDI U+2069⟫", 12, []string{"  ls #⟪PDI U", "  +2069⟫"}},
+		{"  ab⟪PDI U+2069⟫", 16, []string{"  ab⟪PDI U+2069⟫"}},
+		// Wide characters take two cells.
+		{"  ⟪漢 U+6F22⟫", 8, []string{"  ⟪漢 U+", "  6F22⟫"}},
+	} {
+		got := wrap(tc.line, tc.cols)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tc.line, tc.cols, got, tc.want)
+		}
+		for _, row := range got {
+			if Width(row) > tc.cols {
+				t.Errorf("wrap(%q, %d): row %q is wider", tc.line, tc.cols, row)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"golang.org/x/text/width"
 )
 
@@ -132,26 +133,43 @@ func wrapAll(lines []string, cols int) []string {
 	return out
 }
 
+// wrap cuts line into rows of at most cols cells. An escape (⟪…⟫) is not
+// cut where it can move whole to the next row; a line of the card's own
+// prose (not indented) breaks after a space, while an input's text,
+// indented, breaks exactly at the edge, so every character of it stays
+// where it is, spaces included.
 func wrap(line string, cols int) []string {
 	pad := len(line) - len(strings.TrimLeft(line, " "))
 	if pad > cols/2 {
 		pad = 0
 	}
+	prose := pad == 0
 	var rows []string
-	var row strings.Builder
-	used := 0
+	var row []rune
+	used, brk := 0, -1 // brk: where a new row may start, -1 none
 	for _, r := range line {
 		w := cells(r)
-		if used+w > cols {
-			rows = append(rows, row.String())
-			row.Reset()
-			row.WriteString(strings.Repeat(" ", pad))
-			used = pad
+		if used+w > cols && len(row) > pad {
+			if brk > pad && Width(string(row[brk:])) <= cols/3 {
+				rest := row[brk:]
+				rows = append(rows, string(row[:brk]))
+				row = append([]rune(strings.Repeat(" ", pad)), rest...)
+			} else {
+				rows = append(rows, string(row))
+				row = []rune(strings.Repeat(" ", pad))
+			}
+			used, brk = Width(string(row)), -1
 		}
-		row.WriteRune(r)
+		if r == []rune(problem.EscapeOpen)[0] {
+			brk = len(row)
+		}
+		row = append(row, r)
 		used += w
+		if prose && r == ' ' {
+			brk = len(row)
+		}
 	}
-	return append(rows, row.String())
+	return append(rows, string(row))
 }
 
 // cells is how many terminal cells r takes.
