@@ -261,7 +261,7 @@ func (tm *tmuxNeovim) panePID() int {
 // hookRun is one `codewhale-ls hook AGENT` process answering an event.
 type hookRun struct {
 	agent    string
-	deadline time.Time // when the hook must have answered
+	deadline time.Time // when the hook answers at the latest, a deny
 	done     chan struct{}
 	out      bytes.Buffer
 	errOut   bytes.Buffer
@@ -287,7 +287,9 @@ func (w *consoleWorld) hook(ctx context.Context, agent, command string) *hookRun
 	}
 	event["tool_input"].(map[string]any)["command"] = command
 	raw, _ = json.Marshal(event)
-	h := &hookRun{agent: agent, done: make(chan struct{}), deadline: time.Now().Add(hookTimeout)}
+	// The hook's own deadline: 5 s (agents' answerMargin) before the
+	// agent's timeout.
+	h := &hookRun{agent: agent, done: make(chan struct{}), deadline: time.Now().Add(hookTimeout - 5*time.Second)}
 	cmd := exec.CommandContext(ctx, w.bin, "hook", agent, "--codewhale-version", "0.10.1", "--timeout", strconv.Itoa(int(hookTimeout.Seconds())))
 	cmd.Env, cmd.Dir, cmd.Stdin = w.env, w.ws, bytes.NewReader(raw)
 	cmd.Stdout, cmd.Stderr = &h.out, &h.errOut
