@@ -14,11 +14,13 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
-// Ask sends the call to the editor's server for workspace and returns the final Decision
-// (decided by the server with its snapshot, prompting the user where Codewhale would ask).
+// Ask sends the call to the editor's server for workspace, or, when none
+// answers, to the user's approval console (ConsolePath), and returns the
+// final Decision (decided by the server with its snapshot, prompting the
+// user where Codewhale would ask).
 //
-// It returns ErrNoEditor when no server listens there, when the runtime
-// directory is not one only we can use, or when the server refused us, and
+// It returns ErrNoEditor when neither listens, when the runtime
+// directory is not one only we can use, or when they refused us, and
 // another error (ErrServerGone, a deadline) when a server took the call
 // but gave no decision: the caller denies.
 func Ask(ctx context.Context, req Request) (gate.Decision, error) {
@@ -41,7 +43,19 @@ func Ask(ctx context.Context, req Request) (gate.Decision, error) {
 	if err != nil {
 		return gate.Decision{}, err
 	}
-	conn, err := dial(ctx, req.Workspace)
+	d, err := exchange(ctx, line, func(ctx context.Context) (*net.UnixConn, error) { return dial(ctx, req.Workspace) })
+	if errors.Is(err, ErrNoEditor) {
+		// No editor serves the workspace: the user's approval console
+		// may (console.go).
+		return askConsole(ctx, line, err)
+	}
+	return d, err
+}
+
+// exchange sends one request line on the connection connect makes and
+// reads the one reply.
+func exchange(ctx context.Context, line []byte, connect func(context.Context) (*net.UnixConn, error)) (gate.Decision, error) {
+	conn, err := connect(ctx)
 	if err != nil {
 		return gate.Decision{}, err
 	}
@@ -78,6 +92,11 @@ func dial(ctx context.Context, workspace string) (*net.UnixConn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
 	}
+	return dialSocket(ctx, path)
+}
+
+// dialSocket connects to the approval socket at path, with dial's checks.
+func dialSocket(ctx context.Context, path string) (*net.UnixConn, error) {
 	if err := checkSafeDir(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
 	}

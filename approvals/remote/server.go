@@ -37,6 +37,11 @@ type Server struct {
 	mu     sync.Mutex
 	closed bool
 	conns  map[net.Conn]struct{}
+
+	// serves, set for the console (ListenConsole), admits a request of
+	// any workspace it names that serves accepts; otherwise only
+	// workspace's requests are read.
+	serves func(workspace string) error
 }
 
 // Listen serves workspace's socket, deciding each request with handle.
@@ -49,6 +54,12 @@ func Listen(workspace string, handle Handler) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	return listenAt(path, &Server{workspace: workspace, handle: handle})
+}
+
+// listenAt serves s (its workspace or serves, and its handler) on the
+// socket at path, in the safe runtime directory.
+func listenAt(path string, s *Server) (*Server, error) {
 	if err := makeSafeDir(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
@@ -64,8 +75,8 @@ func Listen(workspace string, handle Handler) (*Server, error) {
 		ln.Close()
 		return nil, fmt.Errorf("restricting the approval socket: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{workspace: workspace, path: path, ln: ln, handle: handle, ctx: ctx, cancel: cancel, conns: map[net.Conn]struct{}{}}
+	s.path, s.ln, s.conns = path, ln, map[net.Conn]struct{}{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -176,6 +187,11 @@ func (s *Server) serve(conn *net.UnixConn) {
 	}
 	conn.SetReadDeadline(time.Now().Add(readTimeout))
 	req, err := s.read(conn)
+	var refused notServed
+	if errors.As(err, &refused) {
+		reply(conn, wireReply{Refused: refused.Error()})
+		return
+	}
 	if err != nil {
 		reply(conn, wireReply{Error: err.Error()})
 		return
@@ -183,6 +199,15 @@ func (s *Server) serve(conn *net.UnixConn) {
 	conn.SetReadDeadline(time.Time{})
 	ctx, cancel := context.WithDeadline(s.ctx, req.Deadline.Add(-ServerMargin))
 	defer cancel()
+	if s.serves != nil {
+		// The console shows a card per request: a hook that left takes
+		// its card off the screen at once (ErrClientGone).
+		var hangup context.CancelCauseFunc
+		ctx, hangup = context.WithCancelCause(ctx)
+		defer hangup(nil)
+		s.wg.Add(1)
+		go s.watchHangup(conn, hangup)
+	}
 	d := s.handle(ctx, req)
 	reply(conn, wireReply{Decision: &d})
 }
@@ -197,7 +222,13 @@ func (s *Server) read(conn net.Conn) (Request, error) {
 	if err != nil {
 		return Request{}, fmt.Errorf("reading the request (one JSON object ended by a newline): %w", err)
 	}
-	return parseRequest(line, s.workspace)
+	workspace := s.workspace
+	if s.serves != nil {
+		if workspace, err = s.servedWorkspace(line); err != nil {
+			return Request{}, err
+		}
+	}
+	return parseRequest(line, workspace)
 }
 
 // parseRequest reads a wire request for the server of workspace. The call

@@ -126,6 +126,32 @@ flags it does not know (--help too) are denied in the agent's form.
 
 example: codewhale-ls hook install claude-code
 `,
+	"approvals": `usage: codewhale-ls approvals [REPO...] [--alert desktop|notify|bell|none] [--config PATH] [--codewhale-version V] [--exact]
+
+The terminal approval console: run it in a terminal or a tmux pane (over
+SSH too), and an agent's hook whose repository no editor serves asks here
+(docs/agents.md). It serves REPO... (a workspace equal to or inside one),
+default every repository of this user that no editor serves, and shows one
+card at a time, the others counted: the whole input with invisible and
+direction characters escaped, the asking agent, the rule and layer, the
+time left. Nothing answers a card until it has been on the screen
+untouched for 1 s; then type the code shown beside a choice to approve
+(once, for the session, always, as the card offers), d or Esc to deny. Any
+other key does nothing but restart that second. Ctrl-C stops it; the
+cards waiting are denied, and so is a hook whose console is killed.
+
+  --alert MODE               when a card arrives while the terminal is not
+                             focused: desktop (notify-send, else the
+                             terminal's notification escape and the bell;
+                             the default), notify (the escape and the bell),
+                             bell, none
+  --codewhale-version V      decide as Codewhale V (default: the codewhale on
+                             PATH, else the newest)
+  --exact                    Codewhale's decision alone, without the
+                             hardening layer (docs/hardening.md)
+
+example: codewhale-ls approvals ~/src/app
+`,
 	"version": `usage: codewhale-ls version (also --version, -v)
 
 Prints codewhale-ls's version, the commit and time it was built from and

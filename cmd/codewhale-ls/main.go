@@ -22,6 +22,7 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls hook install|uninstall AGENT [--project|--user] [--yes] [--workspace DIR]
        codewhale-ls init [--config PATH] [--workspace DIR] [--yes]
        codewhale-ls hooks approve [FILE] [--yes]
+       codewhale-ls approvals [REPO...] [--alert desktop|notify|bell|none]
        codewhale-ls version
        codewhale-ls help [COMMAND]    (or COMMAND --help)
 
@@ -69,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return initCommand(rest, stdin, stdout, stderr)
 	case "hooks":
 		return hooksCommand(rest, stdin, stdout, stderr)
+	case "approvals":
+		return approvalsCommand(rest, stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":
