@@ -43,6 +43,9 @@ type Config struct {
 	// Grant appends "always" rules to a permissions.toml; nil is
 	// AppendRules (tests stand in a failing disk).
 	Grant func(path string, rules []execpolicy.Rule) (int, error)
+	// ShownBy names who shows the prompts, in the trace and the decision
+	// log: "the editor" when empty, "the approval console".
+	ShownBy string
 	// Exact decides as Codewhale does and nothing more: the hardening
 	// layer off (initializationOptions.hardening = false, docs/hardening.md).
 	Exact bool
@@ -80,7 +83,7 @@ func New(c Config) *Authorizer {
 		grant = AppendRules
 	}
 	a := &Authorizer{
-		broker:   NewBroker(c.Asker, c.Timeout),
+		broker:   NewBroker(c.Asker, c.Timeout, c.ShownBy),
 		sessions: NewSessions(),
 		policies: c.Policies,
 		log:      c.Log,

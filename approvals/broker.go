@@ -36,6 +36,7 @@ var ErrCannotPrompt = errors.New("this editor cannot show approval prompts")
 type Broker struct {
 	asker   Asker
 	timeout time.Duration
+	shownBy string // who shows the prompts: "the editor", "the approval console"
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -46,12 +47,16 @@ type Broker struct {
 }
 
 // NewBroker returns a broker asking through asker, with timeout per prompt
-// (DefaultTimeout when not positive).
-func NewBroker(asker Asker, timeout time.Duration) *Broker {
+// (DefaultTimeout when not positive), its prompts shown by shownBy ("the
+// editor" when empty), as the trace and the decision log say.
+func NewBroker(asker Asker, timeout time.Duration, shownBy string) *Broker {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Broker{asker: asker, timeout: timeout, closed: make(chan struct{}), pending: map[string]string{}}
+	if shownBy == "" {
+		shownBy = "the editor"
+	}
+	return &Broker{asker: asker, timeout: timeout, shownBy: shownBy, closed: make(chan struct{}), pending: map[string]string{}}
 }
 
 // Pending is the number of prompts waiting for an answer.
@@ -97,7 +102,7 @@ func (b *Broker) Ask(ctx context.Context, p *Prompt, bound Bound) gate.Answer {
 		return gate.Answer{Choice: gate.ChoiceDismissed, Why: "no prompt id: " + err.Error()}
 	}
 	p.ID = id
-	limit := deadline{within: b.timeout, source: "the editor's approval timeout"}
+	limit := deadline{within: b.timeout, source: b.shownBy + "'s approval timeout"}
 	if bound.Within > 0 && bound.Within < limit.within {
 		limit = deadline{within: bound.Within, source: bound.Source}
 	}
@@ -106,7 +111,7 @@ func (b *Broker) Ask(ctx context.Context, p *Prompt, bound Bound) gate.Answer {
 	}
 	due := time.Now().Add(limit.within)
 	p.Deadline = due.UTC().Format(time.RFC3339)
-	by := "in the editor (prompt " + id + ")"
+	by := "in " + b.shownBy + " (prompt " + id + ")"
 
 	if !b.register(id, p.Agent) {
 		return gate.Answer{Choice: gate.ChoiceDisconnected, By: by, Why: "the server is shutting down"}

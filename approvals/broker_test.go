@@ -58,7 +58,7 @@ func TestBrokerAnswers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := NewBroker(c.asker, 50*time.Millisecond)
+			b := NewBroker(c.asker, 50*time.Millisecond, "")
 			defer b.Close()
 			p := card()
 			a := b.Ask(context.Background(), p, Bound{})
@@ -77,7 +77,7 @@ func TestBrokerAnswers(t *testing.T) {
 
 func TestBrokerPromptIDsAreUnguessable(t *testing.T) {
 	asker := &scripted{reply: gate.ChoiceOnce}
-	b := NewBroker(asker, time.Second)
+	b := NewBroker(asker, time.Second, "")
 	defer b.Close()
 	seen := map[string]bool{}
 	for range 100 {
@@ -96,7 +96,7 @@ func TestBrokerPromptIDsAreUnguessable(t *testing.T) {
 // TestBrokerCloseDeniesPending: many prompts wait at once; closing the
 // broker ends every one as disconnected, at once, and leaves no goroutine.
 func TestBrokerCloseDeniesPending(t *testing.T) {
-	b := NewBroker(&scripted{block: true}, time.Hour)
+	b := NewBroker(&scripted{block: true}, time.Hour, "")
 	const n = 50
 	answers := make(chan gate.Answer, n)
 	for range n {
@@ -117,7 +117,7 @@ func TestBrokerCloseDeniesPending(t *testing.T) {
 }
 
 func TestBrokerCancelledRequest(t *testing.T) {
-	b := NewBroker(&scripted{block: true}, time.Hour)
+	b := NewBroker(&scripted{block: true}, time.Hour, "")
 	defer b.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -132,7 +132,7 @@ func TestBrokerCancelledRequest(t *testing.T) {
 }
 
 func TestBrokerPromptEndsAtTheCallersDeadline(t *testing.T) {
-	b := NewBroker(&scripted{block: true}, time.Hour)
+	b := NewBroker(&scripted{block: true}, time.Hour, "")
 	defer b.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -152,7 +152,7 @@ func TestBrokerPromptEndsAtTheCallersDeadline(t *testing.T) {
 
 func TestBrokerPendingAgents(t *testing.T) {
 	asker := &scripted{block: true}
-	b := NewBroker(asker, time.Hour)
+	b := NewBroker(asker, time.Hour, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, agent := range []string{"cursor", "", "claude-code", "cursor"} {

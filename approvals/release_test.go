@@ -137,7 +137,7 @@ func TestApprovalBoundIsTheSoonest(t *testing.T) {
 // TestBoundOnlyShortens: a bound later than the editor's timeout does not
 // lengthen the wait; the editor's timeout decides and says so.
 func TestBoundOnlyShortens(t *testing.T) {
-	b := NewBroker(&scripted{block: true}, 20*time.Millisecond)
+	b := NewBroker(&scripted{block: true}, 20*time.Millisecond, "")
 	defer b.Close()
 	a := b.Ask(context.Background(), card(), Bound{Within: time.Hour, Source: "the config"})
 	if a.Choice != gate.ChoiceTimeout || !strings.Contains(a.Why, "the editor's approval timeout") {

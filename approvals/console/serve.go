@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/codewhale-ls/codewhale-ls/approvals"
-	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
-	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
@@ -114,19 +111,6 @@ func (p Policies) Snapshot(ctx context.Context, workspace string) (*config.Snaps
 
 // Reload does nothing: every Snapshot is read afresh.
 func (Policies) Reload() {}
-
-// DecideHook decides a hook's request with authz exactly as the editor's
-// server does (rpc/remote.go decideRemote): the agent runs the call
-// itself, outside Codewhale's sandbox, and its hook asked for a person.
-// (approvals.Authorizer.AuthorizeHook, with per-agent session grants, is
-// to replace it.)
-func DecideHook(authz *approvals.Authorizer) remote.Handler {
-	return func(ctx context.Context, r remote.Request) gate.Decision {
-		r.Call.OutsideSandbox = true
-		r.Call.AskedForHuman = true
-		return authz.Authorize(ctx, r.Call, r.Agent)
-	}
-}
 
 // ErrNotTerminal is the console's refusal to run without a terminal.
 var ErrNotTerminal = errors.New("standard input is not a terminal: the approval console reads a person's keys, so it runs only in a terminal (or a tmux pane)")

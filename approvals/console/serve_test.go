@@ -51,7 +51,7 @@ func TestTheConsoleDecidesAHooksCallFromTheFilesOnDisk(t *testing.T) {
 		},
 	}})
 	defer authz.Close()
-	decide := DecideHook(authz)
+	decide := authz.AuthorizeHook
 	call := gate.Request{Tool: "exec_shell", Input: map[string]any{"command": "cargo test"}, Workspace: ws}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

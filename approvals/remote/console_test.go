@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -103,25 +104,27 @@ func TestAnEditorsRefusalFallsToTheConsole(t *testing.T) {
 func TestTheConsoleRefusesAWorkspaceItDoesNotServe(t *testing.T) {
 	runtimeHere(t)
 	served, other := t.TempDir(), t.TempDir()
-	called := false
+	// Atomic: the race detector does not see the reply read by recvmsg
+	// as ordering the handler before Ask returns.
+	var called atomic.Bool
 	listenConsole(t, func(ws string) error {
 		if ws != served {
 			return errors.New("not one of its repositories")
 		}
 		return nil
 	}, func(context.Context, Request) gate.Decision {
-		called = true
+		called.Store(true)
 		return gate.Decision{Decision: gate.Allow}
 	})
 	_, err := Ask(context.Background(), Request{Agent: "codex", Workspace: other, Call: shellCall(other), Deadline: time.Now().Add(time.Minute)})
 	if !errors.Is(err, ErrNoEditor) || !strings.Contains(err.Error(), "the approval console does not serve "+other+": not one of its repositories") {
 		t.Fatalf("an unserved workspace: %v", err)
 	}
-	if called {
+	if called.Load() {
 		t.Fatal("the console decided a call of a workspace it does not serve")
 	}
-	if _, err := Ask(context.Background(), Request{Agent: "codex", Workspace: served, Call: shellCall(served), Deadline: time.Now().Add(time.Minute)}); err != nil || !called {
-		t.Fatalf("a served workspace: %v (decided: %v)", err, called)
+	if _, err := Ask(context.Background(), Request{Agent: "codex", Workspace: served, Call: shellCall(served), Deadline: time.Now().Add(time.Minute)}); err != nil || !called.Load() {
+		t.Fatalf("a served workspace: %v (decided: %v)", err, called.Load())
 	}
 }
 

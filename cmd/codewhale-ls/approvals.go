@@ -67,12 +67,12 @@ func approvalsCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	log := approvals.OpenRecorder(approvals.DefaultDecisionLogFor(loadOpts("")))
 	cards := console.New()
 	authz := approvals.New(approvals.Config{
-		Asker: cards, Hooks: hooks.ShellRunner{}, Log: log, Exact: fs.bools["exact"],
+		Asker: cards, ShownBy: "the approval console", Hooks: hooks.ShellRunner{}, Log: log, Exact: fs.bools["exact"],
 		Policies: console.Policies{Repositories: repos, Options: loadOpts, Release: func(ctx context.Context, ws string) (release.Choice, error) {
 			return fs.codewhale(ctx, ws)
 		}},
 	})
-	srv, err := remote.ListenConsole(repos.Serves, console.DecideHook(authz))
+	srv, err := remote.ListenConsole(repos.Serves, authz.AuthorizeHook)
 	if err != nil {
 		authz.Close()
 		cards.Close()
