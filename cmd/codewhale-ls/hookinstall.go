@@ -165,9 +165,9 @@ func noPolicyNote(stderr io.Writer, agent install.Agent, workspace string) {
 	}
 	fmt.Fprintf(stderr, "note: no Codewhale policy exists (neither %s nor %s): Codewhale's defaults hold, under which only commands it knows to be read-only (git status, ls, cat) run unasked, and every other call (npm test, cargo build, git commit, a file write) needs a person's approval.\n", paths.Config, paths.Permissions)
 	if agent.NoAsk != "" {
-		fmt.Fprintf(stderr, "note: %s cannot put that question to you (%s), so every such call of %s is denied unless an editor running codewhale-ls serves the approval.\n", agent.Name, agent.NoAsk, agent.Name)
+		fmt.Fprintf(stderr, "note: %s cannot put that question to you (%s), so every such call of %s is denied unless your editor (with codewhale-ls) has the repository open or `codewhale-ls approvals` runs in a terminal to ask you.\n", agent.Name, agent.NoAsk, agent.Name)
 	} else {
-		fmt.Fprintf(stderr, "note: %s asks you about every such call where it can ask a person, and is denied it where nobody can answer (a headless run, a mode that approves by itself) unless an editor running codewhale-ls serves the approval.\n", agent.Name)
+		fmt.Fprintf(stderr, "note: every such call of %s is put to you by your editor (with codewhale-ls) when it has the repository open, else by `codewhale-ls approvals` when it runs in a terminal, else by %s's own prompt; where none of them can ask you (a headless run, a mode that approves by itself) it is denied.\n", agent.Name, agent.Name)
 	}
 	fmt.Fprintln(stderr, "note: `codewhale-ls init` in your repository writes a starter policy: its build and test commands allowed there, force pushes and publishing denied everywhere.")
 }

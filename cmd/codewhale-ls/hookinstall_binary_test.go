@@ -85,12 +85,12 @@ func TestHookInstallSaysWhenNoPolicyExists(t *testing.T) {
 		t.Setenv(v, "")
 	}
 	code, _, errOut := runCLI(t, "", "hook", "install", "codex", "--yes")
-	for _, want := range []string{"no Codewhale policy exists", "npm test, cargo build, git commit", "every such call of codex is denied", "codewhale-ls init"} {
+	for _, want := range []string{"no Codewhale policy exists", "npm test, cargo build, git commit", "every such call of codex is denied unless your editor", "`codewhale-ls approvals` runs in a terminal", "codewhale-ls init"} {
 		if code != 0 || !strings.Contains(errOut, want) {
 			t.Errorf("exit %d, no %q in:\n%s", code, want, errOut)
 		}
 	}
-	if _, _, errOut := runCLI(t, "", "hook", "install", "claude-code", "--yes"); !strings.Contains(errOut, "claude-code asks you") {
+	if _, _, errOut := runCLI(t, "", "hook", "install", "claude-code", "--yes"); !strings.Contains(errOut, "else by `codewhale-ls approvals` when it runs in a terminal, else by claude-code's own prompt") {
 		t.Errorf("claude-code:\n%s", errOut)
 	}
 	perms := filepath.Join(home, ".codewhale", "permissions.toml")
