@@ -1,0 +1,342 @@
+//go:build linux
+
+package editors_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
+)
+
+// Issue 25: VS Code serves the approvals of every repository it has open,
+// from start-up, not only where a .codewhale/ is. code-server is opened on
+// a git repository without .codewhale/, its source file open in the
+// editor, and editors/e2e/vscode-repos.mjs is the person at it.
+
+// reposReport is editors/e2e/vscode-repos.mjs's report.
+type reposReport struct {
+	Steps     []string    `json:"steps"`
+	SourceTab string      `json:"sourceTab"`
+	Cards     []reposCard `json:"cards"`
+}
+
+type reposCard struct {
+	Name        string   `json:"name"`
+	Answer      string   `json:"answer"`
+	Buttons     []string `json:"buttons"`
+	Text        string   `json:"text"`
+	GoneAfterMs int64    `json:"goneAfterMs"`
+	// Told is the notification's text while the window was away (AWAY=1).
+	Told             *string `json:"told"`
+	ToldGoneWhenBack bool    `json:"toldGoneWhenBack"`
+}
+
+// cardPlan is one card the person answers: answer is deny, esc, once or
+// deadline (editors/e2e/vscode-repos.mjs).
+type cardPlan struct {
+	Name   string `json:"name"`
+	Answer string `json:"answer"`
+}
+
+// plainRepository makes dir a git repository with a source file and no
+// .codewhale/, and returns the source file's path.
+func plainRepository(t *testing.T, dir string) string {
+	t.Helper()
+	source := filepath.Join(dir, "src", "main.rs")
+	if err := os.MkdirAll(filepath.Dir(source), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(source, []byte("fn main() {\n    println!(\"hello\");\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return source
+}
+
+// The tests of this file have short names: the approval socket's path
+// (under t.TempDir(), named after the test) must fit a socket address.
+
+// reposBrowser is vscode-repos.mjs running beside the test: the test
+// meets it through files in sync and collects its report with wait.
+type reposBrowser struct {
+	sync string
+	done chan struct{}
+	// Set before done closes.
+	report reposReport
+	err    error
+	stderr bytes.Buffer
+}
+
+// startReposBrowser starts editors/e2e/vscode-repos.mjs on the workbench
+// at url, opening the repository folder and its source file, to answer
+// the cards of plan. The script and its Chromium are killed by group at
+// the test's end whatever happens; their report is reposBrowser.wait's.
+func startReposBrowser(t *testing.T, s *vscodeSession, url, folder, source string, plan []cardPlan, extra ...string) *reposBrowser {
+	t.Helper()
+	b := &reposBrowser{sync: filepath.Join(s.root, "sync"), done: make(chan struct{})}
+	if err := os.MkdirAll(b.sync, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("e2e/vscode-repos.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	browserPIDFile := filepath.Join(s.root, "chromium.pid")
+	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
+	cmd := exec.CommandContext(ctx, s.tools.node, script)
+	cmd.Dir = s.root
+	cmd.Env = append(s.browserEnv(url,
+		"CODEWHALE_E2E_OPEN_PARAMS="+mustJSON(t, map[string]string{"folder": folder}),
+		"CODEWHALE_E2E_SOURCE_FILE="+source,
+		"CODEWHALE_E2E_SYNC="+b.sync,
+		"CODEWHALE_E2E_PLAN="+mustJSON(t, plan),
+		"CODEWHALE_E2E_BROWSER_PID="+browserPIDFile, "CODEWHALE_E2E_CHROMIUM="+s.tools.chromium,
+	), extra...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &b.stderr
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(b.done)
+		defer cancel()
+		runErr := cmd.Wait()
+		if runErr != nil {
+			b.err = runErr
+			return
+		}
+		b.err = json.Unmarshal(stdout.Bytes(), &b.report)
+	}()
+	t.Cleanup(func() {
+		// The test is over, whatever it got to: the script may end.
+		b.signal(t, "done.json", map[string]any{})
+		select {
+		case <-b.done:
+		case <-time.After(30 * time.Second):
+			cancel()
+			<-b.done
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // anything the script left behind
+		if data, err := os.ReadFile(browserPIDFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+				killGroup(t, pid, nil)
+			}
+		}
+	})
+	return b
+}
+
+// waitFor waits for the script's file name in the sync directory, failing
+// the test (with the script's steps) when the script ends first or the
+// bound passes.
+func (b *reposBrowser) waitFor(t *testing.T, name string, bound time.Duration) {
+	t.Helper()
+	end := time.Now().Add(bound)
+	for {
+		if _, err := os.Stat(filepath.Join(b.sync, name)); err == nil {
+			return
+		}
+		select {
+		case <-b.done:
+			t.Fatalf("editors/e2e/vscode-repos.mjs ended before %s: %v\n%s", name, b.err, b.stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(end) {
+			t.Fatalf("no %s from editors/e2e/vscode-repos.mjs within %v\n%s", name, bound, b.stderr.String())
+		}
+	}
+}
+
+// signal writes name for the script, atomically.
+func (b *reposBrowser) signal(t *testing.T, name string, value any) {
+	t.Helper()
+	tmp := filepath.Join(b.sync, name+".tmp")
+	if err := os.WriteFile(tmp, []byte(mustJSON(t, value)), 0o600); err != nil {
+		t.Error(err)
+		return
+	}
+	if err := os.Rename(tmp, filepath.Join(b.sync, name)); err != nil {
+		t.Error(err)
+	}
+}
+
+// wait tells the script the test is done and returns its report.
+func (b *reposBrowser) wait(t *testing.T) reposReport {
+	t.Helper()
+	b.signal(t, "done.json", map[string]any{})
+	select {
+	case <-b.done:
+	case <-time.After(e2eTimeout):
+		t.Fatal("editors/e2e/vscode-repos.mjs did not end")
+	}
+	t.Logf("browser steps:\n%s", b.stderr.String())
+	if b.err != nil {
+		t.Fatalf("editors/e2e/vscode-repos.mjs: %v", b.err)
+	}
+	return b.report
+}
+
+// approvalSocket is where the editor serves folder's approvals for the
+// session's processes (XDG_RUNTIME_DIR is the session's home).
+func approvalSocket(t *testing.T, s *vscodeSession, folder string) string {
+	t.Helper()
+	t.Setenv("XDG_RUNTIME_DIR", s.dirs["home"])
+	path, err := remote.SocketPath(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// waitServed waits until a socket is listening at path, and says how long
+// that took.
+func waitServed(t *testing.T, path string, bound time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSocket != 0 {
+			return time.Since(start)
+		}
+		if time.Since(start) > bound {
+			t.Fatalf("no approval socket at %s within %v", path, bound)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// claudeHook runs `codewhale-ls hook claude-code` in dir, as Claude Code
+// runs its PreToolUse hook, for a Bash command that needs a person, and
+// returns what it answered Claude Code.
+func claudeHook(t *testing.T, s *vscodeSession, dir, command string) string {
+	t.Helper()
+	event := map[string]any{
+		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command},
+		"tool_use_id": "toolu_repos", "permission_mode": "default", "cwd": dir, "session_id": "s1",
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, serverBinary(t), "hook", "claude-code", "--codewhale-version", "0.10.1")
+	cmd.Dir, cmd.Env = dir, s.env
+	cmd.Stdin = strings.NewReader(mustJSON(t, event))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("codewhale-ls hook claude-code: %v\n%s", err, stderr.String())
+	}
+	return string(out)
+}
+
+// reposCommand needs a person in the test's policy (the Ask posture): a
+// shell line that fetches from the network.
+const reposCommand = "npm test && curl -s https://example.com"
+
+// TestVSCodeServesPlainRepo: VS Code opened on a
+// repository without .codewhale/, a source file open: the folder's
+// approval socket is served from start-up, a Claude Code hook's call gets
+// its card, and Deny on the card is Claude Code's answer.
+func TestVSCodeServesPlainRepo(t *testing.T) {
+	s := newVSCodeSession(t, nil)
+	repo := s.dirs["ws"]
+	source := plainRepository(t, repo)
+	serverBinary(t) // the hook's binary, built before code-server starts, not while a card waits
+	socket := approvalSocket(t, s, repo)
+	server := s.start(t, repo, "--disable-workspace-trust")
+	b := startReposBrowser(t, s, server, repo, source, []cardPlan{{Name: "repos-deny", Answer: "deny"}})
+	b.waitFor(t, "ready.json", 3*time.Minute)
+	t.Logf("the repository's approval socket served %v after the source file opened", waitServed(t, socket, time.Minute))
+	answer := claudeHook(t, s, repo, reposCommand)
+	report := b.wait(t)
+	if !strings.Contains(report.SourceTab, "main.rs") {
+		t.Errorf("the editor's active tab is %q, want the source file", report.SourceTab)
+	}
+	if len(report.Cards) != 1 {
+		t.Fatalf("cards: %+v, want one", report.Cards)
+	}
+	c := report.Cards[0]
+	if !strings.Contains(c.Text, "Claude Code asks") || !strings.Contains(c.Text, "curl -s https://example.com") || !strings.Contains(c.Text, repo) {
+		t.Errorf("the card says %q; want Claude Code, the whole command and the repository", c.Text)
+	}
+	if !strings.Contains(answer, `"permissionDecision":"deny"`) {
+		t.Errorf("Claude Code was answered %s; want the card's deny", answer)
+	}
+	checkScreenshot(t, filepath.Join(s.dirs["shots"], "vscode-repos-deny.png"))
+}
+
+// TestVSCodeServeAllOff: with codewhale.serveAllFolders off, the
+// same window serves nothing once the extension has started (a Claude Code
+// hook keeps Claude Code's own prompt), until a policy file is opened:
+// then it serves the folder, as before issue 25.
+func TestVSCodeServeAllOff(t *testing.T) {
+	s := newVSCodeSession(t, map[string]any{"codewhale.serveAllFolders": false})
+	repo := s.dirs["ws"]
+	source := plainRepository(t, repo)
+	serverBinary(t)
+	socket := approvalSocket(t, s, repo)
+	server := s.start(t, repo, "--disable-workspace-trust")
+	b := startReposBrowser(t, s, server, repo, source, []cardPlan{{Name: "repos-policy-open", Answer: "deny"}})
+	b.waitFor(t, "ready.json", 3*time.Minute)
+	// The extension has been activated (onStartupFinished) and has decided.
+	waitActivated(t, filepath.Join(s.dirs["user-data"], "logs"), time.Minute)
+	if _, err := os.Lstat(socket); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("with codewhale.serveAllFolders off, the repository's approval socket is there (%v)", err)
+	}
+	if answer := claudeHook(t, s, repo, reposCommand); !strings.Contains(answer, `"permissionDecision":"ask"`) {
+		t.Errorf("with nobody serving, Claude Code was answered %s; want its own prompt (ask)", answer)
+	}
+	// A policy file opened: the window serves, as before.
+	b.signal(t, "policy-0.json", map[string]string{"path": filepath.Join(s.dirs["home/.codewhale"], "permissions.toml")})
+	b.waitFor(t, "policy-0-open.json", time.Minute)
+	waitServed(t, socket, time.Minute)
+	answer := claudeHook(t, s, repo, reposCommand)
+	report := b.wait(t)
+	if len(report.Cards) != 1 || !strings.Contains(report.Cards[0].Text, "Claude Code asks") {
+		t.Errorf("cards once the policy file was open: %+v", report.Cards)
+	}
+	if !strings.Contains(answer, `"permissionDecision":"deny"`) {
+		t.Errorf("Claude Code was answered %s; want the card's deny", answer)
+	}
+}
+
+// waitActivated waits until the extension host's log says the Codewhale
+// extension was activated.
+func waitActivated(t *testing.T, logs string, bound time.Duration) {
+	t.Helper()
+	end := time.Now().Add(bound)
+	for time.Now().Before(end) {
+		found := false
+		filepath.WalkDir(logs, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.Contains(d.Name(), "exthost") {
+				return nil
+			}
+			data, _ := os.ReadFile(path)
+			if bytes.Contains(data, []byte("codewhale-ls.codewhale")) {
+				found = true
+			}
+			return nil
+		})
+		if found {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("the extension host's log under %s never names codewhale-ls.codewhale within %v", logs, bound)
+}
