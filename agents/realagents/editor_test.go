@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
 	"github.com/codewhale-ls/codewhale-ls/internal/editortest"
 )
 
@@ -13,12 +14,12 @@ import (
 // scripted editor (internal/editortest) that answers every approval prompt
 // with one choice. The agents' hooks find it through the approval socket
 // under XDG_RUNTIME_DIR, which the session gives every process.
-func startEditor(t *testing.T, s *session, answer string) *editortest.Editor {
+func startEditor(t *testing.T, s *agentcli.Session, answer string) *editortest.Editor {
 	t.Helper()
-	server := exec.Command(s.hook, "serve", "--stdio")
-	server.Dir = s.repo
-	server.Env = s.baseEnv()
-	return editortest.Start(t, server, s.repo, s.root, map[string]any{"approvals": "codewhale"}, editortest.Choice(answer))
+	server := exec.Command(s.Hook, "serve", "--stdio")
+	server.Dir = s.Repo
+	server.Env = s.BaseEnv()
+	return editortest.Start(t, server, s.Repo, s.Root, map[string]any{"approvals": "codewhale"}, editortest.Choice(answer))
 }
 
 // A call Codewhale asks a human about (a shell command that writes, in
@@ -27,19 +28,19 @@ func startEditor(t *testing.T, s *session, answer string) *editortest.Editor {
 // once writes the file, deny does not and the model is told; without an
 // editor nobody can approve it and nothing is written.
 func TestEditorAnswers(t *testing.T) {
-	eachAgent(t, func(t *testing.T, a *agent) {
+	eachAgent(t, func(t *testing.T, a *agentcli.Agent) {
 		for _, answer := range []string{"once", "deny", "no editor"} {
 			t.Run(strings.ReplaceAll(answer, " ", "-"), func(t *testing.T) {
-				s := newSession(t, a)
+				s := agentcli.NewSession(t, a)
 				installUser(t, s)
 				var e *editortest.Editor
 				if answer != "no editor" {
 					e = startEditor(t, s, answer)
 				}
-				target := filepath.Join(s.repo, "edited.txt")
-				r := s.run(s.repo, a.shell("touch edited.txt"))
-				if written := s.exists(target); written != (answer == "once") {
-					t.Errorf("%s: edited.txt written = %v; the model was told %q", answer, written, r.results[0])
+				target := filepath.Join(s.Repo, "edited.txt")
+				r := s.Run(s.Repo, a.Shell("touch edited.txt"))
+				if written := s.Exists(target); written != (answer == "once") {
+					t.Errorf("%s: edited.txt written = %v; the model was told %q", answer, written, r.Results[0])
 				}
 				if e == nil {
 					return
@@ -48,8 +49,8 @@ func TestEditorAnswers(t *testing.T) {
 				if len(prompted) != 1 {
 					t.Fatalf("the editor was prompted %d times: %v", len(prompted), prompted)
 				}
-				if prompted[0]["agent"] != a.name {
-					t.Errorf("the prompt does not name the agent %s: %v", a.name, prompted[0])
+				if prompted[0]["agent"] != a.Name {
+					t.Errorf("the prompt does not name the agent %s: %v", a.Name, prompted[0])
 				}
 			})
 		}

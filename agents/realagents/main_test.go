@@ -1,6 +1,6 @@
 // Package realagents runs the real agent CLIs (Claude Code, Gemini CLI,
 // Codex, Copilot CLI) headless against our fake model server
-// (internal/fakemodel), with `codewhale-ls hook AGENT` installed as
+// (internal/agentcli), with `codewhale-ls hook AGENT` installed as
 // docs/agents.md tells users to, and checks what the hook's verdicts do:
 // files a denied call would have made, and what the agent tells the model
 // after each call (issue 14, "How it is checked"; the way each CLI runs
@@ -16,20 +16,18 @@ import (
 	"os"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
 	"github.com/codewhale-ls/codewhale-ls/internal/childtest"
 
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv(fakeMCPEnv) == "1" {
-		serveFakeMCP()
+	if agentcli.ServeFakeMCPIfAsked() {
 		return
 	}
 	code := childtest.Run(m)
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir)
-	}
+	agentcli.RemoveBuilt()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)

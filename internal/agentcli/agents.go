@@ -1,4 +1,4 @@
-package realagents
+package agentcli
 
 import (
 	"encoding/json"
@@ -16,12 +16,12 @@ import (
 // (agents/testdata/captured; what was measured around them is in
 // docs/agents.md).
 
-var claude = &agent{
-	name: "claude-code", cli: "claude", node: 22,
-	configure: func(s *session) {},
-	env: func(s *session) []string {
+var Claude = &Agent{
+	Name: "claude-code", CLI: "claude", Node: 22,
+	Configure: func(s *Session) {},
+	Env: func(s *Session) []string {
 		env := []string{
-			"ANTHROPIC_BASE_URL=" + s.model.URL, "ANTHROPIC_API_KEY=test-key",
+			"ANTHROPIC_BASE_URL=" + s.Model.URL, "ANTHROPIC_API_KEY=test-key",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 			"DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
 		}
@@ -34,62 +34,62 @@ var claude = &agent{
 	},
 	// bypassPermissions: Claude's own prompts would refuse every call in
 	// -p mode; the hook is the only gate (docs/agents.md, Claude Code "Ask").
-	args: func(s *session, prompt string) []string {
+	Args: func(s *Session, prompt string) []string {
 		return []string{"-p", prompt, "--permission-mode", "bypassPermissions"}
 	},
-	shell: func(c string) fakemodel.Step {
+	Shell: func(c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Bash", Args: map[string]any{"command": c, "description": "run"}}
 	},
-	read: func(p string) fakemodel.Step {
+	Read: func(p string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Read", Args: map[string]any{"file_path": p}}
 	},
-	mcpArgs: func(s *session) []string {
-		path := filepath.Join(s.root, "mcp.json")
-		s.writeJSON(path, map[string]any{"mcpServers": map[string]any{fakeMCPServer: fakeMCPEntry(s, "")}})
+	MCPArgs: func(s *Session) []string {
+		path := filepath.Join(s.Root, "mcp.json")
+		s.WriteJSON(path, map[string]any{"mcpServers": map[string]any{FakeMCPServer: fakeMCPEntry(s, "")}})
 		return []string{"--mcp-config", path}
 	},
-	write: func(p, c string) fakemodel.Step {
+	Write: func(p, c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "Write", Args: map[string]any{"file_path": p, "content": c}}
 	},
 }
 
-var gemini = &agent{
-	name: "gemini-cli", cli: "gemini", node: 20,
-	configure: func(s *session) {
+var Gemini = &Agent{
+	Name: "gemini-cli", CLI: "gemini", Node: 20,
+	Configure: func(s *Session) {
 		// Without selectedType Gemini exits 41; an untrusted folder makes
 		// headless runs exit 55 and blocks project hooks.
-		s.writeJSON(filepath.Join(s.home, ".gemini", "settings.json"), map[string]any{
+		s.WriteJSON(filepath.Join(s.Home, ".gemini", "settings.json"), map[string]any{
 			"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 			"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 			"telemetry":  map[string]any{"enabled": false},
 			"privacy":    map[string]any{"usageStatisticsEnabled": false},
-			"mcpServers": map[string]any{fakeMCPServer: fakeMCPEntry(s, "")},
+			"mcpServers": map[string]any{FakeMCPServer: fakeMCPEntry(s, "")},
 		})
-		s.writeJSON(filepath.Join(s.home, ".gemini", "trustedFolders.json"), map[string]string{s.repo: "TRUST_FOLDER"})
+		s.WriteJSON(filepath.Join(s.Home, ".gemini", "trustedFolders.json"), map[string]string{s.Repo: "TRUST_FOLDER"})
 	},
-	env: func(s *session) []string {
-		return []string{"GOOGLE_GEMINI_BASE_URL=" + s.model.URL, "GEMINI_API_KEY=test-key", "GEMINI_TELEMETRY_ENABLED=false"}
+	Env: func(s *Session) []string {
+		return []string{"GOOGLE_GEMINI_BASE_URL=" + s.Model.URL, "GEMINI_API_KEY=test-key", "GEMINI_TELEMETRY_ENABLED=false"}
 	},
 	// --yolo: headless Gemini offers only read-only tools otherwise.
-	args: func(s *session, prompt string) []string { return []string{"-p", prompt, "--yolo"} },
-	shell: func(c string) fakemodel.Step {
+	Args: func(s *Session, prompt string) []string { return []string{"-p", prompt, "--yolo"} },
+	Shell: func(c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "run_shell_command", Args: map[string]any{"command": c}}
 	},
-	read: func(p string) fakemodel.Step {
+	Read: func(p string) fakemodel.Step {
 		return fakemodel.Step{Tool: "read_file", Args: map[string]any{"file_path": p}}
 	},
-	write: func(p, c string) fakemodel.Step {
+	Write: func(p, c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "write_file", Args: map[string]any{"file_path": p, "content": c}}
 	},
 }
 
-var codex = &agent{
-	name: "codex", cli: "codex", node: 16,
-	configure: func(s *session) {
+var Codex = &Agent{
+	Name: "codex", CLI: "codex", Node: 16,
+	Configure: func(s *Session) {
 		// A provider of ours speaking the Responses API (Codex refuses
 		// chat); gpt-5.5 is in Codex's bundled list and gets apply_patch.
 		// The project is trusted, else Codex loads no project hooks.
-		s.writeFile(filepath.Join(s.home, ".codex", "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
+		s.WriteFile(filepath.Join(s.Home, ".codex", "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "fake"
 check_for_update_on_startup = false
 
@@ -110,19 +110,19 @@ hooks = true
 
 [projects.%q]
 trust_level = "trusted"
-`, s.model.URL, s.repo))
+`, s.Model.URL, s.Repo))
 	},
-	afterInstall: func(s *session) { trustCodexHooks(s) },
-	env: func(s *session) []string {
-		return []string{"CODEX_HOME=" + filepath.Join(s.home, ".codex"), "FAKE_MODEL_KEY=test-key"}
+	AfterInstall: func(s *Session) { trustCodexHooks(s) },
+	Env: func(s *Session) []string {
+		return []string{"CODEX_HOME=" + filepath.Join(s.Home, ".codex"), "FAKE_MODEL_KEY=test-key"}
 	},
-	args: func(s *session, prompt string) []string {
+	Args: func(s *Session, prompt string) []string {
 		return []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", prompt}
 	},
-	shell: func(c string) fakemodel.Step {
+	Shell: func(c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "exec_command", Args: map[string]any{"cmd": c}}
 	},
-	write: func(p, c string) fakemodel.Step {
+	Write: func(p, c string) fakemodel.Step {
 		var b strings.Builder
 		fmt.Fprintf(&b, "*** Begin Patch\n*** Add File: %s\n", p)
 		for _, line := range strings.SplitAfter(strings.TrimSuffix(c, "\n"), "\n") {
@@ -133,44 +133,44 @@ trust_level = "trusted"
 	},
 }
 
-var copilot = &agent{
-	name: "copilot-cli", cli: "copilot", node: 22,
-	configure: func(s *session) {},
-	env: func(s *session) []string {
+var Copilot = &Agent{
+	Name: "copilot-cli", CLI: "copilot", Node: 22,
+	Configure: func(s *Session) {},
+	Env: func(s *Session) []string {
 		return []string{
-			"COPILOT_HOME=" + filepath.Join(s.home, ".copilot"), "COPILOT_OFFLINE=true",
-			"COPILOT_PROVIDER_BASE_URL=" + s.model.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+			"COPILOT_HOME=" + filepath.Join(s.Home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_BASE_URL=" + s.Model.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
 			"COPILOT_PROVIDER_API_KEY=test-key",
 			// A Claude model: create/edit/view tools with a path (a GPT-5
 			// model gets a freeform apply_patch instead).
 			"COPILOT_MODEL=claude-sonnet-4.5",
 		}
 	},
-	args: func(s *session, prompt string) []string {
+	Args: func(s *Session, prompt string) []string {
 		return []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--disable-client-telemetry"}
 	},
-	shell: func(c string) fakemodel.Step {
+	Shell: func(c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "bash", Args: map[string]any{"command": c, "description": "run"}}
 	},
-	read: func(p string) fakemodel.Step { return fakemodel.Step{Tool: "view", Args: map[string]any{"path": p}} },
-	mcpArgs: func(s *session) []string {
-		path := filepath.Join(s.root, "mcp.json")
-		s.writeJSON(path, map[string]any{"mcpServers": map[string]any{fakeMCPServer: fakeMCPEntry(s, "local")}})
+	Read: func(p string) fakemodel.Step { return fakemodel.Step{Tool: "view", Args: map[string]any{"path": p}} },
+	MCPArgs: func(s *Session) []string {
+		path := filepath.Join(s.Root, "mcp.json")
+		s.WriteJSON(path, map[string]any{"mcpServers": map[string]any{FakeMCPServer: fakeMCPEntry(s, "local")}})
 		return []string{"--additional-mcp-config", "@" + path}
 	},
-	write: func(p, c string) fakemodel.Step {
+	Write: func(p, c string) fakemodel.Step {
 		return fakemodel.Step{Tool: "create", Args: map[string]any{"path": p, "file_text": c}}
 	},
 }
 
-var allAgents = []*agent{claude, gemini, codex, copilot}
+var All = []*Agent{Claude, Gemini, Codex, Copilot}
 
 // trustCodexHooks trusts every hook Codex lists for the repository, as a
 // user does in /hooks: `codex exec` silently skips an untrusted hook. It
 // uses Codex's own app-server (hooks/list, then config/batchWrite of
 // hooks.state.KEY.trusted_hash), so the hash is Codex's.
-func trustCodexHooks(s *session) {
-	s.t.Helper()
+func trustCodexHooks(s *Session) {
+	s.T.Helper()
 	a := s.startAppServer()
 	defer a.close()
 	var listed struct {
@@ -181,9 +181,9 @@ func trustCodexHooks(s *session) {
 			} `json:"hooks"`
 		} `json:"data"`
 	}
-	raw := a.call(s.t, "hooks/list", map[string]any{"cwds": []string{s.repo, filepath.Join(s.repo, "sub"), filepath.Join(s.repo, "secrets")}})
+	raw := a.call(s.T, "hooks/list", map[string]any{"cwds": []string{s.Repo, filepath.Join(s.Repo, "sub"), filepath.Join(s.Repo, "secrets")}})
 	if err := json.Unmarshal(raw, &listed); err != nil {
-		s.t.Fatalf("hooks/list: %v: %s", err, raw)
+		s.T.Fatalf("hooks/list: %v: %s", err, raw)
 	}
 	state := map[string]any{}
 	for _, d := range listed.Data {
@@ -192,9 +192,9 @@ func trustCodexHooks(s *session) {
 		}
 	}
 	if len(state) == 0 {
-		s.t.Fatalf("codex lists no hook after hook install: %s", raw)
+		s.T.Fatalf("codex lists no hook after hook install: %s", raw)
 	}
-	a.call(s.t, "config/batchWrite", map[string]any{"edits": []any{map[string]any{
+	a.call(s.T, "config/batchWrite", map[string]any{"edits": []any{map[string]any{
 		"keyPath": "hooks.state", "mergeStrategy": "upsert", "value": state,
 	}}})
 }
@@ -202,13 +202,13 @@ func trustCodexHooks(s *session) {
 // fakeMCPEntry is the mcpServers entry that starts this test binary as
 // the fake MCP server; its marker is s.root/mcp-marker. typ is Copilot's
 // "type" ("local"), empty for the others.
-func fakeMCPEntry(s *session, typ string) map[string]any {
+func fakeMCPEntry(s *Session, typ string) map[string]any {
 	self, err := os.Executable()
 	if err != nil {
-		s.t.Fatal(err)
+		s.T.Fatal(err)
 	}
 	e := map[string]any{"command": self, "args": []string{},
-		"env": map[string]any{fakeMCPEnv: "1", fakeMCPMarkerEnv: filepath.Join(s.root, "mcp-marker")}}
+		"env": map[string]any{FakeMCPEnv: "1", fakeMCPMarkerEnv: filepath.Join(s.Root, "mcp-marker")}}
 	if typ != "" {
 		e["type"] = typ
 		e["tools"] = []string{"*"}
