@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
 	"github.com/codewhale-ls/codewhale-ls/internal/childtest"
 
 	"go.uber.org/goleak"
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	agentcli.RemoveBuilt() // the hook binary of the real-agent tests (vscode_repos_e2e_test.go)
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutines left running:", err)

@@ -7,9 +7,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
+	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
 )
 
 // Issue 25: VS Code serves the approvals of every repository it has open,
@@ -339,4 +342,113 @@ func waitActivated(t *testing.T, logs string, bound time.Duration) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Fatalf("the extension host's log under %s never names codewhale-ls.codewhale within %v", logs, bound)
+}
+
+// agentAnswer is one call a real agent makes and how the person answers
+// its card: the file the call would create, and what the agent's model is
+// told when it is denied (gate/layer8_answer.go).
+type agentAnswer struct {
+	answer string
+	file   string
+	told   string
+}
+
+// TestVSCodeAgents: a real Claude Code and a real Codex (internal/agentcli,
+// against the fake model), their hook installed as docs/agents.md says, in
+// a repository without .codewhale/ that VS Code has open with a source file
+// in front. Each asks four times to create a file; the card comes up in
+// VS Code and the person answers it: Deny and Esc leave no file and the
+// model is told which, once creates it, and no answer by the deadline
+// (the agent's own hook timeout, shortened to 12 s for that call) denies
+// it. One code-server per agent.
+func TestVSCodeAgents(t *testing.T) {
+	for _, a := range []*agentcli.Agent{agentcli.Claude, agentcli.Codex} {
+		t.Run(a.Name, func(t *testing.T) {
+			s := agentcli.NewSession(t, a)
+			// The repository has no .codewhale/ (agentcli gives it a
+			// constitution): the case of issue 25.
+			if err := os.RemoveAll(filepath.Join(s.Repo, ".codewhale")); err != nil {
+				t.Fatal(err)
+			}
+			s.Install(s.Repo, "--user")
+			v := newVSCodeSession(t, nil)
+			// The hook meets the editor's server at the same socket
+			// directory and decides by the same Codewhale home.
+			s.ExtraEnv = append(s.ExtraEnv, "XDG_RUNTIME_DIR="+v.dirs["home"], "CODEWHALE_HOME="+v.dirs["home/.codewhale"])
+			source := filepath.Join(s.Repo, "src", "main.rs")
+			s.WriteFile(source, "fn main() {}\n")
+			socket := approvalSocket(t, v, s.Repo)
+			calls := []agentAnswer{
+				{answer: "deny", file: "edited-deny.txt", told: "denied by user"},
+				{answer: "esc", file: "edited-esc.txt", told: "dismissed"},
+				{answer: "once", file: "edited-once.txt"},
+				{answer: "deadline", file: "edited-deadline.txt", told: "timed out"},
+			}
+			var plan []cardPlan
+			for _, c := range calls {
+				plan = append(plan, cardPlan{Name: "agents-" + a.Name + "-" + c.answer, Answer: c.answer})
+			}
+			server := v.start(t, s.Repo, "--disable-workspace-trust")
+			b := startReposBrowser(t, v, server, s.Repo, source, plan)
+			b.waitFor(t, "ready.json", 3*time.Minute)
+			waitServed(t, socket, time.Minute)
+			results := make([]string, len(calls))
+			for i, c := range calls {
+				if c.answer == "deadline" {
+					shortenHookTimeout(t, s, 12)
+				}
+				start := time.Now()
+				r := s.Run(s.Repo, a.Shell("touch "+c.file))
+				results[i] = r.Results[0]
+				t.Logf("%s, %s: the agent ended after %v; its model was told %q", a.Name, c.answer, time.Since(start).Round(time.Millisecond), r.Results[0])
+				b.waitFor(t, fmt.Sprintf("card-%d.json", i), time.Minute)
+				if written := s.Exists(filepath.Join(s.Repo, c.file)); written != (c.answer == "once") {
+					t.Errorf("%s: %s written = %v; the model was told %q", c.answer, c.file, written, r.Results[0])
+				}
+				if c.told != "" && (!strings.Contains(r.Results[0], c.told) || !strings.Contains(r.Results[0], "codewhale-ls")) {
+					t.Errorf("%s: the model was told %q; want codewhale-ls's %q", c.answer, r.Results[0], c.told)
+				}
+			}
+			report := b.wait(t)
+			if len(report.Cards) != len(calls) {
+				t.Fatalf("cards: %+v, want %d", report.Cards, len(calls))
+			}
+			for i, card := range report.Cards {
+				if !strings.Contains(card.Text, agentName(a.Name)+" asks") || !strings.Contains(card.Text, calls[i].file) {
+					t.Errorf("card %d (%s) says %q; want %s and the command", i, calls[i].answer, card.Text, agentName(a.Name))
+				}
+				checkScreenshot(t, filepath.Join(v.dirs["shots"], "vscode-"+card.Name+".png"))
+			}
+			// The deadline card went by the hook's own deadline, not the
+			// editor's 15 s prompt timeout.
+			if d := report.Cards[3]; d.GoneAfterMs > approvalTimeoutSeconds*1000 {
+				t.Errorf("the deadline card went %d ms after it showed; want the 12 s hook timeout's deadline first", d.GoneAfterMs)
+			}
+		})
+	}
+}
+
+// agentName is how a card names the agent (editors/vscode/src/approvalHtml.ts).
+func agentName(name string) string {
+	return map[string]string{"claude-code": "Claude Code", "codex": "Codex"}[name]
+}
+
+// shortenHookTimeout sets the installed hook's timeout to seconds, in the
+// agent's field and in --timeout alike, as docs/agents.md tells a user to
+// change it, and has the agent trust the changed hook (Codex's /hooks).
+func shortenHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
+	t.Helper()
+	file := map[string]string{"claude-code": filepath.Join(s.Home, ".claude", "settings.json"), "codex": filepath.Join(s.Home, ".codex", "hooks.json")}[s.A.Name]
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := regexp.MustCompile(`(--timeout |"timeout": ?)\d+`)
+	if len(long.FindAll(data, -1)) != 2 {
+		t.Fatalf("%s: want one hook with --timeout and its timeout field:\n%s", file, data)
+	}
+	s.WriteFile(file, string(long.ReplaceAll(data, []byte("${1}"+strconv.Itoa(seconds)))))
+	if s.A.AfterInstall != nil {
+		s.A.AfterInstall(s)
+	}
 }
