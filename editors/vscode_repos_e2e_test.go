@@ -263,9 +263,11 @@ func TestVSCodeServesPlainRepo(t *testing.T) {
 	serverBinary(t) // the hook's binary, built before code-server starts, not while a card waits
 	socket := approvalSocket(t, s, repo)
 	server := s.start(t, repo, "--disable-workspace-trust")
-	b := startReposBrowser(t, s, server, repo, source, []cardPlan{{Name: "repos-deny", Answer: "deny"}})
+	b := startReposBrowser(t, s, server, repo, source, []cardPlan{{Name: "repos-deny", Answer: "deny"}}, "CODEWHALE_E2E_AWAY=1")
 	b.waitFor(t, "ready.json", 3*time.Minute)
 	t.Logf("the repository's approval socket served %v after the source file opened", waitServed(t, socket, time.Minute))
+	b.signal(t, "away-0.json", map[string]any{})
+	b.waitFor(t, "away-0-ready.json", time.Minute)
 	answer := claudeHook(t, s, repo, reposCommand)
 	report := b.wait(t)
 	if !strings.Contains(report.SourceTab, "main.rs") {
@@ -281,7 +283,16 @@ func TestVSCodeServesPlainRepo(t *testing.T) {
 	if !strings.Contains(answer, `"permissionDecision":"deny"`) {
 		t.Errorf("Claude Code was answered %s; want the card's deny", answer)
 	}
+	// The card came while the person was in another window: VS Code's
+	// notification told them, and went once they were back.
+	if c.Told == nil || !regexp.MustCompile(`Codewhale: Claude Code awaits your answer by \d\d:\d\d:\d\d \(exec_shell\)`).MatchString(*c.Told) {
+		t.Errorf("away from the window, the person was told %q; want the notification naming Claude Code, the deadline and the tool", deref(c.Told))
+	}
+	if !c.ToldGoneWhenBack {
+		t.Errorf("the notification stayed once the window had the focus again")
+	}
 	checkScreenshot(t, filepath.Join(s.dirs["shots"], "vscode-repos-deny.png"))
+	checkScreenshot(t, filepath.Join(s.dirs["shots"], "vscode-repos-deny-away.png"))
 }
 
 // TestVSCodeServeAllOff: with codewhale.serveAllFolders off, the
@@ -451,4 +462,11 @@ func shortenHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
 	if s.A.AfterInstall != nil {
 		s.A.AfterInstall(s)
 	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "(nothing)"
+	}
+	return *s
 }

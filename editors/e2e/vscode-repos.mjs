@@ -20,9 +20,10 @@
 //                              (click, once the buttons have armed) or
 //                              deadline (no answer); name names the
 //                              screenshot (vscode-NAME.png)
-//   CODEWHALE_E2E_AWAY         "1": before each card, the window loses the
-//                              focus (another tab in front), and the report
-//                              says what the person is told
+//   CODEWHALE_E2E_AWAY         "1": before each card, once the test writes
+//                              away-N.json, the window loses the focus
+//                              (the page says so; then away-N-ready.json),
+//                              and the report says what the person is told
 import fs from 'node:fs';
 import path from 'node:path';
 import { env, launch, sleep, waitForFile, workbench } from './workbench.mjs';
@@ -42,6 +43,14 @@ const writeSync = (name, value) => {
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(value));
   fs.renameSync(`${file}.tmp`, file);
 };
+// setFocus has the workbench's page say it has the focus or lost it
+// (CODEWHALE_E2E_AWAY).
+async function setFocus(page, focused) {
+  await page.evaluate((f) => {
+    Object.defineProperty(document, 'hasFocus', { value: () => f, configurable: true });
+    window.dispatchEvent(new FocusEvent(f ? 'focus' : 'blur'));
+  }, focused);
+}
 // The longest a card is waited for: the agent starts, thinks with the
 // fake model and calls its hook in well under this.
 const cardWaitMs = 120_000;
@@ -73,12 +82,17 @@ try {
       }
       throw new Error(`no card ${i} (${name}) within ${cardWaitMs} ms`);
     };
-    let other;
     if (away) {
-      // Another tab in front: the workbench's window loses the focus, as
-      // when the person is in another application.
-      other = await page.context().newPage();
-      await other.bringToFront();
+      // Once the test says the window serves (a workbench without the
+      // focus may not finish its start-up), the window loses the focus, as
+      // when the person switches to another application. Headless Chromium
+      // keeps every page focused (Playwright's focus emulation), so the
+      // page says what a browser says then: document.hasFocus() false and a
+      // blur event, which VS Code's host service turns into
+      // window.state.focused false for extensions.
+      await waitForFile(path.join(sync, `away-${i}.json`), cardWaitMs);
+      await setFocus(page, false);
+      writeSync(`away-${i}-ready.json`, { at: Date.now() });
     }
     if ((await cardOrPolicy()) === 'policy') {
       const { path: file } = await waitForFile(policy, 1000);
@@ -94,14 +108,13 @@ try {
       buttons: await w.prompt.locator('button[data-choice]').evaluateAll((bs) => bs.map((b) => b.dataset.choice)),
       text: await w.promptText(),
     };
-    if (other) {
+    if (away) {
       // What the person away is told: the notification, in the workbench.
-      const toast = page.locator('.notification-toast', { hasText: 'Codewhale approval waiting' });
+      const toast = page.locator('.notification-toast', { hasText: 'awaits your answer' });
       card.told = await toast.first().waitFor({ timeout: 15_000 }).then(() => toast.first().innerText(), () => null);
       card.told = card.told && card.told.replace(/\s+/g, ' ').trim();
       await page.screenshot({ path: path.join(shots, `vscode-${name}-away.png`) });
-      await other.close();
-      await page.bringToFront();
+      await setFocus(page, true);
       // Back in the window: the notification goes, the card stays.
       card.toldGoneWhenBack = await toast.first().waitFor({ state: 'hidden', timeout: 15_000 }).then(() => true, () => false);
     }

@@ -30,22 +30,20 @@ export function attentionStep(focused: boolean, waiting: number, notifying: bool
   return !focused && waiting > 0 ? 'notify' : 'none';
 }
 
-/** The notification's title. */
-export const attentionTitle = 'Codewhale approval waiting';
-
 /**
- * The notification's words about the oldest card: who asks and for which
- * tool, how many more wait and the deadline in local time; never the
- * input itself (the card alone shows it whole, escaped), and the agent's
- * and the tool's names only when they are plain names, since the agent
- * chose them and a notification renders [text](link) as a link.
+ * The notification's words about the oldest card, the most of it first
+ * (a toast shows one line): who waits for the person and until when in
+ * local time, then the tool and how many more wait. Never the input
+ * itself (the card alone shows it whole, escaped); the agent's and the
+ * tool's names only when they are plain names, since the agent chose them
+ * and a notification renders [text](link) as a link.
  */
 export function attentionMessage(prompt: ApprovalPrompt, waiting: number): string {
   const who = askerName(prompt.agent);
   const asker = /^[A-Za-z0-9 _.-]{1,40}$/.test(who) ? who : 'An agent';
   const tool = /^[A-Za-z0-9_.:-]{1,40}$/.test(prompt.tool) ? prompt.tool : 'a tool';
-  const more = waiting > 1 ? ` (${waiting - 1} more waiting)` : '';
-  return `${asker} asks to use ${tool}${more}. Answer on its card in this window; no answer by ${clockOf(prompt.deadline)} denies it.`;
+  const more = waiting > 1 ? `, ${waiting - 1} more waiting` : '';
+  return `Codewhale: ${asker} awaits your answer by ${clockOf(prompt.deadline)} (${tool}${more}); it is on the card in this window.`;
 }
 
 /** "14:05:31", the deadline in local time; "its deadline" when unreadable. */

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import { approvalHtml, CardView, nextCard, NextCard, panelTitle, QueueCount } from './approvalHtml';
-import { attentionMessage, attentionStep, attentionTitle } from './attention';
+import { attentionMessage, attentionStep } from './attention';
 import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
 import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
 import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
@@ -351,7 +351,7 @@ export class CodewhaleClient implements vscode.Disposable {
     const own: { report: ((message: string) => void) | undefined; close: () => void } = { report: undefined, close };
     this.attention = own;
     this.log.info(`approval ${current.id}: the window is not focused; telling with a notification`);
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: attentionTitle, cancellable: false }, (progress) => {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, cancellable: false }, (progress) => {
       own.report = (text) => progress.report({ message: text });
       own.report(message);
       return closed;

@@ -43,13 +43,13 @@ function prompt(extra: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
   };
 }
 
-test('attention: says who asks, for which tool, how many wait and the deadline, never the input', () => {
-  assert.equal(attentionMessage(prompt(), 1), 'Claude Code asks to use Bash. Answer on its card in this window; no answer by 14:05:31 denies it.');
-  assert.equal(attentionMessage(prompt({ agent: 'codex', tool: 'exec_command' }), 3),
-    'Codex asks to use exec_command (2 more waiting). Answer on its card in this window; no answer by 14:05:31 denies it.');
-  assert.equal(attentionMessage(prompt({ agent: undefined }), 1).startsWith('An agent in VS Code asks'), true);
+test('attention: says who waits, until when, for which tool and how many more, never the input', () => {
+  assert.equal(attentionMessage(prompt(), 1), 'Codewhale: Claude Code awaits your answer by 14:05:31 (Bash); it is on the card in this window.');
+  assert.equal(attentionMessage(prompt({ agent: 'codex', tool: 'exec_shell' }), 3),
+    'Codewhale: Codex awaits your answer by 14:05:31 (exec_shell, 2 more waiting); it is on the card in this window.');
+  assert.equal(attentionMessage(prompt({ agent: undefined }), 1).startsWith('Codewhale: An agent in VS Code awaits'), true);
   // The agent chose these names: a link or an escape-laden name is not repeated in a notification.
   const odd = attentionMessage(prompt({ agent: '[Approve](command:x)', tool: 'run[it](command:y)', deadline: 'soon' }), 1);
-  assert.equal(odd, 'An agent asks to use a tool. Answer on its card in this window; no answer by its deadline denies it.');
+  assert.equal(odd, 'Codewhale: An agent awaits your answer by its deadline (a tool); it is on the card in this window.');
   assert.doesNotMatch(attentionMessage(prompt(), 1), /rm -rf/);
 });
