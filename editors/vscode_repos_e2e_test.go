@@ -86,10 +86,10 @@ type reposBrowser struct {
 }
 
 // startReposBrowser starts editors/e2e/vscode-repos.mjs on the workbench
-// at url, opening the repository folder and its source file, to answer
-// the cards of plan. The script and its Chromium are killed by group at
+// at url, opening open ({folder} or {workspace}) and the source file, to
+// answer the cards of plan. The script and its Chromium are killed by group at
 // the test's end whatever happens; their report is reposBrowser.wait's.
-func startReposBrowser(t *testing.T, s *vscodeSession, url, folder, source string, plan []cardPlan, extra ...string) *reposBrowser {
+func startReposBrowser(t *testing.T, s *vscodeSession, url string, open map[string]string, source string, plan []cardPlan, extra ...string) *reposBrowser {
 	t.Helper()
 	b := &reposBrowser{sync: filepath.Join(s.root, "sync"), done: make(chan struct{})}
 	if err := os.MkdirAll(b.sync, 0o700); err != nil {
@@ -104,7 +104,7 @@ func startReposBrowser(t *testing.T, s *vscodeSession, url, folder, source strin
 	cmd := exec.CommandContext(ctx, s.tools.node, script)
 	cmd.Dir = s.root
 	cmd.Env = append(s.browserEnv(url,
-		"CODEWHALE_E2E_OPEN_PARAMS="+mustJSON(t, map[string]string{"folder": folder}),
+		"CODEWHALE_E2E_OPEN_PARAMS="+mustJSON(t, open),
 		"CODEWHALE_E2E_SOURCE_FILE="+source,
 		"CODEWHALE_E2E_SYNC="+b.sync,
 		"CODEWHALE_E2E_PLAN="+mustJSON(t, plan),
@@ -263,7 +263,7 @@ func TestVSCodeServesPlainRepo(t *testing.T) {
 	serverBinary(t) // the hook's binary, built before code-server starts, not while a card waits
 	socket := approvalSocket(t, s, repo)
 	server := s.start(t, repo, "--disable-workspace-trust")
-	b := startReposBrowser(t, s, server, repo, source, []cardPlan{{Name: "repos-deny", Answer: "deny"}}, "CODEWHALE_E2E_AWAY=1")
+	b := startReposBrowser(t, s, server, map[string]string{"folder": repo}, source, []cardPlan{{Name: "repos-deny", Answer: "deny"}}, "CODEWHALE_E2E_AWAY=1")
 	b.waitFor(t, "ready.json", 3*time.Minute)
 	t.Logf("the repository's approval socket served %v after the source file opened", waitServed(t, socket, time.Minute))
 	b.signal(t, "away-0.json", map[string]any{})
@@ -306,7 +306,7 @@ func TestVSCodeServeAllOff(t *testing.T) {
 	serverBinary(t)
 	socket := approvalSocket(t, s, repo)
 	server := s.start(t, repo, "--disable-workspace-trust")
-	b := startReposBrowser(t, s, server, repo, source, []cardPlan{{Name: "repos-policy-open", Answer: "deny"}})
+	b := startReposBrowser(t, s, server, map[string]string{"folder": repo}, source, []cardPlan{{Name: "repos-policy-open", Answer: "deny"}})
 	b.waitFor(t, "ready.json", 3*time.Minute)
 	// The extension has been activated (onStartupFinished) and has decided.
 	waitActivated(t, filepath.Join(s.dirs["user-data"], "logs"), time.Minute)
@@ -328,6 +328,51 @@ func TestVSCodeServeAllOff(t *testing.T) {
 	if !strings.Contains(answer, `"permissionDecision":"deny"`) {
 		t.Errorf("Claude Code was answered %s; want the card's deny", answer)
 	}
+}
+
+// TestVSCodeAddedFolder: in a multi-root window of repositories without
+// .codewhale/, each folder's approvals are served; a folder added to the
+// window later is served too, and one removed is no longer (the server
+// asks VS Code for workspace/didChangeWorkspaceFolders).
+func TestVSCodeAddedFolder(t *testing.T) {
+	s := newVSCodeSession(t, nil)
+	folders := map[string]string{}
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		folders[name] = filepath.Join(s.dirs["ws"], name)
+		plainRepository(t, folders[name])
+	}
+	workspaceFile := filepath.Join(s.dirs["ws"], "repos.code-workspace")
+	window := func(names ...string) {
+		var list []map[string]string
+		for _, n := range names {
+			list = append(list, map[string]string{"path": folders[n]})
+		}
+		writeJSON(t, workspaceFile, map[string]any{"folders": list})
+	}
+	window("alpha", "beta")
+	serverBinary(t)
+	server := s.start(t, workspaceFile, "--disable-workspace-trust")
+	b := startReposBrowser(t, s, server, map[string]string{"workspace": workspaceFile}, filepath.Join(folders["alpha"], "src", "main.rs"), []cardPlan{})
+	b.waitFor(t, "ready.json", 3*time.Minute)
+	waitServed(t, approvalSocket(t, s, folders["alpha"]), time.Minute)
+	waitServed(t, approvalSocket(t, s, folders["beta"]), time.Minute)
+	// The person edits the window's folders (the workspace file, which
+	// VS Code follows as it does Add Folder to Workspace).
+	window("alpha", "gamma")
+	t.Logf("a folder added to the window served after %v", waitServed(t, approvalSocket(t, s, folders["gamma"]), time.Minute))
+	beta := approvalSocket(t, s, folders["beta"])
+	for end := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Lstat(beta); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the folder removed from the window is still served at %s", beta)
+		}
+	}
+	if answer := claudeHook(t, s, folders["beta"], reposCommand); !strings.Contains(answer, `"permissionDecision":"ask"`) {
+		t.Errorf("in the removed folder, Claude Code was answered %s; want its own prompt (ask)", answer)
+	}
+	b.wait(t)
 }
 
 // waitActivated waits until the extension host's log says the Codewhale
@@ -400,7 +445,7 @@ func TestVSCodeAgents(t *testing.T) {
 				plan = append(plan, cardPlan{Name: "agents-" + a.Name + "-" + c.answer, Answer: c.answer})
 			}
 			server := v.start(t, s.Repo, "--disable-workspace-trust")
-			b := startReposBrowser(t, v, server, s.Repo, source, plan)
+			b := startReposBrowser(t, v, server, map[string]string{"folder": s.Repo}, source, plan)
 			b.waitFor(t, "ready.json", 3*time.Minute)
 			waitServed(t, socket, time.Minute)
 			results := make([]string, len(calls))
