@@ -333,7 +333,9 @@ func TestVSCodeServeAllOff(t *testing.T) {
 // TestVSCodeAddedFolder: in a multi-root window of repositories without
 // .codewhale/, each folder's approvals are served; a folder added to the
 // window later is served too, and one removed is no longer (the server
-// asks VS Code for workspace/didChangeWorkspaceFolders).
+// asks VS Code for workspace/didChangeWorkspaceFolders). Turning
+// codewhale.serveAllFolders off while the window is open stops serving
+// them; on again serves them.
 func TestVSCodeAddedFolder(t *testing.T) {
 	s := newVSCodeSession(t, nil)
 	folders := map[string]string{}
@@ -360,19 +362,32 @@ func TestVSCodeAddedFolder(t *testing.T) {
 	// VS Code follows as it does Add Folder to Workspace).
 	window("alpha", "gamma")
 	t.Logf("a folder added to the window served after %v", waitServed(t, approvalSocket(t, s, folders["gamma"]), time.Minute))
-	beta := approvalSocket(t, s, folders["beta"])
-	for end := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if _, err := os.Lstat(beta); errors.Is(err, os.ErrNotExist) {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("the folder removed from the window is still served at %s", beta)
-		}
-	}
+	waitUnserved(t, approvalSocket(t, s, folders["beta"]), "the folder removed from the window")
 	if answer := claudeHook(t, s, folders["beta"], reposCommand); !strings.Contains(answer, `"permissionDecision":"ask"`) {
 		t.Errorf("in the removed folder, Claude Code was answered %s; want its own prompt (ask)", answer)
 	}
+	// codewhale.serveAllFolders turned off in the remote's settings, as
+	// the README says for a remote window: these folders, without policy
+	// files, are no longer served; turned on again, they are.
+	machine := filepath.Join(s.dirs["user-data"], "Machine", "settings.json")
+	writeJSON(t, machine, map[string]any{"codewhale.serveAllFolders": false})
+	waitUnserved(t, approvalSocket(t, s, folders["alpha"]), "with codewhale.serveAllFolders turned off, alpha")
+	writeJSON(t, machine, map[string]any{"codewhale.serveAllFolders": true})
+	waitServed(t, approvalSocket(t, s, folders["gamma"]), time.Minute)
 	b.wait(t)
+}
+
+// waitUnserved waits until nothing is served at path, which what names.
+func waitUnserved(t *testing.T, path, what string) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s is still served at %s", what, path)
+		}
+	}
 }
 
 // waitActivated waits until the extension host's log says the Codewhale
