@@ -266,6 +266,7 @@ func TestVSCodeServesPlainRepo(t *testing.T) {
 	b := startReposBrowser(t, s, server, map[string]string{"folder": repo}, source, []cardPlan{{Name: "repos-deny", Answer: "deny"}}, "CODEWHALE_E2E_AWAY=1")
 	b.waitFor(t, "ready.json", 3*time.Minute)
 	t.Logf("the repository's approval socket served %v after the source file opened", waitServed(t, socket, time.Minute))
+	logIdleServer(t, s.dirs["extensions"])
 	b.signal(t, "away-0.json", map[string]any{})
 	b.waitFor(t, "away-0-ready.json", time.Minute)
 	answer := claudeHook(t, s, repo, reposCommand)
@@ -529,4 +530,54 @@ func deref(s *string) string {
 		return "(nothing)"
 	}
 	return *s
+}
+
+// logIdleServer logs what the extension's idle codewhale-ls costs, serving
+// a folder without policy files: its resident memory and how often it
+// woke (context switches) in five idle seconds. For the record only:
+// targets belong in benchmarks.
+func logIdleServer(t *testing.T, extensions string) {
+	t.Helper()
+	pid := 0
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.HasPrefix(cmdline, []byte(extensions)) && bytes.Contains(cmdline, []byte("codewhale-ls\x00serve")) {
+			pid, _ = strconv.Atoi(e.Name())
+		}
+	}
+	if pid == 0 {
+		t.Errorf("no codewhale-ls serve from %s is running", extensions)
+		return
+	}
+	status := func() (rss string) {
+		data, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+		for _, line := range strings.Split(string(data), "\n") {
+			if name, value, _ := strings.Cut(line, ":"); name == "VmRSS" {
+				return strings.TrimSpace(value)
+			}
+		}
+		return "unknown"
+	}
+	// Every thread's switches: /proc/PID/status counts the main thread's
+	// alone, the Go runtime's others are in /proc/PID/task.
+	tasks := func() int {
+		total := 0
+		entries, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
+		for _, e := range entries {
+			data, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", e.Name(), "status"))
+			for _, line := range strings.Split(string(data), "\n") {
+				if name, value, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(name, "ctxt_switches") {
+					n, _ := strconv.Atoi(strings.TrimSpace(value))
+					total += n
+				}
+			}
+		}
+		return total
+	}
+	before := tasks()
+	time.Sleep(5 * time.Second)
+	rss := status()
+	after := tasks()
+	t.Logf("the idle codewhale-ls (pid %d) serving a folder without policy files: VmRSS %s, %d wake-ups (context switches, all threads) in 5 s (%d since it started)", pid, rss, after-before, after)
 }
