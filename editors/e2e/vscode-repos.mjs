@@ -83,9 +83,10 @@ try {
       throw new Error(`no card ${i} (${name}) within ${cardWaitMs} ms`);
     };
     if (away) {
-      // Once the test says the window serves (a workbench without the
-      // focus may not finish its start-up), the window loses the focus, as
-      // when the person switches to another application. Headless Chromium
+      // Once the test says the window serves, the window loses the focus,
+      // as when the person switches to another application (not before:
+      // a workbench in a background tab never finished its start-up,
+      // onStartupFinished included, in this test). Headless Chromium
       // keeps every page focused (Playwright's focus emulation), so the
       // page says what a browser says then: document.hasFocus() false and a
       // blur event, which VS Code's host service turns into
