@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
-	agentcli.RemoveBuilt()
+	agentcli.RemoveBuilt() // the hook binary of the real-agent tests (Neovim, VS Code, the console)
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutines left running:", err)

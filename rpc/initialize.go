@@ -93,7 +93,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 
 // capabilities is what the server offers. s.mu must be held.
 func (s *Server) capabilities() protocol.ServerCapabilities {
-	openClose, change := true, protocol.TextDocumentSyncKindIncremental
+	openClose, change, supported := true, protocol.TextDocumentSyncKindIncremental, true
 	c := protocol.ServerCapabilities{
 		PositionEncoding: s.encoding,
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &openClose, Change: &change},
@@ -103,6 +103,13 @@ func (s *Server) capabilities() protocol.ServerCapabilities {
 		HoverProvider:          protocol.Boolean(true),
 		DocumentSymbolProvider: protocol.Boolean(true),
 		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{`"`, "=", ".", "["}},
+		// Asked for, so that a folder added to the window later is served
+		// (syncRemotes): VS Code's language client sends
+		// workspace/didChangeWorkspaceFolders only to a server that says
+		// changeNotifications (vscode-languageclient workspaceFolder.js).
+		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: &supported, ChangeNotifications: protocol.Boolean(true),
+		}},
 	}
 	// No diagnosticProvider, even for a client that can pull: every finding
 	// is pushed (a disk change or another file's edit changes them, which

@@ -199,6 +199,20 @@ func TestEveryWorkspaceFolderIsServed(t *testing.T) {
 		"initializationOptions": map[string]any{"config": w.configPath(), "approvals": "codewhale", "decisionLog": false}}, &res); err != nil {
 		t.Fatal(err)
 	}
+	// VS Code's language client sends folder changes only when asked.
+	var caps struct {
+		Capabilities struct {
+			Workspace struct {
+				WorkspaceFolders struct {
+					Supported           bool `json:"supported"`
+					ChangeNotifications any  `json:"changeNotifications"`
+				} `json:"workspaceFolders"`
+			} `json:"workspace"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(res, &caps); err != nil || !caps.Capabilities.Workspace.WorkspaceFolders.Supported || caps.Capabilities.Workspace.WorkspaceFolders.ChangeNotifications != true {
+		t.Errorf("initialize's workspace.workspaceFolders: %+v (%v) in %s; want supported and changeNotifications", caps.Capabilities.Workspace, err, res)
+	}
 	if err := s.server.Initialized(s.ctx(), &protocol.InitializedParams{}); err != nil {
 		t.Fatal(err)
 	}

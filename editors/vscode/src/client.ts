@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import { approvalHtml, CardView, nextCard, NextCard, panelTitle, QueueCount } from './approvalHtml';
+import { attentionMessage, attentionStep } from './attention';
 import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
 import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
 import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
@@ -45,6 +46,8 @@ export class CodewhaleClient implements vscode.Disposable {
   private cardTimed: string | undefined;
   /** The settings the current server was started with (or failed to start with). */
   private startedWith: StartSettings | undefined;
+  /** The notification telling that a card waits while the window is away (attention.ts), while it is on screen. */
+  private attention: { report: ((message: string) => void) | undefined; close: () => void } | undefined;
   /** Read-only pages (Explain, Show status) by URI path: never an editable, dirty buffer. */
   private readonly pages = new Map<string, string>();
   private readonly pageChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -61,6 +64,7 @@ export class CodewhaleClient implements vscode.Disposable {
     this.queue = new ApprovalQueue(() => {
       this.showApprovals();
       this.updateStatusBar();
+      this.updateAttention();
     }, () => vscode.workspace.isTrusted);
     this.disposables.push(
       this.log,
@@ -80,6 +84,8 @@ export class CodewhaleClient implements vscode.Disposable {
         }
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshStatus()),
+      vscode.window.onDidChangeWindowState(() => this.updateAttention()),
+      { dispose: () => this.attention?.close() },
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
       // A saved policy file may change the posture or sandbox shown.
       vscode.workspace.onDidSaveTextDocument(() => void this.refreshStatus()),
@@ -248,13 +254,6 @@ export class CodewhaleClient implements vscode.Disposable {
       new Promise<ApprovalAnswer>((resolve) => {
         this.queue.add(prompt, resolve);
         token.onCancellationRequested(() => this.queue.withdraw(prompt.id));
-        if (!vscode.window.state.focused) {
-          void vscode.window.showWarningMessage(`Codewhale approval waiting: ${prompt.summary}`, 'Show').then((picked) => {
-            if (picked) {
-              this.panel?.reveal();
-            }
-          });
-        }
       }));
     own.onNotification(ApprovalWithdrawnNotification, (params) => {
       if (this.queue.withdraw(params.id)) {
@@ -322,6 +321,41 @@ export class CodewhaleClient implements vscode.Disposable {
     this.statusItem.text = view.text;
     this.statusItem.tooltip = view.tooltip;
     this.statusItem.backgroundColor = view.attention ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  }
+
+  /**
+   * Tells of a waiting card while the window is not focused, with a
+   * progress notification this closes when the card is answered or the
+   * window has the focus again (attention.ts says why this one).
+   */
+  private updateAttention(): void {
+    const current = this.queue.current();
+    const step = attentionStep(vscode.window.state.focused, this.queue.size(), this.attention !== undefined);
+    if (step === 'close') {
+      this.attention?.close();
+      this.attention = undefined;
+      return;
+    }
+    if (!current || step === 'none') {
+      return;
+    }
+    const message = attentionMessage(current, this.queue.size());
+    if (step === 'update') {
+      this.attention?.report?.(message);
+      return;
+    }
+    let close: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => {
+      close = resolve;
+    });
+    const own: { report: ((message: string) => void) | undefined; close: () => void } = { report: undefined, close };
+    this.attention = own;
+    this.log.info(`approval ${current.id}: the window is not focused; telling with a notification`);
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, cancellable: false }, (progress) => {
+      own.report = (text) => progress.report({ message: text });
+      own.report(message);
+      return closed;
+    });
   }
 
   /**

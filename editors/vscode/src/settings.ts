@@ -45,13 +45,15 @@ export interface Inspected<T> {
  * The settings that are the user's alone: which binary runs
  * (codewhale.server.path), which Codewhale release decides
  * (codewhale.codewhaleVersion), which file the server appends to
- * (codewhale.decisionLog) and whether the hardening layer, which only
- * tightens, runs (codewhale.hardening). A repository's .vscode/settings.json or
+ * (codewhale.decisionLog), whether the hardening layer, which only
+ * tightens, runs (codewhale.hardening) and whether every folder serves
+ * approvals (codewhale.serveAllFolders: a repository must not take its
+ * approvals away from the person's editor). A repository's .vscode/settings.json or
  * .code-workspace must never choose them, trusted or not: package.json
  * gives them scopes a workspace cannot set, and they are read here from
  * the user's (or, in a remote window, the remote's) settings alone.
  */
-export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog', 'hardening'] as const;
+export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog', 'hardening', 'serveAllFolders'] as const;
 
 /** The user's own value of a setting: user or remote settings, else the default; never a workspace's. */
 export function userValue<T>(inspected: Inspected<T> | undefined, fallback: T): T {
@@ -91,4 +93,12 @@ export function needsRestart(running: StartSettings | undefined, next: StartSett
   return running.serverPath !== next.serverPath || running.codewhaleVersion !== next.codewhaleVersion ||
     running.decisionLog !== next.decisionLog || running.hardening !== next.hardening ||
     running.approvalTimeoutSeconds !== next.approvalTimeoutSeconds;
+}
+
+/**
+ * codewhale.serveAllFolders, the user's own value: true (the default)
+ * serves every folder's approvals from start-up (serving.ts).
+ */
+export function serveAllFolders(inspect: <T>(key: string) => Inspected<T> | undefined): boolean {
+  return userValue<boolean>(inspect('serveAllFolders'), true) !== false;
 }
