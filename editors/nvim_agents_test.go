@@ -196,7 +196,8 @@ func answerCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (str
 // target is written only when the card was approved, the model was told
 // the command's output then, and Codewhale's deny in the server's words
 // for each way of not approving (approvals/) otherwise; no answer is a
-// deny long before the agent would give up on its hook (a 12 s timeout).
+// deny by the hook's own deadline, long before the agent would give up
+// on its hook (a 12 s timeout).
 func checkAgentAnswered(t *testing.T, s *agentcli.Session, answer, target string, r agentcli.Result, took time.Duration) {
 	t.Helper()
 	approved := answer == "once" || answer == "stray" || answer == "session"
@@ -209,6 +210,11 @@ func checkAgentAnswered(t *testing.T, s *agentcli.Session, answer, target string
 	if told := map[string]string{"deny": "denied by user", "esc": "dismissed", "deadline": "timed out"}[answer]; told != "" &&
 		!(strings.Contains(r.Results[0], "codewhale-ls") && strings.Contains(r.Results[0], told)) {
 		t.Errorf("%s: the model was not told Codewhale's deny (%q): %q", answer, told, r.Results[0])
+	}
+	// The hook's own bound decided, so the hook answered: the agent did
+	// not give up on it.
+	if answer == "deadline" && !strings.Contains(r.Results[0], "the bound set by the deadline of the caller (an agent's hook timeout)") {
+		t.Errorf("the deadline: the model was not told the hook's deadline decided: %q", r.Results[0])
 	}
 	if answer == "deadline" && took > 60*time.Second {
 		t.Errorf("the deadline: the agent waited %v with a 12 s hook timeout", took)
