@@ -234,13 +234,22 @@ func newConsoleWorld(t *testing.T, tmux string) *consoleWorld {
 
 // start runs command (by sh) in a tmux server of its own, 100×30.
 func (w *consoleWorld) start(ctx context.Context, name, command string) *tmuxNeovim {
-	tm := &tmuxNeovim{t: w.t, ctx: ctx, tmux: w.tmux, socket: filepath.Join(w.dir, name+".tmux"), dir: w.dir, cols: 100, rows: 30}
-	args := append([]string{"new-session", "-d", "-x", "100", "-y", "30", "--", "env", "-i", "TERM=tmux-256color"}, w.env...)
+	return startShellPane(w.t, ctx, w.tmux, w.dir, name, w.env, command)
+}
+
+// startShellPane runs command (by sh) with nothing of the environment but
+// env in a tmux server of its own, 100×30, whose socket is name.tmux in
+// dir (short: a socket's path must fit in 104 bytes). The pane's TERM is
+// tmux's whatever env says.
+func startShellPane(t *testing.T, ctx context.Context, tmux, dir, name string, env []string, command string) *tmuxNeovim {
+	t.Helper()
+	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: tmux, socket: filepath.Join(dir, name+".tmux"), dir: dir, cols: 100, rows: 30}
+	args := append(append([]string{"new-session", "-d", "-x", "100", "-y", "30", "--", "env", "-i"}, env...), "TERM=tmux-256color")
 	if out, err := tm.cmd(append(args, "sh", "-c", command)...).CombinedOutput(); err != nil {
-		w.t.Fatalf("tmux new-session: %v\n%s", err, out)
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	// Not tm.cmd: the test's ctx has ended by the time cleanups run.
-	w.t.Cleanup(func() {
+	t.Cleanup(func() {
 		end := *tm
 		end.ctx = context.Background()
 		end.cmd("kill-server").Run()
@@ -350,9 +359,19 @@ func (h *hookRun) wait(t *testing.T) hookAnswer {
 
 var codeRow = regexp.MustCompile(`type ([a-z]{3}) +(Approve once|Approve for session|Always allow)`)
 
-// codesOn reads the card's codes from the screen.
+// codesOn reads the card's codes from the screen; a card without them
+// fails the test.
 func codesOn(t *testing.T, screen string) (once, session, always string) {
 	t.Helper()
+	once, session, always = codesOf(screen)
+	if once == "" || session == "" || always == "" {
+		t.Fatalf("the card's codes are not on the screen:\n%s", screen)
+	}
+	return once, session, always
+}
+
+// codesOf reads the codes the screen shows, "" for one it does not.
+func codesOf(screen string) (once, session, always string) {
 	for _, m := range codeRow.FindAllStringSubmatch(screen, -1) {
 		switch m[2] {
 		case "Approve once":
@@ -362,9 +381,6 @@ func codesOn(t *testing.T, screen string) (once, session, always string) {
 		case "Always allow":
 			always = m[1]
 		}
-	}
-	if once == "" || session == "" || always == "" {
-		t.Fatalf("the card's codes are not on the screen:\n%s", screen)
 	}
 	return once, session, always
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
+	"github.com/codewhale-ls/codewhale-ls/internal/fakemodel"
 )
 
 // TestNeovimRealAgents is issue 25's check for Neovim 0.7.2 and 0.12.x:
@@ -58,27 +59,16 @@ func TestNeovimRealAgents(t *testing.T) {
 						if answer == "deadline" {
 							// The hook answers 5 s before the agent's timeout and
 							// the server 2 s before that: the card waits 5 s.
-							setNvimAgentHookTimeout(t, s, 12)
+							setAgentHookTimeout(t, s, 12)
 						}
 						target := "edited-" + answer + ".txt"
 						started := time.Now()
-						r, screen := runAgentAnsweringNvim(t, ctx, s, tm, answer, target)
+						r, screen := runAgentAnswering(t, ctx, s, tm, answer, target)
 						took := time.Since(started)
 						t.Logf("%s: %.1f s; the model was told %q", answer, took.Seconds(), r.Results[0])
-						if written := s.Exists(filepath.Join(s.Repo, target)); written != (answer == "once") {
-							t.Errorf("%s: %s written = %v; the model was told %q", answer, target, written, r.Results[0])
-						}
-						// The deny's reason as the server words each way of
-						// not approving (approvals/), which the hook passes on.
-						if told := map[string]string{"deny": "denied by user", "esc": "dismissed", "deadline": "timed out"}[answer]; told != "" &&
-							!(strings.Contains(r.Results[0], "codewhale-ls") && strings.Contains(r.Results[0], told)) {
-							t.Errorf("%s: the model was not told Codewhale's deny (%q): %q", answer, told, r.Results[0])
-						}
-						if answer == "deadline" && took > 60*time.Second {
-							t.Errorf("the deadline: the agent waited %v with a 12 s hook timeout", took)
-						}
+						checkAgentAnswered(t, s, answer, target, r, took)
 						if answer == "once" {
-							saveNvimCard(t, tm, screen, strings.ReplaceAll(editor.name, " ", "-")+"-"+a.Name)
+							saveCard(t, tm, screen, strings.ReplaceAll(editor.name, " ", "-")+"-"+a.Name)
 						}
 					}
 				})
@@ -108,13 +98,25 @@ func startAgentsNeovim(t *testing.T, ctx context.Context, nv neovim, s *agentcli
 	return startUserNeovim(t, ctx, nv, env, s.Repo, 100, 30, "src/main.rs")
 }
 
-// runAgentAnsweringNvim runs the agent on `touch target` while a person at the
-// Neovim of tm answers the card as answer says ("deny": d, "esc":
-// <Esc>, "once": the code of Approve once, "deadline": nothing). It
-// returns the agent's run and the screen (with colours) the person
-// answered.
-func runAgentAnsweringNvim(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string) (agentcli.Result, string) {
+// touchCommand is the shell call every agent test makes: it writes
+// target, so whether it ran shows on disk, and prints, so the model is
+// seen to get the command's output.
+func touchCommand(target string) string { return "touch " + target + " && echo touched " + target }
+
+// runAgentAnswering runs the agent on touchCommand(target) (or on script,
+// when given) while a person at the card in the tmux pane tm (Neovim's,
+// or the approval console's) answers it as answer says ("deny": d,
+// "esc": <Esc>, "once": the code of Approve once, "session": the code
+// of Approve for session, "stray": typing as the card arrives, the
+// card's own codes among it, then the code of once; "deadline":
+// nothing). It returns the agent's run and the screen (with colours) the
+// person answered. A run that ends with no card for target taking keys
+// fails the test.
+func runAgentAnswering(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string, script ...fakemodel.Step) (agentcli.Result, string) {
 	t.Helper()
+	if len(script) == 0 {
+		script = []fakemodel.Step{s.A.Shell(touchCommand(target))}
+	}
 	actx, stop := context.WithCancel(ctx)
 	type answered struct {
 		screen string
@@ -122,10 +124,9 @@ func runAgentAnsweringNvim(t *testing.T, ctx context.Context, s *agentcli.Sessio
 	}
 	done := make(chan answered, 1)
 	go func() {
-		screen, err := answerNvimCard(actx, tm, answer, target)
+		screen, err := answerCard(actx, tm, answer, target)
 		done <- answered{screen, err}
 	}()
-	var res answered
 	finished := false
 	defer func() {
 		if !finished { // the agent's run failed the test: the person stops
@@ -133,68 +134,97 @@ func runAgentAnsweringNvim(t *testing.T, ctx context.Context, s *agentcli.Sessio
 			<-done
 		}
 	}()
-	r := s.Run(s.Repo, s.A.Shell("touch "+target))
-	res = <-done
-	finished = true
+	r := s.Run(s.Repo, script...)
+	// The agent ended: a card not answered by now never came, and the
+	// person stops looking.
 	stop()
+	res := <-done
+	finished = true
 	if res.err != nil {
-		t.Fatalf("%s: %v", answer, res.err)
+		t.Fatalf("%s (%s asked to %s): %v", answer, s.A.Name, touchCommand(target), res.err)
 	}
 	return r, res.screen
 }
 
-// nvimOnceCode finds the code of "Approve once" on the card.
-var nvimOnceCode = regexp.MustCompile(`type ([a-z]{3}) +Approve once`)
-
-// answerNvimCard is the person at the editor: it waits for the card of
-// target to be on the screen and take keys, then answers it. It runs
-// beside the agent, so it reports its failure instead of ending the test.
-func answerNvimCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error) {
+// answerCard is the person at the card: it waits for the card of target
+// to be on the screen and take keys, then answers it. It runs beside the
+// agent, so it reports its failure instead of ending the test.
+func answerCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error) {
+	strayTyped := answer != "stray"
 	var screen string
 	for {
 		out, err := tm.cmd("capture-pane", "-p").Output()
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
 			return "", fmt.Errorf("capture-pane: %v", err)
 		}
-		screen = string(out)
-		if strings.Contains(screen, "Codewhale approval") && strings.Contains(screen, target) && strings.Contains(screen, "ready: type a code") {
+		if err == nil {
+			screen = string(out)
+		}
+		shown := strings.Contains(screen, "Codewhale approval") && strings.Contains(screen, target)
+		if shown && !strayTyped {
+			// A person typing elsewhere as the card arrives: nothing of
+			// it, the card's codes included, answers the card.
+			once, session, always := codesOf(screen)
+			if err := tm.sendText("42 let obj = 1; jjj yy dd q yes " + once + " " + session + always + " d" + once + "\x1b" + once); err != nil {
+				return "", err
+			}
+			strayTyped = true
+			continue
+		}
+		if shown && strings.Contains(screen, "ready: type a code") {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("the card for %s never took keys; the screen:\n%s", target, screen)
+			if answer == "stray" && strayTyped {
+				return "", fmt.Errorf("the card for %s left the screen after stray typing, before its code was typed; the screen:\n%s", target, screen)
+			}
+			return "", fmt.Errorf("no card for %s took keys while the agent ran; the screen:\n%s", target, screen)
 		case <-time.After(30 * time.Millisecond):
 		}
 	}
 	colours, _ := tm.cmd("capture-pane", "-p", "-e").Output()
-	var keys []string
-	switch answer {
-	case "deny":
-		keys = []string{"d"}
-	case "esc":
-		keys = []string{"Escape"}
-	case "once":
-		m := nvimOnceCode.FindStringSubmatch(screen)
-		if m == nil {
-			return "", fmt.Errorf("no code for Approve once on the card:\n%s", screen)
-		}
-		keys = strings.Split(m[1], "")
-	case "deadline":
-		return string(colours), nil
+	once, session, _ := codesOf(screen)
+	keys := map[string]string{"deny": "d", "esc": "\x1b", "once": once, "stray": once, "session": session, "deadline": ""}[answer]
+	if answer != "deadline" && keys == "" {
+		return "", fmt.Errorf("no key to %s the card:\n%s", answer, screen)
 	}
-	for _, k := range keys {
-		if out, err := tm.cmd("send-keys", k).CombinedOutput(); err != nil {
-			return "", fmt.Errorf("send-keys %s: %v\n%s", k, err, out)
-		}
-		time.Sleep(typing)
-	}
-	return string(colours), nil
+	return string(colours), tm.sendText(keys)
 }
 
-// setNvimAgentHookTimeout sets the agent's hook timeout, in its settings and
+// checkAgentAnswered checks what the agent did after the card's answer:
+// target is written only when the card was approved, the model was told
+// the command's output then, and Codewhale's deny in the server's words
+// for each way of not approving (approvals/) otherwise; no answer is a
+// deny by the hook's own deadline, long before the agent would give up
+// on its hook (a 12 s timeout).
+func checkAgentAnswered(t *testing.T, s *agentcli.Session, answer, target string, r agentcli.Result, took time.Duration) {
+	t.Helper()
+	approved := answer == "once" || answer == "stray" || answer == "session"
+	if written := s.Exists(filepath.Join(s.Repo, target)); written != approved {
+		t.Errorf("%s: %s written = %v; the model was told %q", answer, target, written, r.Results[0])
+	}
+	if approved && !strings.Contains(r.Results[0], "touched "+target) {
+		t.Errorf("%s: the model was not given the command's output: %q", answer, r.Results[0])
+	}
+	if told := map[string]string{"deny": "denied by user", "esc": "dismissed", "deadline": "timed out"}[answer]; told != "" &&
+		!(strings.Contains(r.Results[0], "codewhale-ls") && strings.Contains(r.Results[0], told)) {
+		t.Errorf("%s: the model was not told Codewhale's deny (%q): %q", answer, told, r.Results[0])
+	}
+	// The hook's own bound decided, so the hook answered: the agent did
+	// not give up on it.
+	if answer == "deadline" && !strings.Contains(r.Results[0], "the bound set by the deadline of the caller (an agent's hook timeout)") {
+		t.Errorf("the deadline: the model was not told the hook's deadline decided: %q", r.Results[0])
+	}
+	if answer == "deadline" && took > 60*time.Second {
+		t.Errorf("the deadline: the agent waited %v with a 12 s hook timeout", took)
+	}
+}
+
+// setAgentHookTimeout sets the agent's hook timeout, in its settings and
 // in the hook's --timeout, to seconds (`hook install` writes its
 // default), and has Codex trust the changed hook again, as a user would.
-func setNvimAgentHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
+func setAgentHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
 	t.Helper()
 	flag := regexp.MustCompile(`--timeout \d+`)
 	setting := regexp.MustCompile(`("timeout"\s*:\s*|timeout\s*=\s*)\d+`)
@@ -220,9 +250,9 @@ func setNvimAgentHookTimeout(t *testing.T, s *agentcli.Session, seconds int) {
 	}
 }
 
-// saveNvimCard keeps the card as a picture for the note
-// ($CODEWHALE_SCREENSHOT_DIR, else the test's temporary directory).
-func saveNvimCard(t *testing.T, tm *tmuxNeovim, screen, name string) {
+// saveCard keeps the card (screen, with colours) as a picture for the
+// note ($CODEWHALE_SCREENSHOT_DIR, else the test's temporary directory).
+func saveCard(t *testing.T, tm *tmuxNeovim, screen, name string) {
 	t.Helper()
 	var img bytes.Buffer
 	if err := png.Encode(&img, renderTerminal(screen, tm.cols, tm.rows)); err != nil {

@@ -4,6 +4,7 @@ package editors_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +91,15 @@ const typing = 35 * time.Millisecond
 // typeText types text key by key ('\n' is Enter, '\x1b' Escape).
 func (tm *tmuxNeovim) typeText(text string) {
 	tm.t.Helper()
+	if err := tm.sendText(text); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+// sendText is typeText for a goroutine beside the test (the person at a
+// card while an agent runs): it returns its failure instead of ending
+// the test.
+func (tm *tmuxNeovim) sendText(text string) error {
 	for _, r := range text {
 		var args []string
 		switch r {
@@ -104,8 +114,9 @@ func (tm *tmuxNeovim) typeText(text string) {
 			args = []string{"send-keys", "-l", string(r)}
 		}
 		if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
-			tm.t.Fatalf("send-keys %q: %v\n%s", r, err, out)
+			return fmt.Errorf("send-keys %q: %v\n%s", r, err, out)
 		}
 		time.Sleep(typing)
 	}
+	return nil
 }
