@@ -249,6 +249,11 @@ func (a *Authorizer) ask(ctx context.Context, snap *config.Snapshot, req gate.Re
 	}
 	final := gate.Answered(d, req.Tool, answer)
 	if final.Decision != gate.Allow {
+		if session.Agent != "" {
+			// Another agent's model and its transcript's reader see this
+			// reason, not the card: it says where the person was asked.
+			final.Reason += " Asked in " + a.broker.shownBy + "."
+		}
 		return final
 	}
 	// Codewhale does not run a call approved after the posture changed

@@ -126,6 +126,27 @@ func TestAHookRequestNamingNoAgentIsRefused(t *testing.T) {
 	}
 }
 
+// TestAHookIsToldWhereThePersonWasAsked: another agent's model reads the
+// deny, not the card, so its reason ends by saying who showed the card;
+// the editor's own agent gets Codewhale's words alone.
+func TestAHookIsToldWhereThePersonWasAsked(t *testing.T) {
+	for _, shownBy := range []string{"", "the approval console"} {
+		snap, req := asking(t)
+		a, _ := deciding(t, &scripted{reply: gate.ChoiceDeny}, Config{ShownBy: shownBy}, snap)
+		want := " Asked in the editor."
+		if shownBy != "" {
+			want = " Asked in " + shownBy + "."
+		}
+		d := a.AuthorizeHook(context.Background(), remote.Request{Agent: "codex", Session: "c1", Workspace: req.Workspace, Call: req, Deadline: time.Now().Add(time.Minute)})
+		if d.Decision != gate.Deny || !strings.Contains(d.Reason, "denied by user") || !strings.HasSuffix(d.Reason, want) {
+			t.Errorf("a hook's call denied on the card shown by %q: %s, %q", shownBy, d.Decision, d.Reason)
+		}
+		if d := a.Authorize(context.Background(), req, ""); d.Decision != gate.Deny || strings.Contains(d.Reason, "Asked in") {
+			t.Errorf("the editor's own agent, denied on its card: %s, %q", d.Decision, d.Reason)
+		}
+	}
+}
+
 // TestAuthorizeHookJudgesTheCallOutsideTheSandboxAsAsked: whatever the
 // request says, the agent runs the call itself, and the hook asked for a
 // person: an allow with nobody asked is refused.
