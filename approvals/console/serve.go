@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 )
 
@@ -67,7 +68,7 @@ func ownedDir(dir string, uid int) error {
 	if !info.IsDir() {
 		return fmt.Errorf("workspace %s is not a directory", dir)
 	}
-	if owner, ok := fileOwner(info); !ok || owner != uid {
+	if owner, ok := policyfile.Owner(info); !ok || owner != uid {
 		return fmt.Errorf("workspace %s is not owned by this user (uid %d); its policy is not this user's to apply", dir, uid)
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
 )
 
 // SocketPath is where the server for workspace listens: one socket per
@@ -72,7 +74,7 @@ func dirSafety(dir string, info fs.FileInfo, uid int) error {
 	if !info.IsDir() {
 		return fmt.Errorf("approval socket directory %s is not a directory; refusing it", dir)
 	}
-	owner, ok := fileOwner(info)
+	owner, ok := policyfile.Owner(info)
 	if !ok || owner != uid {
 		return fmt.Errorf("approval socket directory %s is owned by uid %d, not by us (uid %d); refusing it", dir, owner, uid)
 	}

@@ -18,6 +18,16 @@ func fileIdentity(fi fs.FileInfo) (ino, dev uint64) {
 	return 0, 0
 }
 
+// Owner is the uid owning the file fi describes; false where the
+// platform has none to read.
+func Owner(fi fs.FileInfo) (uid int, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return -1, false
+	}
+	return int(st.Uid), true
+}
+
 // lockFile blocks until this descriptor holds the exclusive flock.
 func lockFile(f *os.File) error {
 	for {

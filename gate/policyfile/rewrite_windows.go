@@ -18,3 +18,7 @@ func lockFile(f *os.File) error {
 	var whole windows.Overlapped
 	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, math.MaxUint32, math.MaxUint32, &whole)
 }
+
+// Owner cannot be read on Windows: a caller that needs the owner refuses
+// the file (fail closed).
+func Owner(fs.FileInfo) (uid int, ok bool) { return -1, false }
