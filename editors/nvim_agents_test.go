@@ -30,51 +30,42 @@ import (
 // deadline (a 12 s hook timeout) is a deny too. One Neovim per agent and
 // Neovim, every call in it.
 func TestNeovimRealAgents(t *testing.T) {
-	for _, editor := range []struct {
-		name string
-		find func(*testing.T) neovim
-	}{
-		{"debian 0.7", hostNeovim},
-		{"sid 0.12", sidNeovim},
-	} {
-		t.Run(editor.name, func(t *testing.T) {
-			nv := editor.find(t)
-			for _, a := range []*agentcli.Agent{agentcli.Claude, agentcli.Codex} {
-				t.Run(a.Name, func(t *testing.T) {
-					s := agentcli.NewSession(t, a)
-					// A repository with no policy file of its own: the policy
-					// is the user's (~/.codewhale, the Ask posture).
-					if err := os.RemoveAll(filepath.Join(s.Repo, ".codewhale")); err != nil {
-						t.Fatal(err)
-					}
-					s.WriteFile(filepath.Join(s.Repo, "src", "main.rs"), "fn main() {\n}\n")
-					s.Install(s.Repo, "--user")
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		for _, a := range []*agentcli.Agent{agentcli.Claude, agentcli.Codex} {
+			t.Run(a.Name, func(t *testing.T) {
+				s := agentcli.NewSession(t, a)
+				// A repository with no policy file of its own: the policy
+				// is the user's (~/.codewhale, the Ask posture).
+				if err := os.RemoveAll(filepath.Join(s.Repo, ".codewhale")); err != nil {
+					t.Fatal(err)
+				}
+				s.WriteFile(filepath.Join(s.Repo, "src", "main.rs"), "fn main() {\n}\n")
+				s.Install(s.Repo, "--user")
 
-					ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-					defer cancel()
-					tm := startAgentsNeovim(t, ctx, nv, s)
-					waitNvimServes(t, s.Root, s.Repo)
+				ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+				defer cancel()
+				tm := startAgentsNeovim(t, ctx, nv, s)
+				waitNvimServes(t, s.Root, s.Repo)
 
-					for _, answer := range []string{"deny", "esc", "once", "deadline"} {
-						if answer == "deadline" {
-							// The hook answers 5 s before the agent's timeout and
-							// the server 2 s before that: the card waits 5 s.
-							setAgentHookTimeout(t, s, 12)
-						}
-						target := "edited-" + answer + ".txt"
-						started := time.Now()
-						r, screen := runAgentAnswering(t, ctx, s, tm, answer, target)
-						took := time.Since(started)
-						t.Logf("%s: %.1f s; the model was told %q", answer, took.Seconds(), r.Results[0])
-						checkAgentAnswered(t, s, answer, target, r, took)
-						if answer == "once" {
-							saveCard(t, tm, screen, strings.ReplaceAll(editor.name, " ", "-")+"-"+a.Name)
-						}
+				for _, answer := range []string{"deny", "esc", "once", "deadline"} {
+					if answer == "deadline" {
+						// The hook answers 5 s before the agent's timeout and
+						// the server 2 s before that: the card waits 5 s.
+						setAgentHookTimeout(t, s, 12)
 					}
-				})
-			}
-		})
-	}
+					target := "edited-" + answer + ".txt"
+					started := time.Now()
+					r, screen := runAgentAnswering(t, ctx, s, tm, answer, target)
+					took := time.Since(started)
+					t.Logf("%s: %.1f s; the model was told %q", answer, took.Seconds(), r.Results[0])
+					checkAgentAnswered(t, s, answer, target, r, took)
+					if answer == "once" {
+						saveCard(t, tm, screen, nv.label+"-"+a.Name)
+					}
+				}
+			})
+		}
+	})
 }
 
 // startAgentsNeovim starts nv on the session's repository as a person

@@ -30,125 +30,116 @@ import (
 // repository reuse; the servers end with Neovim; serve_repositories =
 // false serves only the workspaces of policy files.
 func TestNeovimServesRepositories(t *testing.T) {
-	for _, editor := range []struct {
-		name string
-		find func(*testing.T) neovim
-	}{
-		{"debian 0.7", hostNeovim},
-		{"sid 0.12", sidNeovim},
-	} {
-		t.Run(editor.name, func(t *testing.T) {
-			nv := editor.find(t)
-			w := newNvimWorld(t, nv)
-			w.shareWithHost(t)
-			g := w.guest // every path below is the editor's, and this machine's too
-			repo := func(name string) string {
-				dir := g(filepath.Join(w.dir, name))
-				w.write(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
-				return dir
-			}
-			r1, r2, r3, r4, r5 := repo("r1"), repo("r2"), repo("r3"), repo("r4"), repo("r5")
-			ws := g(filepath.Join(w.dir, "ws")) // a .git and a .codewhale/ (newNvimWorld)
-			home := g(filepath.Join(w.dir, "home"))
-			w.write(t, filepath.Join(r1, "src", "main.rs"), "fn main() {\n}\n")
-			w.write(t, filepath.Join(r3, "lib", "a.rs"), "pub fn a() {}\n")
-			runtime := nvimRuntimeDir(t, w)
-			env := append(w.env("repos"), "XDG_RUNTIME_DIR="+runtime)
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		w := newNvimWorld(t, nv)
+		w.shareWithHost(t)
+		g := w.guest // every path below is the editor's, and this machine's too
+		repo := func(name string) string {
+			dir := g(filepath.Join(w.dir, name))
+			w.write(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+			return dir
+		}
+		r1, r2, r3, r4, r5 := repo("r1"), repo("r2"), repo("r3"), repo("r4"), repo("r5")
+		ws := g(filepath.Join(w.dir, "ws")) // a .git and a .codewhale/ (newNvimWorld)
+		home := g(filepath.Join(w.dir, "home"))
+		w.write(t, filepath.Join(r1, "src", "main.rs"), "fn main() {\n}\n")
+		w.write(t, filepath.Join(r3, "lib", "a.rs"), "pub fn a() {}\n")
+		runtime := nvimRuntimeDir(t, w)
+		env := append(w.env("repos"), "XDG_RUNTIME_DIR="+runtime)
 
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-			defer cancel()
-			tm := startUserNeovim(t, ctx, nv, env, r1, 100, 30, "src/main.rs")
-			waitNvimServes(t, runtime, r1)
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		tm := startUserNeovim(t, ctx, nv, env, r1, 100, 30, "src/main.rs")
+		waitNvimServes(t, runtime, r1)
 
-			// An agent's hook in the repository reaches this Neovim: its
-			// card is on the screen, and <Esc> is a deny in the agent's form.
-			// Without the editor Claude Code would be told "ask" (its own
-			// prompt, permission mode "default").
-			hook := exec.CommandContext(ctx, filepath.Join(w.dir, "bin", "codewhale-ls"), "hook", "claude-code", "--timeout", "60")
-			hook.Dir = r1
-			hook.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home, "XDG_RUNTIME_DIR=" + runtime, "CODEWHALE_HOME=" + filepath.Join(home, ".codewhale")}
-			event, _ := json.Marshal(map[string]any{
-				"session_id": "s1", "cwd": r1, "permission_mode": "default", "hook_event_name": "PreToolUse",
-				"tool_name": "Bash", "tool_input": map[string]any{"command": "touch edited.txt", "description": "run"},
-			})
-			hook.Stdin = strings.NewReader(string(event))
-			var out strings.Builder
-			hook.Stdout = &out
-			hook.WaitDelay = 5 * time.Second
-			if err := hook.Start(); err != nil {
-				t.Fatal(err)
-			}
-			tm.waitScreen("Codewhale approval", "touch edited.txt", "claude-code", "ready: type a code")
-			tm.typeText("\x1b")
-			if err := hook.Wait(); err != nil {
-				t.Fatalf("the hook: %v\n%s", err, out.String())
-			}
-			var verdict struct {
-				HookSpecificOutput struct{ PermissionDecision, PermissionDecisionReason string }
-			}
-			if err := json.Unmarshal([]byte(out.String()), &verdict); err != nil || verdict.HookSpecificOutput.PermissionDecision != "deny" {
-				t.Errorf("<Esc> on the card: the hook answered %q (%v), want a deny", out.String(), err)
-			}
-
-			// The user's home is never a workspace; every directory Neovim
-			// is taken to, by each kind of :cd, is.
-			tm.typeText(":cd ~\n")
-			tm.typeText(":cd " + r2 + "\n")
-			waitNvimServes(t, runtime, r2)
-			tm.typeText(":tcd " + r4 + "\n")
-			waitNvimServes(t, runtime, r4)
-			tm.typeText(":lcd " + r5 + "\n")
-			waitNvimServes(t, runtime, r5)
-			// A buffer of another work tree.
-			tm.typeText(":e " + filepath.Join(r3, "lib", "a.rs") + "\n")
-			waitNvimServes(t, runtime, r3)
-			// A policy file, then another file, of a repository: one server.
-			policy := filepath.Join(ws, ".codewhale", "config.toml")
-			tm.typeText(":e " + policy + "\n")
-			waitNvimServes(t, runtime, ws)
-			tm.typeText(":e " + filepath.Join(ws, "Cargo.toml") + "\n")
-			tm.typeText(":e " + filepath.Join(r1, "src", "main.rs") + "\n")
-
-			clients := userNeovimState(t, tm)
-			var roots []string
-			for _, c := range clients {
-				roots = append(roots, c.Root)
-				if c.Root == ws && !slices.Contains(c.Files, policy) {
-					t.Errorf("the policy file is not attached to its repository's client: %+v", clients)
-				}
-				if c.Root != ws && len(c.Files) > 0 {
-					t.Errorf("a repository's client has files attached (only policy files are): %+v", c)
-				}
-			}
-			slices.Sort(roots)
-			want := []string{r1, r2, r3, r4, r5, ws}
-			slices.Sort(want)
-			if !slices.Equal(roots, want) {
-				t.Errorf("clients for %q, want one for each of %q", roots, want)
-			}
-
-			// The servers end with Neovim, their sockets with them.
-			tm.typeText(":qa!\n")
-			for _, dir := range want {
-				waitNvimStopsServing(t, runtime, dir)
-			}
-
-			// serve_repositories = false: the policy file's workspace only.
-			off := startUserNeovim(t, ctx, nv, append(env, "CWLS_SERVE_REPOSITORIES=0"), r1, 100, 30, "src/main.rs")
-			off.typeText(":e " + filepath.Join(home, ".codewhale", "permissions.toml") + "\n")
-			waitNvimServes(t, runtime, filepath.Join(home, ".codewhale"))
-			off.typeText(":cd " + r2 + "\n")
-			clients = userNeovimState(t, off)
-			if len(clients) != 1 || clients[0].Root != filepath.Join(home, ".codewhale") {
-				t.Errorf("serve_repositories = false: clients %+v, want only the Codewhale home's", clients)
-			}
-			for _, dir := range []string{r1, r2} {
-				if _, err := os.Stat(nvimApprovalSocket(t, runtime, dir)); err == nil {
-					t.Errorf("serve_repositories = false, yet %s is served", dir)
-				}
-			}
+		// An agent's hook in the repository reaches this Neovim: its
+		// card is on the screen, and <Esc> is a deny in the agent's form.
+		// Without the editor Claude Code would be told "ask" (its own
+		// prompt, permission mode "default").
+		hook := exec.CommandContext(ctx, filepath.Join(w.dir, "bin", "codewhale-ls"), "hook", "claude-code", "--timeout", "60")
+		hook.Dir = r1
+		hook.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home, "XDG_RUNTIME_DIR=" + runtime, "CODEWHALE_HOME=" + filepath.Join(home, ".codewhale")}
+		event, _ := json.Marshal(map[string]any{
+			"session_id": "s1", "cwd": r1, "permission_mode": "default", "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": "touch edited.txt", "description": "run"},
 		})
-	}
+		hook.Stdin = strings.NewReader(string(event))
+		var out strings.Builder
+		hook.Stdout = &out
+		hook.WaitDelay = 5 * time.Second
+		if err := hook.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tm.waitScreen("Codewhale approval", "touch edited.txt", "claude-code", "ready: type a code")
+		tm.typeText("\x1b")
+		if err := hook.Wait(); err != nil {
+			t.Fatalf("the hook: %v\n%s", err, out.String())
+		}
+		var verdict struct {
+			HookSpecificOutput struct{ PermissionDecision, PermissionDecisionReason string }
+		}
+		if err := json.Unmarshal([]byte(out.String()), &verdict); err != nil || verdict.HookSpecificOutput.PermissionDecision != "deny" {
+			t.Errorf("<Esc> on the card: the hook answered %q (%v), want a deny", out.String(), err)
+		}
+
+		// The user's home is never a workspace; every directory Neovim
+		// is taken to, by each kind of :cd, is.
+		tm.typeText(":cd ~\n")
+		tm.typeText(":cd " + r2 + "\n")
+		waitNvimServes(t, runtime, r2)
+		tm.typeText(":tcd " + r4 + "\n")
+		waitNvimServes(t, runtime, r4)
+		tm.typeText(":lcd " + r5 + "\n")
+		waitNvimServes(t, runtime, r5)
+		// A buffer of another work tree.
+		tm.typeText(":e " + filepath.Join(r3, "lib", "a.rs") + "\n")
+		waitNvimServes(t, runtime, r3)
+		// A policy file, then another file, of a repository: one server.
+		policy := filepath.Join(ws, ".codewhale", "config.toml")
+		tm.typeText(":e " + policy + "\n")
+		waitNvimServes(t, runtime, ws)
+		tm.typeText(":e " + filepath.Join(ws, "Cargo.toml") + "\n")
+		tm.typeText(":e " + filepath.Join(r1, "src", "main.rs") + "\n")
+
+		clients := userNeovimState(t, tm)
+		var roots []string
+		for _, c := range clients {
+			roots = append(roots, c.Root)
+			if c.Root == ws && !slices.Contains(c.Files, policy) {
+				t.Errorf("the policy file is not attached to its repository's client: %+v", clients)
+			}
+			if c.Root != ws && len(c.Files) > 0 {
+				t.Errorf("a repository's client has files attached (only policy files are): %+v", c)
+			}
+		}
+		slices.Sort(roots)
+		want := []string{r1, r2, r3, r4, r5, ws}
+		slices.Sort(want)
+		if !slices.Equal(roots, want) {
+			t.Errorf("clients for %q, want one for each of %q", roots, want)
+		}
+
+		// The servers end with Neovim, their sockets with them.
+		tm.typeText(":qa!\n")
+		for _, dir := range want {
+			waitNvimStopsServing(t, runtime, dir)
+		}
+
+		// serve_repositories = false: the policy file's workspace only.
+		off := startUserNeovim(t, ctx, nv, append(env, "CWLS_SERVE_REPOSITORIES=0"), r1, 100, 30, "src/main.rs")
+		off.typeText(":e " + filepath.Join(home, ".codewhale", "permissions.toml") + "\n")
+		waitNvimServes(t, runtime, filepath.Join(home, ".codewhale"))
+		off.typeText(":cd " + r2 + "\n")
+		clients = userNeovimState(t, off)
+		if len(clients) != 1 || clients[0].Root != filepath.Join(home, ".codewhale") {
+			t.Errorf("serve_repositories = false: clients %+v, want only the Codewhale home's", clients)
+		}
+		for _, dir := range []string{r1, r2} {
+			if _, err := os.Stat(nvimApprovalSocket(t, runtime, dir)); err == nil {
+				t.Errorf("serve_repositories = false, yet %s is served", dir)
+			}
+		}
+	})
 }
 
 // shareWithHost makes the world of a Neovim in a chroot reachable on this

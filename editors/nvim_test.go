@@ -28,6 +28,7 @@ const defaultSidRoot = "/opt/codewhale-e2e/sid"
 type neovim struct {
 	path   string // as the editor sees it
 	chroot string // "" on this machine
+	label  string // which Neovim, in subtests' and screenshots' names
 }
 
 // skipOrFail skips, or fails under CODEWHALE_E2E=1.
@@ -37,6 +38,24 @@ func skipOrFail(t *testing.T, format string, args ...any) {
 		t.Fatalf("CODEWHALE_E2E=1 but "+format, args...)
 	}
 	t.Skipf(format+"; set CODEWHALE_E2E=1 to make that a failure", args...)
+}
+
+// eachNeovim runs body once per Neovim the plugin is tested in (Debian's
+// 0.7 and sid's newest), as subtests named after each.
+func eachNeovim(t *testing.T, body func(t *testing.T, nv neovim)) {
+	for _, editor := range []struct {
+		name string
+		find func(*testing.T) neovim
+	}{
+		{"debian 0.7", hostNeovim},
+		{"sid 0.12", sidNeovim},
+	} {
+		t.Run(editor.name, func(t *testing.T) {
+			nv := editor.find(t)
+			nv.label = strings.ReplaceAll(editor.name, " ", "-")
+			body(t, nv)
+		})
+	}
 }
 
 func hostNeovim(t *testing.T) neovim {
