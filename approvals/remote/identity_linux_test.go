@@ -38,22 +38,7 @@ func TestOnlyCodewhaleLSIsTheServer(t *testing.T) {
 // "allow" to whoever asks: the hook must not take its word, and the
 // editor's codewhale-ls, starting, takes the path back.
 func TestAnImpostorOnTheSocketIsNotAsked(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CODEWHALE_E2E") == "1" {
-			t.Fatal("CODEWHALE_E2E=1 but python3 (the impostor) is missing")
-		}
-		t.Skip("no python3 to play the impostor; set CODEWHALE_E2E=1 to make that a failure")
-	}
-	runtimeHere(t)
-	ws := t.TempDir()
-	path, err := SocketPath(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := makeSafeDir(filepath.Dir(path)); err != nil {
-		t.Fatal(err)
-	}
+	python, ws, path := impostorSocket(t)
 	script := `import socket,sys,os
 s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1],0o600); s.listen(8); print("up",flush=True)
 while True:
@@ -93,26 +78,11 @@ while True:
 // so Ask refuses it (docs/architecture.md, "What the approval socket
 // protects, and what it does not").
 func TestAReplyWrittenByAnotherProcessThanCodewhaleLSIsNoAnswer(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CODEWHALE_E2E") == "1" {
-			t.Fatal("CODEWHALE_E2E=1 but python3 (the impostor) is missing")
-		}
-		t.Skip("no python3 to play the impostor; set CODEWHALE_E2E=1 to make that a failure")
-	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtimeHere(t)
-	ws := t.TempDir()
-	path, err := SocketPath(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := makeSafeDir(filepath.Dir(path)); err != nil {
-		t.Fatal(err)
-	}
+	python, ws, path := impostorSocket(t)
 	script := `import socket,sys,os
 s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1],0o600); s.listen(8)
 if os.fork()==0:
@@ -222,4 +192,28 @@ func TestOnlyACodewhaleLSWriterOfOursIsAdmitted(t *testing.T) {
 			t.Errorf("%s: %v, want errForgedReply saying %q", c.name, err, c.want)
 		}
 	}
+}
+
+// impostorSocket is where an impostor will listen: workspace ws's approval
+// socket path, its directory made as a server makes it, and the python3
+// that plays the impostor (a skip without one, a failure under
+// CODEWHALE_E2E=1).
+func impostorSocket(t *testing.T) (python, ws, path string) {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CODEWHALE_E2E") == "1" {
+			t.Fatal("CODEWHALE_E2E=1 but python3 (the impostor) is missing")
+		}
+		t.Skip("no python3 to play the impostor; set CODEWHALE_E2E=1 to make that a failure")
+	}
+	runtimeHere(t)
+	ws = t.TempDir()
+	if path, err = SocketPath(ws); err != nil {
+		t.Fatal(err)
+	}
+	if err := makeSafeDir(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	return python, ws, path
 }
