@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -109,15 +107,10 @@ func (s *Server) watchHangup(conn net.Conn, hangup context.CancelCauseFunc) {
 // answer (editorErr, an ErrNoEditor): the user's approval console. It is
 // ErrNoEditor again, saying both, when the console does not answer either.
 func askConsole(ctx context.Context, line []byte, editorErr error) (gate.Decision, error) {
+	// Like the editors', the console's socket is looked for in every
+	// directory a console of this user may listen in (dirs.go).
 	d, err := exchange(ctx, line, func(ctx context.Context) (*net.UnixConn, error) {
-		path, err := ConsolePath()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
-		}
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, ErrNoEditor // no console has run (or its directory is gone)
-		}
-		return dialSocket(ctx, path)
+		return dialFirst(ctx, consoleSocket)
 	})
 	switch {
 	case errors.Is(err, ErrNoEditor):
