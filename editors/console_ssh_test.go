@@ -27,8 +27,8 @@ import (
 // not have: the two listen and look in different directories unless the
 // hook looks in both, approvals/remote/dirs.go). The card renders
 // through SSH with its escapes and codes, the code typed through SSH
-// approves, Esc denies, and the SSH connection closed mid-card makes the
-// hook deny at once.
+// approves, Esc denies, a second console on the desktop is refused, and
+// the SSH connection closed mid-card makes the hook deny at once.
 func TestConsoleOverSSH(t *testing.T) {
 	tmux := requireTool(t, "tmux", "apt-get install tmux")
 	requireTool(t, "ssh", "apt-get install openssh-client")
@@ -96,6 +96,14 @@ func TestConsoleOverSSH(t *testing.T) {
 	tm.typeText("\x1b")
 	if got := desktop.wait(t); got.decision != "deny" {
 		t.Errorf("Esc, typed through SSH, on a desktop agent's card: %+v", got)
+	}
+
+	// A second console, started from the desktop session, is refused:
+	// it would listen in the other directory, but the hooks look in both.
+	second := w.start(ctx, "desktop", "TMPDIR="+shellQuote(s.tmp)+" "+shellQuote(w.bin)+" approvals; exec sleep 3600")
+	refusal := second.waitScreen("another approval console (pid ", "only one runs at a time")
+	if !strings.Contains(strings.ReplaceAll(refusal, "\n", ""), "already serves "+sshSocket) { // the line wraps
+		t.Errorf("the second console's refusal does not name the first's socket %s:\n%s", sshSocket, refusal)
 	}
 
 	// 3. The SSH connection closed mid-card: the console's terminal

@@ -57,11 +57,22 @@ func ListenConsole(serves func(workspace string) error, handle Handler) (*Server
 	if err != nil {
 		return nil, err
 	}
+	// One started from another session (SSH, the desktop) listens in
+	// another directory, where hooks look too (dirs.go): still a second.
+	if other := consoleElsewhere(path); other != "" {
+		return nil, consoleRunning(other)
+	}
 	s, err := listenAt(path, &Server{serves: serves, handle: handle})
 	if errors.Is(err, ErrInUse) {
-		return nil, consoleInUse{fmt.Sprintf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)}
+		return nil, consoleRunning(path)
 	}
 	return s, err
+}
+
+// consoleRunning is the refusal of a second console, the first serving
+// path.
+func consoleRunning(path string) error {
+	return consoleInUse{fmt.Sprintf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)}
 }
 
 // consoleInUse is ErrInUse for the console, naming the one running.

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A server (an editor's, the console) listens in runtimeDir, which depends
@@ -87,4 +88,31 @@ func dialFirst(ctx context.Context, name string) (*net.UnixConn, error) {
 		return nil, ErrNoEditor
 	}
 	return nil, fmt.Errorf("%w: %s", ErrNoEditor, strings.Join(refused, "; "))
+}
+
+// consoleElsewhere is the socket of a live console of this user in one
+// of searchDirs other than own's directory, or "": a console started
+// from another session, which a hook may find before the one at own.
+func consoleElsewhere(own string) string {
+	dirs, err := searchDirs()
+	if err != nil {
+		return ""
+	}
+	for _, dir := range dirs {
+		path := filepath.Join(dir, consoleSocket)
+		if dir == filepath.Dir(own) || len(path) >= maxSocketPath {
+			continue
+		}
+		if _, err := os.Lstat(path); err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		conn, err := dialSocket(ctx, path)
+		cancel()
+		if err == nil {
+			conn.Close()
+			return path
+		}
+	}
+	return ""
 }

@@ -82,18 +82,19 @@ func TestAHookFindsServersOfASessionWithoutRuntimeDir(t *testing.T) {
 	}
 }
 
-// The hook's own directory comes first: a console there answers, not
-// one in the other session's directory.
+// The hook's own directory comes first: an editor there answers, not
+// one of the same repository in the other session's directory (Neovim
+// open on it on the desktop and over SSH).
 func TestTheHooksOwnDirectoryComesFirst(t *testing.T) {
 	dir := runtimeHere(t)
 	ws := t.TempDir()
 	withoutRuntimeDir(t, dir)
-	listenConsole(t, servesAll, decides(gate.Allow, "the SSH console's answer"))
+	listen(t, ws, decides(gate.Allow, "the SSH editor's answer"))
 	t.Setenv("XDG_RUNTIME_DIR", dir)
-	listenConsole(t, servesAll, decides(gate.Deny, "the desktop console's answer"))
+	listen(t, ws, decides(gate.Deny, "the desktop editor's answer"))
 	d, err := Ask(context.Background(), Request{Agent: "codex", Workspace: ws, Call: shellCall(ws), Deadline: time.Now().Add(time.Minute)})
-	if err != nil || d.Reason != "the desktop console's answer" {
-		t.Fatalf("%+v %v, want the console of the hook's own directory", d, err)
+	if err != nil || d.Reason != "the desktop editor's answer" {
+		t.Fatalf("%+v %v, want the editor of the hook's own directory", d, err)
 	}
 }
 
@@ -128,4 +129,21 @@ func TestAnUnsafeCandidateIsPassedOverSayingWhy(t *testing.T) {
 	if err != nil || d.Reason != "the console's answer" {
 		t.Fatalf("a console in the directory after an unsafe one: %+v %v", d, err)
 	}
+}
+
+// A console started from another session, in the other directory, is a
+// second console all the same: hooks of either session would find the
+// first.
+func TestAConsoleOfAnotherSessionIsRefusedAsASecond(t *testing.T) {
+	dir := runtimeHere(t)
+	withoutRuntimeDir(t, dir)
+	first := listenConsole(t, servesAll, decides(gate.Deny, "first"))
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+	_, err := ListenConsole(servesAll, decides(gate.Deny, "second"))
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "another approval console (pid "+strconv.Itoa(os.Getpid())+") already serves "+first.Path()) {
+		t.Fatalf("a console in XDG_RUNTIME_DIR beside one in the temporary directory: %v", err)
+	}
+	// Once the first ended, its stale socket does not count.
+	first.Close()
+	listenConsole(t, servesAll, decides(gate.Deny, "third"))
 }
