@@ -15,7 +15,8 @@ import (
 )
 
 // Ask sends the call to the editor's server for workspace, or, when none
-// answers, to the user's approval console (ConsolePath), and returns the
+// answers, to the user's approval console, each looked for in every
+// directory a server of this user may listen in (searchDirs), and returns the
 // final Decision (decided by the server with its snapshot, prompting the
 // user where Codewhale would ask).
 //
