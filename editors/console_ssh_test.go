@@ -42,10 +42,14 @@ func TestConsoleOverSSH(t *testing.T) {
 	// systemd-logind (no PAM session here, as in containers) there is no
 	// XDG_RUNTIME_DIR, so the console's socket is in the temporary
 	// directory.
+	login := time.Now()
 	loginEnv, err := exec.CommandContext(ctx, "ssh", s.args(false, "env")...).Output()
 	if err != nil {
 		t.Fatalf("ssh env: %v\n%s", err, s.log())
 	}
+	// What SSH itself costs in the times below (key exchange, the login
+	// shell and its rc files).
+	t.Logf("a bare SSH login running env: %v", time.Since(login).Round(time.Millisecond))
 	t.Logf("the SSH login's environment (the part that places sockets): %s", pick(string(loginEnv), "XDG_RUNTIME_DIR", "TMPDIR", "HOME", "USER", "SSH_CONNECTION"))
 	if strings.Contains("\n"+string(loginEnv), "\nXDG_RUNTIME_DIR=") {
 		t.Fatalf("the SSH login has an XDG_RUNTIME_DIR: this test checks a login without one\n%s", loginEnv)
