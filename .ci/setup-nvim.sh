@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up the two Neovims editors/nvim_test.go runs the plugin in:
 # Debian's own (0.7.2 on bookworm) and the newest Debian has (sid), the
-# latter in a chroot made with debootstrap. Idempotent: a second run only
+# latter in a chroot made with debootstrap; and tmux and OpenSSH, for the
+# tests that type into a terminal as a person does (Neovim, the approval
+# console, the console over SSH). Idempotent: a second run only
 # checks what is there. Runs as root (or with sudo) on Debian with apt.
 set -euo pipefail
 
@@ -13,10 +15,20 @@ missing=()
 command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+# The console over SSH (editors/console_ssh_test.go) runs an sshd of its
+# own, on localhost, as the test's user; sshd is in /usr/sbin, which a
+# user's PATH may lack.
+sshd_installed=1
+[ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 || { missing+=(openssh-server); sshd_installed=0; }
 if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ "$sshd_installed" = 0 ] && [ -d /run/systemd/system ]; then
+  # The package starts a system SSH server where systemd runs; the
+  # tests need none, and a machine that had none keeps having none.
+  $sudo systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
 fi
 nvim --version | head -n 1
 

@@ -285,6 +285,20 @@ const hookTimeout = 60 * time.Second
 // hook starts agent's hook on its captured Bash event, with command.
 func (w *consoleWorld) hook(ctx context.Context, agent, command string) *hookRun {
 	w.t.Helper()
+	cmd := exec.CommandContext(ctx, w.bin, hookArgs(agent)...)
+	cmd.Env, cmd.Dir = w.env, w.ws
+	return w.runHook(agent, command, cmd)
+}
+
+// hookArgs are the arguments of agent's hook, with hookTimeout.
+func hookArgs(agent string) []string {
+	return []string{"hook", agent, "--codewhale-version", "0.10.1", "--timeout", strconv.Itoa(int(hookTimeout.Seconds()))}
+}
+
+// runHook starts cmd, which runs agent's hook, given agent's captured
+// Bash event with command on its stdin.
+func (w *consoleWorld) runHook(agent, command string, cmd *exec.Cmd) *hookRun {
+	w.t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "agents", "testdata", "captured", agent, "Bash-root.json"))
 	if err != nil {
 		w.t.Fatal(err)
@@ -299,8 +313,7 @@ func (w *consoleWorld) hook(ctx context.Context, agent, command string) *hookRun
 	// The hook's own deadline: 5 s (agents' answerMargin) before the
 	// agent's timeout.
 	h := &hookRun{agent: agent, done: make(chan struct{}), deadline: time.Now().Add(hookTimeout - 5*time.Second)}
-	cmd := exec.CommandContext(ctx, w.bin, "hook", agent, "--codewhale-version", "0.10.1", "--timeout", strconv.Itoa(int(hookTimeout.Seconds())))
-	cmd.Env, cmd.Dir, cmd.Stdin = w.env, w.ws, bytes.NewReader(raw)
+	cmd.Stdin = bytes.NewReader(raw)
 	cmd.Stdout, cmd.Stderr = &h.out, &h.errOut
 	if err := cmd.Start(); err != nil {
 		w.t.Fatal(err)

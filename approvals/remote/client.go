@@ -15,7 +15,8 @@ import (
 )
 
 // Ask sends the call to the editor's server for workspace, or, when none
-// answers, to the user's approval console (ConsolePath), and returns the
+// answers, to the user's approval console, each looked for in every
+// directory a server of this user may listen in (searchDirs), and returns the
 // final Decision (decided by the server with its snapshot, prompting the
 // user where Codewhale would ask).
 //
@@ -84,15 +85,12 @@ func encodeRequest(req Request) ([]byte, error) {
 	return append(raw, '\n'), nil
 }
 
-// dial connects to workspace's server and checks it runs as us and is
-// codewhale-ls: an answer from another user's process, or from any other
-// program of ours that took the socket's path, must not allow anything.
+// dial connects to workspace's server, in the first of searchDirs where
+// one listens, and checks it runs as us and is codewhale-ls: an answer
+// from another user's process, or from any other program of ours that
+// took the socket's path, must not allow anything.
 func dial(ctx context.Context, workspace string) (*net.UnixConn, error) {
-	path, err := SocketPath(workspace)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
-	}
-	return dialSocket(ctx, path)
+	return dialFirst(ctx, socketName(workspace))
 }
 
 // dialSocket connects to the approval socket at path, with dial's checks.

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -59,11 +57,22 @@ func ListenConsole(serves func(workspace string) error, handle Handler) (*Server
 	if err != nil {
 		return nil, err
 	}
+	// One started from another session (SSH, the desktop) listens in
+	// another directory, where hooks look too (dirs.go): still a second.
+	if other := consoleElsewhere(path); other != "" {
+		return nil, consoleRunning(other)
+	}
 	s, err := listenAt(path, &Server{serves: serves, handle: handle})
 	if errors.Is(err, ErrInUse) {
-		return nil, consoleInUse{fmt.Sprintf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)}
+		return nil, consoleRunning(path)
 	}
 	return s, err
+}
+
+// consoleRunning is the refusal of a second console, the first serving
+// path.
+func consoleRunning(path string) error {
+	return consoleInUse{fmt.Sprintf("another approval console (%s) already serves %s; only one runs at a time: use that one, or stop it first", consolePID(path), path)}
 }
 
 // consoleInUse is ErrInUse for the console, naming the one running.
@@ -109,15 +118,10 @@ func (s *Server) watchHangup(conn net.Conn, hangup context.CancelCauseFunc) {
 // answer (editorErr, an ErrNoEditor): the user's approval console. It is
 // ErrNoEditor again, saying both, when the console does not answer either.
 func askConsole(ctx context.Context, line []byte, editorErr error) (gate.Decision, error) {
+	// Like the editors', the console's socket is looked for in every
+	// directory a console of this user may listen in (dirs.go).
 	d, err := exchange(ctx, line, func(ctx context.Context) (*net.UnixConn, error) {
-		path, err := ConsolePath()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoEditor, err)
-		}
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, ErrNoEditor // no console has run (or its directory is gone)
-		}
-		return dialSocket(ctx, path)
+		return dialFirst(ctx, consoleSocket)
 	})
 	switch {
 	case errors.Is(err, ErrNoEditor):

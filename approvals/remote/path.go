@@ -22,12 +22,17 @@ func SocketPath(workspace string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(filepath.Clean(workspace)))
-	path := filepath.Join(dir, hex.EncodeToString(sum[:12])+".sock")
+	path := filepath.Join(dir, socketName(workspace))
 	if len(path) >= maxSocketPath {
 		return "", fmt.Errorf("approval socket path %s is %d bytes, longer than a socket address may be (%d): set XDG_RUNTIME_DIR or TMPDIR to a shorter directory", path, len(path), maxSocketPath-1)
 	}
 	return path, nil
+}
+
+// socketName is the name of workspace's socket in a runtime directory.
+func socketName(workspace string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(workspace)))
+	return hex.EncodeToString(sum[:12]) + ".sock"
 }
 
 // maxSocketPath is the size of sun_path on macOS, the smallest of the

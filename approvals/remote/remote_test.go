@@ -28,6 +28,9 @@ func runtimeHere(t testing.TB) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	t.Setenv("XDG_RUNTIME_DIR", dir)
+	// Hooks also look in the temporary directory (dirs.go): this one
+	// holds no server but the test's.
+	t.Setenv("TMPDIR", dir)
 	return dir
 }
 
