@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -140,6 +141,10 @@ func parseReply(line []byte) (gate.Decision, error) {
 	switch {
 	case r.Refused != "":
 		return gate.Decision{}, fmt.Errorf("%w: %s", ErrNoEditor, r.Refused)
+	case r.Error != "" && strings.Contains(r.Error, "unknown field"):
+		// A server older than this hook reads fewer fields (a field it
+		// skipped could have added a hold, so it refuses them all).
+		return gate.Decision{}, fmt.Errorf("the editor's codewhale-ls rejected the request: %s; it is older than this codewhale-ls hook: restart the editor's codewhale-ls (or the console) so both are the same version", r.Error)
 	case r.Error != "":
 		return gate.Decision{}, fmt.Errorf("the editor's codewhale-ls rejected the request: %s", r.Error)
 	case r.Decision == nil:

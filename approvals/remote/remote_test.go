@@ -189,6 +189,21 @@ func rawExchange(t *testing.T, s *Server, line string) string {
 	}
 }
 
+// TestAnOlderServerSaysSo: a server that does not know a field of the
+// hook's request (a hook newer than the editor's codewhale-ls) refuses
+// it, and the hook's error says to restart the older one.
+func TestAnOlderServerSaysSo(t *testing.T) {
+	runtimeHere(t)
+	ws := t.TempDir()
+	s := listen(t, ws, func(context.Context, Request) gate.Decision { return gate.Decision{Decision: gate.Allow} })
+	deadline := time.Now().Add(time.Minute).Format(time.RFC3339Nano)
+	raw := rawExchange(t, s, `{"agent":"x","workspace":"`+ws+`","deadline":"`+deadline+`","call":{},"fieldOfANewerHook":1}`+"\n")
+	_, err := parseReply([]byte(raw))
+	if err == nil || errors.Is(err, ErrNoEditor) || !strings.Contains(err.Error(), `unknown field "fieldOfANewerHook"`) || !strings.Contains(err.Error(), "older than this codewhale-ls hook: restart") {
+		t.Fatalf("a field the server does not know: %v", err)
+	}
+}
+
 func TestMalformedRequestsGetAnErrorAndTheServerGoesOn(t *testing.T) {
 	runtimeHere(t)
 	ws := t.TempDir()
