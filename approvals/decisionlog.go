@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -21,8 +22,21 @@ import (
 // the command (or path, pattern, URL) the card showed them, so they can
 // see later what they approved. Never the rest of the input or any
 // file's contents: LogEntry has no field that could hold them.
+//
+// Many processes write the same log at once (each agent's hook is a short
+// process appending one line; each editor's server holds the log open for
+// hours), so every append runs under the exclusive lock beside the log
+// (path + ".lock"), reopens the log if another writer rotated it away,
+// rotates it when it is full (Rotation), and writes the whole line with
+// one write: no line is torn, lost, or written into a generation already
+// rotated away (decisionlog_rotate.go).
 type DecisionLog struct {
-	file *os.File
+	path     string
+	rotation Rotation
+	// file is the open log; nil once closed. It changes only under the
+	// lock file's flock, which orders appends of every process and
+	// goroutine; atomic so that Close, which needs no flock, is no race.
+	file atomic.Pointer[os.File]
 }
 
 // LogEntry is one line of the decision log.
@@ -80,34 +94,63 @@ func DefaultDecisionLogFor(opts config.Options) string {
 }
 
 // OpenDecisionLog opens (creating 0600, parent dirs 0700) the log at path
-// for appending. It never blocks and never writes through a symlink: a
-// log that is a symlink, a FIFO or anything but a regular file is refused.
+// for appending, rotated at DefaultRotation. It never blocks and never
+// writes through a symlink: a log that is a symlink, a FIFO or anything
+// but a regular file is refused.
 func OpenDecisionLog(path string) (*DecisionLog, error) {
+	return OpenRotatingDecisionLog(path, DefaultRotation)
+}
+
+// OpenRotatingDecisionLog is OpenDecisionLog rotated at r.
+func OpenRotatingDecisionLog(path string, r Rotation) (*DecisionLog, error) {
 	if path == "" {
 		return nil, errors.New("the decision log has no path: no Codewhale home was found")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of the decision log %s: %w", path, err)
 	}
+	f, err := openLogFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &DecisionLog{path: path, rotation: r}
+	l.file.Store(f)
+	return l, nil
+}
+
+// openLogFile opens the log at path for appending, creating it 0600,
+// never through a symlink and never blocking on a FIFO.
+func openLogFile(path string) (*os.File, error) {
 	f, err := policyfile.OpenNoFollow(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the decision log: %w", err)
 	}
-	return &DecisionLog{file: f}, nil
+	return f, nil
 }
 
-// Append writes e as one line with a single write (O_APPEND), so lines of
-// concurrent writers, in this process or another, never interleave.
+// Append writes e as one line with a single write (O_APPEND) under the
+// writers' lock, after rotating the log if the line would overflow it,
+// so lines of concurrent writers, in this process or another, never
+// interleave and none lands in a generation already rotated away.
 func (l *DecisionLog) Append(e LogEntry) error {
-	if l == nil || l.file == nil {
+	if l == nil || l.file.Load() == nil {
 		return errors.New("the decision log is not open")
 	}
 	line, err := encodeLine(e)
 	if err != nil {
-		return fmt.Errorf("cannot write to the decision log %s: %w", l.file.Name(), err)
+		return fmt.Errorf("cannot write to the decision log %s: %w", l.path, err)
 	}
-	if _, err := l.file.Write(line); err != nil {
-		return fmt.Errorf("cannot write to the decision log: %w", err)
+	unlock, err := policyfile.LockExclusive(l.path + ".lock")
+	if err != nil {
+		return fmt.Errorf("cannot lock the decision log %s: %w", l.path, err)
+	}
+	defer unlock()
+	f, size, err := l.current(int64(len(line)))
+	if err != nil {
+		return err
+	}
+	if err := writeLine(f, size, line); err != nil {
+		return fmt.Errorf("cannot write to the decision log %s: %w", l.path, err)
 	}
 	return nil
 }
@@ -127,10 +170,13 @@ func encodeLine(e LogEntry) ([]byte, error) {
 
 // Close closes the log; later appends fail.
 func (l *DecisionLog) Close() error {
-	if l == nil || l.file == nil {
+	if l == nil {
 		return nil
 	}
-	return l.file.Close()
+	if f := l.file.Swap(nil); f != nil {
+		return f.Close()
+	}
+	return nil
 }
 
 // Recorder is the decision log as the decision path sees it: like
