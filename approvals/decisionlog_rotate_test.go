@@ -1,0 +1,291 @@
+package approvals
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/internal/filetest"
+)
+
+// The writer processes of TestDecisionLogManyProcessesThroughRotation:
+// this test binary re-run with these variables set appends
+// writerLinesEach lines to the log and exits.
+const (
+	writerLogEnv = "CODEWHALE_TEST_DECISION_LOG"
+	writerIDEnv  = "CODEWHALE_TEST_DECISION_LOG_WRITER"
+)
+
+// loadRotation rotates often: a few lines fill a generation, and every
+// generation is kept so that every line can be counted afterwards.
+var loadRotation = Rotation{MaxBytes: 16 << 10, Generations: 400}
+
+const writerLinesEach = 50
+
+// loadEntry is line i of writer; its reason is long enough (with the
+// rest, about 600 bytes) that a torn or interleaved write is visible.
+func loadEntry(writer string, i int) LogEntry {
+	id := fmt.Sprintf("%s_%d", writer, i)
+	d := gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: loadReason, CallID: &id}
+	return EntryFor(time.Now(), "exec_shell", "codex", d)
+}
+
+var loadReason = strings.Repeat("why ", 100)
+
+// TestDecisionLogWriterProcess is one writer process (an agent's hook);
+// it does nothing in an ordinary run.
+func TestDecisionLogWriterProcess(t *testing.T) {
+	path, writer := os.Getenv(writerLogEnv), os.Getenv(writerIDEnv)
+	if path == "" || writer == "" {
+		t.Skip("run by TestDecisionLogManyProcessesThroughRotation")
+	}
+	l, err := OpenRotatingDecisionLog(path, loadRotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range writerLinesEach {
+		if err := l.Append(loadEntry(writer, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// 40 agents' hooks (processes) and an editor's long-lived server write
+// one log through dozens of rotations: every line of every generation is
+// whole JSON, and none is lost or written twice (issue 26).
+func TestDecisionLogManyProcessesThroughRotation(t *testing.T) {
+	const processes = 40
+	path := filepath.Join(t.TempDir(), "codewhale-ls", "decisions.jsonl")
+	editor, err := OpenRotatingDecisionLog(path, loadRotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer editor.Close()
+
+	stop := make(chan struct{})
+	var editorLines int
+	var editorErr error
+	var editorDone sync.WaitGroup
+	editorDone.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if editorErr = editor.Append(loadEntry("editor", editorLines)); editorErr != nil {
+				return
+			}
+			editorLines++
+			time.Sleep(time.Millisecond)
+		}
+	})
+
+	start := time.Now()
+	var hooks sync.WaitGroup
+	for p := range processes {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDecisionLogWriterProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), writerLogEnv+"="+path, writerIDEnv+"=hook"+strconv.Itoa(p))
+		hooks.Go(func() {
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("writer process %d: %v\n%s", p, err, out)
+			}
+		})
+	}
+	hooks.Wait()
+	close(stop)
+	editorDone.Wait()
+	if editorErr != nil {
+		t.Fatalf("the editor's writer: %v", editorErr)
+	}
+
+	seen := map[string]int{}
+	generations := 0
+	files := []string{path}
+	for g := 1; ; g++ {
+		name := fmt.Sprintf("%s.%d", path, g)
+		if _, err := os.Lstat(name); err != nil {
+			break
+		}
+		files = append(files, name)
+		generations = g
+	}
+	if generations >= loadRotation.Generations {
+		t.Fatalf("%d generations: the oldest may have been deleted, so lines cannot be counted", generations)
+	}
+	for _, name := range files {
+		fi, err := os.Lstat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", name, fi.Mode())
+		}
+		if fi.Size() > loadRotation.MaxBytes {
+			t.Errorf("%s has %d bytes, past the rotation size %d", name, fi.Size(), loadRotation.MaxBytes)
+		}
+		for _, id := range wholeLines(t, name) {
+			seen[id]++
+		}
+	}
+	want := processes*writerLinesEach + editorLines
+	for p := range processes {
+		for i := range writerLinesEach {
+			if id := fmt.Sprintf("hook%d_%d", p, i); seen[id] != 1 {
+				t.Errorf("%s is in the log %d times, want once", id, seen[id])
+			}
+		}
+	}
+	for i := range editorLines {
+		if id := fmt.Sprintf("editor_%d", i); seen[id] != 1 {
+			t.Errorf("%s is in the log %d times, want once", id, seen[id])
+		}
+	}
+	if len(seen) != want {
+		t.Errorf("%d distinct lines, want %d", len(seen), want)
+	}
+	if generations < 10 {
+		t.Errorf("only %d rotations: the test did not write through rotation", generations)
+	}
+	t.Logf("%d lines (%d from the editor's writer) in %d files after %d rotations, %v", want, editorLines, len(files), generations, time.Since(start).Round(time.Millisecond))
+}
+
+// wholeLines returns the callId of each line of the log file at name,
+// failing on any line that is not a whole entry of loadEntry.
+func wholeLines(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ids []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e LogEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.CallID == nil || e.Reason != loadReason {
+			t.Fatalf("torn line in %s (%v): %.80s", name, err, sc.Text())
+		}
+		ids = append(ids, *e.CallID)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// Generations move down one by one and the oldest is deleted.
+func TestDecisionLogRotationKeepsGenerations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	line, err := encodeLine(loadEntry("w", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two lines fill a file.
+	l, err := OpenRotatingDecisionLog(path, Rotation{MaxBytes: int64(2 * len(line)), Generations: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range 9 {
+		if err := l.Append(loadEntry("w", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{path: "w_8", path + ".1": "w_6 w_7", path + ".2": "w_4 w_5"} {
+		if got := strings.Join(wholeLines(t, name), " "); got != want {
+			t.Errorf("%s holds %s, want %s", filepath.Base(name), got, want)
+		}
+	}
+	if _, err := os.Lstat(path + ".3"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a third generation was kept: %v", err)
+	}
+}
+
+// No generations: a full log is started again; no rotation: it grows.
+func TestDecisionLogRotationLimits(t *testing.T) {
+	line, err := encodeLine(loadEntry("w", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rotation  Rotation
+		wantLines int
+	}{
+		{Rotation{MaxBytes: int64(2 * len(line))}, 1},
+		{Rotation{MaxBytes: 0, Generations: 3}, 5},
+	} {
+		path := filepath.Join(t.TempDir(), "decisions.jsonl")
+		l, err := OpenRotatingDecisionLog(path, tc.rotation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			if err := l.Append(loadEntry("w", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.Close()
+		if n := len(wholeLines(t, path)); n != tc.wantLines {
+			t.Errorf("%+v: %d lines, want %d", tc.rotation, n, tc.wantLines)
+		}
+		if _, err := os.Lstat(path + ".1"); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%+v: a generation was kept: %v", tc.rotation, err)
+		}
+	}
+}
+
+// A FIFO or symlink put where a rotated log was, or as the lock, is
+// refused at once, never written through or waited on; the decision it
+// would record is denied, saying why (TestDecisionLogRefusesSymlinkAndFIFO
+// covers opening one).
+func TestDecisionLogRefusesFIFOAndSymlink(t *testing.T) {
+	plant := map[string]func(t *testing.T, path string){
+		"FIFO": func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Skip("no FIFOs here:", err)
+			}
+		},
+		"symlink": func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			filetest.Write(t, target, "")
+			if err := os.Symlink(target, path); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+		},
+	}
+	for kind, planted := range plant {
+		t.Run(kind+" after rotation", func(t *testing.T) {
+			l, path := openTestLog(t)
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			planted(t, path)
+			r := &Recorder{log: l}
+			d := r.Final(gate.Request{Tool: "bash"}, "", gate.Decision{Decision: gate.Allow})
+			if d.Decision != gate.Deny || !strings.Contains(d.Reason, path) {
+				t.Errorf("a %s at the log's path: %s %q", kind, d.Decision, d.Reason)
+			}
+		})
+		t.Run(kind+" as the lock", func(t *testing.T) {
+			l, path := openTestLog(t)
+			planted(t, path+".lock")
+			if err := l.Append(loadEntry("w", 0)); err == nil || !strings.Contains(err.Error(), "cannot lock the decision log") {
+				t.Errorf("appended under a %s lock: %v", kind, err)
+			}
+		})
+	}
+}
