@@ -1,8 +1,9 @@
 // Command bench prints, in one run on this machine, every ratio that
 // matters next to its target (docs/performance.md): a decision per
 // Codewhale release at 1k and 10k rules, the memory of a 10k-rule policy,
-// codewhale/authorize against a trivial request on the same pipe, a hook
-// call as a process against `codewhale-ls version`, `check` against
+// a receipt appended to the decision log, codewhale/authorize against a
+// trivial request on the same pipe, a hook call as a process against
+// `codewhale-ls version`, `check` against
 // taplo and tombi where they are installed, and what an idle `serve`
 // costs (memory, wake-ups, goroutines); then the hostile inputs
 // (internal/benchdata.HostileCommands, HostileEvents), each decision's
@@ -74,6 +75,7 @@ func main() {
 		}
 	}
 	rows = append(rows, memory(root, 10000))
+	rows = append(rows, decisionLogAppend(root)...)
 	rows = append(rows, authorizeRatio(root))
 	bin := build(root)
 	rows = append(rows, hookRatio(root, bin))
