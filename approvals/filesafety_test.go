@@ -148,3 +148,45 @@ func TestAlwaysRefusedWhenTheFileBecameALink(t *testing.T) {
 		t.Errorf("the linked file changed: %q", got)
 	}
 }
+
+// A FIFO or symlink put where a rotated log was, or as the lock, is
+// refused at once, never written through or waited on; the decision it
+// would record is denied, saying why (TestDecisionLogRefusesSymlinkAndFIFO
+// covers opening one).
+func TestDecisionLogRefusesFIFOAndSymlink(t *testing.T) {
+	plant := map[string]func(t *testing.T, path string){
+		"FIFO": func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Skip("no FIFOs here:", err)
+			}
+		},
+		"symlink": func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			filetest.Write(t, target, "")
+			if err := os.Symlink(target, path); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+		},
+	}
+	for kind, planted := range plant {
+		t.Run(kind+" after rotation", func(t *testing.T) {
+			l, path := openTestLog(t)
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			planted(t, path)
+			r := &Recorder{log: l}
+			d := r.Final(gate.Request{Tool: "bash"}, "", gate.Decision{Decision: gate.Allow})
+			if d.Decision != gate.Deny || !strings.Contains(d.Reason, path) {
+				t.Errorf("a %s at the log's path: %s %q", kind, d.Decision, d.Reason)
+			}
+		})
+		t.Run(kind+" as the lock", func(t *testing.T) {
+			l, path := openTestLog(t)
+			planted(t, path+".lock")
+			if err := l.Append(loadEntry("w", 0)); err == nil || !strings.Contains(err.Error(), "cannot lock the decision log") {
+				t.Errorf("appended under a %s lock: %v", kind, err)
+			}
+		})
+	}
+}
