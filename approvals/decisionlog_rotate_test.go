@@ -245,3 +245,41 @@ func TestDecisionLogRotationLimits(t *testing.T) {
 		}
 	}
 }
+
+// An editor's server holding the log open while a hook rotates it away,
+// and rotates again so that the file the editor holds is deleted, writes
+// its next line into the log at the path, not into the deleted file.
+func TestDecisionLogLongLivedWriterFollowsRotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	line, err := encodeLine(loadEntry("w", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneLineEach := Rotation{MaxBytes: int64(len(line)), Generations: 1}
+	editor, err := OpenRotatingDecisionLog(path, oneLineEach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer editor.Close()
+	if err := editor.Append(loadEntry("editor", 0)); err != nil {
+		t.Fatal(err)
+	}
+	hook, err := OpenRotatingDecisionLog(path, oneLineEach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if err := hook.Append(loadEntry("hook", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook.Close()
+	if err := editor.Append(loadEntry("editor", 1)); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{path: "editor_1", path + ".1": "hook_1"} {
+		if got := strings.Join(wholeLines(t, name), " "); got != want {
+			t.Errorf("%s holds %s, want %s", filepath.Base(name), got, want)
+		}
+	}
+}
