@@ -1,0 +1,170 @@
+// Package secrets masks well-known secret shapes in text before it is
+// written or shown anywhere but the approval card (issue 26, "Secrets
+// stay out"): tokens of GitHub, GitLab, AWS, Google, Slack, Stripe and
+// npm, JWTs, PEM private key blocks, password/token assignments,
+// Authorization headers, mysql's -p and credentials in URLs.
+//
+// Every pattern is a Go regexp (RE2: time linear in the input, no
+// catastrophic backtracking), so a 1 MiB command costs one pass per
+// pattern, and a pattern whose literal hint is absent costs nothing.
+package secrets
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+)
+
+// placeholderPrefix starts every mask. It uses Visible's escape marks so a
+// masked value reads like the card's other escapes, and text shown by
+// problem.Visible cannot forge one (Visible escapes these marks).
+const placeholderPrefix = problem.EscapeOpen + "secret: "
+
+// Placeholder is what replaces a secret of kind: it names the kind and
+// keeps nothing of the value.
+func Placeholder(kind string) string {
+	return placeholderPrefix + kind + problem.EscapeClose
+}
+
+// shape is one kind of secret: re finds it, group is the submatch that is
+// the secret itself (0: the whole match), hints are lower-case literals
+// one of which any match contains (a text without them is skipped), and
+// kind names it; kindOf, when set, names it from the match instead.
+type shape struct {
+	kind   string
+	re     *regexp.Regexp
+	group  int
+	hints  []string
+	kindOf func(name string) (kind string, secret bool)
+}
+
+// value is the secret part of an assignment or header: quoted, or a word.
+// It never starts with a placeholder's mark (so Mask is idempotent) or a
+// '$' (a variable reference holds no secret).
+const value = `("[^"$` + problem.EscapeOpen + `][^"]*"|'[^'$` + problem.EscapeOpen + `][^']*'|[^\s&;|'"$` + problem.EscapeOpen + `][^\s&;|'"]*)`
+
+// shapes are tried in order: the private key block first (it swallows
+// whatever it holds), then self-describing tokens, then the contextual
+// shapes, whose value may already be a token's placeholder; the header
+// last, as its value is a whole word that could be another shape's start.
+var shapes = []shape{
+	{kind: "private key", hints: []string{"private key-----"},
+		// A block cut short (a capped text) is masked to the end.
+		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`)},
+	{kind: "github token", hints: []string{"gh", "github_pat_"},
+		re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}`)},
+	{kind: "gitlab token", hints: []string{"glpat-"},
+		re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`)},
+	{kind: "aws access key id", hints: []string{"akia", "asia"},
+		re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}`)},
+	{kind: "google api key", hints: []string{"aiza"},
+		re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
+	{kind: "slack token", hints: []string{"xox"},
+		re: regexp.MustCompile(`xox[baprs]-[A-Za-z0-9-]{10,}`)},
+	{kind: "slack webhook", hints: []string{"hooks.slack.com"}, group: 1,
+		re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/([A-Za-z0-9_/-]+)`)},
+	{kind: "stripe key", hints: []string{"_live_", "_test_"},
+		re: regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`)},
+	{kind: "npm token", hints: []string{"npm_"},
+		re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`)},
+	{kind: "jwt", hints: []string{"eyj"},
+		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}`)},
+	{kind: "mysql password", hints: []string{"mysql", "mariadb"}, group: 1,
+		re: regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p` + value)},
+	{hints: []string{"pass", "pwd", "secret", "token", "key"}, group: 2, kindOf: assignmentKind,
+		re: regexp.MustCompile(`\b([A-Za-z0-9_]*(?:(?i:passw(?:or)?d|secret|token|api_?key|access_?key)|pwd)[A-Za-z0-9_]*)=` + value)},
+	{kind: "url password", hints: []string{"://"}, group: 1,
+		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s/@` + problem.EscapeOpen + `][^\s/@]*)@`)},
+	{kind: "authorization", hints: []string{"authorization"}, group: 1,
+		// A credential holds no ':' and ends the word, so a header's
+		// name is never taken for the value of one before it.
+		re: regexp.MustCompile(`(?i:authorization)\s*:\s*(?i:bearer|token|basic)\s+([^\s&;|'":$` + problem.EscapeOpen + `][^\s&;|'":]*)(?:$|[\s&;|'"])`)},
+}
+
+// assignmentKind names the secret assigned to name (password=, GITHUB_TOKEN=,
+// --api_key=), or says it is none: a name ending in _FILE, _PATH, _DIR,
+// _URL or _NAME names where a secret is, not the secret, and PWD/OLDPWD
+// are the shell's directories.
+func assignmentKind(name string) (string, bool) {
+	lower := strings.ToLower(name)
+	for _, notSecret := range []string{"_file", "_path", "_dir", "_url", "_name", "_id", "_type"} {
+		if strings.HasSuffix(lower, notSecret) {
+			return "", false
+		}
+	}
+	switch {
+	case name == "PWD" || name == "OLDPWD":
+		return "", false
+	case strings.Contains(lower, "aws_secret_access_key"):
+		return "aws secret access key", true
+	case strings.Contains(lower, "pass") || strings.Contains(lower, "pwd"):
+		return "password", true
+	case strings.Contains(lower, "secret"):
+		return "secret", true
+	case strings.Contains(lower, "token"):
+		return "token", true
+	}
+	return "api key", true
+}
+
+// Mask replaces every well-known secret in s by a Placeholder naming its
+// kind and returns the result and how many it replaced. Mask(Mask(s)) is
+// Mask(s): a placeholder is never masked again.
+func Mask(s string) (masked string, found int) {
+	lower := strings.ToLower(s)
+	for _, sh := range shapes {
+		if !containsAny(lower, sh.hints) {
+			continue
+		}
+		var n int
+		s, n = sh.replace(s)
+		if n > 0 {
+			found += n
+			lower = strings.ToLower(s)
+		}
+	}
+	return s, found
+}
+
+func containsAny(s string, hints []string) bool {
+	for _, h := range hints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// replace masks sh's matches in s: the secret group of each, the rest of
+// the match kept (the header's name, the assignment's name, the URL's user).
+func (sh shape) replace(s string) (string, int) {
+	matches := sh.re.FindAllStringSubmatchIndex(s, -1)
+	if matches == nil {
+		return s, 0
+	}
+	var b strings.Builder
+	last, n := 0, 0
+	for _, m := range matches {
+		start, end := m[2*sh.group], m[2*sh.group+1]
+		kind := sh.kind
+		if sh.kindOf != nil {
+			var secret bool
+			if kind, secret = sh.kindOf(s[m[2]:m[3]]); !secret {
+				continue
+			}
+		}
+		if start < 0 || strings.HasPrefix(s[start:], placeholderPrefix) {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(Placeholder(kind))
+		last = end
+		n++
+	}
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[last:])
+	return b.String(), n
+}
