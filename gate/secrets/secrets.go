@@ -30,18 +30,19 @@ func Placeholder(kind string) string {
 // shape is one kind of secret: re finds it, group is the submatch that is
 // the secret itself (0: the whole match), hints are lower-case literals
 // one of which any match contains (a text without them is skipped), and
-// kind names it; kindOf, when set, names it from the match instead.
+// kind names it. A shape with scan masks by that scanner instead.
 type shape struct {
-	kind   string
-	re     *regexp.Regexp
-	group  int
-	hints  []string
-	kindOf func(name string) (kind string, secret bool)
+	kind  string
+	re    *regexp.Regexp
+	group int
+	hints []string
+	scan  func(string) (string, int)
 }
 
-// value is the secret part of an assignment or header: quoted, or a word.
-// It never starts with a placeholder's mark (so Mask is idempotent) or a
-// '$' (a variable reference holds no secret).
+// value is the secret part of an assignment or mysql's -p: quoted, or a
+// word. It never starts with a placeholder's mark (so Mask is idempotent)
+// or a '$' (a variable reference holds no secret). valueEnd scans the
+// same grammar by hand.
 const value = `("[^"$` + problem.EscapeOpen + `][^"]*"|'[^'$` + problem.EscapeOpen + `][^']*'|[^\s&;|'"$` + problem.EscapeOpen + `][^\s&;|'"]*)`
 
 // shapes are tried in order: the private key block first (it swallows
@@ -72,8 +73,7 @@ var shapes = []shape{
 		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}`)},
 	{kind: "mysql password", hints: []string{"mysql", "mariadb"}, group: 1,
 		re: regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p` + value)},
-	{hints: []string{"pass", "pwd", "secret", "token", "key"}, group: 2, kindOf: assignmentKind,
-		re: regexp.MustCompile(`\b([A-Za-z0-9_]*(?:(?i:passw(?:or)?d|secret|token|api_?key|access_?key)|pwd)[A-Za-z0-9_]*)=` + value)},
+	{hints: []string{"pass", "pwd", "secret", "token", "key"}, scan: maskAssignments},
 	{kind: "url password", hints: []string{"://"}, group: 1,
 		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s/@` + problem.EscapeOpen + `][^\s/@]*)@`)},
 	{kind: "authorization", hints: []string{"authorization"}, group: 1,
@@ -118,7 +118,11 @@ func Mask(s string) (masked string, found int) {
 			continue
 		}
 		var n int
-		s, n = sh.replace(s)
+		if sh.scan != nil {
+			s, n = sh.scan(s)
+		} else {
+			s, n = sh.replace(s)
+		}
 		if n > 0 {
 			found += n
 			lower = strings.ToLower(s)
@@ -147,18 +151,11 @@ func (sh shape) replace(s string) (string, int) {
 	last, n := 0, 0
 	for _, m := range matches {
 		start, end := m[2*sh.group], m[2*sh.group+1]
-		kind := sh.kind
-		if sh.kindOf != nil {
-			var secret bool
-			if kind, secret = sh.kindOf(s[m[2]:m[3]]); !secret {
-				continue
-			}
-		}
 		if start < 0 || strings.HasPrefix(s[start:], placeholderPrefix) {
 			continue
 		}
 		b.WriteString(s[last:start])
-		b.WriteString(Placeholder(kind))
+		b.WriteString(Placeholder(sh.kind))
 		last = end
 		n++
 	}
@@ -167,4 +164,89 @@ func (sh shape) replace(s string) (string, int) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), n
+}
+
+// maskAssignments masks the value of every NAME=value whose name says it
+// holds a secret (password=, DB_PASSWORD=, --api_key=, ?access_token=).
+// A hand scanner rather than a regexp: a name may start anywhere, which
+// makes Go's regexp engine crawl (130 ms a MiB); this is one pass, as
+// each '=' looks back only over the word just before it.
+func maskAssignments(s string) (string, int) {
+	var b strings.Builder
+	last, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' {
+			continue
+		}
+		nameStart := i
+		for nameStart > 0 && isWordByte(s[nameStart-1]) {
+			nameStart--
+		}
+		name := s[nameStart:i]
+		if !hasSecretWord(name) {
+			continue
+		}
+		kind, secret := assignmentKind(name)
+		end := valueEnd(s, i+1)
+		if !secret || end < 0 {
+			continue
+		}
+		b.WriteString(s[last : i+1])
+		b.WriteString(Placeholder(kind))
+		last, n = end, n+1
+		i = end - 1
+	}
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[last:])
+	return b.String(), n
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// hasSecretWord says whether an assignment's name names a secret:
+// password, passwd, secret, token, api_key, apikey, access_key in any
+// case, or pwd in lower case (PWD is the shell's directory).
+func hasSecretWord(name string) bool {
+	if strings.Contains(name, "pwd") {
+		return true
+	}
+	lower := strings.ToLower(name)
+	for _, word := range []string{"password", "passwd", "secret", "token", "api_key", "apikey", "access_key", "accesskey"} {
+		if strings.Contains(lower, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueEnd is where the value starting at s[start] ends, as the value
+// pattern reads it, or -1 when there is none there.
+func valueEnd(s string, start int) int {
+	rest := s[start:]
+	if rest == "" || rest[0] == '$' || strings.HasPrefix(rest, problem.EscapeOpen) {
+		return -1
+	}
+	if q := rest[0]; q == '"' || q == '\'' {
+		body := rest[1:]
+		if body == "" || body[0] == q || body[0] == '$' || strings.HasPrefix(body, problem.EscapeOpen) {
+			return -1
+		}
+		closing := strings.IndexByte(body, q)
+		if closing < 0 {
+			return -1
+		}
+		return start + 1 + closing + 1
+	}
+	end := strings.IndexAny(rest, " \t\n\f\r&;|'\"")
+	if end == 0 {
+		return -1
+	}
+	if end < 0 {
+		return len(s)
+	}
+	return start + end
 }
