@@ -176,7 +176,7 @@ func (c *Console) notice(card *Card, what string) {
 	// masked there (gate/secrets; issue 26, "Secrets stay out"). The card
 	// itself keeps them: a person approves exactly what will run, which
 	// the issue's masking "before anything is written or shown" must not
-	// override (docs/architecture.md, "What the card shows").
+	// override (README.md, "What the card shows").
 	summary, _ := secrets.Mask(shown(p.Summary))
 	c.addNotice(c.now().Format("15:04:05") + " " + what + " - " + who + ": " + summary)
 }
