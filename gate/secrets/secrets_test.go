@@ -144,6 +144,9 @@ func TestMaskKeepsOrdinaryCommands(t *testing.T) {
 		"python3 -m pytest tests/test_password_reset.py -k token",
 		"grep -rn 'password' src/ | head",
 		"curl http://localhost:8080/health",
+		"curl http://localhost:8080/users/@me",
+		"git clone ssh://git@github.com:22/org/repo.git",
+		"npm install git+https://github.com/a/b.git#v1 @scope/pkg@1.2.3",
 		"TOKEN=$(cat ~/.token) ./deploy.sh",
 		"mysql -u root -p db",
 	} {
@@ -182,11 +185,15 @@ func FuzzMask(f *testing.F) {
 	})
 }
 
-// BenchmarkMask1MiB masks one 1 MiB line of ordinary shell words holding a
-// few secrets: the cost of the worst command a card can show.
+// BenchmarkMask1MiB masks one 1 MiB line of ordinary shell words holding
+// secrets and the literal of every shape, so that every pattern scans it
+// all: the worst cost of a command a card can show.
 func BenchmarkMask1MiB(b *testing.B) {
 	var line strings.Builder
 	words := []string{"git", "log", "--format=%H", "6cfb3d5e8f7a9b0c1d2e3f4a5b6c7d8e9f0a1b2c", "cargo", "build", "-p", "x", "password=p", "https://h/x?token=t"}
+	for _, tok := range tokens(7) {
+		words = append(words, strings.ReplaceAll(tok.text, "\n", " "))
+	}
 	for i := 0; line.Len() < 1<<20; i++ {
 		line.WriteString(words[i%len(words)])
 		line.WriteByte(' ')
