@@ -205,3 +205,12 @@ func BenchmarkMask1MiB(b *testing.B) {
 		Mask(text)
 	}
 }
+
+// BenchmarkMaskCommand masks a command of ordinary length holding a
+// token: what the decision log adds to a decision a person answered.
+func BenchmarkMaskCommand(b *testing.B) {
+	command := `curl -H "Authorization: token ghp_` + fake(9, alnum, 36) + `" https://api.github.com/repos/o/r/pulls?state=open`
+	for b.Loop() {
+		Mask(command)
+	}
+}
