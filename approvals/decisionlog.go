@@ -42,8 +42,8 @@ type LogEntry struct {
 	// Codewhale's own calls.
 	Agent string `json:"agent,omitempty"`
 	// Shown is the call's title field as its card showed it (visible
-	// text, start and end of a long one), for a call answered by a person
-	// or their session grant.
+	// text, start and end of a long one) with its secrets masked (issue
+	// 26), for a call answered by a person or their session grant.
 	Shown string `json:"shown,omitempty"`
 }
 
