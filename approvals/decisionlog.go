@@ -13,6 +13,8 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/gate/secrets"
 )
 
 // DecisionLog appends one JSON line per final decision (docs/codewhale/contract.md §4): time
@@ -54,8 +56,8 @@ type LogEntry struct {
 	// Codewhale's own calls.
 	Agent string `json:"agent,omitempty"`
 	// Shown is the call's title field as its card showed it (visible
-	// text, start and end of a long one), for a call answered by a person
-	// or their session grant.
+	// text, start and end of a long one) with its secrets masked (issue
+	// 26), for a call answered by a person or their session grant.
 	Shown string `json:"shown,omitempty"`
 }
 
@@ -74,7 +76,20 @@ func EntryFor(now time.Time, toolName, agent string, d gate.Decision) LogEntry {
 		Reason:    d.Reason,
 		Approval:  d.Approval,
 		Shown:     shownToPerson(d),
-	}
+	}.maskedForLog()
+}
+
+// maskedForLog is e with every well-known secret its texts may quote (the
+// command shown, a reason citing it) replaced by a placeholder naming its
+// kind (gate/secrets; issue 26, "Secrets stay out"), and Shown then cut
+// to shownLogBytes: masking the whole text first leaves no token cut in
+// half by the cap for the mask to miss. Only what is written is masked;
+// the card shows the call exactly as it will run.
+func (e LogEntry) maskedForLog() LogEntry {
+	e.Reason, _ = secrets.Mask(e.Reason)
+	shown, _ := secrets.Mask(e.Shown)
+	e.Shown = problem.Visible{}.CapShown(shown, shownLogBytes)
+	return e
 }
 
 // DefaultDecisionLogPath is <codewhaleHome>/codewhale-ls/decisions.jsonl.

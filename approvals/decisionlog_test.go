@@ -232,3 +232,39 @@ func TestLogShowsWhatAPersonApproved(t *testing.T) {
 		t.Errorf("a call nobody answered logged its input: %q", e.Shown)
 	}
 }
+
+// Issue 26, "Secrets stay out": a decision of a command holding a GitHub
+// token, in the command the person saw and in the reason quoting it,
+// leaves no token in the log file, even where the cap cuts a long
+// command through the token; the rest of the command is kept.
+func TestLogMasksSecrets(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aB3", 12) // format-valid, not a real token
+	command := `curl -H "Authorization: token ` + token + `" https://api.github.com/user`
+	long := strings.Repeat("x", shownLogBytes/2-10) + " " + token + " " + strings.Repeat("y", shownLogBytes)
+	_, path := openTestLog(t)
+	r := OpenRecorder(path)
+	t.Cleanup(func() { r.Close() })
+	for _, c := range []string{command, long} {
+		d := gate.Decision{Decision: gate.Deny, Layer: 8, Reason: "You denied " + c,
+			Input:    map[string]any{"command": c},
+			Approval: &gate.Approval{Choice: "deny", Source: "prompt"}}
+		r.Final(gate.Request{Tool: "exec_shell"}, "", d)
+	}
+	lines := logLines(t, path)
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2", len(lines))
+	}
+	for _, line := range lines {
+		if strings.Contains(line, "ghp_") || strings.Contains(line, token[4:]) {
+			t.Errorf("the token survived in the log: %s", line)
+		}
+	}
+	var e LogEntry
+	if err := json.Unmarshal([]byte(lines[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	want := `curl -H "Authorization: token ⟪secret: github token⟫" https://api.github.com/user`
+	if e.Shown != want || e.Reason != "You denied "+want {
+		t.Errorf("shown %q, reason %q; want the command kept with the token masked", e.Shown, e.Reason)
+	}
+}

@@ -160,14 +160,15 @@ var summaryKeys = []string{"command", "path", "file_path", "pattern", "url", "ta
 const shownLogBytes = 4 << 10
 
 // shownToPerson is the title field of a call a person answered (by a
-// prompt or their session grant), as the card showed it; "" otherwise.
+// prompt or their session grant), as the card showed it, whole (the log
+// masks secrets before it caps: maskedForLog); "" otherwise.
 func shownToPerson(d gate.Decision) string {
 	if d.Approval == nil {
 		return ""
 	}
 	for _, key := range summaryKeys {
 		if v, ok := d.Input[key].(string); ok && v != "" {
-			text, _, _ := problem.Visible{}.ShowCapped(v, shownLogBytes)
+			text, _ := problem.Visible{}.Show(v)
 			return text
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/secrets"
 )
 
 // Guard is how long a card must have been on the screen, focused and
@@ -171,7 +172,13 @@ func (c *Console) notice(card *Card, what string) {
 	if p.Agent != "" {
 		who = shown(p.Agent)
 	}
-	c.addNotice(c.now().Format("15:04:05") + " " + what + " - " + who + ": " + shown(p.Summary))
+	// The receipt line outlives the card, so secrets in the call are
+	// masked there (gate/secrets; issue 26, "Secrets stay out"). The card
+	// itself keeps them: a person approves exactly what will run, which
+	// the issue's masking "before anything is written or shown" must not
+	// override (README.md, "What the card shows").
+	summary, _ := secrets.Mask(shown(p.Summary))
+	c.addNotice(c.now().Format("15:04:05") + " " + what + " - " + who + ": " + summary)
 }
 
 func (c *Console) addNotice(line string) {

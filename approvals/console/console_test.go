@@ -523,3 +523,23 @@ func TestWrapKeepsEscapesWholeAndInputsExact(t *testing.T) {
 		}
 	}
 }
+
+// Issue 26: the card shows a token in the command exactly, as it will
+// run; the receipt line left after the answer masks it.
+func TestTheReceiptMasksSecretsTheCardShows(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aB3", 12) // format-valid, not a real token
+	c := newConsole()
+	a := ask(c, context.Background(), prompt("curl -H 'Authorization: token "+token+"' https://api.github.com"))
+	v := waitCards(t, c, 1)
+	if !strings.Contains(strings.Join(v.Card.BodyLines(), "\n"), token) {
+		t.Fatalf("the card does not show the command as it will run: %q", v.Card.BodyLines())
+	}
+	c.Drawn(t0, false)
+	at := t0.Add(Guard)
+	typeAt(c, "d", at, 0)
+	<-a.done
+	n := c.View(at).Notices
+	if len(n) != 1 || strings.Contains(n[0], "ghp_") || !strings.Contains(n[0], "token ⟪secret: github token⟫' https://api.github.com") {
+		t.Errorf("notices %q: want the command with its token masked", n)
+	}
+}
