@@ -139,9 +139,16 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 		}
 	}
 	d := verdict.decision
+	caller := approvals.Caller{Session: approvals.Session{Agent: agent.Name, ID: call.Session}}
+	if d.Prompt != nil && d.Prompt.Forced {
+		caller.Hold = d.Reason
+	}
 	final := agent.Final(replyTo(d), call)
+	if final.Verdict == gate.Ask {
+		caller.AgentPrompt = agent.Name + "'s own permission prompt"
+	}
 	d.Decision, d.Reason = final.Verdict, final.Reason
-	if logged := recordHookDecision(verdict.opts, agent.Name, verdict.req, d); logged.Decision != d.Decision {
+	if logged := recordHookDecision(verdict.opts, caller, verdict.req, d); logged.Decision != d.Decision {
 		return agent.Deny(logged.Reason)
 	}
 	return agent.Answer(final)
@@ -310,8 +317,9 @@ func strictest(decided []judged) judged {
 // (approvals.Recorder.Final: a decision that cannot be logged does not
 // run, so it comes back a deny). It is the flow's one write of a decision
 // it made itself (an editor's server logs what it decides).
-func recordHookDecision(opts config.Options, agentName string, req gate.Request, d gate.Decision) gate.Decision {
-	log := approvals.OpenRecorder(approvals.DefaultDecisionLogFor(opts))
-	defer func() { _ = log.Close() }()
-	return log.Final(req, agentName, d)
+func recordHookDecision(opts config.Options, caller approvals.Caller, req gate.Request, d gate.Decision) gate.Decision {
+	paths, _ := config.ResolvePaths(opts)
+	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(opts), paths.CodewhaleDir, approvals.RecorderOptions{}, nil)
+	defer func() { _ = log.Close(context.Background()) }()
+	return log.Final(req, caller, d)
 }

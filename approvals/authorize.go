@@ -141,25 +141,30 @@ func (a *Authorizer) AuthorizeHook(ctx context.Context, r remote.Request) gate.D
 	r.Call.OutsideSandbox = true
 	r.Call.AskedForHuman = true
 	if r.Agent == "" {
-		return a.Final(r.Call, r.Agent, gate.Refuse(r.Call, "the approval request names no agent; a hook's request must say which agent asks"))
+		return a.Final(r.Call, a.caller(Session{}), gate.Refuse(r.Call, "the approval request names no agent; a hook's request must say which agent asks"))
 	}
 	return a.authorize(ctx, r.Call, Session{Agent: r.Agent, ID: r.Session})
 }
 
 // authorize decides req for session's agent, with session's answers.
 func (a *Authorizer) authorize(ctx context.Context, req gate.Request, session Session) gate.Decision {
-	agent := session.Agent
+	caller := a.caller(session)
 	ctx, done, ok := a.begin(ctx)
 	defer done()
 	if !ok {
-		return a.Final(req, agent, gate.Refuse(req, shuttingDown))
+		return a.Final(req, caller, gate.Refuse(req, shuttingDown))
 	}
 	snap, refusal := a.policies.Snapshot(ctx, req.Workspace)
 	if refusal != "" {
-		return a.Final(req, agent, gate.Refuse(req, refusal))
+		return a.Final(req, caller, gate.Refuse(req, refusal))
 	}
-	d := gate.Decide(ctx, snap, req, a.depsOf(session))
+	deps, grants := a.depsOf(session)
+	d := gate.Decide(ctx, snap, req, deps)
+	caller.GrantedAt = grants.GrantedAt()
 	if d.Decision == gate.Ask {
+		if d.Prompt != nil && d.Prompt.Forced {
+			caller.Hold = d.Reason
+		}
 		d = a.ask(ctx, snap, req, session, d)
 	}
 	if req.AskedForHuman && d.Decision == gate.Allow && d.Approval == nil {
@@ -173,7 +178,7 @@ func (a *Authorizer) authorize(ctx context.Context, req gate.Request, session Se
 	if err := ctx.Err(); err != nil && d.Decision != gate.Deny {
 		d = blocked(d, "The authorize request was cancelled ("+err.Error()+"); a cancelled call is denied.")
 	}
-	return a.Final(req, agent, d)
+	return a.Final(req, caller, d)
 }
 
 // Explain is Authorize without a prompt and without the log: an ask stays
@@ -189,15 +194,22 @@ func (a *Authorizer) Explain(ctx context.Context, req gate.Request) gate.Decisio
 	if refusal != "" {
 		return gate.Refuse(req, refusal)
 	}
-	return gate.Decide(ctx, snap, req, a.depsOf(Session{}))
+	deps, _ := a.depsOf(Session{})
+	return gate.Decide(ctx, snap, req, deps)
 }
 
-// depsOf is the gate's dependencies for a call of session: its own
-// earlier answers only.
-func (a *Authorizer) depsOf(session Session) gate.Deps {
+// depsOf is the gate's dependencies for one decision of a call of
+// session: its own earlier answers only, seen through grants.
+func (a *Authorizer) depsOf(session Session) (gate.Deps, *SessionView) {
 	deps := a.deps
-	deps.Sessions = a.sessions.Of(session)
-	return deps
+	grants := a.sessions.Of(session)
+	deps.Sessions = grants
+	return deps, grants
+}
+
+// caller is the receipt's account of a call of session, before deciding.
+func (a *Authorizer) caller(session Session) Caller {
+	return Caller{Session: session, Exact: a.deps.Exact}
 }
 
 // Hardening says whether the hardening layer is on (docs/hardening.md).
@@ -226,7 +238,9 @@ func (a *Authorizer) Close() {
 		return
 	}
 	a.deps.Background.Close()
-	_ = a.log.Close()
+	flush, cancel := context.WithTimeout(context.Background(), SinkFlushTimeout)
+	defer cancel()
+	_ = a.log.Close(flush)
 }
 
 // ask settles an ask decision through the broker; a session answer is
@@ -308,10 +322,10 @@ func (a *Authorizer) persist(snap *config.Snapshot, rules []execpolicy.Rule) str
 	return fmt.Sprintf("; saved %d rule(s) to %s", added, path)
 }
 
-// Final logs a final decision made for agent, also one made without the
+// Final logs a final decision made for c, also one made without the
 // gate (a refused request).
-func (a *Authorizer) Final(req gate.Request, agent string, d gate.Decision) gate.Decision {
-	return a.log.Final(req, agent, d)
+func (a *Authorizer) Final(req gate.Request, c Caller, d gate.Decision) gate.Decision {
+	return a.log.Final(req, c, d)
 }
 
 // blocked turns an allow into a deny at the layer that allowed it.

@@ -2,6 +2,7 @@ package approvals
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,17 +14,10 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/policyfile"
-	"github.com/codewhale-ls/codewhale-ls/gate/problem"
-	"github.com/codewhale-ls/codewhale-ls/gate/secrets"
 )
 
-// DecisionLog appends one JSON line per final decision (docs/codewhale/contract.md §4): time
-// (RFC 3339 with nanoseconds, UTC), callId, tool, decision, layer,
-// layerName, rule, reason, approval, agent for a call another agent made
-// through `codewhale-ls hook`, and for a call a person answered, shown:
-// the command (or path, pattern, URL) the card showed them, so they can
-// see later what they approved. Never the rest of the input or any
-// file's contents: LogEntry has no field that could hold them.
+// DecisionLog appends one receipt (Receipt, docs/codewhale/contract.md §4,
+// "Receipts") per final decision, as one JSON line.
 //
 // Many processes write the same log at once (each agent's hook is a short
 // process appending one line; each editor's server holds the log open for
@@ -39,57 +33,6 @@ type DecisionLog struct {
 	// lock file's flock, which orders appends of every process and
 	// goroutine; atomic so that Close, which needs no flock, is no race.
 	file atomic.Pointer[os.File]
-}
-
-// LogEntry is one line of the decision log.
-type LogEntry struct {
-	Time      time.Time      `json:"time"`
-	CallID    *string        `json:"callId"`
-	Tool      string         `json:"tool"`
-	Decision  gate.Verdict   `json:"decision"`
-	Layer     gate.Layer     `json:"layer"`
-	LayerName string         `json:"layerName"`
-	Rule      *string        `json:"rule"`
-	Reason    string         `json:"reason"`
-	Approval  *gate.Approval `json:"approval"`
-	// Agent names the agent whose hook asked (docs/agents.md); absent for
-	// Codewhale's own calls.
-	Agent string `json:"agent,omitempty"`
-	// Shown is the call's title field as its card showed it (visible
-	// text, start and end of a long one) with its secrets masked (issue
-	// 26), for a call answered by a person or their session grant.
-	Shown string `json:"shown,omitempty"`
-}
-
-// EntryFor builds the entry of a final decision for tool, made for agent
-// ("" for the editor's own).
-func EntryFor(now time.Time, toolName, agent string, d gate.Decision) LogEntry {
-	return LogEntry{
-		Agent:     agent,
-		Time:      now.UTC(),
-		CallID:    d.CallID,
-		Tool:      toolName,
-		Decision:  d.Decision,
-		Layer:     d.Layer,
-		LayerName: d.LayerName,
-		Rule:      d.Rule,
-		Reason:    d.Reason,
-		Approval:  d.Approval,
-		Shown:     shownToPerson(d),
-	}.maskedForLog()
-}
-
-// maskedForLog is e with every well-known secret its texts may quote (the
-// command shown, a reason citing it) replaced by a placeholder naming its
-// kind (gate/secrets; issue 26, "Secrets stay out"), and Shown then cut
-// to shownLogBytes: masking the whole text first leaves no token cut in
-// half by the cap for the mask to miss. Only what is written is masked;
-// the card shows the call exactly as it will run.
-func (e LogEntry) maskedForLog() LogEntry {
-	e.Reason, _ = secrets.Mask(e.Reason)
-	shown, _ := secrets.Mask(e.Shown)
-	e.Shown = problem.Visible{}.CapShown(shown, shownLogBytes)
-	return e
 }
 
 // DefaultDecisionLogPath is <codewhaleHome>/codewhale-ls/decisions.jsonl.
@@ -147,7 +90,7 @@ func openLogFile(path string) (*os.File, error) {
 // writers' lock, after rotating the log if the line would overflow it,
 // so lines of concurrent writers, in this process or another, never
 // interleave and none lands in a generation already rotated away.
-func (l *DecisionLog) Append(e LogEntry) error {
+func (l *DecisionLog) Append(e Receipt) error {
 	if l == nil || l.file.Load() == nil {
 		return errors.New("the decision log is not open")
 	}
@@ -172,7 +115,7 @@ func (l *DecisionLog) Append(e LogEntry) error {
 
 // encodeLine renders e as JSON plus "\n"; reasons keep `<`, `>` and `&`
 // readable rather than \u-escaped.
-func encodeLine(e LogEntry) ([]byte, error) {
+func encodeLine(e Receipt) ([]byte, error) {
 	e.Time = e.Time.UTC()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -198,17 +141,60 @@ func (l *DecisionLog) Close() error {
 // Codewhale's approval receipts, evidence that cannot be written blocks
 // the call. A nil Recorder records nothing (the user turned the log off).
 type Recorder struct {
-	log *DecisionLog
+	log     *DecisionLog
+	options RecorderOptions
 	// failure is why the log could not be opened: every decision but a
 	// deny is then blocked, while diagnostics go on working.
 	failure error
 }
 
+// RecorderOptions are how a Recorder writes its receipts.
+type RecorderOptions struct {
+	// Settings are the user's (LoadSettings): whether receipts keep the
+	// call's input, and the log's rotation.
+	Settings Settings
+	// NoInputs keeps no input whatever Settings say (the editors'
+	// setting: off anywhere is off).
+	NoInputs bool
+	// Where names where this process asks a person ("Neovim 0.12.0",
+	// "the approval console"), for the receipts of answered calls.
+	Where string
+	// Sink also takes every receipt written (the OpenTelemetry export);
+	// nil exports nothing. The Recorder owns it and closes it.
+	Sink ReceiptSink
+}
+
 // OpenRecorder opens the decision log at path ("" when no Codewhale home
 // was found, which blocks every decision but a deny).
-func OpenRecorder(path string) *Recorder {
-	l, err := OpenDecisionLog(path)
-	return &Recorder{log: l, failure: err}
+func OpenRecorder(path string, o RecorderOptions) *Recorder {
+	if o.Settings.Rotation == (Rotation{}) {
+		o.Settings.Rotation = DefaultRotation
+	}
+	l, err := OpenRotatingDecisionLog(path, o.Settings.Rotation)
+	return &Recorder{log: l, options: o, failure: err}
+}
+
+// NewSink makes the sink the user's export settings ask for (nil for
+// none); approvals/otelexport.NewSink with the process's environment.
+type NewSink func(ExportSettings) (ReceiptSink, error)
+
+// OpenUserRecorder opens the decision log at path as the user's settings
+// under codewhaleHome say (LoadSettings), exporting through newSink's
+// sink. Settings that cannot be read, or a sink that cannot be made, are
+// the Recorder's failure: no decision but a deny runs on receipts the
+// user did not ask for.
+func OpenUserRecorder(path, codewhaleHome string, o RecorderOptions, newSink NewSink) *Recorder {
+	settings, err := LoadSettings(codewhaleHome)
+	o.Settings = settings
+	if err == nil && newSink != nil {
+		o.Sink, err = newSink(settings.Export)
+	}
+	r := OpenRecorder(path, o)
+	if err != nil {
+		_ = r.log.Close()
+		r.failure = err
+	}
+	return r
 }
 
 // Failure is why no decision but a deny can run, or nil.
@@ -219,27 +205,38 @@ func (r *Recorder) Failure() error {
 	return r.failure
 }
 
-// Final logs d, the final decision of req made for agent ("" for the
-// editor's own), and returns it; a decision that cannot be logged turns
-// into a deny saying why.
-func (r *Recorder) Final(req gate.Request, agent string, d gate.Decision) gate.Decision {
+// Final writes the receipt of d, the final decision of req made for c,
+// and returns d; a decision whose receipt cannot be written turns into a
+// deny saying why. The receipt then goes to the sink, if any.
+func (r *Recorder) Final(req gate.Request, c Caller, d gate.Decision) gate.Decision {
 	if r == nil {
 		return d
 	}
+	withInput := r.options.Settings.LogInputs && !r.options.NoInputs
+	receipt := ReceiptFor(time.Now(), req, c, d, r.options.Where, withInput)
 	err := r.failure
 	if err == nil {
-		err = r.log.Append(EntryFor(time.Now(), req.Tool, agent, d))
+		err = r.log.Append(receipt)
 	}
 	if err != nil && d.Decision != gate.Deny {
 		d = blocked(d, "Decision evidence could not be committed (a decision that cannot be logged does not run); tool execution was blocked: "+err.Error())
+		receipt = ReceiptFor(time.Now(), req, c, d, r.options.Where, withInput)
+	}
+	if r.options.Sink != nil {
+		r.options.Sink.Send(receipt)
 	}
 	return d
 }
 
-// Close closes the log; later decisions are blocked.
-func (r *Recorder) Close() error {
+// Close closes the log, later decisions being blocked, then flushes the
+// sink within ctx.
+func (r *Recorder) Close(ctx context.Context) error {
 	if r == nil {
 		return nil
 	}
-	return r.log.Close() // later appends fail, blocking their decisions
+	err := r.log.Close() // later appends fail, blocking their decisions
+	if r.options.Sink != nil {
+		err = errors.Join(err, r.options.Sink.Close(ctx))
+	}
+	return err
 }

@@ -41,7 +41,7 @@ func TestDecisionLogFullDisk(t *testing.T) {
 	defer l.Close()
 	r := &Recorder{log: l}
 	for written := 0; ; written++ {
-		d := r.Final(gate.Request{Tool: "bash"}, "", loadDecision(written))
+		d := r.Final(gate.Request{Tool: "bash"}, Caller{}, loadDecision(written))
 		if d.Decision == gate.Allow {
 			continue
 		}
@@ -78,12 +78,12 @@ func TestDecisionLogUnwritableDirectory(t *testing.T) {
 		filepath.Join(existing, "decisions.jsonl"):      "cannot open the decision log",
 		filepath.Join(disk, "other", "decisions.jsonl"): "cannot create the directory of the decision log",
 	} {
-		r := OpenRecorder(path)
+		r := OpenRecorder(path, RecorderOptions{})
 		err := r.Failure()
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "read-only file system") {
 			t.Errorf("opening %s on a read-only disk: %v", path, err)
 		}
-		if d := r.Final(gate.Request{Tool: "bash"}, "", gate.Decision{Decision: gate.Allow}); d.Decision != gate.Deny {
+		if d := r.Final(gate.Request{Tool: "bash"}, Caller{}, gate.Decision{Decision: gate.Allow}); d.Decision != gate.Deny {
 			t.Errorf("a decision ran without its log: %s", d.Decision)
 		}
 	}

@@ -33,10 +33,10 @@ const writerLinesEach = 50
 
 // loadEntry is line i of writer; its reason is long enough (with the
 // rest, about 600 bytes) that a torn or interleaved write is visible.
-func loadEntry(writer string, i int) LogEntry {
+func loadEntry(writer string, i int) Receipt {
 	id := fmt.Sprintf("%s_%d", writer, i)
 	d := gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: loadReason, CallID: &id}
-	return EntryFor(time.Now(), "exec_shell", "codex", d)
+	return entryFor(time.Now(), "exec_shell", "codex", d)
 }
 
 var loadReason = strings.Repeat("why ", 100)
@@ -173,7 +173,7 @@ func wholeLines(t *testing.T, name string) []string {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e LogEntry
+		var e Receipt
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.CallID == nil || e.Reason != loadReason {
 			t.Fatalf("torn line in %s (%v): %.80s", name, err, sc.Text())
 		}

@@ -1,6 +1,7 @@
 package approvals
 
 import (
+	"context"
 	"bufio"
 	"encoding/json"
 	"fmt"
@@ -37,8 +38,7 @@ func logLines(t *testing.T, path string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
-// Contract §4: one JSON line per final decision with time, callId, tool,
-// decision, layer, layerName, rule, reason and approval.
+// Contract §4, "Receipts": one JSON line per final decision, schema v1.
 func TestDecisionLogRoundTrip(t *testing.T) {
 	at := time.Date(2025, 3, 4, 5, 6, 7, 890123456, time.FixedZone("CET", 3600))
 	tests := []struct {
@@ -51,23 +51,23 @@ func TestDecisionLogRoundTrip(t *testing.T) {
 			"prompted allow", "",
 			gate.Decision{Decision: gate.Allow, Layer: gate.LayerApproval, LayerName: "approval", Reason: "approved <once> & logged",
 				Rule: strPtr("tool=exec_shell command=cargo test"), CallID: strPtr("call_17"), Approval: &gate.Approval{Choice: "once", Source: "prompt"}},
-			`{"time":"2025-03-04T04:06:07.890123456Z","callId":"call_17","tool":"bash","decision":"allow","layer":8,"layerName":"approval","rule":"tool=exec_shell command=cargo test","reason":"approved <once> & logged","approval":{"choice":"once","source":"prompt"}}`,
+			`{"v":1,"id":"ID","time":"2025-03-04T04:06:07.890123456Z","callId":"call_17","tool":"bash","decision":"allow","layer":8,"layerName":"approval","rule":"tool=exec_shell command=cargo test","reason":"approved <once> & logged","approval":{"choice":"once","source":"prompt"},"decider":{"kind":"person","summary":"you, in an editor: approved once","answer":"once"},"hardening":"on"}`,
 		},
 		{
 			"no call id, rule or approval", "",
 			gate.Decision{Decision: gate.Deny, Layer: gate.LayerAdmission, LayerName: "admission", Reason: "line\nbreak"},
-			`{"time":"2025-03-04T04:06:07.890123456Z","callId":null,"tool":"bash","decision":"deny","layer":2,"layerName":"admission","rule":null,"reason":"line\nbreak","approval":null}`,
+			`{"v":1,"id":"ID","time":"2025-03-04T04:06:07.890123456Z","callId":null,"tool":"bash","decision":"deny","layer":2,"layerName":"admission","rule":null,"reason":"line\nbreak","approval":null,"decider":{"kind":"layer","summary":"layer 2 (admission): line break"},"hardening":"on"}`,
 		},
 		{
 			"made for another agent", "claude-code",
 			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPermissions, LayerName: "permissions", Reason: "typed deny"},
-			`{"time":"2025-03-04T04:06:07.890123456Z","callId":null,"tool":"bash","decision":"deny","layer":5,"layerName":"permissions","rule":null,"reason":"typed deny","approval":null,"agent":"claude-code"}`,
+			`{"v":1,"id":"ID","time":"2025-03-04T04:06:07.890123456Z","agent":"claude-code","callId":null,"tool":"bash","decision":"deny","layer":5,"layerName":"permissions","rule":null,"reason":"typed deny","approval":null,"decider":{"kind":"layer","summary":"layer 5 (permissions): typed deny"},"hardening":"on"}`,
 		},
 	}
 	l, path := openTestLog(t)
-	var want []LogEntry
+	var want []Receipt
 	for _, tt := range tests {
-		e := EntryFor(at, "bash", tt.agent, tt.decision)
+		e := entryFor(at, "bash", tt.agent, tt.decision)
 		if err := l.Append(e); err != nil {
 			t.Fatal(err)
 		}
@@ -78,10 +78,10 @@ func TestDecisionLogRoundTrip(t *testing.T) {
 		t.Fatalf("%d lines, want %d", len(lines), len(tests))
 	}
 	for i, tt := range tests {
-		if lines[i] != tt.wantLine {
+		if strings.Replace(lines[i], `"id":"`+want[i].ID+`"`, `"id":"ID"`, 1) != tt.wantLine {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, lines[i], tt.wantLine)
 		}
-		var got LogEntry
+		var got Receipt
 		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
 			t.Fatal(err)
 		}
@@ -92,24 +92,6 @@ func TestDecisionLogRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got, want[i]) {
 			t.Errorf("%s: read back %+v, want %+v", tt.name, got, want[i])
 		}
-	}
-}
-
-// The call's input, and so any secret in it, never reaches the log.
-func TestDecisionLogOmitsInput(t *testing.T) {
-	const secret = "ghp_s3cr3tT0k3nNeverLogged"
-	d := gate.Decision{
-		Decision: gate.Deny, Layer: gate.LayerHooks, LayerName: "hooks", Reason: "blocked by hook",
-		Input: map[string]any{"command": "curl -H 'Authorization: " + secret + "' https://x", "content": secret},
-		Trace: []gate.TraceEntry{{Layer: gate.LayerHooks, Name: "hooks", Effect: gate.EffectRewrite, Detail: secret}},
-	}
-	l, path := openTestLog(t)
-	if err := l.Append(EntryFor(time.Now(), "bash", "", d)); err != nil {
-		t.Fatal(err)
-	}
-	line := filetest.Read(t, path)
-	if strings.Contains(line, secret) || strings.Contains(line, `"input"`) || strings.Contains(line, `"trace"`) {
-		t.Errorf("the log holds the input: %s", line)
 	}
 }
 
@@ -138,7 +120,7 @@ func TestDecisionLogModes(t *testing.T) {
 // Reopening appends; it never truncates earlier evidence.
 func TestDecisionLogReopenAppends(t *testing.T) {
 	l, path := openTestLog(t)
-	entry := EntryFor(time.Now(), "read", "", gate.Decision{Decision: gate.Allow, Layer: gate.LayerBaseline, LayerName: "baseline"})
+	entry := entryFor(time.Now(), "read", "", gate.Decision{Decision: gate.Allow, Layer: gate.LayerBaseline, LayerName: "baseline"})
 	if err := l.Append(entry); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +149,7 @@ func TestDecisionLogConcurrentAppends(t *testing.T) {
 			for i := range each {
 				id := fmt.Sprintf("call_%d_%d", w, i)
 				d := gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: reason, CallID: &id}
-				if err := l.Append(EntryFor(time.Now(), "bash", "", d)); err != nil {
+				if err := l.Append(entryFor(time.Now(), "bash", "", d)); err != nil {
 					t.Error(err)
 				}
 			}
@@ -183,7 +165,7 @@ func TestDecisionLogConcurrentAppends(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e LogEntry
+		var e Receipt
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.CallID == nil || e.Reason != reason {
 			t.Fatalf("torn line (%v): %.80s", err, sc.Text())
 		}
@@ -200,36 +182,22 @@ func TestDecisionLogConcurrentAppends(t *testing.T) {
 // Misuse is an error, never a panic: the caller denies on it.
 func TestDecisionLogErrors(t *testing.T) {
 	var none *DecisionLog
-	if err := none.Append(LogEntry{}); err == nil {
+	if err := none.Append(Receipt{}); err == nil {
 		t.Error("a nil log accepted an entry")
 	}
 	l, _ := openTestLog(t)
 	l.Close()
-	if err := l.Append(LogEntry{Tool: "bash"}); err == nil {
+	if err := l.Append(Receipt{Tool: "bash"}); err == nil {
 		t.Error("a closed log accepted an entry")
 	}
 	open, _ := openTestLog(t)
-	if err := open.Append(LogEntry{Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}); err == nil {
+	if err := open.Append(Receipt{Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}); err == nil {
 		t.Error("a time JSON cannot hold was written")
 	}
 	blocker := filepath.Join(t.TempDir(), "file")
 	filetest.Write(t, blocker, "")
 	if _, err := OpenDecisionLog(filepath.Join(blocker, "decisions.jsonl")); err == nil || !strings.Contains(err.Error(), blocker) {
 		t.Errorf("opening under a file: %v", err)
-	}
-}
-
-// A call a person answered is logged with the command they saw, as they
-// saw it; other calls keep no input at all.
-func TestLogShowsWhatAPersonApproved(t *testing.T) {
-	d := gate.Decision{Decision: gate.Allow, Input: map[string]any{"command": "ls \u202e; rm -rf ~", "content": "secret"},
-		Approval: &gate.Approval{Choice: "once", Source: "prompt"}}
-	if e := EntryFor(time.Now(), "exec_shell", "", d); e.Shown != "ls ⟪RLO U+202E⟫; rm -rf ~" {
-		t.Errorf("shown %q", e.Shown)
-	}
-	d.Approval = nil
-	if e := EntryFor(time.Now(), "exec_shell", "", d); e.Shown != "" {
-		t.Errorf("a call nobody answered logged its input: %q", e.Shown)
 	}
 }
 
@@ -240,15 +208,14 @@ func TestLogShowsWhatAPersonApproved(t *testing.T) {
 func TestLogMasksSecrets(t *testing.T) {
 	token := "ghp_" + strings.Repeat("aB3", 12) // format-valid, not a real token
 	command := `curl -H "Authorization: token ` + token + `" https://api.github.com/user`
-	long := strings.Repeat("x", shownLogBytes/2-10) + " " + token + " " + strings.Repeat("y", shownLogBytes)
+	long := strings.Repeat("x", receiptFieldBytes/2-10) + " " + token + " " + strings.Repeat("y", receiptFieldBytes)
 	_, path := openTestLog(t)
-	r := OpenRecorder(path)
-	t.Cleanup(func() { r.Close() })
+	r := OpenRecorder(path, RecorderOptions{Settings: DefaultSettings()})
+	t.Cleanup(func() { r.Close(context.Background()) })
 	for _, c := range []string{command, long} {
 		d := gate.Decision{Decision: gate.Deny, Layer: 8, Reason: "You denied " + c,
-			Input:    map[string]any{"command": c},
 			Approval: &gate.Approval{Choice: "deny", Source: "prompt"}}
-		r.Final(gate.Request{Tool: "exec_shell"}, "", d)
+		r.Final(gate.Request{Tool: "exec_shell", Input: map[string]any{"command": c}}, Caller{}, d)
 	}
 	lines := logLines(t, path)
 	if len(lines) != 2 {
@@ -259,12 +226,17 @@ func TestLogMasksSecrets(t *testing.T) {
 			t.Errorf("the token survived in the log: %s", line)
 		}
 	}
-	var e LogEntry
+	var e Receipt
 	if err := json.Unmarshal([]byte(lines[0]), &e); err != nil {
 		t.Fatal(err)
 	}
 	want := `curl -H "Authorization: token ⟪secret: github token⟫" https://api.github.com/user`
-	if e.Shown != want || e.Reason != "You denied "+want {
-		t.Errorf("shown %q, reason %q; want the command kept with the token masked", e.Shown, e.Reason)
+	if len(e.Input) != 1 || e.Input[0].Text != want || e.Reason != "You denied "+want {
+		t.Errorf("input %+v, reason %q; want the command kept with the token masked", e.Input, e.Reason)
 	}
+}
+
+// entryFor is the receipt of d for a call of tool by agent, without input.
+func entryFor(at time.Time, tool, agent string, d gate.Decision) Receipt {
+	return ReceiptFor(at, gate.Request{Tool: tool}, Caller{Session: Session{Agent: agent}}, d, "", false)
 }

@@ -176,7 +176,7 @@ func TestDecisionLogRefusesFIFOAndSymlink(t *testing.T) {
 			}
 			planted(t, path)
 			r := &Recorder{log: l}
-			d := r.Final(gate.Request{Tool: "bash"}, "", gate.Decision{Decision: gate.Allow})
+			d := r.Final(gate.Request{Tool: "bash"}, Caller{}, gate.Decision{Decision: gate.Allow})
 			if d.Decision != gate.Deny || !strings.Contains(d.Reason, path) {
 				t.Errorf("a %s at the log's path: %s %q", kind, d.Decision, d.Reason)
 			}

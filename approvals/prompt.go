@@ -156,29 +156,24 @@ func cardText(s string) string {
 // tried: the one that says what the call does.
 var summaryKeys = []string{"command", "path", "file_path", "pattern", "url", "task_id"}
 
-// shownLogBytes bounds what the decision log keeps of a call's title field.
-const shownLogBytes = 4 << 10
-
-// shownToPerson is the title field of a call a person answered (by a
-// prompt or their session grant), as the card showed it, whole (the log
-// masks secrets before it caps: maskedForLog); "" otherwise.
-func shownToPerson(d gate.Decision) string {
-	if d.Approval == nil {
-		return ""
-	}
-	for _, key := range summaryKeys {
-		if v, ok := d.Input[key].(string); ok && v != "" {
-			text, _ := problem.Visible{}.Show(v)
-			return text
-		}
-	}
-	return ""
-}
-
 // inputs is every field of input as the card shows it, the title's field
 // first and the rest by name, each whole unless it passes
 // problem.VisibleCapBytes.
 func inputs(input map[string]any) []Input {
+	names := inputOrder(input)
+	out := make([]Input, 0, len(names))
+	for _, name := range names {
+		value := fieldValue(input[name])
+		text, escaped, hidden := problem.Visible{Multiline: true}.ShowCapped(value, problem.VisibleCapBytes)
+		field, _ := problem.Visible{}.Show(name)
+		out = append(out, Input{Field: field, Text: text, Bytes: len(value), Escaped: escaped, Hidden: hidden})
+	}
+	return out
+}
+
+// inputOrder is the names of input's fields in the card's order: the
+// title's field first, the rest by name.
+func inputOrder(input map[string]any) []string {
 	names := make([]string, 0, len(input))
 	for name := range input {
 		names = append(names, name)
@@ -195,21 +190,20 @@ func inputs(input map[string]any) []Input {
 		}
 		return strings.Compare(a, b)
 	})
-	out := make([]Input, 0, len(names))
-	for _, name := range names {
-		value, ok := input[name].(string)
-		if !ok {
-			raw, err := json.Marshal(input[name])
-			if err != nil {
-				raw = []byte(fmt.Sprintf("%v", input[name]))
-			}
-			value = string(raw)
-		}
-		text, escaped, hidden := problem.Visible{Multiline: true}.ShowCapped(value, problem.VisibleCapBytes)
-		field, _ := problem.Visible{}.Show(name)
-		out = append(out, Input{Field: field, Text: text, Bytes: len(value), Escaped: escaped, Hidden: hidden})
+	return names
+}
+
+// fieldValue is a field's value as the card shows it: a string itself,
+// anything else its compact JSON.
+func fieldValue(v any) string {
+	if s, ok := v.(string); ok {
+		return s
 	}
-	return out
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(raw)
 }
 
 // offers reports whether id is one of the card's choices.

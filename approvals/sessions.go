@@ -2,8 +2,8 @@ package approvals
 
 import (
 	"sync"
+	"time"
 
-	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 // Session is whose session an answer "for this session" belongs to: the
@@ -31,9 +31,11 @@ type Sessions struct {
 	of map[Session]*answers
 }
 
-// answers are one Session's approved grant keys and denied exact keys.
+// answers are one Session's approved grant keys, with when each was
+// first granted (for the receipts of the calls they allow), and its
+// denied exact keys.
 type answers struct {
-	approved map[string]bool
+	approved map[string]time.Time
 	denied   map[string]bool
 }
 
@@ -43,16 +45,28 @@ func NewSessions() *Sessions {
 }
 
 // Of is what layer 8 knows of session's earlier answers: only its own.
-func (s *Sessions) Of(session Session) gate.Sessions {
-	return sessionView{s, session}
+// It remembers when the first grant it found was given (GrantedAt), so
+// use one per decision.
+func (s *Sessions) Of(session Session) *SessionView {
+	return &SessionView{sessions: s, session: session}
 }
 
 // Approved reports whether key was granted for session.
 func (s *Sessions) Approved(session Session, key string) bool {
+	_, ok := s.grantedAt(session, key)
+	return ok
+}
+
+// grantedAt is when key was granted for session, if it was.
+func (s *Sessions) grantedAt(session Session, key string) (time.Time, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	a := s.of[session]
-	return a != nil && a.approved[key]
+	if a == nil {
+		return time.Time{}, false
+	}
+	at, ok := a.approved[key]
+	return at, ok
 }
 
 // Denied reports whether session's user denied the exact call earlier.
@@ -68,8 +82,11 @@ func (s *Sessions) Approve(session Session, keys ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.answersOf(session)
+	now := time.Now()
 	for _, k := range keys {
-		a.approved[k] = true
+		if _, ok := a.approved[k]; !ok {
+			a.approved[k] = now
+		}
 	}
 }
 
@@ -85,19 +102,37 @@ func (s *Sessions) Deny(session Session, exactKey string) {
 func (s *Sessions) answersOf(session Session) *answers {
 	a := s.of[session]
 	if a == nil {
-		a = &answers{approved: map[string]bool{}, denied: map[string]bool{}}
+		a = &answers{approved: map[string]time.Time{}, denied: map[string]bool{}}
 		s.of[session] = a
 	}
 	return a
 }
 
-// sessionView is Sessions seen from one Session (gate.Sessions).
-type sessionView struct {
+// SessionView is Sessions seen from one Session, for one decision
+// (gate.Sessions). Layer 8 asks about the grants of the call's release
+// first (gate's dispose), so the first grant it finds is the one that
+// allowed the call; GrantedAt says when it was given. A decision runs on
+// one goroutine, so the view needs no lock of its own.
+type SessionView struct {
 	sessions *Sessions
 	session  Session
+	found    time.Time
 }
 
-func (v sessionView) Approved(key string) bool { return v.sessions.Approved(v.session, key) }
-func (v sessionView) Denied(exactKey string) bool {
+// Approved reports whether key was granted to the view's session.
+func (v *SessionView) Approved(key string) bool {
+	at, ok := v.sessions.grantedAt(v.session, key)
+	if ok && v.found.IsZero() {
+		v.found = at
+	}
+	return ok
+}
+
+// Denied reports whether the view's session denied the exact call.
+func (v *SessionView) Denied(exactKey string) bool {
 	return v.sessions.Denied(v.session, exactKey)
 }
+
+// GrantedAt is when the first grant Approved found was given; zero when
+// it found none.
+func (v *SessionView) GrantedAt() time.Time { return v.found }

@@ -47,7 +47,7 @@ func TestASessionGrantIsTheAskingAgentSessions(t *testing.T) {
 	snap, req := asking(t)
 	logPath := filepath.Join(t.TempDir(), "decisions.jsonl")
 	asker := &scripted{reply: gate.ChoiceSession}
-	a, _ := deciding(t, asker, Config{Log: OpenRecorder(logPath)}, snap)
+	a, _ := deciding(t, asker, Config{Log: OpenRecorder(logPath, RecorderOptions{})}, snap)
 	hook := func(agent, session string) remote.Request {
 		return remote.Request{Agent: agent, Session: session, Workspace: req.Workspace, Call: req, Deadline: time.Now().Add(time.Minute)}
 	}

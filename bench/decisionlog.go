@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,9 +21,7 @@ const appendTarget = 50 * time.Microsecond
 // write), without rotation and rotating about every 100 lines, as
 // BenchmarkDecisionLogAppend in approvals measures it.
 func decisionLogAppend(root string) []row {
-	id := "call_1"
-	entry := approvals.EntryFor(time.Now(), "exec_shell", "codex", gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval",
-		Reason: "Blocked by a rule of permissions.toml line 12: tool=exec_shell command=rm -rf", CallID: &id})
+	entry := benchReceipt(`curl -H "Authorization: token ghp_0123456789abcdefghijABCDEFGHIJ012345" https://api.github.com/user`)
 	var rows []row
 	for _, c := range []struct {
 		name     string
@@ -46,6 +45,42 @@ func decisionLogAppend(root string) []row {
 		l.Close()
 		per := time.Duration(res.NsPerOp())
 		rows = append(rows, row{c.name, fmt.Sprintf("%.1f µs, %d allocs", float64(per)/1e3, res.AllocsPerOp()), "≤ " + appendTarget.String(), yes(per <= appendTarget)})
+	}
+	return rows
+}
+
+// benchReceipt is the receipt of a rule's deny of the shell command
+// command, as a hook writes it: input kept and masked.
+func benchReceipt(command string) approvals.Receipt {
+	id, rule := "call_1", "curl"
+	req := gate.Request{Tool: "exec_shell", Input: map[string]any{"command": command}, Workspace: "/home/user/project"}
+	d := gate.Decision{Decision: gate.Deny, Layer: gate.LayerPermissions, LayerName: "permissions", Rule: &rule,
+		Reason: "Blocked by a rule of permissions.toml line 12: tool=exec_shell command=curl", CallID: &id,
+		Location: &gate.Location{File: "/home/user/.codewhale/permissions.toml", Line: 12}}
+	return approvals.ReceiptFor(time.Now(), req, approvals.Caller{Session: approvals.Session{Agent: "codex", ID: "s-1"}}, d, "", true)
+}
+
+// receiptBuild is the cost of making a receipt (masking its texts and
+// capping its input) for a command of a usual size and for a hostile
+// 1 MiB one, whose two 64 KiB ends alone are masked.
+func receiptBuild() []row {
+	var rows []row
+	for _, c := range []struct {
+		name    string
+		command string
+		target  time.Duration
+	}{
+		{"receipt of a 100-byte command with a token", `curl -H "Authorization: token ghp_0123456789abcdefghijABCDEFGHIJ012345" https://api.github.com/user`, appendTarget},
+		{"receipt of a 1 MiB command", strings.Repeat("echo password=hunter2 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; ", 1<<20/52), 20 * time.Millisecond},
+	} {
+		res := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				benchReceipt(c.command)
+			}
+		})
+		per := time.Duration(res.NsPerOp())
+		rows = append(rows, row{c.name, fmt.Sprintf("%.1f µs, %d allocs", float64(per)/1e3, res.AllocsPerOp()), "≤ " + c.target.String(), yes(per <= c.target)})
 	}
 	return rows
 }

@@ -76,6 +76,7 @@ func main() {
 	}
 	rows = append(rows, memory(root, 10000))
 	rows = append(rows, decisionLogAppend(root)...)
+	rows = append(rows, receiptBuild()...)
 	rows = append(rows, authorizeRatio(root))
 	bin := build(root)
 	rows = append(rows, hookRatio(root, bin))

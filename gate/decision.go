@@ -99,6 +99,9 @@ type Decision struct {
 	Location *Location `json:"location,omitempty"`
 	// Prompt describes what a human would be asked when Decision is ask.
 	Prompt *Prompt `json:"-"`
+	// Refused: codewhale-ls denied the call without deciding it (Refuse),
+	// for its receipt.
+	Refused bool `json:"-"`
 }
 
 // Prompt is what layer 8 would put on an approval card.

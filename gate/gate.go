@@ -268,6 +268,7 @@ func Refuse(req Request, reason string) Decision {
 		CallID: req.CallID, Mode: req.Mode.String(), Posture: "ask", Input: req.Input,
 		Sandbox: readOnly(),
 		Trace:   []TraceEntry{{Layer: LayerPosture, Name: LayerPosture.String(), Effect: EffectDeny, Detail: reason}},
+		Refused: true,
 	}
 }
 

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate/execpolicy"
 	shellwords "github.com/codewhale-ls/codewhale-ls/gate/execpolicy/shell"
@@ -59,7 +60,7 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 				}
 				continue
 			}
-			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' denies (%s)", release, f.Why, v.Rule, v.Reason)
+			reason := fmt.Sprintf(hardeningMark+"Codewhale %s would not see this: %s, which the rule '%s' denies (%s)", release, f.Why, v.Rule, v.Reason)
 			p.need, p.force = false, false
 			p.traceInPlace(LayerPermissions, EffectDeny, reason)
 			return p.finish(Deny, LayerPermissions, reason, rule), true
@@ -67,9 +68,9 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 			if p.s.autoApprove {
 				continue // as layer 5 ignores an ask rule the posture auto-approves
 			}
-			reason := fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which the rule '%s' asks about", release, f.Why, v.Rule)
+			reason := fmt.Sprintf(hardeningMark+"Codewhale %s would not see this: %s, which the rule '%s' asks about", release, f.Why, v.Rule)
 			if rule == nil {
-				reason = fmt.Sprintf("hardening: Codewhale %s would not see this: %s, which Codewhale %s asks about itself: %s", release, f.Why, release, v.Reason)
+				reason = fmt.Sprintf(hardeningMark+"Codewhale %s would not see this: %s, which Codewhale %s asks about itself: %s", release, f.Why, release, v.Reason)
 			}
 			p.requireApproval(reason, rule, true)
 			p.traceInPlace(LayerPermissions, EffectAsk, reason)
@@ -77,7 +78,7 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 		}
 	}
 	if refused != nil {
-		reason := fmt.Sprintf("hardening: a person must decide: %s, which Codewhale %s refuses itself, under no rule: %s", refused.Why, release, refusal)
+		reason := fmt.Sprintf(hardeningMark+"a person must decide: %s, which Codewhale %s refuses itself, under no rule: %s", refused.Why, release, refusal)
 		p.requireApproval(reason, nil, true)
 		p.traceInPlace(LayerPermissions, EffectTighten, reason)
 		return Decision{}, false
@@ -90,7 +91,7 @@ func (p *plan) harden(deps Deps) (Decision, bool) {
 	}
 	for _, f := range findings {
 		if f.Unseeable != "" {
-			reason := fmt.Sprintf("hardening: a person must decide: %s, so no rule can be checked against it", f.Unseeable)
+			reason := fmt.Sprintf(hardeningMark+"a person must decide: %s, so no rule can be checked against it", f.Unseeable)
 			p.requireApproval(reason, nil, true)
 			p.traceInPlace(LayerPermissions, EffectTighten, reason)
 			return Decision{}, false
@@ -128,9 +129,25 @@ func (p *plan) holdOpen(findings []hardening.Finding) bool {
 			if v.Kind == execpolicy.PromptCall {
 				verb = "asks about"
 			}
-			reason := fmt.Sprintf("hardening: a person must decide: %s, so it could run `%s`, which the rule '%s' %s", f.Why, made, v.Rule, verb)
+			reason := fmt.Sprintf(hardeningMark+"a person must decide: %s, so it could run `%s`, which the rule '%s' %s", f.Why, made, v.Rule, verb)
 			p.requireApproval(reason, v.RuleLabel(), true)
 			p.traceInPlace(LayerPermissions, EffectTighten, reason)
+			return true
+		}
+	}
+	return false
+}
+
+// hardeningMark starts every reason the hardening layer gives, so its
+// trace entries say which layer acted.
+const hardeningMark = "hardening: "
+
+// HardeningActed reports whether the hardening layer changed d: a trace
+// entry in its words, alone or joined to the entry of the layer it acts
+// as (traceInPlace).
+func (d Decision) HardeningActed() bool {
+	for _, t := range d.Trace {
+		if strings.HasPrefix(t.Detail, hardeningMark) || strings.Contains(t.Detail, "; "+hardeningMark) {
 			return true
 		}
 	}

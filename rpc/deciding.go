@@ -18,7 +18,7 @@ const watchDebounce = 30 * time.Millisecond
 
 // newAuthorizer makes what codewhale/authorize needs from the
 // initializationOptions. It opens the decision log: s.mu must not be held.
-func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.Choice) (*approvals.Authorizer, error) {
+func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.Choice, editor string) (*approvals.Authorizer, error) {
 	timeout := approvals.DefaultTimeout
 	if opts.ApprovalTimeoutSeconds != nil {
 		if *opts.ApprovalTimeoutSeconds <= 0 {
@@ -39,7 +39,9 @@ func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.
 	if enabled {
 		// A log that cannot be opened leaves diagnostics working; only the
 		// decisions it would record are refused.
-		log = approvals.OpenRecorder(logPath)
+		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env})
+		noInputs := opts.LogInputs != nil && !*opts.LogInputs
+		log = approvals.OpenUserRecorder(logPath, paths.CodewhaleDir, approvals.RecorderOptions{NoInputs: noInputs, Where: editor}, nil)
 		if err := log.Failure(); err != nil {
 			s.log.Error("cannot open the decision log; every allow will be refused", "path", logPath, "error", err)
 		}

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
 )
@@ -33,6 +35,9 @@ type initOptions struct {
 	// Hardening is the hardening layer (docs/hardening.md): on unless
 	// false, for Codewhale's decision alone.
 	Hardening *bool `json:"hardening"`
+	// LogInputs false keeps receipts without the call's input, whatever
+	// settings.toml says (docs/receipts.md).
+	LogInputs *bool `json:"logInputs"`
 }
 
 func parseInitOptions(raw protocol.LSPAny) (initOptions, error) {
@@ -66,7 +71,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	root := workspaceRoot(params)
 	prompts := prompting.Choose(prompting.Client{Approvals: opts.Approvals, Async: opts.ApprovalsAsync, MessageActions: declaresMessageActions(params.Capabilities)})
 	// Opening the decision log touches the disk: not under s.mu.
-	authz, err := s.newAuthorizer(opts, root, prompts)
+	authz, err := s.newAuthorizer(opts, root, prompts, editorName(params.ClientInfo))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.initializing = false
@@ -241,4 +246,19 @@ func (s *Server) errNotRunning(method string) error {
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown", method))
 	}
 	return nil
+}
+
+// editorName is the client as it names itself ("Neovim 0.12.0"), for the
+// receipts of the calls its user answers; "the editor" when it gives no
+// name.
+func editorName(info protocol.ClientInfo) string {
+	if strings.TrimSpace(info.Name) == "" {
+		return "the editor"
+	}
+	name := info.Name
+	if v, ok := info.Version.Get(); ok && v != "" {
+		name += " " + v
+	}
+	shown, _ := problem.Visible{}.Show(name)
+	return shown
 }

@@ -42,7 +42,7 @@ func TestTheConsoleDecidesAHooksCallFromTheFilesOnDisk(t *testing.T) {
 	logPath := filepath.Join(home, "decisions.jsonl")
 	asker := answering{choice: gate.ChoiceOnce, shown: make(chan *approvals.Prompt, 4)}
 	repos := Repositories{Roots: []string{ws}, UID: os.Getuid()}
-	authz := approvals.New(approvals.Config{Asker: asker, Log: approvals.OpenRecorder(logPath), Policies: Policies{
+	authz := approvals.New(approvals.Config{Asker: asker, Log: approvals.OpenRecorder(logPath, approvals.RecorderOptions{}), Policies: Policies{
 		Repositories: repos,
 		Options:      func(string) config.Options { return config.Options{Env: env} },
 		Release: func(context.Context, string) (release.Choice, error) {

@@ -61,13 +61,15 @@ func approvalsCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	repos := console.Repositories{Roots: roots, UID: os.Getuid()}
 	env := config.OSEnv{}
+	const consoleName = "the approval console"
 	loadOpts := func(string) config.Options { return config.Options{ConfigFlag: fs.values["config"], Env: env} }
 	// The log every decider of this user writes (the hook's, the
 	// editor's): under the Codewhale home, which no workspace changes.
-	log := approvals.OpenRecorder(approvals.DefaultDecisionLogFor(loadOpts("")))
+	paths, _ := config.ResolvePaths(loadOpts(""))
+	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(loadOpts("")), paths.CodewhaleDir, approvals.RecorderOptions{Where: consoleName}, nil)
 	cards := console.New()
 	authz := approvals.New(approvals.Config{
-		Asker: cards, ShownBy: "the approval console", Hooks: hooks.ShellRunner{}, Log: log, Exact: fs.bools["exact"],
+		Asker: cards, ShownBy: consoleName, Hooks: hooks.ShellRunner{}, Log: log, Exact: fs.bools["exact"],
 		Policies: console.Policies{Repositories: repos, Options: loadOpts, Release: func(ctx context.Context, ws string) (release.Choice, error) {
 			return fs.codewhale(ctx, ws)
 		}},
