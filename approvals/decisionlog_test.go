@@ -1,8 +1,8 @@
 package approvals
 
 import (
-	"context"
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"

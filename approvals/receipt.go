@@ -3,7 +3,7 @@ package approvals
 import (
 	"context"
 	"crypto/rand"
-		"fmt"
+	"fmt"
 	"strings"
 	"time"
 
@@ -295,7 +295,7 @@ var answerWords = map[gate.Choice]string{
 }
 
 var unansweredWords = map[gate.Choice]string{
-	gate.ChoiceTimeout:   "timed out",
+	gate.ChoiceTimeout:      "timed out",
 	gate.ChoiceDismissed:    "was dismissed, or could not be shown",
 	gate.ChoiceDisconnected: "went away unanswered",
 }

@@ -3,7 +3,6 @@ package approvals
 import (
 	"sync"
 	"time"
-
 )
 
 // Session is whose session an answer "for this session" belongs to: the
