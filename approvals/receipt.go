@@ -367,14 +367,7 @@ func (r Receipt) masked() Receipt {
 		rule, _ := secrets.Mask(*r.Rule)
 		r.Rule = &rule
 	}
-	if len(r.Trace) > 0 {
-		trace := make([]gate.TraceEntry, len(r.Trace))
-		for i, t := range r.Trace {
-			t.Detail, _ = secrets.Mask(t.Detail)
-			trace[i] = t
-		}
-		r.Trace = trace
-	}
+	r.Trace = maskedTrace(r.Trace)
 	if r.Decider != nil {
 		d := *r.Decider
 		d.Summary, _ = secrets.Mask(d.Summary)
@@ -385,6 +378,48 @@ func (r Receipt) masked() Receipt {
 	shown, _ := secrets.Mask(r.Shown)
 	r.Shown = problem.Visible{}.CapShown(shown, receiptFieldBytes)
 	return r
+}
+
+// MaskDecision is d as people may see it outside the approval card (the
+// editors' decision views, codewhale/decision): every string of its input,
+// its reason, rule and trace with their secrets masked. A string longer
+// than 2×maskWindow keeps only its masked ends (maskedEnds), so a 1 MiB
+// command costs the notification what a 128 KiB one does.
+func MaskDecision(d gate.Decision) gate.Decision {
+	d.Reason, _ = secrets.Mask(d.Reason)
+	if d.Rule != nil {
+		rule, _ := secrets.Mask(*d.Rule)
+		d.Rule = &rule
+	}
+	d.Trace = maskedTrace(d.Trace)
+	if d.Input != nil {
+		input := make(map[string]any, len(d.Input))
+		for k, v := range d.Input {
+			if s, ok := v.(string); ok {
+				if len(s) > 2*maskWindow {
+					v = maskedEnds(s)
+				} else {
+					v, _ = secrets.Mask(s)
+				}
+			}
+			input[k] = v
+		}
+		d.Input = input
+	}
+	return d
+}
+
+// maskedTrace is a copy of trace with its details masked.
+func maskedTrace(trace []gate.TraceEntry) []gate.TraceEntry {
+	if len(trace) == 0 {
+		return trace
+	}
+	out := make([]gate.TraceEntry, len(trace))
+	for i, t := range trace {
+		t.Detail, _ = secrets.Mask(t.Detail)
+		out[i] = t
+	}
+	return out
 }
 
 // receiptIDAlphabet spells receipt ids: lower-case letters and digits

@@ -206,3 +206,20 @@ func TestBrokenSettingsBlockDecisions(t *testing.T) {
 		t.Errorf("%s: %s", d.Decision, d.Reason)
 	}
 }
+
+// codewhale/decision shows people the call with its secrets masked.
+func TestMaskDecision(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aB3", 12)
+	rule := "tool=exec_shell command=curl " + token
+	d := gate.Decision{Reason: "denied curl " + token, Rule: &rule,
+		Input: map[string]any{"command": "curl -H 'Authorization: token " + token + "'", "timeout": 5, "huge": strings.Repeat("x", 1<<20) + token},
+		Trace: []gate.TraceEntry{{Detail: "rule " + token}}}
+	masked := MaskDecision(d)
+	out, _ := json.Marshal(masked)
+	if strings.Contains(string(out), token[4:]) || masked.Input["timeout"] != 5 {
+		t.Errorf("masked: %.300s", out)
+	}
+	if !strings.Contains(d.Input["command"].(string), token) || !strings.Contains(*d.Rule, token) || !strings.Contains(d.Trace[0].Detail, token) {
+		t.Error("MaskDecision changed the decision it was given")
+	}
+}

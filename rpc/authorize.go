@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/rpc/workspaces"
 )
@@ -61,14 +62,21 @@ type announcedDecision struct {
 }
 
 // announce sends a final decision, made for agent ("" for the editor's
-// own), as codewhale/decision and returns it as the call's result,
-// encoding it once for both.
+// own), as codewhale/decision and returns it as the call's result. The
+// notification is for people (the editors' decision views) and has its
+// secrets masked (approvals.MaskDecision); the result is the agent's own
+// call, which runs as it says (a hook may have rewritten its input), so
+// it is kept whole.
 func (s *Server) announce(d gate.Decision, agent string) (any, error) {
 	raw, err := json.Marshal(announcedDecision{Decision: d, Agent: agent})
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "encoding the decision: "+err.Error())
 	}
-	if err := s.conn.Notify(context.Background(), methodDecision, jsonrpc2.RawMessage(raw)); err != nil {
+	shown, err := json.Marshal(announcedDecision{Decision: approvals.MaskDecision(d), Agent: agent})
+	if err == nil {
+		err = s.conn.Notify(context.Background(), methodDecision, jsonrpc2.RawMessage(shown))
+	}
+	if err != nil {
 		s.log.Debug("codewhale/decision not sent", "error", err)
 	}
 	return jsonrpc2.RawMessage(raw), nil
