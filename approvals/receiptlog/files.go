@@ -41,7 +41,11 @@ func generation(path string, g int) string {
 func openLogFile(path string) (*os.File, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return nil, err
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err // the path is said once, below
+		}
+		return nil, fmt.Errorf("cannot read the decision log %s: %w", path, err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s is a symlink: codewhale-ls reads its decision log only as the regular file it writes itself (remove the link, or name the file with --file)", path)
