@@ -44,16 +44,12 @@ var (
 	fixtureDecisions = []gate.Verdict{gate.Allow, gate.Ask, gate.Deny}
 )
 
-// fixtureID is receipt i's id: ids share their first characters, so that
-// prefixes are ambiguous as real ones can be.
+// fixtureID is receipt i's id: the receipts of each run of 32 share
+// their first four characters, so that prefixes are ambiguous as real
+// ones can be.
 func fixtureID(i int) string {
 	const alphabet = "23456789abcdefghijkmnpqrstuvwxyz"
-	id := []byte("kq")
-	for n, k := i, 0; k < 8; k++ {
-		id = append(id, alphabet[n%len(alphabet)])
-		n /= len(alphabet)
-	}
-	return string(id)
+	return "kq2" + string(alphabet[(i/len(alphabet))%len(alphabet)]) + string(alphabet[i%len(alphabet)]) + "xyzab"
 }
 
 // fixtureReceipt is the i-th receipt of the fixture, at
