@@ -127,30 +127,41 @@ func (r *Reader) followRotation(f Filter, fn func(approvals.Receipt)) (moved boo
 	case r.newest != nil && os.SameFile(onDisk, r.newest.file.info):
 		return false, nil
 	}
-	// The new log is held first: a rotation while the files before it
-	// are read moves it to .1, where the next look finds it read.
-	file, err := openLogFile(r.log.Path)
+	// The new log and the generations rotated before it are opened
+	// together under the writers' lock, so that none is half renamed.
+	var (
+		file    *os.File
+		info    fs.FileInfo
+		between []logFile
+	)
+	err = underWritersLock(r.log.Path, func() error {
+		var err error
+		if file, err = openLogFile(r.log.Path); err != nil {
+			return err
+		}
+		if info, err = file.Stat(); err != nil {
+			file.Close()
+			return fmt.Errorf("cannot read the decision log %s: %w", r.log.Path, err)
+		}
+		var finished fs.FileInfo
+		if r.newest != nil {
+			finished = r.newest.file.info
+		}
+		if between, err = r.rotatedBetween(finished, info); err != nil {
+			file.Close()
+		}
+		return err
+	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	info, err := file.Stat()
-	if err != nil {
-		file.Close()
-		return false, fmt.Errorf("cannot read the decision log %s: %w", r.log.Path, err)
-	}
 	next := newFollower(logFile{name: r.log.Path, file: file, info: info})
-	var finished fs.FileInfo
 	if r.newest != nil {
-		if err := r.newest.finish(r.log, f, fn); err != nil {
-			next.close()
-			return false, err
-		}
-		finished = r.newest.file.info
+		err = r.newest.finish(r.log, f, fn)
 	}
-	between, err := r.rotatedBetween(finished, info)
 	for _, lf := range between {
 		fl := newFollower(lf)
 		if err == nil {

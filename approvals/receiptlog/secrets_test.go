@@ -33,7 +33,7 @@ func writeSecretsLog(t testing.TB) (string, []secretstest.Token) {
 		}}
 		d := gate.Decision{
 			Decision: gate.Deny, Layer: gate.LayerPermissions, LayerName: "permissions", Rule: &rule,
-			Reason:   "denied: " + tok.Text, Location: &gate.Location{File: "/home/u/.codewhale/permissions.toml", Line: i + 1},
+			Reason: "denied: " + tok.Text, Location: &gate.Location{File: "/home/u/.codewhale/permissions.toml", Line: i + 1},
 			Trace: []gate.TraceEntry{{Layer: gate.LayerPermissions, Name: "permissions", Effect: gate.EffectDeny, Detail: "rule " + tok.Text}},
 		}
 		if i%3 == 1 {
