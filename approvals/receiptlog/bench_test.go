@@ -25,7 +25,6 @@ func fullLog(b *testing.B) (path string, size int64, oldest string) {
 	path = filepath.Join(root, "decisions.jsonl")
 	const perFile = 10 << 20
 	i := fixtureOld
-	oldest = fixtureID(i)
 	for g := 3; g >= 0; g-- {
 		name := path
 		if g > 0 {

@@ -173,8 +173,8 @@ func logFilter(fs *flagSet, now time.Time) (receiptlog.Filter, error) {
 }
 
 // logPath is --file, else the log under the Codewhale home
-// (approvals.DefaultDecisionLogFor: CODEWHALE_HOME, the config's
-// directory, ~/.codewhale), and the user's home for ~ in the table.
+// (approvals.DefaultDecisionLogFor: $CODEWHALE_HOME, else ~/.codewhale),
+// and the user's home for ~ in the table.
 func logPath(fs *flagSet) (path, home string, err error) {
 	opts := config.Options{Env: config.OSEnv{}}
 	paths, _ := config.ResolvePaths(opts)
