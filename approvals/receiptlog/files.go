@@ -25,9 +25,9 @@ import (
 // log: far more than any [log] generations setting needs.
 const maxGenerations = 1000
 
-// ErrNoLog is why nothing was read: neither the log nor any rotated
+// errNoLog is why nothing was read: neither the log nor any rotated
 // generation of it exists yet.
-var ErrNoLog = errors.New("no decisions recorded yet")
+var errNoLog = errors.New("no decisions recorded yet")
 
 // generation is the path of the g-th rotated file (1 the newest), as
 // approvals.DecisionLog rotates it.
@@ -103,7 +103,7 @@ func underWritersLock(path string, open func() error) error {
 // and drops a file already open under another name: without the lock, a
 // writer rotating meanwhile renames the log to .1 (and .1 to .2 …), so
 // what is opened is still one history, at worst without a generation
-// deleted or a log started since. ErrNoLog when none exists.
+// deleted or a log started since. errNoLog when none exists.
 func openAll(path string) (files []logFile, err error) {
 	err = underWritersLock(path, func() error {
 		files, err = openGenerations(path)
@@ -149,7 +149,7 @@ func openGenerations(path string) ([]logFile, error) {
 		newestFirst = append(newestFirst, logFile{name: name, file: f, info: info})
 	}
 	if len(newestFirst) == 0 {
-		return nil, ErrNoLog
+		return nil, errNoLog
 	}
 	oldestFirst := make([]logFile, len(newestFirst))
 	for i, f := range newestFirst {

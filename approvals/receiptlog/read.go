@@ -34,7 +34,10 @@ const DefaultPoll = 250 * time.Millisecond
 // what is appended after, across rotations. A Reader is used by one
 // goroutine; Close releases its files.
 type Reader struct {
-	log   Log
+	log Log
+	// names are the files of the snapshot, oldest first.
+	names []string
+	// files are those not yet read; Scan closes each once read.
 	files []logFile
 	// newest reads the newest file; Follow goes on reading it.
 	newest *follower
@@ -45,23 +48,22 @@ type Reader struct {
 // that is not a regular file, or a symlink, is an error naming it.
 func (l Log) Open() (*Reader, error) {
 	files, err := openAll(l.Path)
-	if errors.Is(err, ErrNoLog) {
+	if errors.Is(err, errNoLog) {
 		return &Reader{log: l}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{log: l, files: files}, nil
+	r := &Reader{log: l, files: files}
+	for _, f := range files {
+		r.names = append(r.names, f.name)
+	}
+	return r, nil
 }
 
-// Files names the files the Reader reads, oldest first.
-func (r *Reader) Files() []string {
-	names := make([]string, len(r.files))
-	for i, f := range r.files {
-		names[i] = f.name
-	}
-	return names
-}
+// Files names the files of the Reader's snapshot, oldest first: the log
+// last, unless it was rotated away and not yet started again.
+func (r *Reader) Files() []string { return slices.Clone(r.names) }
 
 // Close closes every file the Reader holds.
 func (r *Reader) Close() error {
@@ -96,18 +98,21 @@ func (l Log) shown(fn func(approvals.Receipt)) func(entry) {
 // whole: decoding a receipt whole, and masking it again, cost far more
 // than reading what the filters read, so only the receipts shown pay.
 func (r *Reader) scan(f Filter, fn func(entry)) error {
-	for i, lf := range r.files {
-		if i == len(r.files)-1 {
-			r.newest = newFollower(lf)
-			r.files = r.files[:i]
+	for len(r.files) > 0 {
+		lf := r.files[0]
+		if len(r.files) == 1 {
+			r.newest, r.files = newFollower(lf), nil
 			return r.newest.read(r.log, f, fn)
 		}
+		r.files = r.files[1:]
 		lines := newLineReader(lf.name, lf.file)
-		if err := readLines(r.log, lines, f, fn); err != nil {
-			return err
-		}
-		if line, skipped, ok := lines.rest(); ok {
+		err := readLines(r.log, lines, f, fn)
+		if line, skipped, ok := lines.rest(); ok && err == nil {
 			r.log.take(line, skipped, lines, f, fn)
+		}
+		lf.file.Close()
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -21,10 +21,17 @@ import (
 
 // The exit codes of `codewhale-ls log` (docs/codewhale/contract.md §2).
 const (
-	logOK         = 0
-	logFailed     = 1 // the log cannot be read, or no such receipt
-	logBadUsage   = 2
-	defaultLimit  = 50
+	logOK       = 0
+	logFailed   = 1 // the log cannot be read, or no such receipt
+	logBadUsage = 2
+)
+
+const (
+	// defaultLimit is how many receipts `log` prints without --limit: a
+	// screen or two.
+	defaultLimit = 50
+	// maxSkipsShown bounds the lines named as skipped: a log of garbage
+	// says so without flooding the terminal.
 	maxSkipsShown = 20
 )
 
