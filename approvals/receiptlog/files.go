@@ -56,7 +56,10 @@ func openLogFile(path string) (*os.File, error) {
 	// The path may have been replaced since Lstat: OpenNoFollow refuses
 	// a link and anything but a regular file in the open itself.
 	f, err := policyfile.OpenNoFollow(path, os.O_RDONLY, 0)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("cannot read the decision log: %w (a decision log is its user's alone, 0600: read it as the user whose agents and editors wrote it)", err)
+	case err != nil:
 		return nil, fmt.Errorf("cannot read the decision log: %w", err)
 	}
 	return f, nil
