@@ -1,6 +1,7 @@
 package receiptlog
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,14 +83,17 @@ func TestFiltersSelectExactlyWhatTheySay(t *testing.T) {
 			if len(want) == 0 || len(want) == len(fx.receipts) {
 				t.Fatalf("the fixture gives this filter %d of %d receipts: it cannot tell a filter from none", len(want), len(fx.receipts))
 			}
-			got, matched := readAll(t, fx.path, tc.filter, 0)
-			if !slices.Equal(keys(got), keys(want)) || matched != len(want) {
-				t.Errorf("selected %d (matched %d), want %d\n got %v\nwant %v", len(got), matched, len(want), keys(got), keys(want))
+			got, more := readAll(t, fx.path, tc.filter, 0)
+			if !slices.Equal(keys(got), keys(want)) || more {
+				t.Errorf("selected %d (more %v), want %d\n got %v\nwant %v", len(got), more, len(want), keys(got), keys(want))
 			}
-			// --limit N is the last N of them.
-			last, matched := readAll(t, fx.path, tc.filter, 3)
-			if n := min(3, len(want)); !slices.Equal(keys(last), keys(want[len(want)-n:])) || matched != len(want) {
-				t.Errorf("--limit 3 gave %v (matched %d), want %v", keys(last), matched, keys(want[len(want)-n:]))
+			// --limit N is the last N of them, read from the end.
+			for _, n := range []int{1, 3, len(want), len(want) + 1} {
+				last, more := readAll(t, fx.path, tc.filter, n)
+				kept := min(n, len(want))
+				if !slices.Equal(keys(last), keys(want[len(want)-kept:])) || more != (len(want) > n) {
+					t.Errorf("--limit %d gave %v (more %v), want %v", n, keys(last), more, keys(want[len(want)-kept:]))
+				}
 			}
 		})
 	}
@@ -99,16 +103,22 @@ func TestFiltersSelectExactlyWhatTheySay(t *testing.T) {
 // generations; old lines without "v" included.
 func TestReadsEveryGenerationOldestFirst(t *testing.T) {
 	fx := writeFixture(t)
-	got, matched := readAll(t, fx.path, Filter{}, 0)
-	if !slices.Equal(keys(got), keys(fx.receipts)) || matched != len(fx.receipts) {
+	got, more := readAll(t, fx.path, Filter{}, 0)
+	if !slices.Equal(keys(got), keys(fx.receipts)) || more {
 		t.Fatalf("read %d receipts, want %d in order", len(got), len(fx.receipts))
 	}
 	if got[0].V != 0 || got[0].ID != "" || got[len(got)-1].ID != fixtureID(fixtureReceipts-1) {
 		t.Errorf("first %+v, last %+v", got[0], got[len(got)-1])
 	}
-	last, _ := readAll(t, fx.path, Filter{}, 50)
-	if !slices.Equal(keys(last), keys(fx.receipts[len(fx.receipts)-50:])) {
+	last, more := readAll(t, fx.path, Filter{}, 50)
+	if !slices.Equal(keys(last), keys(fx.receipts[len(fx.receipts)-50:])) || !more {
 		t.Errorf("the last 50 are not the newest 50")
+	}
+	// Every one, read from the end: across every generation to the old
+	// lines of the first.
+	all, more := readAll(t, fx.path, Filter{}, len(fx.receipts))
+	if !slices.Equal(keys(all), keys(fx.receipts)) || more {
+		t.Errorf("read from the end: %d receipts, more %v", len(all), more)
 	}
 }
 
@@ -139,29 +149,54 @@ func TestSkipsLinesItCannotShow(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var skipped []Skipped
-	reader, err := Log{Path: path, Skip: func(s Skipped) { skipped = append(skipped, s) }}.Open()
-	if err != nil {
+	// From the start of the file (every receipt) and from its end (the
+	// last ten), and in the middle of a rotated generation, the lines
+	// the reader cannot show are named alike.
+	if err := os.WriteFile(path+".1", []byte(strings.Join(lines, "\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	defer reader.Close()
-	got, _, err := reader.Last(Filter{}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ids := []string{got[0].ID, got[1].ID, got[2].ID}; len(got) != 3 || !slices.Equal(ids, []string{fixtureID(1), fixtureID(2), fixtureID(3)}) {
-		t.Errorf("read %d receipts: %+v", len(got), got)
-	}
-	wantLines := []int{2, 3, 5, 7}
-	if len(skipped) != len(wantLines) {
-		t.Fatalf("skipped %v, want lines %v", skipped, wantLines)
-	}
-	for i, s := range skipped {
-		if s.File != path || s.Line != wantLines[i] || strings.Contains(s.String(), "ghp_") {
-			t.Errorf("skipped[%d] = %s, want %s line %d without the line's text", i, s, path, wantLines[i])
+	for _, limit := range []int{0, 10} {
+		var skipped []Skipped
+		reader, err := Log{Path: path, Skip: func(s Skipped) { skipped = append(skipped, s) }}.Open()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if !strings.Contains(skipped[0].Why, "longer than") {
-		t.Errorf("the long line: %s", skipped[0].Why)
+		got, _, err := reader.Last(Filter{}, limit)
+		reader.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.ID)
+		}
+		want := []string{fixtureID(1), fixtureID(2), fixtureID(3)}
+		if !slices.Equal(ids, append(slices.Clone(want), want...)) {
+			t.Errorf("limit %d: read %v", limit, ids)
+		}
+		slices.SortFunc(skipped, func(a, b Skipped) int {
+			return strings.Compare(fmt.Sprintf("%s:%03d", a.File, a.Line), fmt.Sprintf("%s:%03d", b.File, b.Line))
+		})
+		var wantSkipped []string
+		for _, file := range []string{path, path + ".1"} {
+			for _, line := range []int{2, 3, 5, 7} {
+				wantSkipped = append(wantSkipped, fmt.Sprintf("%s:%d", file, line))
+			}
+		}
+		var gotSkipped []string
+		for _, s := range skipped {
+			gotSkipped = append(gotSkipped, fmt.Sprintf("%s:%d", s.File, s.Line))
+			if strings.Contains(s.String(), "ghp_") {
+				t.Errorf("limit %d: %s quotes the line", limit, s)
+			}
+			if s.Line == 2 && !strings.Contains(s.Why, "longer than") {
+				t.Errorf("limit %d: the long line: %s", limit, s.Why)
+			}
+		}
+		slices.Sort(gotSkipped)
+		slices.Sort(wantSkipped)
+		if !slices.Equal(gotSkipped, wantSkipped) {
+			t.Errorf("limit %d: skipped %v, want %v", limit, gotSkipped, wantSkipped)
+		}
 	}
 }

@@ -73,7 +73,7 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	defer reader.Close()
 	files := reader.Files()
 	out := newLogPrinter(fs.bools["json"], stdout, home)
-	receipts, matched, err := reader.Last(filter, limit)
+	receipts, more, err := reader.Last(filter, limit)
 	for _, r := range receipts {
 		out.print(r)
 	}
@@ -82,7 +82,7 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls log: %v\n", err)
 		return logFailed
 	}
-	out.summary(stderr, path, files, len(receipts), matched)
+	out.summary(stderr, path, files, len(receipts), more)
 	if !fs.bools["follow"] {
 		return logOK
 	}
@@ -238,10 +238,10 @@ func (p *logPrinter) printHeader() {
 	}
 }
 
-// summary says what was read: none matched, or how many of how many were
-// shown. For the table it follows the table; beside JSON, which tools
-// read, it goes to stderr.
-func (p *logPrinter) summary(stderr io.Writer, path string, files []string, shown, matched int) {
+// summary says what was read: none matched, or that older decisions
+// were left out. For the table it follows the table; beside JSON, which
+// tools read, it goes to stderr.
+func (p *logPrinter) summary(stderr io.Writer, path string, files []string, shown int, more bool) {
 	w := p.w
 	if p.json {
 		w = stderr
@@ -253,10 +253,10 @@ func (p *logPrinter) summary(stderr io.Writer, path string, files []string, show
 	switch {
 	case len(files) == 0:
 		fmt.Fprintf(w, "no decisions recorded yet in %s: decisions are recorded when an agent's hook or an editor decides a call\n", path)
-	case matched == 0:
+	case shown == 0:
 		fmt.Fprintf(w, "no decision in %s matched\n", from)
-	case shown < matched:
-		fmt.Fprintf(w, "the last %d of %d decisions that matched, from %s (--limit N shows more, 0 all)\n", shown, matched, from)
+	case more:
+		fmt.Fprintf(w, "the last %d decisions that matched, from %s; older ones are left out (--limit N shows more, 0 all)\n", shown, from)
 	}
 }
 

@@ -145,7 +145,7 @@ func TestLogTable(t *testing.T) {
 			t.Errorf("row %d for %s: %q", i, r.ID, row)
 		}
 	}
-	if want := "the last 4 of 12 decisions that matched, from " + path; !strings.HasPrefix(lines[5], want) {
+	if want := "the last 4 decisions that matched, from " + path + " and 3 rotated files; older ones are left out"; !strings.HasPrefix(lines[5], want) {
 		t.Errorf("last line %q, want %q…", lines[5], want)
 	}
 	code, out, _ = runCLI(t, "", "log", "--file", path, "--agent", "cursor")
