@@ -166,10 +166,11 @@ const receiptFieldBytes = 4 << 10
 
 // maskWindow is how much of each end of a long value is masked: a value
 // longer than twice this is cut to its two ends before masking, so a
-// 1 MiB command costs a receipt no more than a 128 KiB one. No secret
-// shape is near this long, so one cut by the window sits outside the
-// 2 KiB ends the receipt keeps.
-const maskWindow = 64 << 10
+// 1 MiB command costs a receipt what a 32 KiB one does. The longest
+// secret shape (a PEM block of an RSA 4096 key, about 3.3 KiB) is far
+// shorter, so one cut by the window lies outside the 2 KiB ends the
+// receipt keeps, however much masking shortens what precedes it.
+const maskWindow = 16 << 10
 
 // ReceiptFor is the receipt of d, the final decision of req, made for
 // c at now; where names where a person is asked ("" for nowhere).
@@ -384,7 +385,7 @@ func (r Receipt) masked() Receipt {
 // editors' decision views, codewhale/decision): every string of its input,
 // its reason, rule and trace with their secrets masked. A string longer
 // than 2×maskWindow keeps only its masked ends (maskedEnds), so a 1 MiB
-// command costs the notification what a 128 KiB one does.
+// command costs the notification what a 32 KiB one does.
 func MaskDecision(d gate.Decision) gate.Decision {
 	d.Reason, _ = secrets.Mask(d.Reason)
 	if d.Rule != nil {
