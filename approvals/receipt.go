@@ -263,7 +263,9 @@ func deciderOf(d gate.Decision, c Caller, where string) Decider {
 	case d.Layer == gate.LayerPermissions && d.Rule != nil:
 		dec.Kind = DecidedByRule
 		dec.Summary = ruleWords(dec)
-	case d.Layer == gate.LayerPosture:
+	case d.ByPosture:
+		// Layer 8 under a posture that settles it; a deny of layer 1 is
+		// a file Codewhale refuses to start on, named by the default.
 		dec.Kind, dec.Posture = DecidedByPosture, d.Posture
 		dec.Summary = "the runtime permission posture " + d.Posture
 	default:

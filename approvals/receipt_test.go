@@ -52,8 +52,14 @@ func TestReceiptNamesItsDecider(t *testing.T) {
 		},
 		{
 			"the posture", Caller{},
-			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPosture, LayerName: "posture", Posture: "read-only"},
-			Decider{Kind: DecidedByPosture, Summary: "the runtime permission posture read-only", Posture: "read-only"},
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Posture: "never", ByPosture: true},
+			Decider{Kind: DecidedByPosture, Summary: "the runtime permission posture never", Posture: "never"},
+		},
+		{
+			"a file Codewhale refuses to start on, not the posture", Caller{},
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPosture, LayerName: "posture", Posture: "ask", Location: &gate.Location{File: perms, Line: 3},
+				Reason: "Codewhale refuses to start: Failed to parse permissions file. More."},
+			Decider{Kind: DecidedByLayer, Summary: "layer 1 (posture): " + perms + ":3", File: perms, Line: 3},
 		},
 		{
 			"a forced hold nobody here could answer", Caller{Hold: "Codewhale cannot see which URLs this fetch reaches"},
