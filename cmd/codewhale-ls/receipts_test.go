@@ -153,14 +153,11 @@ func inputText(r approvals.Receipt) string {
 // agent, its session, the repository and the call's input.
 func TestHookReceiptsNameTheirDecider(t *testing.T) {
 	const denyPush = "# the team's rules\n\n[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n"
-	shell := func(h *receiptHome, command string) string {
-		return event(h.ws, "sess-7", "call-1", "Bash", map[string]any{"command": command})
-	}
 	t.Run("rule", func(t *testing.T) {
 		h := newReceiptHome(t)
 		rules := filepath.Join(h.codewhaleHome, "permissions.toml")
 		writeFile(t, rules, denyPush)
-		if code, out := h.hook(t, h.ws, "codex", shell(h, "git push origin main")); code != 2 {
+		if code, out := h.hook(t, h.ws, "codex", shell(h.ws, "git push origin main")); code != 2 {
 			t.Fatalf("codex got exit %d: %s", code, out)
 		}
 		r := onlyReceipt(t, h)
@@ -182,7 +179,7 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 		writeFile(t, rules, "[[rules]]\ntool = \"exec_shell\"\ncommand = \"rm -rf /\"\naction = \"deny\"\n")
 		// Codewhale's prefix rule misses the flags spelled another way;
 		// the hardening layer does not (docs/hardening.md).
-		if code, out := h.hook(t, h.ws, "claude-code", shell(h, "rm -fr /")); code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) {
+		if code, out := h.hook(t, h.ws, "claude-code", shell(h.ws, "rm -fr /")); code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) {
 			t.Fatalf("exit %d: %s", code, out)
 		}
 		r := onlyReceipt(t, h)
@@ -197,7 +194,7 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 		} {
 			h := newReceiptHome(t)
 			writeFile(t, filepath.Join(h.codewhaleHome, "config.toml"), c.config)
-			h.hook(t, h.ws, "codex", shell(h, "npm install left-pad"))
+			h.hook(t, h.ws, "codex", shell(h.ws, "npm install left-pad"))
 			r := onlyReceipt(t, h)
 			if d := r.Decider; d.Kind != approvals.DecidedByPosture || d.Posture != c.posture || !strings.Contains(d.Summary, c.posture) || string(r.Decision) != c.verdict {
 				t.Errorf("%s: %s, decider %+v; want the posture %s", c.config, r.Decision, d, c.posture)
@@ -210,7 +207,7 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 		h := newReceiptHome(t)
 		rules := filepath.Join(h.codewhaleHome, "permissions.toml")
 		writeFile(t, rules, "[[rules]]\ntool = \"exec_shell\"\nacton = \"deny\"\n")
-		h.hook(t, h.ws, "codex", shell(h, "ls"))
+		h.hook(t, h.ws, "codex", shell(h.ws, "ls"))
 		r := onlyReceipt(t, h)
 		if d := r.Decider; d.Kind != approvals.DecidedByLayer || d.File != rules || d.Line != 3 || d.Posture != "" || !strings.Contains(d.Summary, rules+":3") {
 			t.Errorf("decider %+v, want layer 1 naming %s:3", d, rules)
@@ -234,7 +231,7 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 		// Claude Code in default mode asks its user itself when nobody
 		// serves the repository.
 		h := newReceiptHome(t)
-		if code, out := h.hook(t, h.ws, "claude-code", shell(h, "npm install left-pad")); code != 0 || !strings.Contains(out, `"permissionDecision":"ask"`) {
+		if code, out := h.hook(t, h.ws, "claude-code", shell(h.ws, "npm install left-pad")); code != 0 || !strings.Contains(out, `"permissionDecision":"ask"`) {
 			t.Fatalf("exit %d: %s", code, out)
 		}
 		r := onlyReceipt(t, h)
@@ -246,7 +243,7 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 		h := newReceiptHome(t)
 		writeFile(t, filepath.Join(h.codewhaleHome, "permissions.toml"), denyPush)
 		writeFile(t, approvals.SettingsPath(h.codewhaleHome), "log_inputs = false\n")
-		h.hook(t, h.ws, "codex", shell(h, "git push origin main"))
+		h.hook(t, h.ws, "codex", shell(h.ws, "git push origin main"))
 		r := onlyReceipt(t, h)
 		line, _ := os.ReadFile(h.logPath())
 		if r.Input != nil || bytes.Contains(line, []byte(`"input"`)) || bytes.Contains(line, []byte("origin main")) || r.Decider.Kind != approvals.DecidedByRule {
@@ -257,7 +254,7 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 		h := newReceiptHome(t)
 		settings := approvals.SettingsPath(h.codewhaleHome)
 		writeFile(t, settings, "log_input = false\n")
-		code, out := h.hook(t, h.ws, "codex", shell(h, "ls"))
+		code, out := h.hook(t, h.ws, "codex", shell(h.ws, "ls"))
 		if code != 2 || !strings.Contains(out, settings) || !strings.Contains(out, "log_input") {
 			t.Errorf("an allowed call under a broken settings.toml: exit %d: %s; want a deny naming %s and its key", code, out, settings)
 		}
@@ -458,4 +455,80 @@ func TestReceiptsUnderLoad(t *testing.T) {
 		}
 	}
 	t.Logf("%d hooks × %d calls and an editor: %d receipts in %d files (%d rotations) in %v", hooks, rounds, len(receipts), files, files-1, took)
+}
+
+// TestHookRefusalsHaveReceipts: a call the hook denies before any layer
+// decides (flags it cannot read, an event that is no event or never
+// ends, a cwd that is no absolute path) has its receipt too, saying
+// codewhale-ls refused without deciding, with what is known of the call.
+func TestHookRefusalsHaveReceipts(t *testing.T) {
+	h := newReceiptHome(t)
+	never := func(agent string, args ...string) {
+		// A writer that keeps the event open (TestHookEventThatNeverEnds).
+		cmd := exec.Command(h.base.Path, append([]string{"hook", agent, "--codewhale-version", "0.10.1"}, args...)...)
+		cmd.Env, cmd.Dir = h.base.Env, h.ws
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stdin.Close()
+		if _, err := stdin.Write([]byte(`{"tool_name":"Bash"`)); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "did not end") {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	cases := []struct {
+		name, agent, event string
+		args               []string
+		// reason is a word of the receipt's reason.
+		reason       string
+		session, cmd string
+	}{
+		{"bad flag", "codex", shell(h.ws, "ls"), []string{"--timeout", "soon"}, "--timeout", "", ""},
+		{"not an event", "codex", "{not json", nil, "JSON", "", ""},
+		{"never ends", "claude-code", "", []string{"--timeout", "2"}, "did not end", "", ""},
+		{"relative cwd", "codex", event("ws/sub", "sess-7", "call-1", "Bash", map[string]any{"command": "ls -la"}), nil, "not an absolute path", "sess-7", "ls -la"},
+	}
+	for _, c := range cases {
+		if c.name == "never ends" {
+			never(c.agent, c.args...)
+			continue
+		}
+		if code, out := h.hook(t, h.ws, c.agent, c.event, c.args...); (code == 2) != (c.agent == "codex") || !strings.Contains(out, "deny") {
+			t.Errorf("%s: exit %d: %s", c.name, code, out)
+		}
+	}
+	receipts, _ := receiptLines(t, h.logPath())
+	if len(receipts) != len(cases) {
+		t.Fatalf("%d receipts for %d refusals: %+v", len(receipts), len(cases), receipts)
+	}
+	for i, c := range cases {
+		r := receipts[i]
+		if d := r.Decider; d.Kind != approvals.DecidedByCodewhaleLS || r.Decision != "deny" || r.Agent != c.agent || r.Session != c.session ||
+			!strings.Contains(r.Reason, c.reason) || !strings.Contains(d.Summary, "without deciding") {
+			t.Errorf("%s: receipt %+v, decider %+v", c.name, r, d)
+		}
+		// The input of a call that was read, none of one that was not.
+		if (c.cmd == "") != (len(r.Input) == 0) || (c.cmd != "" && !strings.HasPrefix(inputText(r), "command="+c.cmd)) {
+			t.Errorf("%s: input %q", c.name, inputText(r))
+		}
+	}
+}
+
+// TestHookReceiptSaysExact: `hook AGENT --exact` decides as Codewhale
+// alone, and its receipts say the hardening layer was off.
+func TestHookReceiptSaysExact(t *testing.T) {
+	h := newReceiptHome(t)
+	writeFile(t, filepath.Join(h.codewhaleHome, "permissions.toml"), "[[rules]]\ntool = \"exec_shell\"\ncommand = \"git push\"\naction = \"deny\"\n")
+	h.hook(t, h.ws, "codex", shell(h.ws, "git push"), "--exact")
+	if r := onlyReceipt(t, h); r.Hardening != "off" {
+		t.Errorf("hardening %q, want off", r.Hardening)
+	}
+}
+
+// shell is a Bash call of session sess-7 in cwd.
+func shell(cwd, command string) string {
+	return event(cwd, "sess-7", "call-1", "Bash", map[string]any{"command": command})
 }
