@@ -215,16 +215,27 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 	})
 	t.Run("forced hold", func(t *testing.T) {
 		// Codex cannot ask its user, and nobody serves the repository:
-		// a call that only a person may allow is denied.
-		h := newReceiptHome(t)
-		writeFile(t, filepath.Join(h.codewhaleHome, "config.toml"), "approval_policy = \"on-request\"\n")
+		// a call that only a person may allow is denied. The guard of the
+		// agent's own hook holds the first; the hardening layer the
+		// second, a shell fed on standard input.
 		patch := map[string]any{"command": "*** Begin Patch\n*** Add File: .codex/hooks.json\n+{}\n*** End Patch\n"}
-		if code, out := h.hook(t, h.ws, "codex", event(h.ws, "sess-7", "call-1", "apply_patch", patch)); code != 2 {
-			t.Fatalf("codex got exit %d: %s", code, out)
-		}
-		r := onlyReceipt(t, h)
-		if d := r.Decider; d.Kind != approvals.DecidedByForcedHold || !strings.Contains(d.Hold, "human decides") || !strings.Contains(d.Summary, d.Hold) || r.Layer != 8 {
-			t.Errorf("decider %+v at layer %d, want a forced hold saying a human decides", d, r.Layer)
+		for _, c := range []struct{ tool, hold string }{
+			{"apply_patch", "a human decides"},
+			{"Bash", "write_stdin, which no hook sees"},
+		} {
+			h := newReceiptHome(t)
+			writeFile(t, filepath.Join(h.codewhaleHome, "config.toml"), "approval_policy = \"on-request\"\n")
+			call := shell(h.ws, "ls | sh")
+			if c.tool == "apply_patch" {
+				call = event(h.ws, "sess-7", "call-1", "apply_patch", patch)
+			}
+			if code, out := h.hook(t, h.ws, "codex", call); code != 2 {
+				t.Fatalf("codex got exit %d: %s", code, out)
+			}
+			r := onlyReceipt(t, h)
+			if d := r.Decider; d.Kind != approvals.DecidedByForcedHold || !strings.Contains(d.Hold, c.hold) || !strings.Contains(d.Summary, d.Hold) || r.Layer != 8 {
+				t.Errorf("%s: decider %+v at layer %d, want a forced hold saying %q", c.tool, d, r.Layer, c.hold)
+			}
 		}
 	})
 	t.Run("agent prompt", func(t *testing.T) {
