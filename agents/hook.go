@@ -153,8 +153,11 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 		caller.Hold = d.Reason
 	}
 	final := agent.Final(replyTo(d), call)
-	if final.Verdict == gate.Ask {
+	switch {
+	case final.Verdict == gate.Ask:
 		caller.AgentPrompt = agent.Name + "'s own permission prompt"
+	case d.Decision == gate.Ask:
+		caller.Unasked = "no editor or approval console serves this repository, and " + agent.noAskOf(call)
 	}
 	d.Decision, d.Reason = final.Verdict, final.Reason
 	if logged := recordHookDecision(verdict.opts, caller, verdict.req, d); logged.Decision != d.Decision {

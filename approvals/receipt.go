@@ -80,7 +80,8 @@ const (
 	// DecidedByPerson: a person answered the approval card.
 	DecidedByPerson = "person"
 	// DecidedByNobody: a card was put up and nobody answered it (timed
-	// out, dismissed, the editor went away), or none could be shown.
+	// out, dismissed, the editor went away), none could be shown, or
+	// nobody could be asked at all (Caller.Unasked).
 	DecidedByNobody = "unanswered"
 	// DecidedBySessionGrant: an earlier "approve for session" answer.
 	DecidedBySessionGrant = "session-grant"
@@ -143,6 +144,10 @@ type Caller struct {
 	// AgentPrompt names the agent's own prompt the call was handed to
 	// ("Claude Code's own permission prompt"), "" when none was.
 	AgentPrompt string
+	// Unasked says why nobody could be asked about a call a person had
+	// to decide (no editor or console serving, an agent that cannot put
+	// the ask to its user), "" when someone was or none had to be.
+	Unasked string
 	// Exact: the hardening layer was off (docs/hardening.md).
 	Exact bool
 }
@@ -260,6 +265,9 @@ func deciderOf(d gate.Decision, c Caller, where string) Decider {
 	case d.Layer == gate.LayerApproval && d.Decision == gate.Deny && c.Hold != "":
 		dec.Kind = DecidedByForcedHold
 		dec.Summary = "a forced hold no one here could answer: " + c.Hold
+	case d.Layer == gate.LayerApproval && d.Decision == gate.Deny && c.Unasked != "":
+		dec.Kind = DecidedByNobody
+		dec.Summary = "nobody could be asked: " + c.Unasked
 	case d.Layer == gate.LayerPermissions && d.Rule != nil:
 		dec.Kind = DecidedByRule
 		dec.Summary = ruleWords(dec)

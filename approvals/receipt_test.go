@@ -73,6 +73,11 @@ func TestReceiptNamesItsDecider(t *testing.T) {
 			Decider{Kind: DecidedByHardening, Summary: "the hardening layer: the rule '" + rule + "' at " + perms + ":3", File: perms, Line: 3, Rule: rule},
 		},
 		{
+			"nobody could be asked", Caller{Unasked: "no editor or approval console serves this repository, and codex cannot ask its user"},
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: "Codewhale's policy needs a human's approval"},
+			Decider{Kind: DecidedByNobody, Summary: "nobody could be asked: no editor or approval console serves this repository, and codex cannot ask its user"},
+		},
+		{
 			"handed to the agent's own prompt", Caller{AgentPrompt: "claude-code's own permission prompt"},
 			gate.Decision{Decision: gate.Ask, Layer: gate.LayerApproval, LayerName: "approval"},
 			Decider{Kind: DecidedByAgentPrompt, Summary: "handed to claude-code's own permission prompt"},

@@ -250,6 +250,18 @@ func TestHookReceiptsNameTheirDecider(t *testing.T) {
 			t.Errorf("decider %+v (%s), want the ask handed to Claude Code's own prompt", d, r.Decision)
 		}
 	})
+	t.Run("nobody to ask", func(t *testing.T) {
+		// Codex honours only a deny: with nobody serving the repository,
+		// the call a person had to decide is denied, and nobody decided.
+		h := newReceiptHome(t)
+		if code, out := h.hook(t, h.ws, "codex", shell(h.ws, "npm install left-pad")); code != 2 || !strings.Contains(out, `"deny"`) {
+			t.Fatalf("exit %d: %s", code, out)
+		}
+		r := onlyReceipt(t, h)
+		if d := r.Decider; d.Kind != approvals.DecidedByNobody || r.Decision != "deny" || !strings.Contains(d.Summary, "no editor or approval console serves this repository, and codex honours only a deny") {
+			t.Errorf("decider %+v (%s), want nobody who could be asked", d, r.Decision)
+		}
+	})
 	t.Run("no inputs", func(t *testing.T) {
 		h := newReceiptHome(t)
 		writeFile(t, filepath.Join(h.codewhaleHome, "permissions.toml"), denyPush)
