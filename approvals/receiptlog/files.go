@@ -91,12 +91,17 @@ type logFile struct {
 // (path + ".lock", which approvals.DecisionLog holds to append a line and
 // to rotate), so that no rotation is half done, a generation renamed and
 // the next not yet, while the log's files are opened. Opening takes
-// microseconds; a writer waits that long at most. When the lock cannot be
-// taken (a log in a directory the reader may not write), open runs
-// without it, and a rotation meanwhile may hide a generation.
+// microseconds; a writer waits that long at most. A log no writer has
+// locked (a copy named with --file) is read without creating a lock
+// beside it; when the lock cannot be taken (a log in a directory the
+// reader may not write), open runs without it, and a rotation meanwhile
+// may hide a generation.
 func underWritersLock(path string, open func() error) error {
-	if unlock, err := policyfile.LockExclusive(path + ".lock"); err == nil {
-		defer unlock()
+	lock := path + ".lock"
+	if _, err := os.Lstat(lock); err == nil {
+		if unlock, err := policyfile.LockExclusive(lock); err == nil {
+			defer unlock()
+		}
 	}
 	return open()
 }

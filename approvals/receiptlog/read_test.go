@@ -200,3 +200,17 @@ func TestSkipsLinesItCannotShow(t *testing.T) {
 		}
 	}
 }
+
+// Reading a log no writer locked (a copy) leaves nothing beside it.
+func TestReadingCreatesNoLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "copy.jsonl")
+	if err := os.WriteFile(path, []byte(`{"time":"2026-12-06T10:00:00Z","decision":"allow","tool":"x"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := readAll(t, path, Filter{}, 10); len(got) != 1 {
+		t.Fatalf("read %d receipts", len(got))
+	}
+	if _, err := os.Stat(path + ".lock"); err == nil {
+		t.Errorf("reading created %s.lock", path)
+	}
+}
