@@ -396,9 +396,11 @@ function bytesText(n: number): string {
   return n >= 1 << 20 ? `${n / (1 << 20)} MiB` : `${n} bytes`;
 }
 
-/** stderr's last lines, for a message: a tool's error says itself there. */
+/** stderr's first lines, for a message: what failed, without the usage text that may follow. */
 function stderrText(stderr: string): string {
-  const lines = stderr.trim().split('\n').slice(-6).join('\n');
+  const all = stderr.trim().split('\n');
+  const usage = all.findIndex((l) => /^\s*usage:/i.test(l));
+  const lines = all.slice(0, Math.min(usage < 0 ? all.length : Math.max(usage, 1), 6)).join('\n');
   return visible(lines.length > 2000 ? '…' + lines.slice(-2000) : lines, false);
 }
 
@@ -437,7 +439,7 @@ export function runLog(execFile: ExecFile, command: string, args: string[], sign
         }
         const said = stderrText(stderr);
         const usage = err.code === 2 ? ' Check the filters.' : '';
-        const older = /unknown (sub)?command|usage: codewhale-ls \[?(check|serve)/i.test(said) ? ` ${command} may be older than the log command: update codewhale-ls.` : '';
+        const older = /unknown (sub)?command "?log/i.test(said) ? ` ${command} may be older than the log command: update codewhale-ls.` : '';
         resolve({ error: `${shown} failed (exit ${String(err.code ?? err.signal)})${said ? `: ${said}` : ''}.${usage}${older}` });
       });
     } catch (err) {

@@ -17,7 +17,7 @@ const personDeny: Receipt = {
   v: 1, id: 'k3f9x2ab7q', time: '2026-12-06T13:14:02.123456789Z', agent: 'codex', repo: '/home/u/src/app', tool: 'exec_shell',
   input: [{ field: 'command', text: `curl -H 'Authorization: token ${mask}' https://api.github.com/user⏎\necho done`, bytes: 96 }],
   decision: 'deny', layer: 8, layerName: 'approval', rule: null, approval: { choice: 'deny', source: 'prompt' },
-  decider: { kind: 'person', summary: 'you, in Visual Studio Code 1.139.1: deny', answer: 'deny', where: 'Visual Studio Code 1.139.1' },
+  decider: { kind: 'person', summary: 'you, in Visual Studio Code 1.139.1: denied', answer: 'deny', where: 'Visual Studio Code 1.139.1' },
 };
 
 /** A line written before receipts (no "v"): no id, no input, no decider. */
@@ -84,7 +84,7 @@ test('a row: local time, ~-shortened repository, the call on one line, who decid
   assert.equal(row.repo, '~/src/app');
   assert.equal(row.decision, 'deny');
   assert.equal(row.what, `exec_shell curl -H 'Authorization: token ${mask}' https://api.github.com/user⏎ echo done`);
-  assert.equal(row.decidedBy, 'you, in Visual Studio Code 1.139.1: deny');
+  assert.equal(row.decidedBy, 'you, in Visual Studio Code 1.139.1: denied');
   const old = rowOf(oldLine, '/home/u');
   assert.equal(old.id, undefined, 'an older line has no id for log show');
   assert.equal(old.what, 'write_file notes.txt');
@@ -141,8 +141,9 @@ test('the output channel prints the decision the server announced, masked, and n
   assert.ok(!/ghp_/.test(line), line);
   // No input in the notification: the line names no command, however the
   // call was made (the extension never looks for it elsewhere).
-  const { input: _input, ...withoutInput } = announced;
-  assert.equal(decisionLine(withoutInput as Decision), 'DENY at layer 8 approval (approval: deny/prompt): denied by you');
+  const withoutInput: Decision = { ...announced };
+  delete withoutInput.input;
+  assert.equal(decisionLine(withoutInput), 'DENY at layer 8 approval (approval: deny/prompt): denied by you');
 });
 
 // runLog, on scripts standing in for codewhale-ls: what each failure says,
@@ -188,8 +189,9 @@ test('runLog: each failure in words, with what to do', { skip: process.platform 
   assert.match((usage as { error: string }).error, /usage log failed \(exit 2\): codewhale-ls log: unknown flag --sinse\. Check the filters\./);
   const unreadable = await runLog(cp.execFile, script('unreadable', 'echo "codewhale-ls log: /x/d.jsonl is a FIFO, not a file" >&2; exit 1'), ['log'], signal);
   assert.match((unreadable as { error: string }).error, /exit 1\): codewhale-ls log: \/x\/d\.jsonl is a FIFO, not a file\.$/);
-  const older = await runLog(cp.execFile, script('older', 'echo "unknown command \\"log\\"" >&2; exit 2'), ['log'], signal);
-  assert.match((older as { error: string }).error, /may be older than the log command: update codewhale-ls/);
+  // A codewhale-ls from before the log command: its message, not the usage after it.
+  const older = await runLog(cp.execFile, script('older', 'printf \'codewhale-ls: unknown command "log"\\nusage: codewhale-ls [serve]\\n       codewhale-ls check\\n\' >&2; exit 1'), ['log'], signal);
+  assert.match((older as { error: string }).error, /older log failed \(exit 1\): codewhale-ls: unknown command "log"\. \S+ may be older than the log command: update codewhale-ls\.$/);
   const big = await runLog(cp.execFile, script('big', 'head -c 2000 /dev/zero'), ['log'], signal, undefined, { maxBytes: 1000 });
   assert.match((big as { error: string }).error, /printed more than .*: lower Limit or narrow the filters/);
 });
