@@ -29,6 +29,10 @@ const { page, close } = await launch({ folder: env('CODEWHALE_E2E_WORKSPACE') })
 try {
   step('workbench loaded');
   const w = workbench(page, env('CODEWHALE_E2E_HARNESS_DIR'));
+  // The extensions are up once Codewhale's status bar item shows the
+  // folder's posture: a command palette opened before lists neither the
+  // harness's command nor ours, and does not learn them while open.
+  await page.locator('.statusbar-item', { hasText: /: [a-z-]+ · / }).first().waitFor({ timeout: 60_000 });
 
   // answer clicks the card's choice once it has armed (Playwright waits
   // for aria-disabled to clear), as a person would.
@@ -68,6 +72,13 @@ try {
     detail: body.querySelector('#detail-text')?.textContent ?? '',
     text: body.innerText,
   }));
+  // apply submits the filters; the view's next page (not the page they
+  // were typed in, marked stale) is the one whose filters are want.
+  async function apply(view, want) {
+    await view.evaluate(() => { window.e2eStale = true; });
+    await view.locator('button[type="submit"]').click();
+    return w.logView(`filtered by ${JSON.stringify(want)}`, async (f) => !(await f.evaluate(() => window.e2eStale === true)) && (await filtersAre(want)(f)));
+  }
   const filtersAre = (want) => async (frame) => {
     for (const [name, value] of Object.entries(want)) {
       if ((await frame.locator(`[name="${name}"]`).inputValue()) !== value) return false;
@@ -75,6 +86,8 @@ try {
     return true;
   };
 
+  // The view gets the window's width, as on a screen with the explorer closed.
+  await w.runCommand('View: Close Primary Side Bar');
   const openedAt = Date.now();
   await w.runCommand('Codewhale: Open decision log');
   let view = await w.logView('with rows', async (f) => (await f.locator('#log tbody tr').count()) > 0 || (await f.locator('#error').count()) > 0);
@@ -98,15 +111,13 @@ try {
 
   // Filters: deny only, then one agent's.
   await view.locator('select[name="decision"]').selectOption('deny');
-  await view.locator('button[type="submit"]').click();
-  view = await w.logView('filtered by deny', filtersAre({ decision: 'deny' }));
+  view = await apply(view, { decision: 'deny' });
   report.deny = await viewState(view);
   step(`decision deny: ${report.deny.summary}`);
 
   await view.locator('select[name="decision"]').selectOption('');
   await view.locator('input[name="agent"]').fill('claude-code');
-  await view.locator('button[type="submit"]').click();
-  view = await w.logView('filtered by agent', filtersAre({ decision: '', agent: 'claude-code' }));
+  view = await apply(view, { decision: '', agent: 'claude-code' });
   report.agent = await viewState(view);
   step(`agent claude-code: ${report.agent.summary}`);
 } catch (err) {

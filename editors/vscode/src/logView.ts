@@ -266,7 +266,8 @@ function input(name: string, label: string, value: string, placeholder: string):
 
 function rowHtml(r: LogRow): string {
   const id = r.id ? ` data-id="${escapeHtml(r.id)}" tabindex="0"` : '';
-  const cells = [r.time, r.agent, r.repo, r.decision, r.what, r.decidedBy].map((c, i) => `<td class="c${i}">${markedHtml(c)}</td>`).join('');
+  // The title shows a cell the column cuts short, on hover.
+  const cells = [r.time, r.agent, r.repo, r.decision, r.what, r.decidedBy].map((c, i) => `<td class="c${i}" title="${escapeHtml(c)}">${markedHtml(c)}</td>`).join('');
   return `<tr class="d-${escapeHtml(r.decision.replace(/[^a-z]/g, ''))}"${id}>${cells}</tr>`;
 }
 
@@ -303,8 +304,9 @@ export function logViewHtml(view: LogView, nonce: string, cspSource: string): st
   table { border-collapse: collapse; width: 100%; table-layout: fixed; }
   th { text-align: left; color: var(--vscode-descriptionForeground); font-weight: 600; border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, transparent)); padding: 2px 6px; }
   td { padding: 2px 6px; vertical-align: top; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  td.c4, td.c5 { font-family: var(--vscode-editor-font-family); }
-  th.c0 { width: 11em; } th.c1 { width: 7em; } th.c2 { width: 12em; } th.c3 { width: 4.5em; } th.c5 { width: 30%; }
+  td.c4 { font-family: var(--vscode-editor-font-family); }
+  td.c4, td.c5 { white-space: normal; overflow-wrap: anywhere; }
+  th.c0 { width: 12em; } th.c1 { width: 7em; } th.c2 { width: 11em; } th.c3 { width: 4.5em; } th.c5 { width: 28%; }
   tr[data-id] { cursor: pointer; }
   tr[data-id]:hover { background: var(--vscode-list-hoverBackground); }
   tr.selected { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }

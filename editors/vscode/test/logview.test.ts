@@ -119,7 +119,8 @@ test('the page: every receipt text escaped, no script but its own, a strict CSP'
   assert.match(html, /content="default-src 'none'; style-src vscode-resource: 'nonce-NONCE'; script-src 'nonce-NONCE';"/);
   assert.ok(!/innerHTML|insertAdjacentHTML|outerHTML|eval\(|new Function/.test(html), 'the script never renders HTML');
   assert.ok(html.includes('detail.textContent = d.text'), 'log show\'s output goes in as text');
-  assert.match(html, /<tr class="d-deny" data-id="h1" tabindex="0">/);
+  assert.match(html, /<tr class="d-deny" data-id="h1" tabindex="0"><td class="c0" title="[^"<>]*">/);
+  assert.ok(html.includes('title="&lt;b&gt;codex&lt;/b&gt;⟪RLO U+202E⟫"'), 'a cell\'s title is escaped too');
   assert.ok(html.includes('<option value="" selected>any</option>'));
   const error = logViewHtml({ filters: noFilters, rows: [], summary: '', error: 'codewhale-ls log failed: <x>' }, 'N', 'c');
   assert.ok(error.includes('role="alert">codewhale-ls log failed: &lt;x&gt;</p>'));
