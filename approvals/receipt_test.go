@@ -223,3 +223,21 @@ func TestMaskDecision(t *testing.T) {
 		t.Error("MaskDecision changed the decision it was given")
 	}
 }
+
+// A value whose first window is packed with secrets is masked whole: the
+// token the window's cut splits must not come into view.
+func TestReceiptMasksAWindowPackedWithSecrets(t *testing.T) {
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEA7\n", 200) + "-----END RSA PRIVATE KEY-----\n"
+	token := "ghp_" + strings.Repeat("aB3", 12)
+	var b strings.Builder
+	for b.Len() < maskWindow-20 {
+		b.WriteString(key)
+	}
+	head := b.String()[:maskWindow-20]
+	head = head[:strings.LastIndex(head, "-----BEGIN")]
+	value := head + strings.Repeat(" ", maskWindow-20-len(head)) + token + strings.Repeat("z", 3*maskWindow)
+	text, cut := maskedEnds(value)
+	if strings.Contains(text, token[4:10]) || strings.Contains(text, "aB3aB3") || !cut {
+		t.Errorf("cut %v: %.300s", cut, text)
+	}
+}
