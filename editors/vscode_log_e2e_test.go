@@ -27,6 +27,10 @@ type vscodeLogReport struct {
 		Decision *vscodeDecision `json:"decision"`
 		Error    *string         `json:"error"`
 	} `json:"answers"`
+	Newer *struct {
+		Text  string `json:"text"`
+		Agent string `json:"agent"`
+	} `json:"newer"`
 	OpenMs   int64         `json:"openMs"`
 	All      vscodeLogView `json:"all"`
 	Deny     vscodeLogView `json:"deny"`
@@ -95,6 +99,7 @@ func TestVSCodeDecisionLog(t *testing.T) {
 		"CODEWHALE_E2E_WORKSPACE="+ws,
 		"CODEWHALE_E2E_CALLS="+mustJSON(t, calls),
 		"CODEWHALE_E2E_SELECT=api.github.com",
+		"CODEWHALE_E2E_LATER="+mustJSON(t, authorizeCall(ws, "log-later", "ls -l")),
 	))
 	for _, a := range report.Answers {
 		if a.Error != nil {
@@ -109,6 +114,16 @@ func TestVSCodeDecisionLog(t *testing.T) {
 	receipts, raw := readReceipts(t, logPath)
 	if strings.Contains(raw, logToken) {
 		t.Errorf("%s holds the token unmasked", logPath)
+	}
+	// The call decided while the view was open is announced there, the
+	// table and filters kept; the views compared below were read before it.
+	later := slices.IndexFunc(receipts, func(r approvals.Receipt) bool { return r.CallID != nil && *r.CallID == "log-later" })
+	if later != len(receipts)-1 {
+		t.Fatalf("the call made while the view was open is receipt %d of %d, want the last", later, len(receipts))
+	}
+	receipts = receipts[:later]
+	if n := report.Newer; n == nil || !strings.Contains(n.Text, "Refresh") || n.Agent != "claude-code" {
+		t.Errorf("a decision made while the view was open: the view says %+v; want the Refresh notice, the agent filter kept", n)
 	}
 	checkPersonReceipts(t, receipts)
 

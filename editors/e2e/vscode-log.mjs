@@ -3,7 +3,8 @@
 // for the harness agent and for a Claude Code hook call, one call is
 // allowed by a rule, then Codewhale: Open decision log shows the
 // receipts; the script selects one (log show), photographs the view, and
-// filters it by decision and by agent. editors/vscode_log_e2e_test.go
+// filters it by decision and by agent; a call decided then is announced
+// in the open view. editors/vscode_log_e2e_test.go
 // starts code-server, runs this script and compares its report with the
 // decisions.jsonl the server wrote.
 //
@@ -14,6 +15,7 @@
 //                              harness) or {hook: {bin, args, cwd, event}}, each
 //                              with answer: a choice to click, or "none" (no card)
 //   CODEWHALE_E2E_SELECT       text of the row to select (log show) before the screenshot
+//   CODEWHALE_E2E_LATER        a call for codewhale.authorize made while the view is open
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { env, launch, sleep, workbench } from './workbench.mjs';
@@ -120,6 +122,14 @@ try {
   view = await apply(view, { decision: '', agent: 'claude-code' });
   report.agent = await viewState(view);
   step(`agent claude-code: ${report.agent.summary}`);
+
+  // A decision made while the view is open: the view says so, and keeps
+  // its table and filters until the person refreshes.
+  const later = JSON.parse(env('CODEWHALE_E2E_LATER'));
+  await w.decisionOf(later.callId, await w.authorize(later));
+  await view.locator('#newer').waitFor({ state: 'visible', timeout: 15_000 });
+  report.newer = { text: await view.locator('#newer').textContent(), agent: await view.locator('input[name="agent"]').inputValue() };
+  step(`a later decision: ${report.newer.text}`);
 } catch (err) {
   const shot = path.join(shots, 'failure-log.png');
   await page.screenshot({ path: shot }).catch(() => {});

@@ -267,7 +267,10 @@ export class CodewhaleClient implements vscode.Disposable {
       }
     });
     own.onNotification(DecisionNotification, (d) => {
+      // The notification alone: its input is masked by the server
+      // (approvals.MaskDecision), and nothing else is printed of the call.
       this.log.info(decisionLine(d));
+      this.logPanel.decided();
       void this.afterDecision(d);
     });
     own.onDidChangeState((e) => {

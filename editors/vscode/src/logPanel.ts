@@ -6,7 +6,7 @@ import * as childProcess from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { filtersFrom, logArgs, logDetail, LogFilters, logSummary, logViewHtml, noFilters, parseReceipts, repoFilter, rowOf, runLog, showArgs } from './logView';
+import { filtersFrom, logArgs, logDetail, LogFilters, LogNewer, logSummary, logViewHtml, noFilters, parseReceipts, repoFilter, rowOf, runLog, showArgs } from './logView';
 
 /** Where the log is read from: the server's binary and codewhale.decisionLog's file, or why it cannot be. */
 export type LogSource = { command: string; file?: string } | { error: string };
@@ -31,6 +31,11 @@ export class DecisionLogPanel implements vscode.Disposable {
       this.panel = this.createPanel();
     }
     await this.refresh();
+  }
+
+  /** This window's server made a decision: an open view says the table is behind (it is not rebuilt). */
+  decided(): void {
+    void this.panel?.webview.postMessage({ newer: true } satisfies LogNewer);
   }
 
   dispose(): void {

@@ -251,6 +251,18 @@ export function logSummary(count: number, f: LogFilters, file: string | undefine
   return unreadable > 0 ? `${what} ${unreadable} line${unreadable === 1 ? ' was' : 's were'} not a receipt.` : what;
 }
 
+/**
+ * What the page says once this window's server decided again after the
+ * table was read ({@link LogNewer}): the table is not rebuilt under the
+ * person's eyes or filters half typed, they refresh when they want.
+ */
+export const newerText = 'This window decided again since the table was read: Refresh shows it.';
+
+/** The message that makes the page say {@link newerText}. */
+export interface LogNewer {
+  newer: true;
+}
+
 /** The message that shows one receipt's `log show` in the page. */
 export interface LogDetail {
   detail: { id: string; text: string; error: boolean };
@@ -300,6 +312,7 @@ export function logViewHtml(view: LogView, nonce: string, cspSource: string): st
   button { font-family: inherit; font-size: inherit; padding: 3px 12px; border: 1px solid var(--vscode-button-border, transparent); background: var(--vscode-button-background); color: var(--vscode-button-foreground); cursor: pointer; }
   button.secondary { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); }
   .summary { color: var(--vscode-descriptionForeground); margin: 4px 0; }
+  .newer { color: var(--vscode-editorWarning-foreground); margin: 4px 0; }
   .error { border-left: 3px solid var(--vscode-errorForeground); padding: 2px 8px; white-space: pre-wrap; }
   table { border-collapse: collapse; width: 100%; table-layout: fixed; }
   th { text-align: left; color: var(--vscode-descriptionForeground); font-weight: 600; border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, transparent)); padding: 2px 6px; }
@@ -334,6 +347,7 @@ export function logViewHtml(view: LogView, nonce: string, cspSource: string): st
   <button type="button" class="secondary" id="refresh">Refresh</button>
 </form>
 <p class="summary" id="summary">${escapeHtml(view.summary)}</p>
+<p class="newer" id="newer" hidden>${escapeHtml(newerText)}</p>
 ${error}
 <table id="log">
 <thead><tr><th class="c0">Time</th><th class="c1">Agent</th><th class="c2">Repository</th><th class="c3">Decision</th><th class="c4">What</th><th class="c5">Decided by</th></tr></thead>
@@ -369,6 +383,10 @@ ${rows}
   }
   // log show's output, as text: the page never renders a receipt as HTML.
   window.addEventListener('message', (e) => {
+    if (e.data && e.data.newer === true) {
+      document.getElementById('newer').hidden = false;
+      return;
+    }
     const d = e.data && e.data.detail;
     if (!d || typeof d.id !== 'string' || typeof d.text !== 'string' || d.id !== wanted) return;
     detail.textContent = d.text;

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { Decision, decisionLine } from '../src/decision';
-import { defaultLimit, filtersFrom, localTime, logArgs, logDetail, logFile, LogFilters, logSummary, logViewHtml, maxLimit, noFilters, oneLine, parseReceipts, Receipt, repoFilter, rowOf, runLog, shortPath, showArgs } from '../src/logView';
+import { defaultLimit, filtersFrom, localTime, logArgs, logDetail, logFile, LogFilters, logSummary, logViewHtml, maxLimit, newerText, noFilters, oneLine, parseReceipts, Receipt, repoFilter, rowOf, runLog, shortPath, showArgs } from '../src/logView';
 
 const mask = '⟪secret: github token⟫';
 
@@ -122,6 +122,7 @@ test('the page: every receipt text escaped, no script but its own, a strict CSP'
   assert.match(html, /<tr class="d-deny" data-id="h1" tabindex="0"><td class="c0" title="[^"<>]*">/);
   assert.ok(html.includes('title="&lt;b&gt;codex&lt;/b&gt;⟪RLO U+202E⟫"'), 'a cell\'s title is escaped too');
   assert.ok(html.includes('<option value="" selected>any</option>'));
+  assert.ok(html.includes(`<p class="newer" id="newer" hidden>${newerText}</p>`), 'a later decision is said, the table kept');
   const error = logViewHtml({ filters: noFilters, rows: [], summary: '', error: 'codewhale-ls log failed: <x>' }, 'N', 'c');
   assert.ok(error.includes('role="alert">codewhale-ls log failed: &lt;x&gt;</p>'));
 });
