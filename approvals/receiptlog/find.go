@@ -68,7 +68,7 @@ func (r *Reader) Find(id string) (approvals.Receipt, error) {
 		count      int
 	)
 	files := r.Files()
-	err := r.Scan(Filter{}, func(rc approvals.Receipt) {
+	err := r.scan(Filter{idPrefix: id}, r.log.shown(func(rc approvals.Receipt) {
 		switch {
 		case rc.ID == id:
 			exact = &rc
@@ -78,7 +78,7 @@ func (r *Reader) Find(id string) (approvals.Receipt, error) {
 				candidates = append(candidates, rc)
 			}
 		}
-	})
+	}))
 	switch {
 	case err != nil:
 		return approvals.Receipt{}, err

@@ -41,7 +41,7 @@ func newFollower(lf logFile) *follower {
 // read hands fn every whole line appended since the last read. A file
 // cut back under what was read (a writer removing what a full disk left
 // of a line, or a person emptying the log) is read on from its new end.
-func (fl *follower) read(l Log, f Filter, fn func(approvals.Receipt)) error {
+func (fl *follower) read(l Log, f Filter, fn func(entry)) error {
 	info, err := fl.file.file.Stat()
 	if err != nil {
 		return fmt.Errorf("cannot read the decision log %s: %w", fl.file.name, err)
@@ -59,7 +59,7 @@ func (fl *follower) read(l Log, f Filter, fn func(approvals.Receipt)) error {
 
 // finish reads what is left of a file rotated away: no writer appends to
 // it any more, so a last line without its end is a torn one.
-func (fl *follower) finish(l Log, f Filter, fn func(approvals.Receipt)) error {
+func (fl *follower) finish(l Log, f Filter, fn func(entry)) error {
 	if err := fl.read(l, f, fn); err != nil {
 		return err
 	}
@@ -92,13 +92,14 @@ func (r *Reader) Follow(ctx context.Context, f Filter, fn func(approvals.Receipt
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	shown := r.log.shown(fn)
 	for {
 		if r.newest != nil {
-			if err := r.newest.read(r.log, f, fn); err != nil {
+			if err := r.newest.read(r.log, f, shown); err != nil {
 				return err
 			}
 		}
-		moved, err := r.followRotation(f, fn)
+		moved, err := r.followRotation(f, shown)
 		if err != nil {
 			return err
 		}
@@ -116,7 +117,7 @@ func (r *Reader) Follow(ctx context.Context, f Filter, fn func(approvals.Receipt
 // followRotation moves on to the file now at the log's path when it is
 // no longer the one being read, first reading what the rotation left
 // behind; moved reports that it did.
-func (r *Reader) followRotation(f Filter, fn func(approvals.Receipt)) (moved bool, err error) {
+func (r *Reader) followRotation(f Filter, fn func(entry)) (moved bool, err error) {
 	onDisk, err := os.Lstat(r.log.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -136,7 +136,7 @@ func TestTableLinesUpAndShowsEveryCharacter(t *testing.T) {
 			}
 		}
 	}
-	table := NewTable(TableOptions{Width: 300, Location: time.UTC, Home: "/home/u"})
+	table := NewTable(TableOptions{Width: 360, Location: time.UTC, Home: "/home/u"})
 	rows := tableReceipts()
 	for _, c := range []struct {
 		row  int
