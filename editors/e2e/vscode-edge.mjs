@@ -87,20 +87,15 @@ try {
     report.hook = { code: await exited, stdout: out, stderr: err };
     step('hook call in Restricted Mode answered');
 
-    // Open decision log: the server's decisions.jsonl, read-only (typing
-    // into it changes nothing), not the output channel.
+    // Open decision log: the receipts, as codewhale-ls log reads them, in
+    // a view; the hook call's deny is there, answered by the person.
     await w.runCommand('Codewhale: Open decision log');
-    const logTab = page.locator('.tabs-container .tab', { hasText: 'decisions.jsonl' });
-    await logTab.first().waitFor({ timeout: 30_000 });
-    const logEditor = page.locator('.monaco-editor[data-uri$="/decisions.jsonl"] .view-lines');
-    await logEditor.filter({ hasText: 'toolu_restricted' }).or(logEditor.filter({ hasText: '"deny"' })).first().waitFor({ timeout: 30_000 });
-    await logEditor.first().click();
-    await page.keyboard.type('typed into the log');
+    const view = await w.logView('listing the hook call', async (f) => (await f.locator('#log tbody tr', { hasText: 'claude-code' }).count()) > 0);
     report.decisionLog = {
-      text: (await logEditor.first().innerText()).slice(0, 2000),
-      dirty: await page.locator('.tabs-container .tab.dirty', { hasText: 'decisions.jsonl' }).count(),
+      text: (await view.locator('body').innerText()).slice(0, 4000),
+      rows: await view.locator('#log tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent))),
     };
-    step('decision log opened read-only');
+    step('decision log view opened');
   }
 
   if (mode === 'failures') {

@@ -1,4 +1,4 @@
-// What the real-VS Code scripts (vscode.mjs, vscode-edge.mjs) share:
+// What the real-VS Code scripts (vscode.mjs, vscode-edge.mjs, vscode-log.mjs) share:
 // Chromium on code-server's workbench, the command palette, the harness
 // agent's calls and the approval panel's locators. Every wait has a bound.
 import { createRequire } from 'node:module';
@@ -152,5 +152,26 @@ export function workbench(page, harnessDir) {
   const denyButton = prompt.locator('button[data-choice="deny"]');
   const promptText = async () => (await prompt.locator('body').innerText()).replace(/\s+/g, ' ').trim();
 
-  return { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, watchForPrompt, promptSeenAt, prompt, promptTab, denyButton, promptText };
+  // logView finds the decision log view's page (Codewhale: Open decision
+  // log), the frame holding table#log, once matches(frame) holds: each
+  // new set of filters renders a new page, so the frame is looked up
+  // again until one matches.
+  async function logView(what, matches = async () => true) {
+    const end = Date.now() + 30_000;
+    for (;;) {
+      for (const frame of page.frames()) {
+        try {
+          if (!frame.isDetached() && (await frame.locator('table#log').count()) > 0 && (await matches(frame))) {
+            return frame;
+          }
+        } catch {
+          // Detached while looked at: the next round sees its successor.
+        }
+      }
+      if (Date.now() > end) throw new Error(`no decision log view ${what} within 30 s`);
+      await sleep(100);
+    }
+  }
+
+  return { quickInput, runCommand, openWithDiagnostics, authorize, decisionOf, watchForPrompt, promptSeenAt, prompt, promptTab, denyButton, promptText, logView };
 }

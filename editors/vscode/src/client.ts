@@ -13,7 +13,9 @@ import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, Server
 import { approvalHtml, CardView, nextCard, NextCard, panelTitle, QueueCount } from './approvalHtml';
 import { attentionMessage, attentionStep } from './attention';
 import { ApprovalAnswer, ApprovalPrompt, ApprovalQueue, panelUpdate, restrictedText } from './approvals';
-import { clientDeny, Decision, decisionLine, decisionLogPath, explainMarkdown, finalDecision, grantFollowUp } from './decision';
+import { clientDeny, Decision, decisionLine, explainMarkdown, finalDecision, grantFollowUp } from './decision';
+import { DecisionLogPanel, LogSource } from './logPanel';
+import { logFile } from './logView';
 import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
 import { documentSelector } from './selector';
 import { failureText, ServerExit, shouldRestart } from './serverFailure';
@@ -54,9 +56,12 @@ export class CodewhaleClient implements vscode.Disposable {
   /** The restart under way, if any: restarts run one at a time. */
   private restarting: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The decision log view (Open decision log). */
+  private readonly logPanel: DecisionLogPanel;
 
   constructor(private readonly extensionPath: string) {
     this.log = vscode.window.createOutputChannel('Codewhale', { log: true });
+    this.logPanel = new DecisionLogPanel(() => this.logSource(), this.log);
     this.statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 100);
     this.statusItem.command = 'codewhale.statusClicked';
     // In Restricted Mode nothing can be approved (approvals.ts restrictedText):
@@ -67,6 +72,7 @@ export class CodewhaleClient implements vscode.Disposable {
       this.updateAttention();
     }, () => vscode.workspace.isTrusted);
     this.disposables.push(
+      this.logPanel,
       this.log,
       this.statusItem,
       { dispose: () => this.queue.dispose() },
@@ -261,7 +267,10 @@ export class CodewhaleClient implements vscode.Disposable {
       }
     });
     own.onNotification(DecisionNotification, (d) => {
+      // The notification alone: its input is masked by the server
+      // (approvals.MaskDecision), and nothing else is printed of the call.
       this.log.info(decisionLine(d));
+      this.logPanel.decided();
       void this.afterDecision(d);
     });
     own.onDidChangeState((e) => {
@@ -589,26 +598,36 @@ export class CodewhaleClient implements vscode.Disposable {
   }
 
   /**
-   * codewhale.openDecisionLog: opens the decision log file the server
-   * writes, read-only: the user reads it, only the server appends to it.
-   * The Codewhale output channel (Codewhale: Show output) has the same
-   * decisions as lines.
+   * codewhale.openDecisionLog: the receipts of the decision log as a
+   * table with filters (logPanel.ts), read by `codewhale-ls log` of the
+   * server's own binary: the extension never reads the file itself.
    */
-  async openDecisionLog(): Promise<void> {
-    const status = this.lastStatus ?? (await this.refreshStatus());
-    const setting = this.startedWith?.decisionLog ?? currentSettings().decisionLog;
-    const file = status ? decisionLogPath(setting, status.configPath, path) : setting.trim() !== '' && setting.trim() !== 'off' ? setting.trim() : undefined;
-    if (!file) {
-      const why = setting.trim() === 'off' ? 'codewhale.decisionLog is off: no decision log file is written' : (this.startProblem ?? 'codewhale-ls did not say where its files are');
-      void vscode.window.showErrorMessage(`${why}. Codewhale: Show output has this session's decisions.`);
-      return;
+  openDecisionLog(): Promise<void> {
+    return this.logPanel.show();
+  }
+
+  /**
+   * Where the decision log view reads from: the binary and the
+   * codewhale.decisionLog the server runs with (or would start with), as
+   * the user's own settings say (settings.ts userOnly).
+   */
+  private logSource(): LogSource {
+    const settings = this.startedWith ?? currentSettings();
+    const choice = resolveServer({
+      configured: settings.serverPath,
+      extensionPath: this.extensionPath,
+      platform: process.platform,
+      pathEnv: process.env.PATH ?? '',
+      isExecutable,
+    });
+    if ('error' in choice) {
+      return { error: `${choice.error} The decision log is read by its codewhale-ls log command.` };
     }
-    if (!fs.existsSync(file)) {
-      void vscode.window.showInformationMessage(`No decision has been logged yet: ${file} does not exist.`);
-      return;
+    const log = logFile(settings.decisionLog);
+    if (log.error !== undefined) {
+      return { error: log.error };
     }
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
-    await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession').then(undefined, () => undefined);
+    return log.file === undefined ? { command: choice.command } : { command: choice.command, file: log.file };
   }
 }
 

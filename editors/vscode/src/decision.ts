@@ -89,20 +89,3 @@ export function grantFollowUp(d: Decision, permissionsOpen: boolean, dirty: bool
   }
   return dirty ? 'warn-unsaved' : 'reloads-itself';
 }
-
-/**
- * The decision log file the server appends to (docs/codewhale/contract.md
- * §4): codewhale.decisionLog when set, else decisions.jsonl under the
- * Codewhale home's codewhale-ls folder (the home is where the server's
- * config.toml is); undefined when the log is off.
- */
-export function decisionLogPath(setting: string, configPath: string, pathApi: { dirname(p: string): string; join(...p: string[]): string }): string | undefined {
-  const value = setting.trim();
-  if (value === 'off') {
-    return undefined;
-  }
-  if (value !== '') {
-    return value;
-  }
-  return pathApi.join(pathApi.dirname(configPath), 'codewhale-ls', 'decisions.jsonl');
-}

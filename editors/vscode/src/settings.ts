@@ -9,6 +9,8 @@ export interface Settings {
   codewhaleVersion?: string;
   /** codewhale.hardening: false for Codewhale's decision alone (docs/hardening.md). */
   hardening?: boolean;
+  /** codewhale.logInputs: false keeps receipts without the call's input (docs/codewhale/contract.md §4 "Receipts"). */
+  logInputs?: boolean;
 }
 
 /** initializationOptions (docs/codewhale/contract.md §4). */
@@ -30,6 +32,9 @@ export function initializationOptions(settings: Settings): Record<string, unknow
   if (settings.hardening === false) {
     options.hardening = false;
   }
+  if (settings.logInputs === false) {
+    options.logInputs = false;
+  }
   return options;
 }
 
@@ -45,7 +50,9 @@ export interface Inspected<T> {
  * The settings that are the user's alone: which binary runs
  * (codewhale.server.path), which Codewhale release decides
  * (codewhale.codewhaleVersion), which file the server appends to
- * (codewhale.decisionLog), whether the hardening layer, which only
+ * (codewhale.decisionLog) and whether it keeps the calls' input
+ * (codewhale.logInputs: a repository must not make a log the user keeps
+ * free of commands record them), whether the hardening layer, which only
  * tightens, runs (codewhale.hardening) and whether every folder serves
  * approvals (codewhale.serveAllFolders: a repository must not take its
  * approvals away from the person's editor). A repository's .vscode/settings.json or
@@ -53,7 +60,7 @@ export interface Inspected<T> {
  * gives them scopes a workspace cannot set, and they are read here from
  * the user's (or, in a remote window, the remote's) settings alone.
  */
-export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog', 'hardening', 'serveAllFolders'] as const;
+export const userOnly = ['server.path', 'codewhaleVersion', 'decisionLog', 'logInputs', 'hardening', 'serveAllFolders'] as const;
 
 /** The user's own value of a setting: user or remote settings, else the default; never a workspace's. */
 export function userValue<T>(inspected: Inspected<T> | undefined, fallback: T): T {
@@ -75,6 +82,7 @@ export function startSettings(inspect: <T>(key: string) => Inspected<T> | undefi
     serverPath: userValue<string>(inspect('server.path'), ''),
     codewhaleVersion: userValue<string>(inspect('codewhaleVersion'), ''),
     decisionLog: userValue<string>(inspect('decisionLog'), ''),
+    logInputs: userValue<boolean>(inspect('logInputs'), true),
     hardening: userValue<boolean>(inspect('hardening'), true),
     approvalTimeoutSeconds: timeout,
   };
@@ -91,7 +99,7 @@ export function needsRestart(running: StartSettings | undefined, next: StartSett
     return true;
   }
   return running.serverPath !== next.serverPath || running.codewhaleVersion !== next.codewhaleVersion ||
-    running.decisionLog !== next.decisionLog || running.hardening !== next.hardening ||
+    running.decisionLog !== next.decisionLog || running.logInputs !== next.logInputs || running.hardening !== next.hardening ||
     running.approvalTimeoutSeconds !== next.approvalTimeoutSeconds;
 }
 

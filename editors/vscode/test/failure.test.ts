@@ -1,9 +1,10 @@
 // The server's failures in words (serverFailure.ts) and the settings a
 // workspace cannot choose (settings.ts).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { binaryTarget, FailureContext, failureText, shouldRestart, stderrGist } from '../src/serverFailure';
-import { needsRestart, startSettings, userValue } from '../src/settings';
+import { needsRestart, startSettings, userOnly, userValue } from '../src/settings';
 import { statusBarText } from '../src/status';
 
 function elf(machine: number): Uint8Array {
@@ -65,15 +66,32 @@ test('user-only settings ignore a workspace or folder value; only a change that 
     decisionLog: { defaultValue: '', workspaceFolderValue: '/home/u/.bashrc' },
     // A repository must not turn the hardening layer off.
     hardening: { defaultValue: true, workspaceValue: false, workspaceFolderValue: false },
+    // Nor make a log its user keeps free of commands record them.
+    logInputs: { defaultValue: true, globalValue: false, workspaceValue: true },
   };
   const inspect = <T>(key: string) => values[key] as { defaultValue?: T } | undefined;
   const s = startSettings(inspect, 300);
-  assert.deepEqual(s, { serverPath: '', codewhaleVersion: '0.10.1', decisionLog: '', hardening: true, approvalTimeoutSeconds: 300 });
+  assert.deepEqual(s, { serverPath: '', codewhaleVersion: '0.10.1', decisionLog: '', logInputs: false, hardening: true, approvalTimeoutSeconds: 300 });
   assert.ok(!needsRestart(s, startSettings(inspect, 300)), 'nothing that counts changed');
   assert.ok(needsRestart(s, { ...s, codewhaleVersion: '0.10.0' }));
   assert.ok(needsRestart(s, { ...s, approvalTimeoutSeconds: 60 }));
   assert.ok(needsRestart(s, { ...s, hardening: false }));
+  assert.ok(needsRestart(s, { ...s, logInputs: true }));
   assert.ok(needsRestart(undefined, s));
+});
+
+test('package.json gives every user-only setting a scope no workspace can set, and lists it as restricted', () => {
+  // Run from the extension's folder (npm test, editors/vscode_test.go).
+  const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[]; description: string } };
+  };
+  for (const key of userOnly) {
+    const name = `codewhale.${key}`;
+    assert.ok(['machine', 'application'].includes(manifest.contributes.configuration.properties[name]?.scope ?? ''), `${name}'s scope`);
+    assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(name), `${name} restricted`);
+    assert.ok(manifest.capabilities.untrustedWorkspaces.description.includes(name), `${name} in the description`);
+  }
 });
 
 test('the status bar names the folder; with more folders, each one\'s posture is in the tooltip', () => {

@@ -14,7 +14,8 @@ import { after, before, describe, test } from 'node:test';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import * as P from 'vscode-languageserver-protocol/node';
 import { ApprovalAnswer, ApprovalPrompt } from '../src/approvals';
-import { Decision } from '../src/decision';
+import { Decision, decisionLine } from '../src/decision';
+import { logArgs, logViewHtml, noFilters, parseReceipts, rowOf, runLog, showArgs } from '../src/logView';
 import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeRequest, DecisionNotification, ExplainRequest, StatusRequest } from '../src/lspExt';
 import { documentSelector } from '../src/selector';
 import { initializationOptions, type Settings } from '../src/settings';
@@ -317,6 +318,84 @@ describe('a prompt nobody answers', { skip: binary ? false : 'CODEWHALE_LS_BIN i
     } finally {
       await server.stop();
       fs.rmSync(world.tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+// A token in a call: the person's answer gives a receipt that names them
+// and VS Code; the output channel's line, the view's table and `log show`
+// all show the token masked, as the server wrote it. The agent's own
+// answer (codewhale/authorize's result) keeps its call whole.
+describe('the decision log view and the output channel', { skip: binary ? false : 'CODEWHALE_LS_BIN is not set' }, () => {
+  const token = 'ghp_' + 'Zq8rT2mW9xY4vB7nK3pL6sD1fG5hJ0aC8eR2';
+  const command = `curl -H "Authorization: token ${token}" https://api.github.com/user`;
+
+  async function decide(settings: Settings, answer: string): Promise<{ world: World; file: string; announced: Decision; result: Decision }> {
+    const world = makeWorld();
+    const server = new Server(world);
+    try {
+      await server.initialize(settings);
+      server.answer = () => ({ choice: answer });
+      const result = await server.authorize(command);
+      const announced = await server.until('codewhale/decision', () => server.decisions.find((d) => d.callId === result.callId && d.decision === result.decision));
+      return { world, file: settings.decisionLog, announced, result };
+    } finally {
+      await server.stop();
+    }
+  }
+
+  function readLog(args: string[]): Promise<string> {
+    return runLog(cp.execFile, binary as string, args, new AbortController().signal).then((r) => {
+      assert.ok('stdout' in r, JSON.stringify(r));
+      return r.stdout;
+    });
+  }
+
+  test('a token is masked in the channel, the table and log show; the receipt names the person and VS Code', async () => {
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'codewhale-log-')));
+    const file = path.join(tmp, 'decisions.jsonl');
+    const { world, announced, result } = await decide({ approvalTimeoutSeconds: 300, decisionLog: file, codewhaleVersion: '0.10.1' }, 'deny');
+    try {
+      assert.equal(result.decision, 'deny');
+      assert.ok(JSON.stringify(result).includes(token), 'the agent\'s own answer keeps its call whole');
+      const line = decisionLine(announced);
+      assert.ok(!line.includes(token) && line.includes('⟪secret: '), line);
+
+      const out = await readLog(logArgs({ ...noFilters, decision: 'deny' }, undefined, file));
+      assert.ok(!out.includes(token), out);
+      const { receipts, unreadable } = parseReceipts(out);
+      assert.equal(unreadable, 0);
+      const mine = receipts.filter((r) => r.decider?.kind === 'person');
+      assert.equal(mine.length, 1, out);
+      assert.equal(mine[0].decider?.answer, 'deny');
+      assert.equal(mine[0].decider?.where, 'Visual Studio Code 1.139.1', 'named from the clientInfo VS Code sends');
+      const html = logViewHtml({ filters: noFilters, rows: receipts.map((r) => rowOf(r, world.home)), summary: '' }, 'N', 'c');
+      assert.ok(!html.includes(token) && html.includes('⟪secret: '), 'the table shows the token masked');
+      const show = await readLog(showArgs(mine[0].id as string, file) as string[]);
+      assert.ok(!show.includes(token) && show.includes(mine[0].id as string), show);
+
+      // The filters select exactly: no allow among the deny receipts.
+      assert.equal(parseReceipts(await readLog(logArgs({ ...noFilters, decision: 'allow' }, undefined, file))).receipts.length, 0);
+    } finally {
+      fs.rmSync(world.tmp, { recursive: true, force: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test('codewhale.logInputs off: the receipt keeps who decided, not the call', async () => {
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'codewhale-log-')));
+    const file = path.join(tmp, 'decisions.jsonl');
+    const { world } = await decide({ approvalTimeoutSeconds: 300, decisionLog: file, codewhaleVersion: '0.10.1', logInputs: false }, 'once');
+    try {
+      const { receipts } = parseReceipts(await readLog(logArgs(noFilters, undefined, file)));
+      assert.equal(receipts.length, 1);
+      assert.equal(receipts[0].input, undefined);
+      assert.equal(receipts[0].decider?.kind, 'person');
+      assert.equal(receipts[0].decider?.answer, 'once');
+      assert.ok(!fs.readFileSync(file, 'utf8').includes('api.github.com'), 'nothing of the call in the file');
+    } finally {
+      fs.rmSync(world.tmp, { recursive: true, force: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

@@ -72,6 +72,8 @@ test('initializationOptions: approvals by codewhale/approve, the timeout and the
   assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', codewhaleVersion: '' }), { approvals: 'codewhale' });
   assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', hardening: true }), { approvals: 'codewhale' });
   assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', hardening: false }), { approvals: 'codewhale', hardening: false });
+  assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', logInputs: true }), { approvals: 'codewhale' });
+  assert.deepEqual(initializationOptions({ approvalTimeoutSeconds: 0, decisionLog: '', logInputs: false }), { approvals: 'codewhale', logInputs: false });
 });
 
 const allowed: Decision = {
