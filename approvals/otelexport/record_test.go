@@ -26,7 +26,7 @@ func ruleDeny() approvals.Receipt {
 func attrMap(attrs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, a := range attrs {
-		m[string(a.Key)] = a.Value.Emit()
+		m[string(a.Key)] = a.Value.String()
 	}
 	return m
 }

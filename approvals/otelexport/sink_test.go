@@ -1,6 +1,7 @@
 package otelexport
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -49,6 +50,13 @@ func newFakeCollector(t testing.TB) *fakeCollector {
 	}))
 	t.Cleanup(c.Close)
 	return c
+}
+
+// wire is every request's body as received.
+func (c *fakeCollector) wire() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return bytes.Join(c.bodies, nil)
 }
 
 // records are the log records received, each with its resource's

@@ -1,0 +1,50 @@
+package otelexport
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/secrets"
+	"github.com/codewhale-ls/codewhale-ls/gate/secrets/secretstest"
+)
+
+// TestNoSecretReachesTheWire: receipts made as the decision log makes
+// them, of calls carrying every secret of the corpus in their command and
+// in the reason quoting it, reach the collector with each secret masked:
+// not one byte sequence of a secret is in any request's body.
+func TestNoSecretReachesTheWire(t *testing.T) {
+	collector := newFakeCollector(t)
+	sink := newTestSink(t, collector.URL)
+	tokens := secretstest.Tokens(26)
+	for i, tok := range tokens {
+		command := "deploy --flag " + tok.Text + " && echo done"
+		req := gate.Request{Tool: "exec_shell", Input: map[string]any{"command": command}, Workspace: "/abs/repo"}
+		d := gate.Decision{Decision: gate.Deny, Layer: 5, LayerName: "permissions", Reason: "denied: " + command}
+		caller := approvals.Caller{Session: approvals.Session{Agent: "codex", ID: "sess"}}
+		sink.Send(approvals.ReceiptFor(time.Unix(int64(i), 0), req, caller, d, "", true))
+	}
+	if err := sink.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	records, _ := collector.records()
+	if len(records) != len(tokens) {
+		t.Fatalf("%d records received, want %d", len(records), len(tokens))
+	}
+	wire := collector.wire()
+	for _, tok := range tokens {
+		if bytes.Contains(wire, []byte(tok.Secret)) {
+			t.Errorf("a %s reached the collector", tok.Kind)
+		}
+		if !bytes.Contains(wire, []byte(secrets.Placeholder(tok.Kind))) {
+			t.Errorf("no %q in what the collector received", secrets.Placeholder(tok.Kind))
+		}
+	}
+	if !strings.Contains(string(wire), "deploy --flag ") {
+		t.Error("the commands themselves did not reach the collector")
+	}
+}
