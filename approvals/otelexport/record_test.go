@@ -55,6 +55,28 @@ func TestAttributesOfARuleDeny(t *testing.T) {
 	}
 }
 
+// TestAttributesOfAnAnsweredCall: the person's answer and where, a
+// session grant's time, and a value cut to its ends.
+func TestAttributesOfAnAnsweredCall(t *testing.T) {
+	r := ruleDeny()
+	granted := time.Date(2026, 12, 6, 9, 0, 0, 0, time.FixedZone("CET", 3600))
+	r.Decision, r.Rule = "allow", nil
+	r.Input = []approvals.ReceiptInput{{Field: "command", Text: "make … test", Bytes: 9000, Cut: true}}
+	r.Decider = &approvals.Decider{Kind: "session-grant", Summary: "your approval for the session", GrantedAt: &granted, Where: "Neovim 0.12.0"}
+	got := attrMap(attributes(r))
+	for k, v := range map[string]string{
+		"decision": "allow", "source": "user_temporary", "decider.kind": "session-grant", "decider.where": "Neovim 0.12.0",
+		"decider.granted_at": "2026-12-06T08:00:00Z", "input.command": "make … test", "input.command.bytes": "9000", "input.command.cut": "true",
+	} {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	if _, ok := got["rule"]; ok {
+		t.Errorf("rule exported for a receipt without one: %q", got["rule"])
+	}
+}
+
 // TestAttributesLeaveOutWhatTheReceiptLacks: a receipt written with
 // log_inputs = false, or before v1, exports no empty attribute.
 func TestAttributesLeaveOutWhatTheReceiptLacks(t *testing.T) {

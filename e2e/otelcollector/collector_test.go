@@ -346,6 +346,25 @@ func TestCollectorOverGRPC(t *testing.T) {
 	}
 }
 
+// TestCollectorFromSettings: settings.toml's [export] alone, without any
+// variable, turns the export on and names the collector.
+func TestCollectorFromSettings(t *testing.T) {
+	c := startCollector(t)
+	w := newWorld(t)
+	settings := "[export]\notlp = true\nendpoint = \"http://" + c.httpAddr + "\"\nheaders = { x-team = \"platform\" }\n"
+	if err := os.MkdirAll(filepath.Join(w.codewhaleHome, "codewhale-ls"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.codewhaleHome, "codewhale-ls", "settings.toml"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runHook(t, w, w.env(), decidingCalls[1])
+	records := c.records()
+	if len(records) != 1 || records[0].attrs["agent"] != "codex" || records[0].attrs["decision"] != "deny" {
+		t.Fatalf("from settings.toml: %d records %v; want codex's deny", len(records), records)
+	}
+}
+
 // TestStoppedCollectorChangesNoAnswer: with the collector stopped
 // (connection refused), every hook gives its agent exactly the answer it
 // gives with exporting off, and the decision log keeps every receipt.
