@@ -43,7 +43,6 @@ func attributes(r approvals.Receipt) []attribute.KeyValue {
 		attribute.String("receipt.id", r.ID),
 		attribute.Int("layer", int(r.Layer)),
 		attribute.String("layer.name", r.LayerName),
-		attribute.String("reason", r.Reason),
 	}
 	str := func(key, value string) {
 		if value != "" {
@@ -59,6 +58,7 @@ func attributes(r approvals.Receipt) []attribute.KeyValue {
 	if r.Rule != nil {
 		str("rule", *r.Rule)
 	}
+	str("reason", r.Reason)
 	str("codewhale.version", r.Codewhale)
 	str("hardening", r.Hardening)
 	for _, f := range r.Input {

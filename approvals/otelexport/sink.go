@@ -11,7 +11,6 @@ package otelexport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -258,12 +257,6 @@ func (e *DroppedError) Error() string {
 	}
 	return fmt.Sprintf("%d of %d %s not exported to the OpenTelemetry collector at %s (%s); the decision log keeps every receipt: check the collector, or turn exporting off (docs/telemetry.md)",
 		e.Dropped, e.Dropped+e.Sent, records, e.Endpoint, e.Why)
-}
-
-// IsDropped reports whether err is Close's report of dropped receipts.
-func IsDropped(err error) bool {
-	var d *DroppedError
-	return errors.As(err, &d)
 }
 
 // takeProcessor holds the records the sink's logger emits until the
