@@ -129,6 +129,16 @@ func endpoint(protocol, setting string, getenv func(string) string) (string, err
 	return u.String(), nil
 }
 
+// redacted is endpoint as reports may show it: a password in its URL
+// replaced by xxxxx.
+func redacted(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "the configured endpoint"
+	}
+	return u.Redacted()
+}
+
 // parseList reads the W3C-baggage-like list of OTEL_EXPORTER_OTLP_HEADERS
 // and OTEL_RESOURCE_ATTRIBUTES: key=value pairs separated by commas,
 // values percent-encoded.

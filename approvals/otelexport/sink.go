@@ -46,6 +46,7 @@ const (
 // Sink exports receipts to one collector. Send never blocks; Close ends
 // it. A Sink is safe for concurrent use.
 type Sink struct {
+	// endpoint names the collector in reports, its password hidden.
 	endpoint string
 	exporter sdklog.Exporter
 	provider *sdklog.LoggerProvider
@@ -80,9 +81,13 @@ func NewSink(s approvals.ExportSettings, getenv func(string) string) (approvals.
 	if !on {
 		return nil, nil
 	}
+	silenceOnce.Do(func() {
+		otel.SetLogger(logr.Discard())
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {}))
+	})
 	exporter, err := newExporter(c)
 	if err != nil {
-		return nil, fmt.Errorf("exporting decisions to OpenTelemetry at %s: %w", c.endpoint, err)
+		return nil, fmt.Errorf("exporting decisions to OpenTelemetry at %s: %w", redacted(c.endpoint), err)
 	}
 	return start(c, exporter), nil
 }
@@ -115,10 +120,6 @@ var silenceOnce sync.Once
 
 // start runs the sink exporting with exporter.
 func start(c config, exporter sdklog.Exporter) *Sink {
-	silenceOnce.Do(func() {
-		otel.SetLogger(logr.Discard())
-		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {}))
-	})
 	attrs := []attribute.KeyValue{attribute.String("service.version", gate.Version)}
 	for k, v := range c.resource {
 		attrs = append(attrs, attribute.String(k, v))
@@ -129,7 +130,7 @@ func start(c config, exporter sdklog.Exporter) *Sink {
 		sdklog.WithProcessor(taken),
 	)
 	s := &Sink{
-		endpoint: c.endpoint,
+		endpoint: redacted(c.endpoint),
 		exporter: exporter,
 		provider: provider,
 		logger:   provider.Logger(scopeName, log.WithInstrumentationVersion(gate.Version)),

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -144,7 +145,9 @@ func closedPort(t testing.TB) string {
 }
 
 func TestSinkCountsWhatAStoppedCollectorDidNotTake(t *testing.T) {
-	sink := newTestSink(t, closedPort(t))
+	// The report names the collector, never a password in its URL.
+	endpoint := strings.Replace(closedPort(t), "http://", "http://team:hunter2@", 1)
+	sink := newTestSink(t, endpoint)
 	for range 3 {
 		sink.Send(ruleDeny())
 	}
@@ -152,6 +155,9 @@ func TestSinkCountsWhatAStoppedCollectorDidNotTake(t *testing.T) {
 	var dropped *DroppedError
 	if !errors.As(err, &dropped) || dropped.Dropped != 3 || dropped.Sent != 0 {
 		t.Fatalf("Close: %v; want 3 dropped", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "team:xxxxx@") || !strings.Contains(msg, "3 of 3 decision records were not exported") {
+		t.Errorf("Close's report: %s", msg)
 	}
 }
 
