@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/secrets"
@@ -47,4 +49,33 @@ func TestNoSecretReachesTheWire(t *testing.T) {
 	if !strings.Contains(string(wire), "deploy --flag ") {
 		t.Error("the commands themselves did not reach the collector")
 	}
+}
+
+// FuzzNoSecretInTheRecord: whatever text surrounds a secret of the corpus
+// in a call's command and in the reason quoting it, the record made of
+// its receipt holds the secret in no attribute and not in its body.
+func FuzzNoSecretInTheRecord(f *testing.F) {
+	f.Add("curl -H", "https://api.github.com", uint64(1))
+	f.Add("password=", "@host", uint64(2))
+	f.Add("echo \"", "\" > ~/.ssh/id", uint64(3))
+	f.Fuzz(func(t *testing.T, before, after string, seed uint64) {
+		for _, tok := range secretstest.Tokens(seed) {
+			if strings.Contains(before, tok.Secret) || strings.Contains(after, tok.Secret) {
+				continue
+			}
+			command := before + " " + tok.Text + " " + after
+			req := gate.Request{Tool: "exec_shell", Input: map[string]any{"command": command}}
+			d := gate.Decision{Decision: gate.Deny, Layer: 5, LayerName: "permissions", Reason: "denied: " + command}
+			rec := record(approvals.ReceiptFor(time.Unix(0, 0), req, approvals.Caller{}, d, "", true))
+			if strings.Contains(rec.Body().String(), tok.Secret) {
+				t.Fatalf("%s in the body", tok.Kind)
+			}
+			rec.WalkAttributes(func(a attribute.KeyValue) bool {
+				if strings.Contains(a.Value.String(), tok.Secret) {
+					t.Fatalf("%s in %s: %q", tok.Kind, a.Key, a.Value.String())
+				}
+				return true
+			})
+		}
+	})
 }
