@@ -63,18 +63,23 @@ type config struct {
 // over the environment's; the environment fills in what it leaves out,
 // the logs-only variables before the general ones.
 func resolve(s approvals.ExportSettings, getenv func(string) string) (c config, on bool, err error) {
-	switch exporter := strings.TrimSpace(getenv(logsExporterEnv)); exporter {
-	case "", "otlp":
-	case "none":
-		return config{}, false, nil
-	default:
-		if !s.Enabled && !truthy(getenv(EnableEnv)) {
-			return config{}, false, nil
-		}
-		return config{}, false, fmt.Errorf("%s=%s: codewhale-ls exports decisions only with otlp (or none for no export)", logsExporterEnv, exporter)
-	}
 	if !s.Enabled && !truthy(getenv(EnableEnv)) {
 		return config{}, false, nil
+	}
+	// OTEL_LOGS_EXPORTER is a list (Claude Code takes "console,otlp"):
+	// none alone turns exporting off; otherwise it must name otlp.
+	exporters := map[string]bool{}
+	for name := range strings.SplitSeq(getenv(logsExporterEnv), ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			exporters[name] = true
+		}
+	}
+	switch {
+	case len(exporters) == 0 || exporters["otlp"]:
+	case exporters["none"] && len(exporters) == 1:
+		return config{}, false, nil
+	default:
+		return config{}, false, fmt.Errorf("%s=%s: codewhale-ls exports decisions only with otlp (or none for no export)", logsExporterEnv, getenv(logsExporterEnv))
 	}
 	c.protocol = first(s.Protocol, getenv(logsProtocolEnv), getenv(protocolEnv), protocolHTTP)
 	if c.protocol == protocolHTTPJSON {

@@ -43,6 +43,7 @@ func TestResolveEndpointsAndProtocols(t *testing.T) {
 		{"environment alone", approvals.ExportSettings{}, map[string]string{EnableEnv: "true"}, protocolHTTP, "http://localhost:4318/v1/logs"},
 		{"a base endpoint gets /v1/logs", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", endpointEnv: "https://otel.example.com:4318/"}, protocolHTTP, "https://otel.example.com:4318/v1/logs"},
 		{"a logs endpoint is used as given", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", endpointEnv: "http://a:4318", logsEndpointEnv: "http://b:9999/custom"}, protocolHTTP, "http://b:9999/custom"},
+		{"a list of exporters naming otlp", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", logsExporterEnv: "console, otlp"}, protocolHTTP, "http://localhost:4318/v1/logs"},
 		{"grpc from the environment", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "grpc"}, protocolGRPC, "http://localhost:4317"},
 		{"the logs protocol wins over the general one", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "grpc", logsProtocolEnv: "http/protobuf", endpointEnv: "http://c:4318"}, protocolHTTP, "http://c:4318/v1/logs"},
 		{"http/json goes as http/protobuf", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "http/json"}, protocolHTTP, "http://localhost:4318/v1/logs"},
