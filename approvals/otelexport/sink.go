@@ -215,9 +215,11 @@ func (s *Sink) Close(ctx context.Context) error {
 		close(s.queue)
 	}
 	s.mu.Unlock()
+	gaveUp := false
 	select {
 	case <-s.done:
 	case <-ctx.Done():
+		gaveUp = true
 		s.stop()
 		<-s.done
 	}
@@ -228,17 +230,21 @@ func (s *Sink) Close(ctx context.Context) error {
 	defer cancel()
 	_ = s.exporter.Shutdown(shutdown)
 	_ = s.provider.Shutdown(shutdown)
-	return s.report()
+	return s.report(gaveUp)
 }
 
-// report is Close's error: nil when nothing was dropped.
-func (s *Sink) report() error {
+// report is Close's error: nil when nothing was dropped. gaveUp: Close
+// stopped waiting for the collector.
+func (s *Sink) report(gaveUp bool) error {
 	dropped := s.dropped.Load()
 	if dropped == 0 {
 		return nil
 	}
-	why := "the export queue was full, or the sink closed before they were sent"
-	if p := s.lastErr.Load(); p != nil {
+	why := "the export queue was full"
+	switch p := s.lastErr.Load(); {
+	case gaveUp:
+		why = "the collector did not answer before codewhale-ls stopped waiting for it"
+	case p != nil:
 		why = *p
 	}
 	return &DroppedError{Dropped: dropped, Sent: s.sent.Load(), Endpoint: s.endpoint, Why: why}

@@ -188,8 +188,8 @@ func TestSinkCloseEndsWhenItsCallerStopsWaiting(t *testing.T) {
 	defer cancel()
 	err := sink.Close(ctx)
 	var dropped *DroppedError
-	if !errors.As(err, &dropped) || dropped.Dropped != sent || dropped.Sent != 0 {
-		t.Fatalf("Close: %v; want all %d dropped", err, sent)
+	if !errors.As(err, &dropped) || dropped.Dropped != sent || dropped.Sent != 0 || !strings.Contains(dropped.Why, "did not answer") {
+		t.Fatalf("Close: %v; want all %d dropped, the collector not answering", err, sent)
 	}
 	sink.Send(ruleDeny())
 	if got := sink.dropped.Load(); got != sent+1 {

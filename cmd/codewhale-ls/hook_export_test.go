@@ -2,6 +2,8 @@ package main
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +47,33 @@ func TestHookSaysWhatItDidNotExport(t *testing.T) {
 				t.Errorf("%d receipts logged (%v), want both decisions'", n, err)
 			}
 		})
+	}
+}
+
+// TestHookEndsWhenTheCollectorNeverAnswers: a collector that takes the
+// connection and never answers holds a hook only for
+// approvals.SinkFlushTimeout after its answer; the record is then
+// counted as not exported.
+func TestHookEndsWhenTheCollectorNeverAnswers(t *testing.T) {
+	release := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer silent.Close()
+	defer close(release)
+	w := newHookWorld(t)
+	hookScenarios["shell_typed_deny"](t, w)
+	t.Setenv("CODEWHALE_LS_ENABLE_TELEMETRY", "1")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", silent.URL)
+	event := `{"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push --force"}, "tool_use_id": "toolu_01", "cwd": "` + w.ws + `"}`
+	code, out, errOut := runCLI(t, event, "hook", "claude-code", "--codewhale-version", "0.10.1")
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errOut, "1 of 1 decision record was not exported") || !strings.Contains(errOut, "the collector did not answer before codewhale-ls stopped waiting") {
+		t.Errorf("stderr %q does not say the record was not exported when the wait ended", errOut)
 	}
 }
