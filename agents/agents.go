@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
@@ -72,6 +73,11 @@ type Output struct {
 	Stdout string
 	Stderr string
 	Exit   int
+	// Export is the receipt's OpenTelemetry export still delivering, nil
+	// when nothing is exported: whoever writes the answer closes it once
+	// the answer is written, so a slow collector never delays the agent's
+	// answer (docs/telemetry.md).
+	Export approvals.ReceiptSink
 }
 
 // Agent is one agent's hook protocol.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/approvals/otelexport"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
@@ -160,10 +161,13 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 		caller.Unasked = "no editor or approval console serves this repository, and " + agent.noAskOf(call)
 	}
 	d.Decision, d.Reason = final.Verdict, final.Reason
-	if logged := recordHookDecision(verdict.opts, caller, verdict.req, d); logged.Decision != d.Decision {
-		return agent.Deny(logged.Reason)
+	logged, export := recordHookDecision(verdict.opts, caller, verdict.req, d)
+	out = agent.Answer(final)
+	if logged.Decision != d.Decision {
+		out = agent.Deny(logged.Reason)
 	}
-	return agent.Answer(final)
+	out.Export = export
+	return out
 }
 
 // refuse denies a call codewhale-ls could not decide (its flags, an
@@ -344,10 +348,32 @@ func strictest(decided []judged) judged {
 // agent's name, through the decision path's one recorder
 // (approvals.Recorder.Final: a decision that cannot be logged does not
 // run, so it comes back a deny). It is the flow's one write of a decision
-// it made itself (an editor's server logs what it decides).
-func recordHookDecision(opts config.Options, caller approvals.Caller, req gate.Request, d gate.Decision) gate.Decision {
+// it made itself (an editor's server logs what it decides). The
+// receipt's export, when the user turned it on (approvals/otelexport),
+// comes back still delivering, for Output.Export.
+func recordHookDecision(opts config.Options, caller approvals.Caller, req gate.Request, d gate.Decision) (gate.Decision, approvals.ReceiptSink) {
 	paths, _ := config.ResolvePaths(opts)
-	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(opts), paths.CodewhaleDir, approvals.RecorderOptions{}, nil)
+	env := opts.Env
+	if env == nil {
+		env = config.OSEnv{}
+	}
+	var export approvals.ReceiptSink
+	newSink := func(s approvals.ExportSettings) (approvals.ReceiptSink, error) {
+		sink, err := otelexport.NewSink(s, env.Getenv)
+		if sink == nil || err != nil {
+			return sink, err
+		}
+		export = sink
+		return closedLater{sink}, nil
+	}
+	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(opts), paths.CodewhaleDir, approvals.RecorderOptions{}, newSink)
 	defer func() { _ = log.Close(context.Background()) }()
-	return log.Final(req, caller, d)
+	return log.Final(req, caller, d), export
 }
+
+// closedLater is a sink that the recorder's Close leaves open: the hook
+// closes its recorder once the decision is logged, and its export only
+// once the answer is written.
+type closedLater struct{ approvals.ReceiptSink }
+
+func (closedLater) Close(context.Context) error { return nil }

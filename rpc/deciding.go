@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/approvals/otelexport"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
@@ -41,7 +42,13 @@ func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.
 		// decisions it would record are refused.
 		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env})
 		noInputs := opts.LogInputs != nil && !*opts.LogInputs
-		log = approvals.OpenUserRecorder(logPath, paths.CodewhaleDir, approvals.RecorderOptions{NoInputs: noInputs, Where: editor}, nil)
+		// What the OpenTelemetry export could not deliver goes to the
+		// server's log, which the editor keeps.
+		export := func(settings approvals.ExportSettings) (approvals.ReceiptSink, error) {
+			sink, err := otelexport.NewSink(settings, s.env.Getenv)
+			return otelexport.Reporting(sink, func(err error) { s.log.Warn("decision records were not exported", "error", err) }), err
+		}
+		log = approvals.OpenUserRecorder(logPath, paths.CodewhaleDir, approvals.RecorderOptions{NoInputs: noInputs, Where: editor}, export)
 		if err := log.Failure(); err != nil {
 			s.log.Error("cannot open the decision log; every allow will be refused", "path", logPath, "error", err)
 		}

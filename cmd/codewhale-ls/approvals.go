@@ -18,6 +18,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/console"
+	"github.com/codewhale-ls/codewhale-ls/approvals/otelexport"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
@@ -66,7 +67,13 @@ func approvalsCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	// The log every decider of this user writes (the hook's, the
 	// editor's): under the Codewhale home, which no workspace changes.
 	paths, _ := config.ResolvePaths(loadOpts(""))
-	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(loadOpts("")), paths.CodewhaleDir, approvals.RecorderOptions{Where: consoleName}, nil)
+	// What the OpenTelemetry export could not deliver is said when the
+	// console stops, after the cards are off the screen.
+	export := func(s approvals.ExportSettings) (approvals.ReceiptSink, error) {
+		sink, err := otelexport.NewSink(s, env.Getenv)
+		return otelexport.Reporting(sink, func(err error) { fmt.Fprintln(stderr, "codewhale-ls approvals:", err) }), err
+	}
+	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(loadOpts("")), paths.CodewhaleDir, approvals.RecorderOptions{Where: consoleName}, export)
 	cards := console.New()
 	authz := approvals.New(approvals.Config{
 		Asker: cards, ShownBy: consoleName, Hooks: hooks.ShellRunner{}, Log: log, Exact: fs.bools["exact"],

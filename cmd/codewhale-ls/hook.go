@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/agents"
+	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/remote"
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 )
@@ -40,7 +42,25 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := flow.Answer(interruptible(stdin))
 	_, _ = io.WriteString(stdout, out.Stdout)
 	_, _ = io.WriteString(stderr, out.Stderr)
+	flushExport(out, stderr)
 	return out.Exit
+}
+
+// flushExport waits, once the answer is written, at most
+// approvals.SinkFlushTimeout for the receipt's OpenTelemetry export
+// (docs/telemetry.md): a stopped collector refuses at once, one that does
+// not answer costs the hook this bound. What was not exported is said on
+// stderr, which the agents keep in their logs, only after an answer that
+// exits 0: on exit 2 an agent gives stderr to its model as the reason.
+func flushExport(out agents.Output, stderr io.Writer) {
+	if out.Export == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), approvals.SinkFlushTimeout)
+	defer cancel()
+	if err := out.Export.Close(ctx); err != nil && out.Exit == 0 {
+		fmt.Fprintln(stderr, "codewhale-ls:", err)
+	}
 }
 
 // hookFlags reads `hook AGENT`'s flags: --config, --codewhale-version (the

@@ -1,0 +1,219 @@
+package otelexport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/codewhale-ls/codewhale-ls/approvals"
+)
+
+// fakeCollector is an OTLP/HTTP logs endpoint that keeps every request's
+// raw body and records.
+type fakeCollector struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies [][]byte
+	logs   []*logspb.ResourceLogs
+}
+
+func newFakeCollector(t testing.TB) *fakeCollector {
+	c := &fakeCollector{}
+	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		var req collogs.ExportLogsServiceRequest
+		if err == nil {
+			err = proto.Unmarshal(body, &req)
+		}
+		if err != nil || r.URL.Path != "/v1/logs" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		c.mu.Lock()
+		c.bodies = append(c.bodies, body)
+		c.logs = append(c.logs, req.ResourceLogs...)
+		c.mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		out, _ := proto.Marshal(&collogs.ExportLogsServiceResponse{})
+		_, _ = w.Write(out)
+	}))
+	t.Cleanup(c.Close)
+	return c
+}
+
+// wire is every request's body as received.
+func (c *fakeCollector) wire() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return bytes.Join(c.bodies, nil)
+}
+
+// records are the log records received, each with its resource's
+// attributes.
+func (c *fakeCollector) records() (records []*logspb.LogRecord, resources []map[string]string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rl := range c.logs {
+		res := map[string]string{}
+		for _, kv := range rl.GetResource().GetAttributes() {
+			res[kv.Key] = kv.Value.GetStringValue()
+		}
+		for _, sl := range rl.ScopeLogs {
+			for _, lr := range sl.LogRecords {
+				records = append(records, lr)
+				resources = append(resources, res)
+			}
+		}
+	}
+	return records, resources
+}
+
+func newTestSink(t *testing.T, endpoint string) *Sink {
+	t.Helper()
+	sink, err := NewSink(approvals.ExportSettings{Enabled: true, Endpoint: endpoint}, envOf(map[string]string{resourceAttrsEnv: "team=platform"}))
+	if err != nil || sink == nil {
+		t.Fatalf("NewSink: %v, %v", sink, err)
+	}
+	return sink.(*Sink)
+}
+
+func TestNewSinkIsNilWhenOff(t *testing.T) {
+	sink, err := NewSink(approvals.ExportSettings{}, envOf(nil))
+	if sink != nil || err != nil {
+		t.Fatalf("NewSink with exporting off = %v, %v; want nil, nil", sink, err)
+	}
+}
+
+func TestSinkExportsOneRecordPerReceipt(t *testing.T) {
+	collector := newFakeCollector(t)
+	sink := newTestSink(t, collector.URL)
+	allow := ruleDeny()
+	allow.Decision, allow.ID, allow.Decider = "allow", "second", &approvals.Decider{Kind: "person", Answer: "once", Where: "Neovim 0.12.0"}
+	for _, r := range []approvals.Receipt{ruleDeny(), allow} {
+		sink.Send(r)
+	}
+	if err := sink.Close(context.Background()); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	records, resources := collector.records()
+	if len(records) != 2 {
+		t.Fatalf("%d records received, want 2", len(records))
+	}
+	for i, want := range []struct{ id, decision, source string }{{"k3f9x2ab7q", "deny", "config"}, {"second", "allow", "user_temporary"}} {
+		r := records[i]
+		attrs := map[string]string{}
+		for _, kv := range r.Attributes {
+			attrs[kv.Key] = kv.Value.GetStringValue()
+		}
+		if r.EventName != EventName || r.Body.GetStringValue() != EventName {
+			t.Errorf("record %d: event name %q, body %q", i, r.EventName, r.Body.GetStringValue())
+		}
+		if attrs["receipt.id"] != want.id || attrs["decision"] != want.decision || attrs["source"] != want.source || attrs["input.command"] != "git push origin main" {
+			t.Errorf("record %d: attributes %v, want id %s, decision %s, source %s", i, attrs, want.id, want.decision, want.source)
+		}
+		if got := time.Unix(0, int64(r.TimeUnixNano)).UTC(); !got.Equal(ruleDeny().Time) {
+			t.Errorf("record %d: time %v, want the decision's", i, got)
+		}
+		if resources[i]["service.name"] != "codewhale-ls" || resources[i]["team"] != "platform" {
+			t.Errorf("record %d: resource %v", i, resources[i])
+		}
+	}
+}
+
+// closedPort is a local address where nothing listens: a stopped
+// collector, whose connections are refused.
+func closedPort(t testing.TB) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return "http://" + addr
+}
+
+func TestSinkCountsWhatAStoppedCollectorDidNotTake(t *testing.T) {
+	// The report names the collector, never a password in its URL.
+	endpoint := strings.Replace(closedPort(t), "http://", "http://team:hunter2@", 1)
+	sink := newTestSink(t, endpoint)
+	for range 3 {
+		sink.Send(ruleDeny())
+	}
+	err := sink.Close(context.Background())
+	var dropped *DroppedError
+	if !errors.As(err, &dropped) || dropped.Dropped != 3 || dropped.Sent != 0 {
+		t.Fatalf("Close: %v; want 3 dropped", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "team:xxxxx@") || !strings.Contains(msg, "3 of 3 decision records were not exported") {
+		t.Errorf("Close's report: %s", msg)
+	}
+}
+
+// hangingCollector takes connections and never answers until the test
+// ends: a collector behind a black hole.
+func hangingCollector(t *testing.T) string {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	return srv.URL
+}
+
+// TestSinkCloseEndsWhenItsCallerStopsWaiting: a collector that never
+// answers holds Close only as long as its context, and every receipt
+// then counts as dropped; Send never waits, even with the queue full.
+func TestSinkCloseEndsWhenItsCallerStopsWaiting(t *testing.T) {
+	sink := newTestSink(t, hangingCollector(t))
+	const sent = queueSize + batchSize + 50
+	for range sent {
+		sink.Send(ruleDeny())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err := sink.Close(ctx)
+	var dropped *DroppedError
+	if !errors.As(err, &dropped) || dropped.Dropped != sent || dropped.Sent != 0 || !strings.Contains(dropped.Why, "did not answer") {
+		t.Fatalf("Close: %v; want all %d dropped, the collector not answering", err, sent)
+	}
+	sink.Send(ruleDeny())
+	if got := sink.dropped.Load(); got != sent+1 {
+		t.Errorf("a receipt sent after Close: %d dropped, want %d", got, sent+1)
+	}
+}
+
+// BenchmarkSendAndClose is what exporting adds to one hook's decision:
+// Send, then Close after the answer is written, against a collector up
+// and one stopped (connection refused). About: docs/telemetry.md.
+func BenchmarkSendAndClose(b *testing.B) {
+	up := newFakeCollector(b)
+	for _, c := range []struct{ name, endpoint string }{{"collector-up", up.URL}, {"collector-stopped", closedPort(b)}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				sink, err := NewSink(approvals.ExportSettings{Enabled: true, Endpoint: c.endpoint}, envOf(nil))
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink.Send(ruleDeny())
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				_ = sink.Close(ctx)
+				cancel()
+			}
+		})
+	}
+}
