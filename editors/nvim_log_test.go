@@ -17,20 +17,24 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
+	"github.com/codewhale-ls/codewhale-ls/internal/fakemodel"
 )
 
 // fakeGitHubToken has the shape of a GitHub token (gate/secrets) and is
 // no one's.
 const fakeGitHubToken = "ghp_" + "Zq8rT1vW4yB7dF0hK3mN6pS9uX2aC5eG8jL1"
 
-// logCall is one agent call of the log tests and how the person at
-// Neovim's card answers it.
-type logCall struct{ answer, target, command string }
+// logCall is one agent call of the log tests (its tool call, which
+// writes target) and how the person at Neovim's card answers it.
+type logCall struct {
+	answer, target string
+	step           fakemodel.Step
+}
 
 // TestNvimLogReceipts is issue 26's check of the decision log view in
 // both Neovims: a real Claude Code's hook asks, through the editor, about
 // three shell calls, and a person at Neovim's card answers once, deny
-// (the call carrying a GitHub token) and always. The log then has one
+// (a command carrying a GitHub token) and always. The log then has one
 // receipt per call whose decider is that person, with the answer and
 // where (Neovim, as its LSP clientInfo names it); `:Codewhale log`
 // shows them, typed as a person types; `f` with decision=deny selects
@@ -39,14 +43,17 @@ type logCall struct{ answer, target, command string }
 func TestNvimLogReceipts(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nv neovim) {
 		s, tm, ctx := startLogNeovim(t, nv)
+		// "Always allow" is offered for a build (make), not for a
+		// command Codewhale does not rate safe (touch).
+		s.WriteFile(filepath.Join(s.Repo, "Makefile"), "log-always.txt:\n\ttouch $@\n")
 		calls := []logCall{
-			{"once", "log-once.txt", touchCommand("log-once.txt")},
-			{"deny", "log-deny.txt", "GITHUB_TOKEN=" + fakeGitHubToken + " gh api user > log-deny.txt"},
-			{"always", "log-always.txt", touchCommand("log-always.txt")},
+			{"once", "log-once.txt", s.A.Shell(touchCommand("log-once.txt"))},
+			{"deny", "log-deny.txt", s.A.Shell("GITHUB_TOKEN=" + fakeGitHubToken + " gh api user > log-deny.txt")},
+			{"always", "log-always.txt", s.A.Shell("make log-always.txt")},
 		}
 		for _, c := range calls {
 			started := time.Now()
-			r, _ := runAgentAnswering(t, ctx, s, tm, c.answer, c.target, s.A.Shell(c.command))
+			r, _ := runAgentAnswering(t, ctx, s, tm, c.answer, c.target, c.step)
 			t.Logf("%s: %.1f s; the model was told %q", c.answer, time.Since(started).Seconds(), r.Results[0])
 			if written := s.Exists(filepath.Join(s.Repo, c.target)); written != (c.answer != "deny") {
 				t.Errorf("%s: %s written = %v", c.answer, c.target, written)
@@ -134,8 +141,8 @@ func TestNvimLogReceipts(t *testing.T) {
 func TestNvimLogNoInputs(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nv neovim) {
 		s, tm, ctx := startLogNeovim(t, nv, "CWLS_SETUP={log_inputs=false}")
-		c := logCall{"once", "log-noinput.txt", touchCommand("log-noinput.txt")}
-		runAgentAnswering(t, ctx, s, tm, c.answer, c.target, s.A.Shell(c.command))
+		c := logCall{"once", "log-noinput.txt", s.A.Shell(touchCommand("log-noinput.txt"))}
+		runAgentAnswering(t, ctx, s, tm, c.answer, c.target, c.step)
 		raw, receipts := readReceipts(t, filepath.Join(s.Home, ".codewhale", "codewhale-ls", "decisions.jsonl"))
 		var mine []approvals.Receipt
 		for _, r := range receipts {

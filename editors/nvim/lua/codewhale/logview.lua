@@ -438,7 +438,8 @@ local function draw(view, lines, rows, spans)
   end
   local win = vim.fn.bufwinid(buf)
   if win ~= -1 then
-    api.nvim_win_set_cursor(win, { last or #lines, 0 })
+    -- Without receipts, the top: what happened and what to do.
+    api.nvim_win_set_cursor(win, { last or 1, 0 })
   end
 end
 
