@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
-	"github.com/codewhale-ls/codewhale-ls/gate/release"
-	"github.com/codewhale-ls/codewhale-ls/gate/tool"
+	"github.com/codewhale-ls/codewhale-ls/gate/explanation"
 )
 
 func explain(args []string, stdout, stderr io.Writer) int {
@@ -112,67 +111,11 @@ func explainInput(fs *flagSet) (map[string]any, error) {
 	return input, nil
 }
 
-// printExplanation writes one line per layer, marks the deciding one, and
-// says which later layers could still tighten the outcome.
+// printExplanation writes the call, then one line per layer, the
+// deciding one marked, and which later layers could still tighten the
+// outcome (gate/explanation, which `log show` writes too).
 func printExplanation(w io.Writer, req gate.Request, d gate.Decision) {
 	in, _ := json.Marshal(req.Input)
 	fmt.Fprintf(w, "%s %s in %s\n", req.Tool, in, req.Workspace)
-	ran := map[gate.Layer]gate.TraceEntry{}
-	for _, e := range d.Trace {
-		ran[e.Layer] = e
-	}
-	for l := gate.LayerPosture; l <= gate.LayerSandbox; l++ {
-		e, ok := ran[l]
-		mark := "  "
-		if l == d.Layer {
-			mark = "=>"
-		}
-		if !ok {
-			fmt.Fprintf(w, "%s %d %-12s %-7s not reached\n", mark, l, l, "-")
-			continue
-		}
-		fmt.Fprintf(w, "%s %d %-12s %-7s %s\n", mark, l, l, e.Effect, e.Detail)
-	}
-	rule := ""
-	if d.Rule != nil {
-		rule = fmt.Sprintf(" [rule: %s]", *d.Rule)
-	}
-	fmt.Fprintf(w, "decision: %s by layer %d (%s)%s: %s\n", d.Decision, d.Layer, d.LayerName, rule, d.Reason)
-	if d.Location != nil {
-		fmt.Fprintf(w, "where: %s\n", d.Location.Describe())
-	}
-	// What made this release decide otherwise than the oldest one: the
-	// user comparing releases sees which release changed the outcome.
-	// A sandbox's network confines only shell commands that run: for other
-	// tools, and for a call denied before it runs, the change of its
-	// default changed nothing about this call.
-	for _, c := range d.Changes {
-		if c == release.SandboxNetworkOff.String() && (!tool.IsShell(req.Tool) || d.Decision == gate.Deny) {
-			continue
-		}
-		fmt.Fprintf(w, "release: %s\n", c)
-	}
-	if d.Decision == gate.Ask && d.Prompt != nil {
-		choices := make([]string, len(d.Prompt.Choices))
-		for i, c := range d.Prompt.Choices {
-			choices[i] = string(c)
-		}
-		fmt.Fprintf(w, "approval card choices: %s\n", strings.Join(choices, ", "))
-		if rules := d.Prompt.AlwaysTOML(); rules != "" {
-			fmt.Fprintf(w, "\"always\" would append to permissions.toml:\n%s", rules)
-		}
-	}
-	// Only the layers after the deciding one that did not run can still
-	// tighten the outcome: one that ran has already said what it does.
-	if d.Decision != gate.Deny {
-		var later []string
-		for l := d.Layer + 1; l <= gate.LayerSandbox; l++ {
-			if _, judged := ran[l]; !judged {
-				later = append(later, fmt.Sprintf("%d %s", l, l))
-			}
-		}
-		if len(later) > 0 {
-			fmt.Fprintf(w, "later layers that could still tighten: %s\n", strings.Join(later, ", "))
-		}
-	}
+	explanation.Write(w, req.Tool, d, nil)
 }

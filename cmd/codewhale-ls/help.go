@@ -152,6 +152,42 @@ cards waiting are denied, and so is a hook whose console is killed.
 
 example: codewhale-ls approvals ~/src/app
 `,
+	"log": logUsageLine + `
+Shows the decision log: every decision an agent's hook, an editor or the
+approval console made, with who decided (the rule's file and line, a
+person's answer and where, a session grant, the posture, a forced hold,
+the hardening layer). It reads the log and its rotated files oldest
+first and prints the newest last, as a table (TIME in local time, AGENT,
+REPO, DECISION, WHAT: the tool and its input's first field, DECIDED BY,
+ID), every text with invisible and direction characters made visible and
+secrets masked. Lines written before receipts are shown too. Exit 0 (also
+when nothing matched, saying so), 2 bad usage (naming the flag), 1 a log
+that cannot be read (a FIFO, a symlink, no permission) or no such receipt.
+
+  --since 2h|30m|7d|2026-12-05|2026-12-05T14:00:00Z
+                             only decisions since then (a duration back from
+                             now, a local date, or an RFC 3339 time)
+  --agent NAME               only this agent's (claude-code, codex, ...;
+                             codewhale for Codewhale's own calls in the editor)
+  --decision allow|ask|deny  only these decisions
+  --repo DIR                 only calls in DIR or a directory inside it
+  --tool NAME                only calls of this tool (exec_shell, read_file, ...)
+  --limit N                  the last N that match (default 50; 0 all)
+  --json                     one receipt per line, the schema of
+                             docs/codewhale/contract.md §4 "Receipts", for tools
+  --follow                   then print new decisions as they are made, across
+                             rotations, until Ctrl-C (as tail -f)
+  --file PATH                read this log (default
+                             <codewhale home>/codewhale-ls/decisions.jsonl)
+
+log show ID re-explains one decision from its receipt, layer by layer as
+explain does, with its input, agent, session, repository, time, release,
+the hardening layer and everything said of who decided. ID is the table's
+last column, or its start (at least 4 characters, as git takes commits).
+
+example: codewhale-ls log --since 1d --decision deny
+         codewhale-ls log show k3f9
+`,
 	"version": `usage: codewhale-ls version (also --version, -v)
 
 Prints codewhale-ls's version, the commit and time it was built from and

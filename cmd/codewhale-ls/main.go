@@ -23,6 +23,8 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls init [--config PATH] [--workspace DIR] [--yes]
        codewhale-ls hooks approve [FILE] [--yes]
        codewhale-ls approvals [REPO...] [--alert desktop|notify|bell|none]
+       codewhale-ls log [--since 2h|DATE] [--agent A] [--decision D] [--repo DIR] [--tool T] [--limit N] [--json] [--follow]
+       codewhale-ls log show ID [--json]
        codewhale-ls version
        codewhale-ls help [COMMAND]    (or COMMAND --help)
 
@@ -72,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return hooksCommand(rest, stdin, stdout, stderr)
 	case "approvals":
 		return approvalsCommand(rest, stdin, stdout, stderr)
+	case "log":
+		return logCommand(rest, stdout, stderr)
 	case "version", "--version", "-v":
 		return version(stdout)
 	case "help", "--help", "-h":
