@@ -84,7 +84,7 @@ func TestNvimLogReceipts(t *testing.T) {
 		dump := filepath.Join(s.Root, "nvim", "view.txt")
 		tm.typeText(":command! CwDump lua vim.fn.writefile(vim.api.nvim_buf_get_lines(0, 0, -1, false), '" + dump + "')\n")
 		tm.typeText(":Codewhale log\n")
-		screen := tm.waitScreen("Decision log:", "DECIDED BY", "you, in Neovim", "approved once", "denied", "approved always")
+		screen := tm.waitScreen("Decision log:", "newest last", "DECIDED BY", "you, in Neovim", "approved once", "denied", "approved always")
 		saveLogView(t, tm, nv, "all")
 		view := dumpView(t, tm, dump)
 		for answer, id := range ids {
@@ -101,7 +101,7 @@ func TestNvimLogReceipts(t *testing.T) {
 		tm.typeText("f")
 		tm.waitScreen("filter (since=")
 		tm.typeText("decision=deny\n")
-		tm.waitScreen("filters: decision=deny")
+		tm.waitScreen("filters: decision=deny", "newest last")
 		view = dumpView(t, tm, dump)
 		var denies []string
 		for _, r := range receipts {
@@ -121,16 +121,16 @@ func TestNvimLogReceipts(t *testing.T) {
 		tm.typeText("f")
 		tm.waitScreen("filter (since=")
 		tm.typeText("\x15decision=deny\n")
-		tm.waitScreen("filters: decision=deny")
+		tm.waitScreen("filters: decision=deny", "newest last")
 		tm.typeText("\n")
-		tm.waitScreen("codewhale://log/" + ids["deny"])
+		tm.waitScreen("codewhale://log/"+ids["deny"], "receipt:")
 		explained := dumpView(t, tm, dump)
-		if !strings.Contains(strings.Join(explained, "\n"), ids["deny"]) {
+		if e := strings.Join(explained, "\n"); !strings.Contains(e, ids["deny"]) || !strings.Contains(e, "you, in Neovim") || !strings.Contains(e, "⟪secret: github token⟫") {
 			t.Errorf("log show %s:\n%s", ids["deny"], strings.Join(explained, "\n"))
 		}
 		noToken(t, "the explanation", tm.capture(false), explained)
 		tm.typeText("q")
-		tm.waitScreen("filters: decision=deny")
+		tm.waitScreen("filters: decision=deny", "newest last")
 	})
 }
 

@@ -36,9 +36,29 @@ for _, k in ipairs(filter_keys) do
 end
 M.filter_keys = filter_keys
 
--- Widths of the columns, in screen cells; DECIDED BY takes what it needs
--- up to its own bound, so the id after it stays in reach.
-local widths = { time = 19, agent = 10, repo = 24, decision = 8, what = 40, decider = 56 }
+-- The columns as `codewhale-ls log` draws them (approvals/receiptlog,
+-- table.go): TIME, AGENT, DECISION and ID of fixed width, REPO, WHAT and
+-- DECIDED BY sharing the rest of the window (24, 44 and 32 in a hundred),
+-- each keeping a readable minimum.
+local fixed = { time = 19, agent = #'copilot-cli', decision = #'DECISION', id = 10 }
+local gap = '  '
+
+-- widths are the columns' widths for a window width cells wide.
+---@param width integer
+---@return table
+function M.widths(width)
+  local room = width - (fixed.time + fixed.agent + fixed.decision + fixed.id + 6 * #gap)
+  local w = { time = fixed.time, agent = fixed.agent, decision = fixed.decision }
+  w.repo = math.max(math.floor(room * 24 / 100), 10)
+  w.what = math.max(math.floor(room * 44 / 100), 16)
+  w.decider = math.max(room - w.repo - w.what, 16)
+  return w
+end
+
+-- editor_agent names the agent of Codewhale's own calls in the editor,
+-- whose receipts name none, as `codewhale-ls log` does (--agent
+-- codewhale selects them).
+local editor_agent = 'codewhale'
 
 local ns = api.nvim_create_namespace('codewhale_log')
 
@@ -278,21 +298,23 @@ local function text(v)
   return (prompt.visible(tostring(v), false))
 end
 
--- fit is s cut or padded to width screen cells; a cut ends in ….
+-- fit is s cut or padded to width screen cells; a cut ends in …, or,
+-- from_start, starts with it (the end of a path names the repository).
 ---@param s string
 ---@param width integer
+---@param from_start boolean|nil
 ---@return string
-local function fit(s, width)
+local function fit(s, width, from_start)
   local w = vim.fn.strdisplaywidth(s)
   if w <= width then
     return s .. string.rep(' ', width - w)
   end
-  local n = vim.fn.strchars(s)
-  local cut = vim.fn.strcharpart(s, 0, math.min(n, width))
+  local cut = s
   while vim.fn.strdisplaywidth(cut) > width - 1 do
-    cut = vim.fn.strcharpart(cut, 0, vim.fn.strchars(cut) - 1)
+    local n = vim.fn.strchars(cut)
+    cut = from_start and vim.fn.strcharpart(cut, 1, n - 1) or vim.fn.strcharpart(cut, 0, n - 1)
   end
-  cut = cut .. '…'
+  cut = from_start and ('…' .. cut) or (cut .. '…')
   return cut .. string.rep(' ', width - vim.fn.strdisplaywidth(cut))
 end
 
@@ -348,15 +370,23 @@ local function what(r)
 end
 
 -- decided_by is who decided: the receipt's own words (decider.summary),
--- else, for a line written before receipts, the layer and its reason.
+-- else, for a line written before receipts, what it recorded, said as
+-- `codewhale-ls log` says it.
 ---@param r table
 ---@return string
 local function decided_by(r)
-  if type(r.decider) == 'table' and r.decider.summary ~= nil and r.decider.summary ~= vim.NIL then
+  if type(r.decider) == 'table' and text(r.decider.summary) ~= '' then
     return text(r.decider.summary)
   end
-  local reason = text(r.reason):gsub('%. .*$', '.')
-  return string.format('layer %s (%s): %s', text(r.layer), text(r.layerName), reason)
+  local approval = type(r.approval) == 'table' and r.approval or nil
+  if approval and approval.source == 'prompt' then
+    return "a person's answer: " .. text(approval.choice)
+  elseif approval then
+    return 'a session grant (' .. text(approval.choice) .. ')'
+  elseif text(r.rule) ~= '' then
+    return string.format("layer %s (%s): the rule '%s'", text(r.layer), text(r.layerName), text(r.rule))
+  end
+  return string.format('layer %s (%s): %s', text(r.layer), text(r.layerName), text(r.reason))
 end
 
 -- repo is the repository with the home directory as ~.
@@ -369,27 +399,26 @@ local function repo(v)
   return text(vim.fn.fnamemodify(v, ':~'))
 end
 
--- row is a receipt's line of the view and the byte columns of its
--- decision.
+-- row is a receipt's line of the view, its columns widths (M.widths),
+-- and the byte columns of its decision.
 ---@param r table
+---@param w table
 ---@return string line, integer decision_start, integer decision_end
-function M.row(r)
-  local cells = {
-    fit(M.local_time(r.time), widths.time),
-    fit(text(r.agent) ~= '' and text(r.agent) or '-', widths.agent),
-    fit(repo(r.repo), widths.repo),
-  }
-  local before = table.concat(cells, '  ') .. '  '
-  local decision = fit(text(r.decision), widths.decision)
-  local line = before .. decision .. '  ' .. fit(what(r), widths.what) .. '  ' .. fit(decided_by(r), widths.decider)
-    .. '  ' .. (r.id ~= nil and r.id ~= vim.NIL and text(r.id) or '-')
-  return (line:gsub('%s+$', '')), #before, #before + #vim.trim(decision)
+function M.row(r, w)
+  local agent = text(r.agent) ~= '' and text(r.agent) or editor_agent
+  local before = table.concat({ fit(M.local_time(r.time), w.time), fit(agent, w.agent), fit(repo(r.repo), w.repo, true) }, gap) .. gap
+  local decision = text(r.decision)
+  local line = before .. fit(decision, w.decision) .. gap .. fit(what(r), w.what) .. gap .. fit(decided_by(r), w.decider)
+    .. gap .. (text(r.id) ~= '' and text(r.id) or '-')
+  return (line:gsub('%s+$', '')), #before, #before + #decision
 end
 
 -- header is the columns' names, aligned as M.row aligns its cells.
-local function header()
-  return (table.concat({ fit('TIME', widths.time), fit('AGENT', widths.agent), fit('REPO', widths.repo),
-    fit('DECISION', widths.decision), fit('WHAT', widths.what), fit('DECIDED BY', widths.decider), 'ID' }, '  '))
+---@param w table
+---@return string
+local function header(w)
+  return (table.concat({ fit('TIME', w.time), fit('AGENT', w.agent), fit('REPO', w.repo),
+    fit('DECISION', w.decision), fit('WHAT', w.what), fit('DECIDED BY', w.decider), 'ID' }, gap))
 end
 
 local decision_hl = { deny = 'CodewhaleLogDeny', allow = 'CodewhaleLogAllow', ask = 'CodewhaleLogAsk' }
@@ -404,7 +433,7 @@ local function source(view)
   local path = decisions.log_path()
   local filters = M.filter_text(view.filters)
   return string.format('%s%s', path and text(vim.fn.fnamemodify(path, ':~')) or 'no decision log',
-    filters ~= '' and (' · filters: ' .. text(filters)) or ' · no filters')
+    filters ~= '' and (' | filters: ' .. text(filters)) or ' | no filters')
 end
 
 local keys_line = '<CR> explain the receipt   f filter   r read again   q close'
@@ -447,11 +476,12 @@ end
 -- receipt each line shows and its decision's highlight.
 ---@param lines string[]
 ---@param receipts table[]
+---@param w table the columns' widths
 ---@return table<integer, table> rows, table<integer, table> spans
-local function add_rows(lines, receipts)
+local function add_rows(lines, receipts, w)
   local rows, spans = {}, {}
   for _, rc in ipairs(receipts) do
-    local line, from, to = M.row(rc)
+    local line, from, to = M.row(rc, w)
     table.insert(lines, line)
     rows[#lines] = rc
     if decision_hl[rc.decision] then
@@ -459,6 +489,14 @@ local function add_rows(lines, receipts)
     end
   end
   return rows, spans
+end
+
+-- view_width is the width of the view's window, else of the screen.
+---@param view codewhale.LogView
+---@return integer
+local function view_width(view)
+  local win = vim.fn.bufwinid(view.buf)
+  return win ~= -1 and api.nvim_win_get_width(win) or vim.o.columns
 end
 
 -- show draws the receipts of a finished run.
@@ -486,7 +524,7 @@ local function show(view, argv, r)
     end
   end
   local count = #receipts == 1 and '1 receipt' or (#receipts .. ' receipts')
-  local lines = { string.format('Decision log: %s · %s, newest last', source(view), count), keys_line }
+  local lines = { string.format('Decision log: %s | %s, newest last', source(view), count), keys_line }
   if r.cut then
     table.insert(lines, string.format('The output passed %d MiB and was cut: narrow it with f (limit=, since=).', M.max_output / 1024 / 1024))
   end
@@ -495,8 +533,9 @@ local function show(view, argv, r)
     table.insert(lines, 'No receipt matches' .. (next(view.filters) and ' these filters: f changes them.' or ': no decision is logged yet.'))
   end
   table.insert(lines, '')
-  table.insert(lines, header())
-  draw(view, lines, add_rows(lines, receipts))
+  local w = M.widths(view_width(view))
+  table.insert(lines, header(w))
+  draw(view, lines, add_rows(lines, receipts, w))
 end
 
 -- show_received draws the decisions this session received
@@ -504,8 +543,10 @@ end
 ---@param view codewhale.LogView
 local function show_received(view)
   local lines = { string.format('The decision log is off (decision_log = false in setup{}): the %d decisions this Neovim received, newest last; filters need the log.', #state.decisions),
-    keys_line, '', header() }
-  draw(view, lines, add_rows(lines, state.decisions))
+    keys_line, '' }
+  local w = M.widths(view_width(view))
+  table.insert(lines, header(w))
+  draw(view, lines, add_rows(lines, state.decisions, w))
 end
 
 --- The view ------------------------------------------------------------------
@@ -562,7 +603,9 @@ end
 ---@param view codewhale.LogView
 function M.explain(view)
   local r = view.rows[api.nvim_win_get_cursor(0)[1]]
-  if not r then
+  if not r and view.job then
+    return util.notify('still reading the log: <CR> once its receipts are shown', vim.log.levels.WARN)
+  elseif not r then
     return util.notify('put the cursor on a receipt\'s line, then <CR>', vim.log.levels.WARN)
   end
   local id = r.id ~= nil and r.id ~= vim.NIL and tostring(r.id) or nil
