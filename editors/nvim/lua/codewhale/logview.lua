@@ -200,7 +200,7 @@ local function run_job(argv, done)
     vim.schedule(function() done(r) end)
   end
   if vim.fn.executable(argv[1]) ~= 1 then
-    r.stderr = argv[1] .. ' is not an executable program'
+    table.insert(errs, argv[1] .. ' is not an executable program')
     finish()
     return nil
   end
@@ -238,7 +238,7 @@ local function run_job(argv, done)
     end,
   })
   if not ok or type(id) ~= 'number' or id <= 0 then
-    r.stderr = 'could not start ' .. table.concat(argv, ' ') .. (ok and '' or (': ' .. tostring(id)))
+    table.insert(errs, 'could not start ' .. table.concat(argv, ' ') .. (ok and '' or (': ' .. tostring(id))))
     finish()
     return nil
   end
