@@ -77,6 +77,19 @@ local ns = api.nvim_create_namespace('codewhale_log')
 ---@field job integer|nil the command running for the view
 ---@field generation integer which run the view shows; a run superseded is ignored
 
+-- text is v on one line, every invisible character an escape.
+---@param v any
+---@return string
+local function text(v)
+  if v == nil or v == vim.NIL then
+    return ''
+  end
+  if type(v) == 'table' then
+    v = vim.fn.json_encode(v)
+  end
+  return (prompt.visible(tostring(v), false))
+end
+
 --- Filters -----------------------------------------------------------------
 
 -- parse_filters reads the filters of :Codewhale log and of `f`:
@@ -105,13 +118,13 @@ function M.parse_filters(text)
     end
     if not key or not is_filter[key] then
       return nil, string.format('not a filter: %s (filters: %s, as key=value, e.g. agent=codex decision=deny since=2h)',
-        (prompt.visible(w, false)), table.concat(filter_keys, '= ') .. '=')
+        text(w), table.concat(filter_keys, '= ') .. '=')
     end
     if value == nil or value == '' then
       return nil, key .. '= needs a value, e.g. ' .. key .. '=' .. ({ since = '2h', agent = 'codex', decision = 'deny', repo = '.', tool = 'exec_shell', limit = '50' })[key]
     end
     if key == 'limit' and not value:match('^%d+$') then
-      return nil, 'limit= is a number of receipts, not ' .. (prompt.visible(value, false))
+      return nil, 'limit= is a number of receipts, not ' .. text(value)
     end
     filters[key] = value
     i = i + 1
@@ -257,46 +270,37 @@ end
 ---@return string[]
 local function failure_lines(argv, r)
   local lines = {}
-  local bin = argv[1]
   if r.timed_out then
-    table.insert(lines, string.format('codewhale-ls log did not finish within %d s and was stopped.', M.job_timeout_ms / 1000))
+    table.insert(lines, string.format('codewhale-ls log did not finish within %g s and was stopped.', M.job_timeout_ms / 1000))
   elseif r.code == -1 then
-    table.insert(lines, 'codewhale-ls log could not run: ' .. (prompt.visible(r.stderr, false)))
+    table.insert(lines, 'codewhale-ls log could not run: ' .. text(r.stderr))
   else
     table.insert(lines, string.format('codewhale-ls log failed (exit %d):', r.code))
     for l in (r.stderr .. '\n'):gmatch('(.-)\n') do
       if l ~= '' and #lines < 12 then
-        table.insert(lines, '  ' .. (prompt.visible(l, false)))
+        table.insert(lines, '  ' .. text(l))
       end
     end
   end
   table.insert(lines, '')
-  if r.code == 2 then
-    table.insert(lines, 'What to do: the command refused its arguments (above): change the filters with f. If it does not know'
-      .. ' the `log` command, this codewhale-ls is older than the plugin: install the same version of both (:checkhealth codewhale).')
+  local command = table.concat(vim.tbl_map(text, argv), ' ')
+  if r.timed_out then
+    table.insert(lines, 'What to do: read less (f: since=, limit=), or run `' .. command .. '` in a terminal to see what it waits for.')
   elseif r.code == -1 then
     table.insert(lines, 'What to do: install codewhale-ls (:help codewhale-setup) or set cmd in setup{} to its path; :checkhealth codewhale.')
+  elseif r.code == 2 then
+    table.insert(lines, 'What to do: the command refused its arguments (above): change the filters with f. If it does not know'
+      .. ' the `log` command, this codewhale-ls is older than the plugin: install the same version of both (:checkhealth codewhale).')
   else
-    table.insert(lines, 'What to do: run `' .. table.concat(vim.tbl_map(function(a) return (prompt.visible(a, false)) end, argv), ' ')
-      .. '` in a terminal to see more; a codewhale-ls without the `log` command is older than this plugin: install the same version of both'
-      .. ' (:checkhealth codewhale); ' .. (prompt.visible(bin, false)) .. ' is the program in setup{ cmd }.')
+    table.insert(lines, 'What to do: run `' .. command .. '` in a terminal to see more; a codewhale-ls without the `log` command'
+      .. ' is older than this plugin: install the same version of both (:checkhealth codewhale); ' .. text(argv[1])
+      .. ' is the program of setup{ cmd }.')
   end
   return lines
 end
 
 --- Drawing -------------------------------------------------------------------
 
----@param v any
----@return string
-local function text(v)
-  if v == nil or v == vim.NIL then
-    return ''
-  end
-  if type(v) == 'table' then
-    v = vim.fn.json_encode(v)
-  end
-  return (prompt.visible(tostring(v), false))
-end
 
 -- fit is s cut or padded to width screen cells; a cut ends in …, or,
 -- from_start, starts with it (the end of a path names the repository).
@@ -542,7 +546,7 @@ end
 -- (codewhale/decision), when setup{} turned the log off.
 ---@param view codewhale.LogView
 local function show_received(view)
-  local lines = { string.format('The decision log is off (decision_log = false in setup{}): the %d decisions this Neovim received, newest last; filters need the log.', #state.decisions),
+  local lines = { string.format('The decision log is off (decision_log = false in setup{}): the decisions this Neovim received (%d), newest last; filters need the log.', #state.decisions),
     keys_line, '' }
   local w = M.widths(view_width(view))
   table.insert(lines, header(w))
@@ -613,7 +617,7 @@ function M.explain(view)
     -- A line written before receipts (or a decision received with the
     -- log off) has no id for `log show`: what it holds is shown.
     local buf = scratch_window('codewhale://log/line')
-    local lines = { 'This decision was logged before receipts (it has no id): what the line holds.' }
+    local lines = { 'This decision has no receipt id (logged before receipts, or received with the log off): what it holds.' }
     local ks = vim.tbl_keys(r)
     table.sort(ks)
     for _, k in ipairs(ks) do
