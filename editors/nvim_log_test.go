@@ -116,6 +116,11 @@ func TestNvimLogReceipts(t *testing.T) {
 		tm.waitScreen("filter (since=", "decision=deny")
 		tm.typeText(" agent=codex\n")
 		tm.waitScreen("filters: agent=codex decision=deny", "No receipt matches")
+		// A typo is named; the view keeps its filters.
+		tm.typeText("f")
+		tm.waitScreen("filter (since=")
+		tm.typeText("\x15decison=deny\n")
+		tm.waitScreen("not a filter: decison=deny", "filters: agent=codex decision=deny")
 
 		// <CR> on the deny (the cursor is on the newest): why, layer by layer.
 		tm.typeText("f")

@@ -95,11 +95,11 @@ end
 -- parse_filters reads the filters of :Codewhale log and of `f`:
 -- `agent=codex decision=deny since=2h`, also as the command's own flags
 -- (`--agent codex`, `--agent=codex`).
----@param text string|nil
+---@param input string|nil
 ---@return codewhale.LogFilters|nil filters, string|nil err
-function M.parse_filters(text)
+function M.parse_filters(input)
   local words = {}
-  for w in (text or ''):gmatch('%S+') do
+  for w in (input or ''):gmatch('%S+') do
     table.insert(words, w)
   end
   local filters, i = {}, 1
