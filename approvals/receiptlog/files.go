@@ -41,7 +41,11 @@ func generation(path string, g int) string {
 func openLogFile(path string) (*os.File, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return nil, err
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err // the path is said once, below
+		}
+		return nil, fmt.Errorf("cannot read the decision log %s: %w", path, err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s is a symlink: codewhale-ls reads its decision log only as the regular file it writes itself (remove the link, or name the file with --file)", path)
@@ -80,13 +84,36 @@ type logFile struct {
 	info fs.FileInfo
 }
 
+// underWritersLock runs open holding the writers' lock beside the log
+// (path + ".lock", which approvals.DecisionLog holds to append a line and
+// to rotate), so that no rotation is half done, a generation renamed and
+// the next not yet, while the log's files are opened. Opening takes
+// microseconds; a writer waits that long at most. When the lock cannot be
+// taken (a log in a directory the reader may not write), open runs
+// without it, and a rotation meanwhile may hide a generation.
+func underWritersLock(path string, open func() error) error {
+	if unlock, err := policyfile.LockExclusive(path + ".lock"); err == nil {
+		defer unlock()
+	}
+	return open()
+}
+
 // openAll opens the log at path and its rotated generations, and returns
-// them oldest first. Opening runs newest first and drops a file already
-// open under another name: a writer rotating meanwhile renames the log to
-// .1 (and .1 to .2 …), so what is opened is one consistent history, at
-// worst without a generation deleted or a log started since. ErrNoLog
-// when none exists.
-func openAll(path string) ([]logFile, error) {
+// them oldest first, under the writers' lock. Opening runs newest first
+// and drops a file already open under another name: without the lock, a
+// writer rotating meanwhile renames the log to .1 (and .1 to .2 …), so
+// what is opened is still one history, at worst without a generation
+// deleted or a log started since. ErrNoLog when none exists.
+func openAll(path string) (files []logFile, err error) {
+	err = underWritersLock(path, func() error {
+		files, err = openGenerations(path)
+		return err
+	})
+	return files, err
+}
+
+// openGenerations is openAll without the lock.
+func openGenerations(path string) ([]logFile, error) {
 	var newestFirst []logFile
 	closeAll := func() {
 		for _, f := range newestFirst {

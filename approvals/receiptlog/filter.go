@@ -1,6 +1,7 @@
 package receiptlog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,14 +34,21 @@ type Filter struct {
 	Repo []string
 	// Tool keeps receipts of this tool.
 	Tool string
+	// idPrefix keeps receipts whose id starts with it (Find).
+	idPrefix string
 }
 
 // Match reports whether f selects r.
 func (f Filter) Match(r approvals.Receipt) bool {
+	return f.matches(header{ID: r.ID, Time: r.Time, Agent: r.Agent, Repo: r.Repo, Tool: r.Tool, Decision: r.Decision})
+}
+
+// matches reports whether f selects the receipt of r.
+func (f Filter) matches(r header) bool {
 	switch {
 	case !f.Since.IsZero() && r.Time.Before(f.Since):
 		return false
-	case f.Agent != "" && f.Agent != AgentOf(r):
+	case f.Agent != "" && f.Agent != agentName(r.Agent):
 		return false
 	case f.Decision != "" && f.Decision != r.Decision:
 		return false
@@ -48,16 +56,61 @@ func (f Filter) Match(r approvals.Receipt) bool {
 		return false
 	case len(f.Repo) > 0 && !inRepo(r.Repo, f.Repo):
 		return false
+	case f.idPrefix != "" && !strings.HasPrefix(r.ID, f.idPrefix):
+		return false
+	}
+	return true
+}
+
+// mayMatch reports whether line can hold a receipt f selects, before it
+// is decoded (which costs a hundred times more): a name f asks for must
+// appear in the line as JSON writes it, quoted. A line holding a \u
+// escape is decoded whatever it holds, since a writer may spell any
+// character so; a name JSON would escape is not looked for.
+func (f Filter) mayMatch(line []byte) bool {
+	if bytes.Contains(line, []byte(`\u`)) {
+		return true
+	}
+	for _, name := range []string{f.Agent, f.Tool, string(f.Decision)} {
+		if name != "" && name != EditorAgent && plainJSON(name) && !bytes.Contains(line, []byte(`"`+name+`"`)) {
+			return false
+		}
+	}
+	if f.idPrefix != "" && plainJSON(f.idPrefix) && !bytes.Contains(line, []byte(`"`+f.idPrefix)) {
+		return false
+	}
+	if len(f.Repo) > 0 {
+		for _, dir := range f.Repo {
+			if !plainJSON(dir) || bytes.Contains(line, []byte(`"`+dir)) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// plainJSON reports whether JSON writes s as it is between its quotes:
+// printable ASCII without a quote, a backslash or what an encoder may
+// escape for HTML.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || strings.IndexByte(`"\<>&`, c) >= 0 {
+			return false
+		}
 	}
 	return true
 }
 
 // AgentOf is the agent r was decided for, EditorAgent for Codewhale's own.
-func AgentOf(r approvals.Receipt) string {
-	if r.Agent == "" {
+func AgentOf(r approvals.Receipt) string { return agentName(r.Agent) }
+
+// agentName is agent as the log names it: EditorAgent for none.
+func agentName(agent string) string {
+	if agent == "" {
 		return EditorAgent
 	}
-	return r.Agent
+	return agent
 }
 
 // inRepo reports whether repo is one of dirs or inside one. The receipt

@@ -16,15 +16,21 @@ const maxCandidates = 10
 
 // NotFoundError is why Find found no receipt.
 type NotFoundError struct {
-	ID    string
+	ID string
+	// Files are the files read, oldest first: the log last.
 	Files []string
 }
 
 func (e *NotFoundError) Error() string {
+	id := visibleAgain(e.ID)
 	if len(e.Files) == 0 {
-		return fmt.Sprintf("no receipt %s: no decisions recorded yet", e.ID)
+		return fmt.Sprintf("no receipt %s: no decisions recorded yet", id)
 	}
-	return fmt.Sprintf("no receipt %s in %s: `codewhale-ls log` lists the ids (lines written before receipts have none)", e.ID, strings.Join(e.Files, ", "))
+	read := e.Files[len(e.Files)-1]
+	if rotated := len(e.Files) - 1; rotated > 0 {
+		read = fmt.Sprintf("%s or its %d rotated files", read, rotated)
+	}
+	return fmt.Sprintf("no receipt %s in %s: `codewhale-ls log` lists the ids (lines written before receipts have none)", id, read)
 }
 
 // AmbiguousError is why Find did not choose: more receipts than one have
@@ -38,7 +44,7 @@ type AmbiguousError struct {
 
 func (e *AmbiguousError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s names more than one receipt; give more of its id:", e.ID)
+	fmt.Fprintf(&b, "%s names more than one receipt; give more of its id:", visibleAgain(e.ID))
 	for _, c := range e.Candidates {
 		fmt.Fprintf(&b, "\n  %s  %s  %s  %s  %s", c.ID, c.Time.UTC().Format("2006-01-02T15:04:05Z"), AgentOf(c), c.Decision, visibleAgain(c.Tool))
 	}
@@ -54,7 +60,7 @@ func (e *AmbiguousError) Error() string {
 // listing them when several do.
 func (r *Reader) Find(id string) (approvals.Receipt, error) {
 	if len(id) < MinIDPrefix {
-		return approvals.Receipt{}, fmt.Errorf("a receipt id has at least %d characters; got %q", MinIDPrefix, id)
+		return approvals.Receipt{}, fmt.Errorf("a receipt id has at least %d characters; got %s", MinIDPrefix, visibleAgain(id))
 	}
 	var (
 		exact      *approvals.Receipt
@@ -62,7 +68,7 @@ func (r *Reader) Find(id string) (approvals.Receipt, error) {
 		count      int
 	)
 	files := r.Files()
-	err := r.Scan(Filter{}, func(rc approvals.Receipt) {
+	err := r.scan(Filter{idPrefix: id}, r.log.shown(func(rc approvals.Receipt) {
 		switch {
 		case rc.ID == id:
 			exact = &rc
@@ -72,7 +78,7 @@ func (r *Reader) Find(id string) (approvals.Receipt, error) {
 				candidates = append(candidates, rc)
 			}
 		}
-	})
+	}))
 	switch {
 	case err != nil:
 		return approvals.Receipt{}, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
@@ -40,7 +41,7 @@ func newFollower(lf logFile) *follower {
 // read hands fn every whole line appended since the last read. A file
 // cut back under what was read (a writer removing what a full disk left
 // of a line, or a person emptying the log) is read on from its new end.
-func (fl *follower) read(l Log, f Filter, fn func(approvals.Receipt)) error {
+func (fl *follower) read(l Log, f Filter, fn func(entry)) error {
 	info, err := fl.file.file.Stat()
 	if err != nil {
 		return fmt.Errorf("cannot read the decision log %s: %w", fl.file.name, err)
@@ -58,7 +59,7 @@ func (fl *follower) read(l Log, f Filter, fn func(approvals.Receipt)) error {
 
 // finish reads what is left of a file rotated away: no writer appends to
 // it any more, so a last line without its end is a torn one.
-func (fl *follower) finish(l Log, f Filter, fn func(approvals.Receipt)) error {
+func (fl *follower) finish(l Log, f Filter, fn func(entry)) error {
 	if err := fl.read(l, f, fn); err != nil {
 		return err
 	}
@@ -91,13 +92,14 @@ func (r *Reader) Follow(ctx context.Context, f Filter, fn func(approvals.Receipt
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	shown := r.log.shown(fn)
 	for {
 		if r.newest != nil {
-			if err := r.newest.read(r.log, f, fn); err != nil {
+			if err := r.newest.read(r.log, f, shown); err != nil {
 				return err
 			}
 		}
-		moved, err := r.followRotation(f, fn)
+		moved, err := r.followRotation(f, shown)
 		if err != nil {
 			return err
 		}
@@ -115,7 +117,7 @@ func (r *Reader) Follow(ctx context.Context, f Filter, fn func(approvals.Receipt
 // followRotation moves on to the file now at the log's path when it is
 // no longer the one being read, first reading what the rotation left
 // behind; moved reports that it did.
-func (r *Reader) followRotation(f Filter, fn func(approvals.Receipt)) (moved bool, err error) {
+func (r *Reader) followRotation(f Filter, fn func(entry)) (moved bool, err error) {
 	onDisk, err := os.Lstat(r.log.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -126,91 +128,95 @@ func (r *Reader) followRotation(f Filter, fn func(approvals.Receipt)) (moved boo
 	case r.newest != nil && os.SameFile(onDisk, r.newest.file.info):
 		return false, nil
 	}
-	var seen []logFile
-	if r.newest != nil {
-		if err := r.newest.finish(r.log, f, fn); err != nil {
-			return false, err
+	// The new log and the generations rotated before it are opened
+	// together under the writers' lock, so that none is half renamed.
+	var (
+		file    *os.File
+		info    fs.FileInfo
+		between []logFile
+	)
+	err = underWritersLock(r.log.Path, func() error {
+		var err error
+		if file, err = openLogFile(r.log.Path); err != nil {
+			return err
 		}
-		seen = append(seen, r.newest.file)
-	}
-	// The generations rotated since: those newer than the file just
-	// finished (all of them when it was deleted, or none was read).
-	for _, g := range r.rotatedSince(seen) {
-		lf, err := r.openGeneration(g, seen)
-		if err != nil || lf == nil {
-			if err != nil {
-				return false, err
-			}
-			continue
+		if info, err = file.Stat(); err != nil {
+			file.Close()
+			return fmt.Errorf("cannot read the decision log %s: %w", r.log.Path, err)
 		}
-		seen = append(seen, *lf)
-		fl := newFollower(*lf)
-		err = fl.finish(r.log, f, fn)
-		fl.close()
-		if err != nil {
-			return false, err
+		var finished fs.FileInfo
+		if r.newest != nil {
+			finished = r.newest.file.info
 		}
-	}
-	file, err := openLogFile(r.log.Path)
+		if between, err = r.rotatedBetween(finished, info); err != nil {
+			file.Close()
+		}
+		return err
+	})
 	if errors.Is(err, fs.ErrNotExist) {
-		// Rotated again meanwhile: the next look finds it.
-		r.replaceNewest(nil)
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	info, err := file.Stat()
-	if err != nil {
-		file.Close()
-		return false, fmt.Errorf("cannot read the decision log %s: %w", r.log.Path, err)
+	next := newFollower(logFile{name: r.log.Path, file: file, info: info})
+	if r.newest != nil {
+		err = r.newest.finish(r.log, f, fn)
 	}
-	r.replaceNewest(newFollower(logFile{name: r.log.Path, file: file, info: info}))
+	for _, lf := range between {
+		fl := newFollower(lf)
+		if err == nil {
+			err = fl.finish(r.log, f, fn)
+		}
+		fl.close()
+	}
+	if err != nil {
+		next.close()
+		return false, err
+	}
+	r.replaceNewest(next)
 	return true, nil
 }
 
-// rotatedSince lists the generations newer than the newest of seen,
-// oldest first (all of them when seen is empty or its file was deleted).
-func (r *Reader) rotatedSince(seen []logFile) []int {
-	existing, finished := 0, maxGenerations+1
+// rotatedBetween opens the rotated files newer than finished (every one
+// when finished is nil: nothing was read yet) other than newest, and
+// returns them oldest first. They are opened from .1 on, newest first,
+// as openAll opens them, so that a writer rotating meanwhile moves a file
+// to where it is still to be opened: none is missed, and one met twice is
+// read once.
+func (r *Reader) rotatedBetween(finished, newest fs.FileInfo) ([]logFile, error) {
+	var newestFirst []logFile
 	for g := 1; g <= maxGenerations; g++ {
-		info, err := os.Lstat(generation(r.log.Path, g))
-		if err != nil {
+		name := generation(r.log.Path, g)
+		file, err := openLogFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
 			break
 		}
-		existing = g
-		if len(seen) > 0 && os.SameFile(info, seen[0].info) {
-			finished = g
+		var info fs.FileInfo
+		if err == nil {
+			info, err = file.Stat()
+			if err != nil {
+				file.Close()
+			}
+		}
+		if err != nil {
+			for _, lf := range newestFirst {
+				lf.file.Close()
+			}
+			return nil, err
+		}
+		if finished != nil && os.SameFile(info, finished) {
+			file.Close()
 			break
 		}
-	}
-	var gens []int
-	for g := min(finished-1, existing); g >= 1; g-- {
-		gens = append(gens, g)
-	}
-	return gens
-}
-
-// openGeneration opens the g-th generation, nil when it is gone or
-// already read under another name.
-func (r *Reader) openGeneration(g int, seen []logFile) (*logFile, error) {
-	name := generation(r.log.Path, g)
-	file, err := openLogFile(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	info, err := file.Stat()
-	if err != nil || opened(seen, info) {
-		file.Close()
-		if err != nil {
-			return nil, fmt.Errorf("cannot read the decision log %s: %w", name, err)
+		if os.SameFile(info, newest) || opened(newestFirst, info) {
+			file.Close()
+			continue
 		}
-		return nil, nil
+		newestFirst = append(newestFirst, logFile{name: name, file: file, info: info})
 	}
-	return &logFile{name: name, file: file, info: info}, nil
+	slices.Reverse(newestFirst)
+	return newestFirst, nil
 }
 
 // skipToEnd makes Follow start at the end of the snapshot without

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 // Log is the decision log at Path (approvals.DefaultDecisionLogPath) and
@@ -79,6 +80,22 @@ func (r *Reader) Close() error {
 // the end of the newest file, where Follow goes on. A line being written
 // at the end of the newest file is left for Follow.
 func (r *Reader) Scan(f Filter, fn func(approvals.Receipt)) error {
+	return r.scan(f, r.log.shown(fn))
+}
+
+// shown decodes an entry whole and hands its receipt, masked again, to fn.
+func (l Log) shown(fn func(approvals.Receipt)) func(entry) {
+	return func(e entry) {
+		if rc, ok := l.receipt(e); ok {
+			fn(rc.Masked())
+		}
+	}
+}
+
+// scan calls fn with the entry of every line f selects, not yet decoded
+// whole: decoding a receipt whole, and masking it again, cost far more
+// than reading what the filters read, so only the receipts shown pay.
+func (r *Reader) scan(f Filter, fn func(entry)) error {
 	for i, lf := range r.files {
 		if i == len(r.files)-1 {
 			r.newest = newFollower(lf)
@@ -100,14 +117,14 @@ func (r *Reader) Scan(f Filter, fn func(approvals.Receipt)) error {
 // when n <= 0), oldest first, and how many f selected in all.
 func (r *Reader) Last(f Filter, n int) ([]approvals.Receipt, int, error) {
 	var (
-		ring    []approvals.Receipt
+		ring    []entry
 		matched int
 	)
-	err := r.Scan(f, func(rc approvals.Receipt) {
+	err := r.scan(f, func(e entry) {
 		if n <= 0 || len(ring) < n {
-			ring = append(ring, rc)
+			ring = append(ring, e)
 		} else {
-			ring[matched%n] = rc
+			ring[matched%n] = e
 		}
 		matched++
 	})
@@ -116,11 +133,16 @@ func (r *Reader) Last(f Filter, n int) ([]approvals.Receipt, int, error) {
 		start := matched % n
 		ring = slices.Concat(ring[start:], ring[:start])
 	}
-	return ring, matched, err
+	receipts := make([]approvals.Receipt, 0, len(ring))
+	keep := r.log.shown(func(rc approvals.Receipt) { receipts = append(receipts, rc) })
+	for _, e := range ring {
+		keep(e)
+	}
+	return receipts, matched, err
 }
 
-// readLines calls fn with each receipt f selects among lines' whole lines.
-func readLines(l Log, lines *lineReader, f Filter, fn func(approvals.Receipt)) error {
+// readLines hands fn the entry of each whole line of lines f selects.
+func readLines(l Log, lines *lineReader, f Filter, fn func(entry)) error {
 	for {
 		line, skipped, err := lines.next()
 		if errors.Is(err, io.EOF) {
@@ -133,46 +155,91 @@ func readLines(l Log, lines *lineReader, f Filter, fn func(approvals.Receipt)) e
 	}
 }
 
-// take decodes one line and hands its receipt to fn when f selects it;
-// a line that is no receipt goes to l.Skip.
-func (l Log) take(line []byte, skipped *Skipped, lines *lineReader, f Filter, fn func(approvals.Receipt)) {
+// entry is a line of the log whose header a filter selected.
+type entry struct {
+	line []byte
+	// at names the line, should it be no receipt after all.
+	at Skipped
+}
+
+// header is what filters read of a receipt: decoding only it skips the
+// rest of the line without building it.
+type header struct {
+	ID       string       `json:"id"`
+	Time     time.Time    `json:"time"`
+	Agent    string       `json:"agent"`
+	Repo     string       `json:"repo"`
+	Tool     string       `json:"tool"`
+	Decision gate.Verdict `json:"decision"`
+}
+
+// take hands fn the entry of one line when f selects it; a line that is
+// no receipt goes to l.Skip.
+func (l Log) take(line []byte, skipped *Skipped, lines *lineReader, f Filter, fn func(entry)) {
+	at := Skipped{File: lines.name, Line: lines.line}
 	if skipped == nil {
-		if len(bytes.TrimSpace(line)) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 || !f.mayMatch(line) {
 			return
 		}
-		rc, err := Decode(line)
+		var h header
+		err := decode(line, &h)
+		if err == nil && (h.Time.IsZero() || h.Decision == "") {
+			err = errors.New("not a receipt: it has no time or no decision")
+		}
 		if err == nil {
-			if f.Match(rc) {
-				fn(rc)
+			if f.matches(h) {
+				fn(entry{line: line, at: at})
 			}
 			return
 		}
-		skipped = &Skipped{File: lines.name, Line: lines.line, Why: err.Error()}
+		at.Why = err.Error()
+		skipped = &at
 	}
 	if l.Skip != nil {
 		l.Skip(*skipped)
 	}
 }
 
-// Decode reads one line of the log as a receipt, written by this release
-// (v1) or before receipts (no "v"), with every text masked again
-// (approvals.Receipt.Masked): a line written before the log masked
-// secrets shows none either. The error never quotes the line.
-func Decode(line []byte) (approvals.Receipt, error) {
+// receipt decodes e whole, written by this release (v1) or before
+// receipts (no "v"); false, told to l.Skip, when it is no receipt after
+// all. Before it is shown, every text is masked again
+// (approvals.Receipt.Masked), so that a line written before the log
+// masked secrets shows none either.
+func (l Log) receipt(e entry) (approvals.Receipt, bool) {
 	var rc approvals.Receipt
-	if err := json.Unmarshal(line, &rc); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			return rc, fmt.Errorf("not JSON (at byte %d)", syntax.Offset)
+	if err := decode(e.line, &rc); err != nil {
+		e.at.Why = err.Error()
+		if l.Skip != nil {
+			l.Skip(e.at)
 		}
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return rc, fmt.Errorf("not a receipt: %q is not a %s", typeErr.Field, typeErr.Type)
-		}
-		return rc, errors.New("not a receipt")
+		return rc, false
 	}
-	if rc.Time.IsZero() || rc.Decision == "" {
-		return rc, errors.New("not a receipt: it has no time or no decision")
+	return rc, true
+}
+
+// decode reads line into v; the error never quotes the line, which may
+// hold what the log masks.
+func decode(line []byte, v any) error {
+	err := json.Unmarshal(line, v)
+	if err == nil {
+		return nil
 	}
-	return rc.Masked(), nil
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return fmt.Errorf("not JSON (at byte %d)", syntax.Offset)
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return fmt.Errorf("not a receipt: %q is not a %s", typeErr.Field, typeErr.Type)
+	}
+	return errors.New("not a receipt")
+}
+
+// WriteJSON writes r as one line of JSON, the schema of
+// docs/codewhale/contract.md §4 "Receipts" (`codewhale-ls log --json`,
+// which the editors read).
+func WriteJSON(w io.Writer, r approvals.Receipt) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
 }

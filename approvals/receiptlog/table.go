@@ -59,7 +59,7 @@ func NewTable(o TableOptions) *Table {
 		o.Location = time.Local
 	}
 	room := o.Width - fixedColumns
-	t := &Table{opts: o, repoWidth: max(room*24/100, 10), whatWidth: max(room*44/100, 16)}
+	t := &Table{opts: o, repoWidth: max(room*20/100, 10), whatWidth: max(room*40/100, 16)}
 	t.byWidth = max(room-t.repoWidth-t.whatWidth, 16)
 	return t
 }

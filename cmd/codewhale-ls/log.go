@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -127,7 +126,7 @@ func logShow(fs *flagSet, stdout, stderr io.Writer) int {
 		return logFailed
 	}
 	if fs.bools["json"] {
-		writeReceipt(stdout, r)
+		_ = receiptlog.WriteJSON(stdout, r)
 		return logOK
 	}
 	receiptlog.Explain(stdout, r, receiptlog.TableOptions{Home: home})
@@ -174,8 +173,8 @@ func logFilter(fs *flagSet, now time.Time) (receiptlog.Filter, error) {
 }
 
 // logPath is --file, else the log under the Codewhale home
-// (approvals.DefaultDecisionLogFor: CODEWHALE_HOME, the config's
-// directory, ~/.codewhale), and the user's home for ~ in the table.
+// (approvals.DefaultDecisionLogFor: $CODEWHALE_HOME, else ~/.codewhale),
+// and the user's home for ~ in the table.
 func logPath(fs *flagSet) (path, home string, err error) {
 	opts := config.Options{Env: config.OSEnv{}}
 	paths, _ := config.ResolvePaths(opts)
@@ -218,7 +217,7 @@ func newLogPrinter(asJSON bool, stdout io.Writer, home string) *logPrinter {
 // print prints one receipt, after the table's header the first time.
 func (p *logPrinter) print(r approvals.Receipt) {
 	if p.json {
-		writeReceipt(p.w, r)
+		_ = receiptlog.WriteJSON(p.w, r)
 		return
 	}
 	p.printHeader()
@@ -260,14 +259,6 @@ func plural(n int, what string) string {
 		return what
 	}
 	return what + "s"
-}
-
-// writeReceipt writes r as one JSON line, the schema of
-// docs/codewhale/contract.md §4 "Receipts".
-func writeReceipt(w io.Writer, r approvals.Receipt) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(r)
 }
 
 // skipReport tells stderr of the lines the log could not show, the

@@ -1,72 +1,18 @@
 package secrets
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/codewhale-ls/codewhale-ls/gate/secrets/secretstest"
 )
 
 const (
-	alnum     = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	upperNum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0234567"
-	base64url = alnum + "-_"
+	alnum     = secretstest.Alnum
+	base64url = secretstest.Base64URL
 )
 
-// fake is n characters of alphabet drawn from seed: format-valid, never a
-// real secret. Tokens are built at run time so no token-shaped literal
-// sits in the repository.
-func fake(seed uint64, alphabet string, n int) string {
-	r := rand.New(rand.NewPCG(seed, 26))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return string(b)
-}
-
-// token is one secret of a kind, as it appears in text (whole) and the
-// part that must never survive masking.
-type token struct {
-	kind, text, secret string
-}
-
-// tokens are one fake of every shape Mask knows, drawn from seed.
-func tokens(seed uint64) []token {
-	f := func(alphabet string, n int) string { seed++; return fake(seed, alphabet, n) }
-	whole := func(kind, text string) token { return token{kind, text, text} }
-	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJ" + f(base64url, 40) + "." + f(base64url, 43)
-	pem := f(alnum, 64) + "\n" + f(alnum, 64) + "\n" + f(alnum, 20)
-	pw, awsSecret, query, hook := f(alnum, 14), f(alnum, 40), f(alnum, 24), f(alnum, 24)
-	basic, urlPass, bearer := f(alnum, 16), f(alnum, 12), f(base64url, 30)
-	return []token{
-		whole("github token", "ghp_"+f(alnum, 36)),
-		whole("github token", "gho_"+f(alnum, 36)),
-		whole("github token", "ghu_"+f(alnum, 36)),
-		whole("github token", "ghs_"+f(alnum, 36)),
-		whole("github token", "ghr_"+f(alnum, 36)),
-		whole("github token", "github_pat_"+f(alnum, 22)+"_"+f(alnum, 59)),
-		whole("gitlab token", "glpat-"+f(base64url, 20)),
-		whole("aws access key id", "AKIA"+f(upperNum, 16)),
-		whole("aws access key id", "ASIA"+f(upperNum, 16)),
-		whole("google api key", "AIza"+f(base64url, 35)),
-		whole("slack token", "xoxb-"+f("0123456789", 12)+"-"+f("0123456789", 13)+"-"+f(alnum, 24)),
-		whole("slack token", "xoxp-"+f("0123456789", 12)+"-"+f(alnum, 30)),
-		{"slack webhook", "https://hooks.slack.com/services/T" + f(upperNum, 8) + "/B" + f(upperNum, 8) + "/" + hook, hook},
-		whole("stripe key", "sk_live_"+f(alnum, 24)),
-		whole("stripe key", "rk_live_"+f(alnum, 24)),
-		whole("stripe key", "sk_test_"+f(alnum, 24)),
-		whole("npm token", "npm_"+f(alnum, 36)),
-		whole("jwt", jwt),
-		{"private key", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + pem + "\n-----END OPENSSH PRIVATE KEY-----", pem},
-		{"aws secret access key", "AWS_SECRET_ACCESS_KEY=" + awsSecret, awsSecret},
-		{"password", "password=" + pw, pw},
-		{"token", "https://example.com/api?user=me&access_token=" + query, query},
-		{"authorization", "Authorization: Basic " + basic, basic},
-		{"authorization", "authorization: Bearer " + bearer, bearer},
-		{"mysql password", "mysql -u root -p" + pw + "x", pw + "x"},
-		{"url password", "https://deploy:" + urlPass + "@git.example.com/r.git", urlPass},
-	}
-}
+var fake = secretstest.Fake
 
 func TestMaskRealisticCommands(t *testing.T) {
 	ghp := "ghp_" + fake(1, alnum, 36)
@@ -101,17 +47,17 @@ func TestMaskRealisticCommands(t *testing.T) {
 }
 
 func TestMaskEveryShape(t *testing.T) {
-	for _, tok := range tokens(42) {
-		command := "run --flag " + tok.text + " && echo done"
+	for _, tok := range secretstest.Tokens(42) {
+		command := "run --flag " + tok.Text + " && echo done"
 		got, found := Mask(command)
-		if strings.Contains(got, tok.secret) || found == 0 {
-			t.Errorf("%s not masked (%d found): %q", tok.kind, found, got)
+		if strings.Contains(got, tok.Secret) || found == 0 {
+			t.Errorf("%s not masked (%d found): %q", tok.Kind, found, got)
 		}
-		if !strings.Contains(got, Placeholder(tok.kind)) {
-			t.Errorf("%s: no %q in %q", tok.kind, Placeholder(tok.kind), got)
+		if !strings.Contains(got, Placeholder(tok.Kind)) {
+			t.Errorf("%s: no %q in %q", tok.Kind, Placeholder(tok.Kind), got)
 		}
 		if !strings.HasPrefix(got, "run --flag ") || !strings.HasSuffix(got, " && echo done") {
-			t.Errorf("%s: the rest of the command was not kept: %q", tok.kind, got)
+			t.Errorf("%s: the rest of the command was not kept: %q", tok.Kind, got)
 		}
 	}
 }
@@ -165,14 +111,14 @@ func FuzzMask(f *testing.F) {
 	f.Add("mysql -p", "-----BEGIN RSA PRIVATE KEY-----", uint64(4))
 	f.Add("https://u:", "⟪secret: x⟫", uint64(5))
 	f.Fuzz(func(t *testing.T, before, after string, seed uint64) {
-		for _, tok := range tokens(seed) {
-			if strings.Contains(before, tok.secret) || strings.Contains(after, tok.secret) {
+		for _, tok := range secretstest.Tokens(seed) {
+			if strings.Contains(before, tok.Secret) || strings.Contains(after, tok.Secret) {
 				continue
 			}
-			text := before + " " + tok.text + " " + after
+			text := before + " " + tok.Text + " " + after
 			masked, _ := Mask(text)
-			if strings.Contains(masked, tok.secret) {
-				t.Fatalf("%s survived: Mask(%q) = %q", tok.kind, text, masked)
+			if strings.Contains(masked, tok.Secret) {
+				t.Fatalf("%s survived: Mask(%q) = %q", tok.Kind, text, masked)
 			}
 			if again, n := Mask(masked); again != masked || n != 0 {
 				t.Fatalf("not idempotent (%d more): Mask(%q) = %q", n, masked, again)
@@ -191,8 +137,8 @@ func FuzzMask(f *testing.F) {
 func BenchmarkMask1MiB(b *testing.B) {
 	var line strings.Builder
 	words := []string{"git", "log", "--format=%H", "6cfb3d5e8f7a9b0c1d2e3f4a5b6c7d8e9f0a1b2c", "cargo", "build", "-p", "x", "password=p", "https://h/x?token=t"}
-	for _, tok := range tokens(7) {
-		words = append(words, strings.ReplaceAll(tok.text, "\n", " "))
+	for _, tok := range secretstest.Tokens(7) {
+		words = append(words, strings.ReplaceAll(tok.Text, "\n", " "))
 	}
 	for i := 0; line.Len() < 1<<20; i++ {
 		line.WriteString(words[i%len(words)])
