@@ -129,6 +129,7 @@ func TestNvimLogReceipts(t *testing.T) {
 		tm.waitScreen("filters: decision=deny", "newest last")
 		tm.typeText("\n")
 		tm.waitScreen("codewhale://log/"+ids["deny"], "receipt:")
+		saveLogView(t, tm, nv, "show")
 		explained := dumpView(t, tm, dump)
 		if e := strings.Join(explained, "\n"); !strings.Contains(e, ids["deny"]) || !strings.Contains(e, "you, in Neovim") || !strings.Contains(e, "⟪secret: github token⟫") {
 			t.Errorf("log show %s:\n%s", ids["deny"], strings.Join(explained, "\n"))
@@ -309,7 +310,7 @@ func saveLogView(t *testing.T, tm *tmuxNeovim, nv neovim, name string) {
 	dir := screenshotDir(t)
 	out := filepath.Join(dir, "nvim-log-"+nv.label+"-"+name+".png")
 	if os.Getenv("CODEWHALE_UPDATE_SCREENSHOTS") == "1" && nv.chroot != "" {
-		out = filepath.Join("..", "docs", "images", "nvim-log.png")
+		out = filepath.Join("..", "docs", "images", "nvim-log-"+name+".png")
 	}
 	if err := os.WriteFile(out, img.Bytes(), 0o644); err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ M.filter_keys = filter_keys
 
 -- The columns as `codewhale-ls log` draws them (approvals/receiptlog,
 -- table.go): TIME, AGENT, DECISION and ID of fixed width, REPO, WHAT and
--- DECIDED BY sharing the rest of the window (24, 44 and 32 in a hundred),
+-- DECIDED BY sharing the rest of the window (20, 40 and 40 in a hundred),
 -- each keeping a readable minimum.
 local fixed = { time = 19, agent = #'copilot-cli', decision = #'DECISION', id = 10 }
 local gap = '  '
@@ -49,8 +49,8 @@ local gap = '  '
 function M.widths(width)
   local room = width - (fixed.time + fixed.agent + fixed.decision + fixed.id + 6 * #gap)
   local w = { time = fixed.time, agent = fixed.agent, decision = fixed.decision }
-  w.repo = math.max(math.floor(room * 24 / 100), 10)
-  w.what = math.max(math.floor(room * 44 / 100), 16)
+  w.repo = math.max(math.floor(room * 20 / 100), 10)
+  w.what = math.max(math.floor(room * 40 / 100), 16)
   w.decider = math.max(room - w.repo - w.what, 16)
   return w
 end
@@ -630,6 +630,9 @@ function M.explain(view)
   end
   local argv = vim.list_extend({ program() or 'codewhale-ls', 'log', 'show', id }, file_args())
   local buf = scratch_window('codewhale://log/' .. text(id))
+  -- The explanation is long (the input, who decided, nine layers): most
+  -- of the screen, the log's line of it still in sight above.
+  api.nvim_win_set_height(0, math.max(10, math.floor(vim.o.lines * 0.6)))
   local function set(lines)
     if api.nvim_buf_is_valid(buf) then
       vim.bo[buf].modifiable = true
