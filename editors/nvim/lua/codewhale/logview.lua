@@ -301,7 +301,6 @@ end
 
 --- Drawing -------------------------------------------------------------------
 
-
 -- fit is s cut or padded to width screen cells; a cut ends in …, or,
 -- from_start, starts with it (the end of a path names the repository).
 ---@param s string
@@ -313,7 +312,10 @@ local function fit(s, width, from_start)
   if w <= width then
     return s .. string.rep(' ', width - w)
   end
-  local cut = s
+  -- At most width characters (each a cell or more) of a text that may be
+  -- kilobytes long, then one less until the … fits.
+  local n = vim.fn.strchars(s)
+  local cut = vim.fn.strcharpart(s, from_start and math.max(n - width, 0) or 0, width)
   while vim.fn.strdisplaywidth(cut) > width - 1 do
     local n = vim.fn.strchars(cut)
     cut = from_start and vim.fn.strcharpart(cut, 1, n - 1) or vim.fn.strcharpart(cut, 0, n - 1)
