@@ -33,13 +33,15 @@ type logCall struct {
 
 // TestNvimLogReceipts is issue 26's check of the decision log view in
 // both Neovims: a real Claude Code's hook asks, through the editor, about
-// three shell calls, and a person at Neovim's card answers once, deny
-// (a command carrying a GitHub token) and always. The log then has one
-// receipt per call whose decider is that person, with the answer and
-// where (Neovim, as its LSP clientInfo names it); `:Codewhale log`
-// shows them, typed as a person types; `f` with decision=deny selects
-// exactly the log's denies, agent=codex none; <CR> explains one; and no
-// token is in the file, the view or the explanation.
+// a call a rule denies (cargo publish) and three shell calls a person at
+// Neovim's card answers once, deny (a command carrying a GitHub token)
+// and always. The log then has the rule's receipt (its file and line) and
+// one per card whose decider is that person, with the answer and where
+// (Neovim, as its LSP clientInfo names it); `:Codewhale log` shows them,
+// typed as a person types; `f` with decision=deny selects exactly the
+// log's denies (the rule's and the person's), agent=codex none; <CR>
+// explains one; and no token is in the file, the view or the
+// explanation.
 func TestNvimLogReceipts(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nv neovim) {
 		s, tm, ctx := startLogNeovim(t, nv)
@@ -50,6 +52,11 @@ func TestNvimLogReceipts(t *testing.T) {
 			{"once", "log-once.txt", s.A.Shell(touchCommand("log-once.txt"))},
 			{"deny", "log-deny.txt", s.A.Shell("GITHUB_TOKEN=" + fakeGitHubToken + " gh api user > log-deny.txt")},
 			{"always", "log-always.txt", s.A.Shell("make log-always.txt")},
+		}
+		// First a rule's deny (the session's permissions.toml denies
+		// cargo publish), no card: the log holds other deciders too.
+		if r := s.Run(s.Repo, s.A.Shell("cargo publish")); !strings.Contains(r.Results[0], "cargo publish") {
+			t.Errorf("cargo publish: the model was told %q", r.Results[0])
 		}
 		for _, c := range calls {
 			started := time.Now()
@@ -76,6 +83,17 @@ func TestNvimLogReceipts(t *testing.T) {
 			}
 			ids[c.answer] = r.ID
 		}
+		var rule []approvals.Receipt
+		for _, r := range receipts {
+			if r.Decider != nil && r.Decider.Kind == approvals.DecidedByRule {
+				rule = append(rule, r)
+			}
+		}
+		if len(rule) != 1 || rule[0].Decision != "deny" || !strings.HasSuffix(rule[0].Decider.File, "permissions.toml") || rule[0].Decider.Line == 0 {
+			t.Errorf("the rule's deny of cargo publish: %+v", rule)
+		} else {
+			ids["rule"] = rule[0].ID
+		}
 		if !inputHas(receiptByID(receipts, ids["deny"]), "⟪secret: ") {
 			t.Errorf("the deny's input does not show the token masked: %+v", receiptByID(receipts, ids["deny"]).Input)
 		}
@@ -84,7 +102,8 @@ func TestNvimLogReceipts(t *testing.T) {
 		dump := filepath.Join(s.Root, "nvim", "view.txt")
 		tm.typeText(":command! CwDump lua vim.fn.writefile(vim.api.nvim_buf_get_lines(0, 0, -1, false), '" + dump + "')\n")
 		tm.typeText(":Codewhale log\n")
-		screen := tm.waitScreen("Decision log:", "newest last", "DECIDED BY", "you, in Neovim", "approved once", "denied", "approved always")
+		screen := tm.waitScreen("Decision log:", "newest last", "DECIDED BY", "you, in Neovim", "approved once", "denied", "approved always",
+			"the rule 'cargo publish' at ")
 		saveLogView(t, tm, nv, "all")
 		view := dumpView(t, tm, dump)
 		for answer, id := range ids {
@@ -109,7 +128,7 @@ func TestNvimLogReceipts(t *testing.T) {
 				denies = append(denies, r.ID)
 			}
 		}
-		if got := viewIDs(view); !sameSet(got, denies) {
+		if got := viewIDs(view); len(denies) < 2 || !sameSet(got, denies) {
 			t.Errorf("decision=deny shows %q, the log's denies are %q:\n%s", got, denies, strings.Join(view, "\n"))
 		}
 		tm.typeText("f")
