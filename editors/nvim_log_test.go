@@ -40,8 +40,8 @@ type logCall struct {
 // (Neovim, as its LSP clientInfo names it); `:Codewhale log` shows them,
 // typed as a person types; `f` with decision=deny selects exactly the
 // log's denies (the rule's and the person's), agent=codex none; <CR>
-// explains one; and no token is in the file, the view or the
-// explanation.
+// explains one; r reads again; and no token is in the file, the view or
+// the explanation.
 func TestNvimLogReceipts(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nv neovim) {
 		s, tm, ctx := startLogNeovim(t, nv)
@@ -155,7 +155,15 @@ func TestNvimLogReceipts(t *testing.T) {
 		}
 		noToken(t, "the explanation", tm.capture(false), explained)
 		tm.typeText("q")
-		tm.waitScreen("filters: decision=deny", "newest last")
+		tm.waitScreen("filters: decision=deny", "2 receipts, newest last")
+
+		// r reads again: a deny made meanwhile is there, newest last.
+		s.Run(s.Repo, s.A.Shell("cargo publish"))
+		tm.typeText("r")
+		tm.waitScreen("filters: decision=deny", "3 receipts, newest last")
+		if view = dumpView(t, tm, dump); !strings.Contains(view[len(view)-1], "exec_shell cargo publish") {
+			t.Errorf("after r, the newest line is %q", view[len(view)-1])
+		}
 	})
 }
 
