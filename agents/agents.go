@@ -172,10 +172,7 @@ const NoApprover = "no editor or approval console is serving approvals for this 
 // (named); the reply it returns has nothing left to name, so Final of it
 // changes nothing.
 func (a *Agent) Final(r Reply, call Call) Reply {
-	noAsk := call.NoAsk
-	if noAsk == "" {
-		noAsk = a.NoAsk
-	}
+	noAsk := a.noAskOf(call)
 	if r.Verdict == gate.Ask && noAsk != "" {
 		r.Verdict, r.Reason = gate.Deny, fmt.Sprintf("Codewhale's policy needs a human's approval (%s), and %s; %s", r.Reason, noAsk, NoApprover)
 	}
@@ -186,6 +183,15 @@ func (a *Agent) Final(r Reply, call Call) Reply {
 		r.Reason, r.Layer, r.Location = named(r), 0, nil
 	}
 	return r
+}
+
+// noAskOf is why an ask of call would not reach the agent's user ("" when
+// it would): the call's own reason (its mode), else the agent's.
+func (a *Agent) noAskOf(call Call) string {
+	if call.NoAsk != "" {
+		return call.NoAsk
+	}
+	return a.NoAsk
 }
 
 // Answer renders Final(r) in the agent's form.

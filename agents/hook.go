@@ -45,6 +45,9 @@ type HookFlags struct {
 	// seconds, as written in the agent's settings next to the command; nil
 	// when not given, for the agent's default.
 	Timeout *string
+	// Exact is --exact: Codewhale's decision alone, without the hardening
+	// layer (docs/hardening.md), as the receipts say.
+	Exact bool
 	// Release chooses the Codewhale release reproduced for the workspaces,
 	// ending by ctx's deadline (--codewhale-version, else the codewhale on
 	// PATH: release.Named, release.Detector).
@@ -93,38 +96,44 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 	if err == nil {
 		timeout, err = hookTimeout(agent, flags.Timeout)
 	}
+	// Until the flags are read, the Codewhale home is the environment's
+	// (no --config): a refusal is logged there, if anywhere.
+	opts := config.Options{Env: f.Env}
 	if err != nil {
-		return agent.Deny("codewhale-ls hook " + agent.Name + ": " + err.Error())
+		return f.refuse(opts, flags, Call{}, "codewhale-ls hook "+agent.Name+": "+err.Error())
 	}
+	opts.ConfigFlag = flags.Config
 	// Everything must be answered before the agent stops waiting: most
 	// agents run the tool when a hook times out. That includes reading the
 	// event from a writer that never closes its end.
 	deadline := hookDeadline(f.Started, timeout)
 	data, err := readEvent(stdin, deadline)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return agent.Deny(fmt.Sprintf("the hook event did not end (its writer kept standard input open) before %s's hook timeout (%s)", agent.Name, timeout))
+		return f.refuse(opts, flags, Call{}, fmt.Sprintf("the hook event did not end (its writer kept standard input open) before %s's hook timeout (%s)", agent.Name, timeout))
 	}
 	if err != nil {
-		return agent.Deny(err.Error())
+		return f.refuse(opts, flags, Call{}, err.Error())
 	}
 	call, err := agent.Parse(data)
 	if err != nil {
-		return agent.Deny(err.Error())
+		return f.refuse(opts, flags, Call{}, err.Error())
 	}
 	workspaces, err := f.workspaces(&call)
 	if err != nil {
-		return agent.Deny(err.Error())
+		return f.refuse(opts, flags, call, err.Error())
 	}
 	call.Anchor()
+	opts.Workspace = workspaces.All[0] // the session's project comes first
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	against, err := flags.Release(ctx, workspaces.All...)
 	if err != nil {
-		return agent.Deny(err.Error())
+		return f.refuse(opts, flags, call, err.Error())
 	}
-	decided, err := f.decideEach(ctx, call, workspaces.All, config.Options{ConfigFlag: flags.Config, Env: f.Env, Release: against.Implementation()})
+	opts.Release = against.Implementation()
+	decided, err := f.decideEach(ctx, call, workspaces.All, opts)
 	if err != nil {
-		return agent.Deny(fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %v", agent.Name, timeout, err))
+		return f.refuse(opts, flags, call, fmt.Sprintf("the decision did not finish within %s's hook timeout (%s): %v", agent.Name, timeout, err))
 	}
 	verdict := strictest(decided)
 	if verdict.decision.Decision == gate.Ask {
@@ -139,19 +148,38 @@ func (f HookFlow) Answer(stdin io.Reader) (out Output) {
 		}
 	}
 	d := verdict.decision
-	caller := approvals.Caller{Session: approvals.Session{Agent: agent.Name, ID: call.Session}}
+	caller := approvals.Caller{Session: approvals.Session{Agent: agent.Name, ID: call.Session}, Exact: flags.Exact}
 	if d.Prompt != nil && d.Prompt.Forced {
 		caller.Hold = d.Reason
 	}
 	final := agent.Final(replyTo(d), call)
-	if final.Verdict == gate.Ask {
+	switch {
+	case final.Verdict == gate.Ask:
 		caller.AgentPrompt = agent.Name + "'s own permission prompt"
+	case d.Decision == gate.Ask:
+		caller.Unasked = "no editor or approval console serves this repository, and " + agent.noAskOf(call)
 	}
 	d.Decision, d.Reason = final.Verdict, final.Reason
 	if logged := recordHookDecision(verdict.opts, caller, verdict.req, d); logged.Decision != d.Decision {
 		return agent.Deny(logged.Reason)
 	}
 	return agent.Answer(final)
+}
+
+// refuse denies a call codewhale-ls could not decide (its flags, an
+// event it could not read or parse, a workspace or release it could not
+// find, a decision cut short), and logs the refusal as any decision is,
+// under opts's Codewhale home: every answer the agent gets has its
+// receipt. What is known of the call (its session, tool and input) goes
+// in the receipt; a log that cannot be written leaves the deny as it is.
+func (f HookFlow) refuse(opts config.Options, flags HookFlags, call Call, reason string) Output {
+	req := gate.Request{Tool: call.Tool, Input: call.Input, Workspace: opts.Workspace}
+	if call.CallID != "" {
+		req.CallID = &call.CallID
+	}
+	caller := approvals.Caller{Session: approvals.Session{Agent: f.Agent.Name, ID: call.Session}, Exact: flags.Exact}
+	recordHookDecision(opts, caller, req, gate.Refuse(req, reason))
+	return f.Agent.Deny(reason)
 }
 
 // hookTimeout is the agent's hook timeout: --timeout SECONDS (flag) when

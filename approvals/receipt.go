@@ -80,7 +80,8 @@ const (
 	// DecidedByPerson: a person answered the approval card.
 	DecidedByPerson = "person"
 	// DecidedByNobody: a card was put up and nobody answered it (timed
-	// out, dismissed, the editor went away), or none could be shown.
+	// out, dismissed, the editor went away), none could be shown, or
+	// nobody could be asked at all (Caller.Unasked).
 	DecidedByNobody = "unanswered"
 	// DecidedBySessionGrant: an earlier "approve for session" answer.
 	DecidedBySessionGrant = "session-grant"
@@ -143,6 +144,10 @@ type Caller struct {
 	// AgentPrompt names the agent's own prompt the call was handed to
 	// ("Claude Code's own permission prompt"), "" when none was.
 	AgentPrompt string
+	// Unasked says why nobody could be asked about a call a person had
+	// to decide (no editor or console serving, an agent that cannot put
+	// the ask to its user), "" when someone was or none had to be.
+	Unasked string
 	// Exact: the hardening layer was off (docs/hardening.md).
 	Exact bool
 }
@@ -166,10 +171,15 @@ const receiptFieldBytes = 4 << 10
 
 // maskWindow is how much of each end of a long value is masked: a value
 // longer than twice this is cut to its two ends before masking, so a
-// 1 MiB command costs a receipt no more than a 128 KiB one. No secret
-// shape is near this long, so one cut by the window sits outside the
-// 2 KiB ends the receipt keeps.
-const maskWindow = 64 << 10
+// 1 MiB command costs a receipt what a 32 KiB one does. The longest
+// secret shape (a PEM block of an RSA 4096 key, about 3.3 KiB) is far
+// shorter, so one cut by the window lies outside the 2 KiB ends the
+// receipt keeps, however much masking shortens what precedes it.
+const maskWindow = 16 << 10
+
+// longestSecret bounds the length of a secret shape as problem.Visible
+// shows it: a PEM block of an RSA 4096 key, its line breaks escaped.
+const longestSecret = 4 << 10
 
 // ReceiptFor is the receipt of d, the final decision of req, made for
 // c at now; where names where a person is asked ("" for nowhere).
@@ -255,10 +265,15 @@ func deciderOf(d gate.Decision, c Caller, where string) Decider {
 	case d.Layer == gate.LayerApproval && d.Decision == gate.Deny && c.Hold != "":
 		dec.Kind = DecidedByForcedHold
 		dec.Summary = "a forced hold no one here could answer: " + c.Hold
+	case d.Layer == gate.LayerApproval && d.Decision == gate.Deny && c.Unasked != "":
+		dec.Kind = DecidedByNobody
+		dec.Summary = "nobody could be asked: " + c.Unasked
 	case d.Layer == gate.LayerPermissions && d.Rule != nil:
 		dec.Kind = DecidedByRule
 		dec.Summary = ruleWords(dec)
-	case d.Layer == gate.LayerPosture:
+	case d.ByPosture:
+		// Layer 8 under a posture that settles it; a deny of layer 1 is
+		// a file Codewhale refuses to start on, named by the default.
 		dec.Kind, dec.Posture = DecidedByPosture, d.Posture
 		dec.Summary = "the runtime permission posture " + d.Posture
 	default:
@@ -334,28 +349,38 @@ func receiptInputs(input map[string]any) []ReceiptInput {
 	fields := make([]ReceiptInput, 0, len(input))
 	for _, name := range inputOrder(input) {
 		value := fieldValue(input[name])
-		text := maskedEnds(value)
-		shown := problem.Visible{}.CapShown(text, receiptFieldBytes)
+		shown, cut := maskedEnds(value)
 		field, _ := problem.Visible{}.Show(name)
-		fields = append(fields, ReceiptInput{Field: field, Text: shown, Bytes: len(value), Cut: shown != text || len(value) > 2*maskWindow})
+		fields = append(fields, ReceiptInput{Field: field, Text: shown, Bytes: len(value), Cut: cut})
 	}
 	return fields
 }
 
-// maskedEnds is value shown visibly with its secrets masked; a value
-// longer than 2×maskWindow keeps only its two ends, each masked, joined
-// by the cut mark CapShown would put there.
-func maskedEnds(value string) string {
-	if len(value) <= 2*maskWindow {
-		text, _ := problem.Visible{}.Show(value)
-		masked, _ := secrets.Mask(text)
-		return masked
+// maskedEnds is value shown visibly with its secrets masked, at most
+// receiptFieldBytes of it. A value longer than 2×maskWindow has only its
+// two maskWindow ends shown and masked, each then cut to its outer half
+// of receiptFieldBytes: what a window's cut may split lies at the
+// window's inner edge, which that keeps out of view unless masking
+// shortened the window by nearly all of it; such a value (its end packed
+// with secrets) is masked whole instead. cut says the text keeps only
+// the value's ends.
+func maskedEnds(value string) (text string, cut bool) {
+	if len(value) > 2*maskWindow {
+		head, _ := problem.Visible{}.Show(strings.ToValidUTF8(value[:maskWindow], ""))
+		tail, _ := problem.Visible{}.Show(strings.ToValidUTF8(value[len(value)-maskWindow:], ""))
+		head, _ = secrets.Mask(head)
+		tail, _ = secrets.Mask(tail)
+		half := receiptFieldBytes / 2
+		if len(head) >= half+longestSecret && len(tail) >= half+longestSecret {
+			head = strings.ToValidUTF8(head[:half], "")
+			tail = strings.ToValidUTF8(tail[len(tail)-half:], "")
+			return problem.Visible{}.JoinEnds(head, tail, len(value)-len(head)-len(tail)), true
+		}
 	}
-	head, _ := problem.Visible{}.Show(strings.ToValidUTF8(value[:maskWindow], ""))
-	tail, _ := problem.Visible{}.Show(strings.ToValidUTF8(value[len(value)-maskWindow:], ""))
-	head, _ = secrets.Mask(head)
-	tail, _ = secrets.Mask(tail)
-	return problem.Visible{}.CapShown(head+tail, receiptFieldBytes)
+	text, _ = problem.Visible{}.Show(value)
+	masked, _ := secrets.Mask(text)
+	shown := problem.Visible{}.CapShown(masked, receiptFieldBytes)
+	return shown, shown != masked
 }
 
 // masked is r with every text that may quote the call masked: the
@@ -384,7 +409,7 @@ func (r Receipt) masked() Receipt {
 // editors' decision views, codewhale/decision): every string of its input,
 // its reason, rule and trace with their secrets masked. A string longer
 // than 2×maskWindow keeps only its masked ends (maskedEnds), so a 1 MiB
-// command costs the notification what a 128 KiB one does.
+// command costs the notification what a 32 KiB one does.
 func MaskDecision(d gate.Decision) gate.Decision {
 	d.Reason, _ = secrets.Mask(d.Reason)
 	if d.Rule != nil {
@@ -397,7 +422,7 @@ func MaskDecision(d gate.Decision) gate.Decision {
 		for k, v := range d.Input {
 			if s, ok := v.(string); ok {
 				if len(s) > 2*maskWindow {
-					v = maskedEnds(s)
+					v, _ = maskedEnds(s)
 				} else {
 					v, _ = secrets.Mask(s)
 				}

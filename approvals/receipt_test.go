@@ -52,8 +52,14 @@ func TestReceiptNamesItsDecider(t *testing.T) {
 		},
 		{
 			"the posture", Caller{},
-			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPosture, LayerName: "posture", Posture: "read-only"},
-			Decider{Kind: DecidedByPosture, Summary: "the runtime permission posture read-only", Posture: "read-only"},
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Posture: "never", ByPosture: true},
+			Decider{Kind: DecidedByPosture, Summary: "the runtime permission posture never", Posture: "never"},
+		},
+		{
+			"a file Codewhale refuses to start on, not the posture", Caller{},
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPosture, LayerName: "posture", Posture: "ask", Location: &gate.Location{File: perms, Line: 3},
+				Reason: "Codewhale refuses to start: Failed to parse permissions file. More."},
+			Decider{Kind: DecidedByLayer, Summary: "layer 1 (posture): " + perms + ":3", File: perms, Line: 3},
 		},
 		{
 			"a forced hold nobody here could answer", Caller{Hold: "Codewhale cannot see which URLs this fetch reaches"},
@@ -65,6 +71,11 @@ func TestReceiptNamesItsDecider(t *testing.T) {
 			gate.Decision{Decision: gate.Deny, Layer: gate.LayerPermissions, LayerName: "permissions", Rule: &rule, Location: &gate.Location{File: perms, Line: 3},
 				Trace: []gate.TraceEntry{{Layer: gate.LayerPermissions, Effect: gate.EffectDeny, Detail: "hardening: Codewhale 0.10.1 would not see this"}}},
 			Decider{Kind: DecidedByHardening, Summary: "the hardening layer: the rule '" + rule + "' at " + perms + ":3", File: perms, Line: 3, Rule: rule},
+		},
+		{
+			"nobody could be asked", Caller{Unasked: "no editor or approval console serves this repository, and codex cannot ask its user"},
+			gate.Decision{Decision: gate.Deny, Layer: gate.LayerApproval, LayerName: "approval", Reason: "Codewhale's policy needs a human's approval"},
+			Decider{Kind: DecidedByNobody, Summary: "nobody could be asked: no editor or approval console serves this repository, and codex cannot ask its user"},
 		},
 		{
 			"handed to the agent's own prompt", Caller{AgentPrompt: "claude-code's own permission prompt"},
@@ -221,5 +232,23 @@ func TestMaskDecision(t *testing.T) {
 	}
 	if !strings.Contains(d.Input["command"].(string), token) || !strings.Contains(*d.Rule, token) || !strings.Contains(d.Trace[0].Detail, token) {
 		t.Error("MaskDecision changed the decision it was given")
+	}
+}
+
+// A value whose first window is packed with secrets is masked whole: the
+// token the window's cut splits must not come into view.
+func TestReceiptMasksAWindowPackedWithSecrets(t *testing.T) {
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEA7\n", 200) + "-----END RSA PRIVATE KEY-----\n"
+	token := "ghp_" + strings.Repeat("aB3", 12)
+	var b strings.Builder
+	for b.Len() < maskWindow-20 {
+		b.WriteString(key)
+	}
+	head := b.String()[:maskWindow-20]
+	head = head[:strings.LastIndex(head, "-----BEGIN")]
+	value := head + strings.Repeat(" ", maskWindow-20-len(head)) + token + strings.Repeat("z", 3*maskWindow)
+	text, cut := maskedEnds(value)
+	if strings.Contains(text, token[4:10]) || strings.Contains(text, "aB3aB3") || !cut {
+		t.Errorf("cut %v: %.300s", cut, text)
 	}
 }

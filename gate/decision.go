@@ -102,6 +102,10 @@ type Decision struct {
 	// Refused: codewhale-ls denied the call without deciding it (Refuse),
 	// for its receipt.
 	Refused bool `json:"-"`
+	// ByPosture: the runtime permission posture itself settled layer 8
+	// (approved the call, or denied it as a posture that never asks, as
+	// Never and Auto-Review do), for its receipt.
+	ByPosture bool `json:"-"`
 }
 
 // Prompt is what layer 8 would put on an approval card.

@@ -31,11 +31,12 @@ func (p *plan) approval(sessions Sessions) (Decision, bool) {
 	if len(p.hidden) == 0 {
 		p.grantsChanged(sessions, exact, grants, disp)
 	}
+	p.d.ByPosture = disp.source == "posture"
 	switch disp.verdict {
 	case Allow:
 		p.trace(LayerApproval, EffectAllow, disp.reason)
 		p.allowLayer, p.allowRule = LayerApproval, nil
-		if disp.source != "" {
+		if disp.source == "session-grant" {
 			p.d.Approval = &Approval{Choice: "session", Source: disp.source}
 		}
 		return Decision{}, false

@@ -213,7 +213,7 @@ func resolve(a authority, req Requirement, nonBypassable bool) resolution {
 type disposition struct {
 	verdict Verdict // Allow (auto-approve), Deny, or Ask (open the card)
 	reason  string
-	source  string // "session-grant" when a grant decided
+	source  string // "session-grant" when a grant decided, "posture" when the posture did
 }
 
 func dispose(a authority, sessions Sessions, name, exactKey string, grants []string, force bool, desc string) disposition {
@@ -221,20 +221,20 @@ func dispose(a authority, sessions Sessions, name, exactKey string, grants []str
 		return disposition{Deny, fmt.Sprintf("Auto-denied %s: the same call was denied earlier in this session.", name), "session-grant"}
 	}
 	if a.posture == session.AutoReview {
-		return disposition{Deny, fmt.Sprintf("Auto-Review posture never opens an approval card; the held call is denied: %s", desc), ""}
+		return disposition{Deny, fmt.Sprintf("Auto-Review posture never opens an approval card; the held call is denied: %s", desc), "posture"}
 	}
 	p := resolve(a, ReqSuggest, false)
 	if force && p == resolveAllow {
 		return disposition{Deny, fmt.Sprintf("Full Access policy hold: this call requires explicit approval that Full Access cannot give: %s", desc), ""}
 	}
 	if !force && p == resolveAllow {
-		return disposition{Allow, "approved by the " + postureOrMode(a) + " posture", ""}
+		return disposition{Allow, "approved by the " + postureOrMode(a) + " posture", "posture"}
 	}
 	if !force && sessionApproved(sessions, grants) {
 		return disposition{Allow, "approved for this session earlier", "session-grant"}
 	}
 	if p == resolveDeny {
-		return disposition{Deny, fmt.Sprintf("Blocked tool '%s' (approval_mode=never)", name), ""}
+		return disposition{Deny, fmt.Sprintf("Blocked tool '%s' (approval_mode=never)", name), "posture"}
 	}
 	return disposition{Ask, desc, ""}
 }

@@ -76,6 +76,13 @@ func bash(cmd string) map[string]any { return map[string]any{"command": cmd} }
 // prompt stays open until the server gives up on it or the test ends.
 func approvalSession(t *testing.T, w *world, opts map[string]any, answer func(p prompted) any) *session {
 	t.Helper()
+	return approvalSessionAs(t, w, nil, opts, answer)
+}
+
+// approvalSessionAs is approvalSession for a client naming itself info
+// at initialize (nil: no clientInfo).
+func approvalSessionAs(t *testing.T, w *world, info *protocol.ClientInfo, opts map[string]any, answer func(p prompted) any) *session {
+	t.Helper()
 	if _, err := os.Stat(w.configPath()); err != nil {
 		w.write(t, w.configPath(), w.hermeticKeys())
 	}
@@ -102,7 +109,7 @@ func approvalSession(t *testing.T, w *world, opts map[string]any, answer func(p 
 	for k, v := range opts {
 		all[k] = v
 	}
-	s.initializeWith(editor, all)
+	s.initializeAs(editor, info, all)
 	return s
 }
 

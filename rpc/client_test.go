@@ -240,13 +240,24 @@ func (s *session) initialize(caps protocol.ClientCapabilities) *protocol.Initial
 // initializeWith adds initializationOptions to the config path.
 func (s *session) initializeWith(caps protocol.ClientCapabilities, extra map[string]any) *protocol.InitializeResult {
 	s.t.Helper()
+	return s.initializeAs(caps, nil, extra)
+}
+
+// initializeAs is initializeWith for a client naming itself info (nil:
+// no clientInfo).
+func (s *session) initializeAs(caps protocol.ClientCapabilities, info *protocol.ClientInfo, extra map[string]any) *protocol.InitializeResult {
+	s.t.Helper()
 	root := uri.File(s.world.ws)
 	all := map[string]any{"config": s.world.configPath()}
 	for k, v := range extra {
 		all[k] = v
 	}
 	opts, _ := json.Marshal(all)
-	res, err := s.server.Initialize(s.ctx(), &protocol.InitializeParams{RootURI: &root, Capabilities: caps, InitializationOptions: opts})
+	params := &protocol.InitializeParams{RootURI: &root, Capabilities: caps, InitializationOptions: opts}
+	if info != nil {
+		params.ClientInfo = *info
+	}
+	res, err := s.server.Initialize(s.ctx(), params)
 	if err != nil {
 		s.t.Fatalf("initialize: %v", err)
 	}

@@ -25,9 +25,9 @@ import (
 // log: far more than any [log] generations setting needs.
 const maxGenerations = 1000
 
-// ErrNoLog is why nothing was read: neither the log nor any rotated
+// errNoLog is why nothing was read: neither the log nor any rotated
 // generation of it exists yet.
-var ErrNoLog = errors.New("no decisions recorded yet")
+var errNoLog = errors.New("no decisions recorded yet")
 
 // generation is the path of the g-th rotated file (1 the newest), as
 // approvals.DecisionLog rotates it.
@@ -56,7 +56,10 @@ func openLogFile(path string) (*os.File, error) {
 	// The path may have been replaced since Lstat: OpenNoFollow refuses
 	// a link and anything but a regular file in the open itself.
 	f, err := policyfile.OpenNoFollow(path, os.O_RDONLY, 0)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("cannot read the decision log: %w (a decision log is its user's alone, 0600: read it as the user whose agents and editors wrote it)", err)
+	case err != nil:
 		return nil, fmt.Errorf("cannot read the decision log: %w", err)
 	}
 	return f, nil
@@ -88,12 +91,17 @@ type logFile struct {
 // (path + ".lock", which approvals.DecisionLog holds to append a line and
 // to rotate), so that no rotation is half done, a generation renamed and
 // the next not yet, while the log's files are opened. Opening takes
-// microseconds; a writer waits that long at most. When the lock cannot be
-// taken (a log in a directory the reader may not write), open runs
-// without it, and a rotation meanwhile may hide a generation.
+// microseconds; a writer waits that long at most. A log no writer has
+// locked (a copy named with --file) is read without creating a lock
+// beside it; when the lock cannot be taken (a log in a directory the
+// reader may not write), open runs without it, and a rotation meanwhile
+// may hide a generation.
 func underWritersLock(path string, open func() error) error {
-	if unlock, err := policyfile.LockExclusive(path + ".lock"); err == nil {
-		defer unlock()
+	lock := path + ".lock"
+	if _, err := os.Lstat(lock); err == nil {
+		if unlock, err := policyfile.LockExclusive(lock); err == nil {
+			defer unlock()
+		}
 	}
 	return open()
 }
@@ -103,7 +111,7 @@ func underWritersLock(path string, open func() error) error {
 // and drops a file already open under another name: without the lock, a
 // writer rotating meanwhile renames the log to .1 (and .1 to .2 …), so
 // what is opened is still one history, at worst without a generation
-// deleted or a log started since. ErrNoLog when none exists.
+// deleted or a log started since. errNoLog when none exists.
 func openAll(path string) (files []logFile, err error) {
 	err = underWritersLock(path, func() error {
 		files, err = openGenerations(path)
@@ -149,7 +157,7 @@ func openGenerations(path string) ([]logFile, error) {
 		newestFirst = append(newestFirst, logFile{name: name, file: f, info: info})
 	}
 	if len(newestFirst) == 0 {
-		return nil, ErrNoLog
+		return nil, errNoLog
 	}
 	oldestFirst := make([]logFile, len(newestFirst))
 	for i, f := range newestFirst {

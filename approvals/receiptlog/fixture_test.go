@@ -147,16 +147,16 @@ func keys(rs []approvals.Receipt) []string {
 
 // readAll reads the log at path through f, failing the test on an error
 // or a skipped line.
-func readAll(t *testing.T, path string, f Filter, limit int) ([]approvals.Receipt, int) {
+func readAll(t *testing.T, path string, f Filter, limit int) ([]approvals.Receipt, bool) {
 	t.Helper()
 	reader, err := Log{Path: path, Skip: func(s Skipped) { t.Errorf("skipped %s", s) }}.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer reader.Close()
-	got, matched, err := reader.Last(f, limit)
+	got, more, err := reader.Last(f, limit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return got, matched
+	return got, more
 }

@@ -64,7 +64,7 @@ func (fl *follower) finish(l Log, f Filter, fn func(entry)) error {
 		return err
 	}
 	if line, skipped, ok := fl.lines.rest(); ok {
-		l.take(line, skipped, fl.lines, f, fn)
+		l.take(line, skipped, fl.lines.position(), f, fn)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -179,6 +180,64 @@ func TestFollowAfterTheLogIsCutBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ids := got.waitFor(t, 2); !slices.Equal(ids, []string{fixtureID(1), fixtureID(2)}) {
+		t.Errorf("followed %v", ids)
+	}
+}
+
+// `log --follow` shows the last few, then goes on: after Last, Follow
+// starts at the newest file's last whole line, so a line being written
+// while Last read is shown once, whole, when it is done.
+func TestFollowAfterLast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	writer, err := approvals.OpenDecisionLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	for i := range 5 {
+		if err := writer.Append(followReceipt(i, gate.Allow)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var line strings.Builder
+	if err := WriteJSON(&line, followReceipt(5, gate.Deny)); err != nil {
+		t.Fatal(err)
+	}
+	half := len(line.String()) / 2
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line.String()[:half]); err != nil {
+		t.Fatal(err)
+	}
+	reader, err := Log{Path: path, Poll: time.Millisecond, Skip: func(s Skipped) { t.Errorf("skipped %s", s) }}.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	last, more, err := reader.Last(Filter{}, 2)
+	if err != nil || !more || len(last) != 2 || last[0].ID != fixtureID(3) || last[1].ID != fixtureID(4) {
+		t.Fatalf("Last(2) = %v, %v, %v", last, more, err)
+	}
+	got := &followed{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- reader.Follow(ctx, Filter{}, got.add) }()
+	time.Sleep(10 * time.Millisecond) // the follower looks at the half line
+	if _, err := f.WriteString(line.String()[half:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.Append(followReceipt(6, gate.Ask)); err != nil {
+		t.Fatal(err)
+	}
+	got.waitFor(t, 2)
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Follow: %v", err)
+	}
+	if ids := got.snapshot(); !slices.Equal(ids, []string{fixtureID(5), fixtureID(6)}) {
 		t.Errorf("followed %v", ids)
 	}
 }

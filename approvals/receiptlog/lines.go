@@ -82,10 +82,13 @@ func (lr *lineReader) end() ([]byte, *Skipped, error) {
 	line, over := lr.partial, lr.over
 	lr.partial, lr.over = nil, 0
 	if over > 0 {
-		return nil, &Skipped{File: lr.name, Line: lr.line, Why: fmt.Sprintf("a line of %d bytes, longer than the %d a receipt can take", len(line)+over-1, MaxLineBytes)}, nil
+		return nil, &Skipped{File: lr.name, Line: lr.line, Why: tooLong(len(line) + over - 1)}, nil
 	}
 	return bytes.TrimSuffix(line, []byte("\n")), nil, nil
 }
+
+// position names the last line returned.
+func (lr *lineReader) position() position { return position{file: lr.name, line: lr.line} }
 
 // rest is what is left of a file read to its end without a final "\n":
 // a line torn by a writer that stopped (a full disk's is cut off again by

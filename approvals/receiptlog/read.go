@@ -34,7 +34,10 @@ const DefaultPoll = 250 * time.Millisecond
 // what is appended after, across rotations. A Reader is used by one
 // goroutine; Close releases its files.
 type Reader struct {
-	log   Log
+	log Log
+	// names are the files of the snapshot, oldest first.
+	names []string
+	// files are those not yet read; Scan closes each once read.
 	files []logFile
 	// newest reads the newest file; Follow goes on reading it.
 	newest *follower
@@ -45,23 +48,22 @@ type Reader struct {
 // that is not a regular file, or a symlink, is an error naming it.
 func (l Log) Open() (*Reader, error) {
 	files, err := openAll(l.Path)
-	if errors.Is(err, ErrNoLog) {
+	if errors.Is(err, errNoLog) {
 		return &Reader{log: l}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{log: l, files: files}, nil
+	r := &Reader{log: l, files: files}
+	for _, f := range files {
+		r.names = append(r.names, f.name)
+	}
+	return r, nil
 }
 
-// Files names the files the Reader reads, oldest first.
-func (r *Reader) Files() []string {
-	names := make([]string, len(r.files))
-	for i, f := range r.files {
-		names[i] = f.name
-	}
-	return names
-}
+// Files names the files of the Reader's snapshot, oldest first: the log
+// last, unless it was rotated away and not yet started again.
+func (r *Reader) Files() []string { return slices.Clone(r.names) }
 
 // Close closes every file the Reader holds.
 func (r *Reader) Close() error {
@@ -96,49 +98,116 @@ func (l Log) shown(fn func(approvals.Receipt)) func(entry) {
 // whole: decoding a receipt whole, and masking it again, cost far more
 // than reading what the filters read, so only the receipts shown pay.
 func (r *Reader) scan(f Filter, fn func(entry)) error {
-	for i, lf := range r.files {
-		if i == len(r.files)-1 {
-			r.newest = newFollower(lf)
-			r.files = r.files[:i]
+	for len(r.files) > 0 {
+		lf := r.files[0]
+		if len(r.files) == 1 {
+			r.newest, r.files = newFollower(lf), nil
 			return r.newest.read(r.log, f, fn)
 		}
+		r.files = r.files[1:]
 		lines := newLineReader(lf.name, lf.file)
-		if err := readLines(r.log, lines, f, fn); err != nil {
-			return err
+		err := readLines(r.log, lines, f, fn)
+		if line, skipped, ok := lines.rest(); ok && err == nil {
+			r.log.take(line, skipped, lines.position(), f, fn)
 		}
-		if line, skipped, ok := lines.rest(); ok {
-			r.log.take(line, skipped, lines, f, fn)
+		lf.file.Close()
+		if err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// Last is Scan keeping only the last n receipts f selects (all of them
-// when n <= 0), oldest first, and how many f selected in all.
-func (r *Reader) Last(f Filter, n int) ([]approvals.Receipt, int, error) {
-	var (
-		ring    []entry
-		matched int
-	)
-	err := r.scan(f, func(e entry) {
-		if n <= 0 || len(ring) < n {
-			ring = append(ring, e)
-		} else {
-			ring[matched%n] = e
-		}
-		matched++
-	})
-	if n > 0 && matched > n {
-		// The oldest kept is where the next would have gone.
-		start := matched % n
-		ring = slices.Concat(ring[start:], ring[:start])
+// Last returns the last n receipts f selects, oldest first, and whether
+// older ones it selects were left out; every one when n <= 0. It reads
+// the files from their ends, so that the last few of a full log cost
+// what they are, not what the log is. Follow then goes on after the
+// newest file's last whole line.
+func (r *Reader) Last(f Filter, n int) ([]approvals.Receipt, bool, error) {
+	var kept []entry
+	if n <= 0 {
+		err := r.scan(f, func(e entry) { kept = append(kept, e) })
+		return r.log.receipts(kept), false, err
 	}
-	receipts := make([]approvals.Receipt, 0, len(ring))
-	keep := r.log.shown(func(rc approvals.Receipt) { receipts = append(receipts, rc) })
-	for _, e := range ring {
+	files := r.files
+	r.files = nil
+	defer func() {
+		for _, lf := range files {
+			lf.file.Close()
+		}
+	}()
+	more := false
+	newest := len(files) - 1
+	for i := newest; i >= 0 && !more; i-- {
+		lf := files[i]
+		lines, err := r.fromEnd(lf, i == newest)
+		if err != nil {
+			return nil, false, err
+		}
+		if i == newest {
+			files = files[:i] // followed, not closed
+		}
+		for !more {
+			line, skipped, at, err := lines.next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return nil, false, err
+			}
+			r.log.take(line, skipped, position{file: lf.name, r: lf.file, offset: at}, f, func(e entry) {
+				if len(kept) == n {
+					more = true
+					return
+				}
+				e.line = bytes.Clone(e.line) // not the block read
+				kept = append(kept, e)
+			})
+		}
+	}
+	slices.Reverse(kept)
+	return r.log.receipts(kept), more, nil
+}
+
+// fromEnd reads lf's lines from its end. The newest file is read from
+// its last whole line, a line still being written left to Follow, which
+// goes on from there; in an older one, a last line without its end was
+// torn and is read as a line.
+func (r *Reader) fromEnd(lf logFile, newest bool) (*backwardLines, error) {
+	info, err := lf.file.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the decision log %s: %w", lf.name, err)
+	}
+	end, torn := info.Size(), false
+	if newest {
+		if end, torn, err = completeEnd(lf.name, lf.file, info.Size()); err != nil {
+			return nil, err
+		}
+		fl := newFollower(lf)
+		if _, err := lf.file.Seek(end, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("cannot read the decision log %s: %w", lf.name, err)
+		}
+		fl.counted.n = end
+		r.newest = fl
+	} else if end > 0 {
+		last := make([]byte, 1)
+		if _, err := lf.file.ReadAt(last, end-1); err != nil {
+			return nil, fmt.Errorf("cannot read the decision log %s: %w", lf.name, err)
+		}
+		torn = last[0] != '\n'
+	}
+	return newBackwardLines(lf.name, lf.file, end, torn), nil
+}
+
+// receipts decodes entries whole, masked again, dropping those that are
+// no receipt after all (told to l.Skip).
+func (l Log) receipts(entries []entry) []approvals.Receipt {
+	out := make([]approvals.Receipt, 0, len(entries))
+	keep := l.shown(func(rc approvals.Receipt) { out = append(out, rc) })
+	for _, e := range entries {
 		keep(e)
 	}
-	return receipts, matched, err
+	return out
 }
 
 // readLines hands fn the entry of each whole line of lines f selects.
@@ -151,7 +220,7 @@ func readLines(l Log, lines *lineReader, f Filter, fn func(entry)) error {
 		if err != nil {
 			return fmt.Errorf("cannot read the decision log %s: %w", lines.name, err)
 		}
-		l.take(line, skipped, lines, f, fn)
+		l.take(line, skipped, lines.position(), f, fn)
 	}
 }
 
@@ -159,7 +228,26 @@ func readLines(l Log, lines *lineReader, f Filter, fn func(entry)) error {
 type entry struct {
 	line []byte
 	// at names the line, should it be no receipt after all.
-	at Skipped
+	at position
+}
+
+// position names a line of the log for a report: its file and number,
+// the number counted only when a report needs it (a line read from the
+// end of its file) from offset, where it starts in r.
+type position struct {
+	file   string
+	line   int
+	r      io.ReaderAt
+	offset int64
+}
+
+// skipped reports the line at p as skipped for why.
+func (p position) skipped(why string) Skipped {
+	line := p.line
+	if line == 0 && p.r != nil {
+		line = lineNumber(p.r, p.offset)
+	}
+	return Skipped{File: p.file, Line: line, Why: why}
 }
 
 // header is what filters read of a receipt: decoding only it skips the
@@ -173,11 +261,13 @@ type header struct {
 	Decision gate.Verdict `json:"decision"`
 }
 
-// take hands fn the entry of one line when f selects it; a line that is
-// no receipt goes to l.Skip.
-func (l Log) take(line []byte, skipped *Skipped, lines *lineReader, f Filter, fn func(entry)) {
-	at := Skipped{File: lines.name, Line: lines.line}
-	if skipped == nil {
+// take hands fn the entry of one line at pos when f selects it; a line
+// that is no receipt, or was too long to read (skipped), goes to l.Skip.
+func (l Log) take(line []byte, skipped *Skipped, pos position, f Filter, fn func(entry)) {
+	why := ""
+	if skipped != nil {
+		why = skipped.Why
+	} else {
 		if len(bytes.TrimSpace(line)) == 0 || !f.mayMatch(line) {
 			return
 		}
@@ -188,15 +278,14 @@ func (l Log) take(line []byte, skipped *Skipped, lines *lineReader, f Filter, fn
 		}
 		if err == nil {
 			if f.matches(h) {
-				fn(entry{line: line, at: at})
+				fn(entry{line: line, at: pos})
 			}
 			return
 		}
-		at.Why = err.Error()
-		skipped = &at
+		why = err.Error()
 	}
 	if l.Skip != nil {
-		l.Skip(*skipped)
+		l.Skip(pos.skipped(why))
 	}
 }
 
@@ -208,9 +297,8 @@ func (l Log) take(line []byte, skipped *Skipped, lines *lineReader, f Filter, fn
 func (l Log) receipt(e entry) (approvals.Receipt, bool) {
 	var rc approvals.Receipt
 	if err := decode(e.line, &rc); err != nil {
-		e.at.Why = err.Error()
 		if l.Skip != nil {
-			l.Skip(e.at)
+			l.Skip(e.at.skipped(err.Error()))
 		}
 		return rc, false
 	}

@@ -1,12 +1,11 @@
 package receiptlog
 
 import (
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,14 +83,17 @@ func TestFiltersSelectExactlyWhatTheySay(t *testing.T) {
 			if len(want) == 0 || len(want) == len(fx.receipts) {
 				t.Fatalf("the fixture gives this filter %d of %d receipts: it cannot tell a filter from none", len(want), len(fx.receipts))
 			}
-			got, matched := readAll(t, fx.path, tc.filter, 0)
-			if !slices.Equal(keys(got), keys(want)) || matched != len(want) {
-				t.Errorf("selected %d (matched %d), want %d\n got %v\nwant %v", len(got), matched, len(want), keys(got), keys(want))
+			got, more := readAll(t, fx.path, tc.filter, 0)
+			if !slices.Equal(keys(got), keys(want)) || more {
+				t.Errorf("selected %d (more %v), want %d\n got %v\nwant %v", len(got), more, len(want), keys(got), keys(want))
 			}
-			// --limit N is the last N of them.
-			last, matched := readAll(t, fx.path, tc.filter, 3)
-			if n := min(3, len(want)); !slices.Equal(keys(last), keys(want[len(want)-n:])) || matched != len(want) {
-				t.Errorf("--limit 3 gave %v (matched %d), want %v", keys(last), matched, keys(want[len(want)-n:]))
+			// --limit N is the last N of them, read from the end.
+			for _, n := range []int{1, 3, len(want), len(want) + 1} {
+				last, more := readAll(t, fx.path, tc.filter, n)
+				kept := min(n, len(want))
+				if !slices.Equal(keys(last), keys(want[len(want)-kept:])) || more != (len(want) > n) {
+					t.Errorf("--limit %d gave %v (more %v), want %v", n, keys(last), more, keys(want[len(want)-kept:]))
+				}
 			}
 		})
 	}
@@ -101,16 +103,22 @@ func TestFiltersSelectExactlyWhatTheySay(t *testing.T) {
 // generations; old lines without "v" included.
 func TestReadsEveryGenerationOldestFirst(t *testing.T) {
 	fx := writeFixture(t)
-	got, matched := readAll(t, fx.path, Filter{}, 0)
-	if !slices.Equal(keys(got), keys(fx.receipts)) || matched != len(fx.receipts) {
+	got, more := readAll(t, fx.path, Filter{}, 0)
+	if !slices.Equal(keys(got), keys(fx.receipts)) || more {
 		t.Fatalf("read %d receipts, want %d in order", len(got), len(fx.receipts))
 	}
 	if got[0].V != 0 || got[0].ID != "" || got[len(got)-1].ID != fixtureID(fixtureReceipts-1) {
 		t.Errorf("first %+v, last %+v", got[0], got[len(got)-1])
 	}
-	last, _ := readAll(t, fx.path, Filter{}, 50)
-	if !slices.Equal(keys(last), keys(fx.receipts[len(fx.receipts)-50:])) {
+	last, more := readAll(t, fx.path, Filter{}, 50)
+	if !slices.Equal(keys(last), keys(fx.receipts[len(fx.receipts)-50:])) || !more {
 		t.Errorf("the last 50 are not the newest 50")
+	}
+	// Every one, read from the end: across every generation to the old
+	// lines of the first.
+	all, more := readAll(t, fx.path, Filter{}, len(fx.receipts))
+	if !slices.Equal(keys(all), keys(fx.receipts)) || more {
+		t.Errorf("read from the end: %d receipts, more %v", len(all), more)
 	}
 }
 
@@ -141,122 +149,68 @@ func TestSkipsLinesItCannotShow(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var skipped []Skipped
-	reader, err := Log{Path: path, Skip: func(s Skipped) { skipped = append(skipped, s) }}.Open()
-	if err != nil {
+	// From the start of the file (every receipt) and from its end (the
+	// last ten), and in the middle of a rotated generation, the lines
+	// the reader cannot show are named alike.
+	if err := os.WriteFile(path+".1", []byte(strings.Join(lines, "\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	defer reader.Close()
-	got, _, err := reader.Last(Filter{}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ids := []string{got[0].ID, got[1].ID, got[2].ID}; len(got) != 3 || !slices.Equal(ids, []string{fixtureID(1), fixtureID(2), fixtureID(3)}) {
-		t.Errorf("read %d receipts: %+v", len(got), got)
-	}
-	wantLines := []int{2, 3, 5, 7}
-	if len(skipped) != len(wantLines) {
-		t.Fatalf("skipped %v, want lines %v", skipped, wantLines)
-	}
-	for i, s := range skipped {
-		if s.File != path || s.Line != wantLines[i] || strings.Contains(s.String(), "ghp_") {
-			t.Errorf("skipped[%d] = %s, want %s line %d without the line's text", i, s, path, wantLines[i])
-		}
-	}
-	if !strings.Contains(skipped[0].Why, "longer than") {
-		t.Errorf("the long line: %s", skipped[0].Why)
-	}
-}
-
-// A FIFO, a symlink or a directory at the log's path (or a generation's)
-// is refused at once with an error naming it, never waited on; a log
-// that cannot be opened names its path.
-func TestRefusesWhatIsNoLogWithoutHanging(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "real.jsonl")
-	if err := os.WriteFile(real, []byte(`{"time":"2026-12-06T10:00:00Z","decision":"allow","tool":"x"}`+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fifo := func(p string) {
-		if err := syscall.Mkfifo(p, 0o600); err != nil {
-			t.Skip("no FIFOs here:", err)
-		}
-	}
-	tests := []struct {
-		name, want string
-		plant      func(path string)
-	}{
-		{"a FIFO", "a FIFO", fifo},
-		{"a FIFO as generation 1", "a FIFO", func(p string) {
-			if err := os.WriteFile(p, nil, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			fifo(p + ".1")
-		}},
-		{"a symlink", "is a symlink", func(p string) {
-			if err := os.Symlink(real, p); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"a directory", "a directory", func(p string) {
-			if err := os.Mkdir(p, 0o700); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	}
-	for i, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(dir, string(rune('a'+i)), "decisions.jsonl")
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			tc.plant(path)
-			done := make(chan error, 1)
-			go func() {
-				r, err := Log{Path: path}.Open()
-				if err == nil {
-					r.Close()
-				}
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), filepath.Dir(path)) {
-					t.Errorf("Open = %v, want an error naming the path and %q", err, tc.want)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("Open hangs")
-			}
-		})
-	}
-	t.Run("unreadable", func(t *testing.T) {
-		if os.Geteuid() == 0 {
-			t.Skip("root reads every file")
-		}
-		path := filepath.Join(dir, "unreadable.jsonl")
-		if err := os.WriteFile(path, nil, 0o000); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Log{Path: path}.Open()
-		if !errors.Is(err, os.ErrPermission) || !strings.Contains(err.Error(), path) {
-			t.Errorf("Open = %v, want permission denied naming %s", err, path)
-		}
-	})
-	t.Run("under a file", func(t *testing.T) {
-		path := filepath.Join(real, "decisions.jsonl")
-		_, err := Log{Path: path}.Open()
-		if !errors.Is(err, syscall.ENOTDIR) || !strings.Contains(err.Error(), path) {
-			t.Errorf("Open = %v, want not a directory naming %s", err, path)
-		}
-	})
-	t.Run("none yet", func(t *testing.T) {
-		r, err := Log{Path: filepath.Join(dir, "none", "decisions.jsonl")}.Open()
+	for _, limit := range []int{0, 10} {
+		var skipped []Skipped
+		reader, err := Log{Path: path, Skip: func(s Skipped) { skipped = append(skipped, s) }}.Open()
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer r.Close()
-		if got, matched, err := r.Last(Filter{}, 0); err != nil || len(got) != 0 || matched != 0 || len(r.Files()) != 0 {
-			t.Errorf("a log not yet written: %v, %d, %v, files %v", got, matched, err, r.Files())
+		got, _, err := reader.Last(Filter{}, limit)
+		reader.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.ID)
+		}
+		want := []string{fixtureID(1), fixtureID(2), fixtureID(3)}
+		if !slices.Equal(ids, append(slices.Clone(want), want...)) {
+			t.Errorf("limit %d: read %v", limit, ids)
+		}
+		slices.SortFunc(skipped, func(a, b Skipped) int {
+			return strings.Compare(fmt.Sprintf("%s:%03d", a.File, a.Line), fmt.Sprintf("%s:%03d", b.File, b.Line))
+		})
+		var wantSkipped []string
+		for _, file := range []string{path, path + ".1"} {
+			for _, line := range []int{2, 3, 5, 7} {
+				wantSkipped = append(wantSkipped, fmt.Sprintf("%s:%d", file, line))
+			}
+		}
+		var gotSkipped []string
+		for _, s := range skipped {
+			gotSkipped = append(gotSkipped, fmt.Sprintf("%s:%d", s.File, s.Line))
+			if strings.Contains(s.String(), "ghp_") {
+				t.Errorf("limit %d: %s quotes the line", limit, s)
+			}
+			if s.Line == 2 && !strings.Contains(s.Why, "longer than") {
+				t.Errorf("limit %d: the long line: %s", limit, s.Why)
+			}
+		}
+		slices.Sort(gotSkipped)
+		slices.Sort(wantSkipped)
+		if !slices.Equal(gotSkipped, wantSkipped) {
+			t.Errorf("limit %d: skipped %v, want %v", limit, gotSkipped, wantSkipped)
+		}
+	}
+}
+
+// Reading a log no writer locked (a copy) leaves nothing beside it.
+func TestReadingCreatesNoLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "copy.jsonl")
+	if err := os.WriteFile(path, []byte(`{"time":"2026-12-06T10:00:00Z","decision":"allow","tool":"x"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := readAll(t, path, Filter{}, 10); len(got) != 1 {
+		t.Fatalf("read %d receipts", len(got))
+	}
+	if _, err := os.Stat(path + ".lock"); err == nil {
+		t.Errorf("reading created %s.lock", path)
+	}
 }

@@ -237,3 +237,33 @@ func TestFilesAreNamedOldestFirst(t *testing.T) {
 		t.Errorf("a generation was not read")
 	}
 }
+
+// The table as it is printed to a pipe, and the JSON lines, exactly.
+func TestTableAndJSONGolden(t *testing.T) {
+	table := NewTable(TableOptions{Location: time.UTC, Home: "/home/u"})
+	var out strings.Builder
+	out.WriteString(table.Header() + "\n")
+	for _, r := range tableReceipts()[:3] {
+		out.WriteString(table.Row(r) + "\n")
+	}
+	want := `TIME                 AGENT        REPO                  DECISION  WHAT                                      DECIDED BY                                ID
+2026-12-04 13:14:02  codex        -                     deny      exec_shell                                layer 5 (permissions): the rule 'git pu…  -
+2026-12-06 13:14:02  codex        ~/src/app             deny      exec_shell git push --force origin main   the rule 'git push' at /home/u/.codewha…  k3f9x2ab7q
+2026-12-06 13:15:02  codewhale    /srv/other            allow     exec_shell echo ⟪RLO U+202E⟫hi ⟪secret:…  you, in Neovim 0.12.0: approved once      m7pq4rst2u
+`
+	if out.String() != want {
+		t.Errorf("table\n%s\nwant\n%s", out.String(), want)
+	}
+	var js strings.Builder
+	if err := WriteJSON(&js, tableReceipts()[1]); err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `{"v":1,"id":"k3f9x2ab7q","time":"2026-12-06T13:14:02Z","agent":"codex","session":"s1","repo":"/home/u/src/app","callId":null,"tool":"exec_shell",` +
+		`"input":[{"field":"command","text":"git push --force origin main","bytes":28}],"decision":"deny","layer":5,"layerName":"permissions","rule":"git push",` +
+		`"reason":"denied by rule","approval":null,"decider":{"kind":"rule","summary":"the rule 'git push' at /home/u/.codewhale/permissions.toml:12",` +
+		`"file":"/home/u/.codewhale/permissions.toml","line":12,"rule":"git push"},"codewhale":"0.10.1","hardening":"on",` +
+		`"trace":[{"layer":1,"name":"posture","effect":"none","detail":"posture ask"},{"layer":5,"name":"permissions","effect":"deny","detail":"rule git push denies"}]}` + "\n"
+	if js.String() != wantJSON {
+		t.Errorf("JSON\n%s\nwant\n%s", js.String(), wantJSON)
+	}
+}

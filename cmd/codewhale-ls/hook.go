@@ -32,10 +32,10 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, hookOnTerminal(agent))
 		return 2
 	}
-	flags, exact, flagsErr := hookFlags(args[1:])
+	flags, flagsErr := hookFlags(args[1:])
 	flow := agents.HookFlow{
 		Agent: agent, Flags: func() (agents.HookFlags, error) { return flags, flagsErr }, Started: time.Now(),
-		Env: config.OSEnv{}, Getwd: os.Getwd, Decide: deciding(exact), AskEditor: remote.Ask,
+		Env: config.OSEnv{}, Getwd: os.Getwd, Decide: deciding(flags.Exact), AskEditor: remote.Ask,
 	}
 	out := flow.Answer(interruptible(stdin))
 	_, _ = io.WriteString(stdout, out.Stdout)
@@ -46,19 +46,19 @@ func hook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // hookFlags reads `hook AGENT`'s flags: --config, --codewhale-version (the
 // release, chosen as for the other commands), --timeout, and --exact
 // (Codewhale's decision alone, without the hardening layer).
-func hookFlags(args []string) (flags agents.HookFlags, exact bool, err error) {
+func hookFlags(args []string) (flags agents.HookFlags, err error) {
 	fs, err := parseFlags(args, []string{"config", "codewhale-version", "timeout"}, []string{"exact"})
 	if err == nil && len(fs.args) > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.args[0])
 	}
 	if err != nil {
-		return agents.HookFlags{}, false, err
+		return agents.HookFlags{}, err
 	}
-	flags = agents.HookFlags{Config: fs.values["config"], Release: fs.codewhale}
+	flags = agents.HookFlags{Config: fs.values["config"], Release: fs.codewhale, Exact: fs.bools["exact"]}
 	if timeout, given := fs.values["timeout"]; given {
 		flags.Timeout = &timeout
 	}
-	return flags, fs.bools["exact"], nil
+	return flags, nil
 }
 
 // hookOnTerminal is what the hook says, instead of waiting, when its

@@ -21,10 +21,17 @@ import (
 
 // The exit codes of `codewhale-ls log` (docs/codewhale/contract.md §2).
 const (
-	logOK         = 0
-	logFailed     = 1 // the log cannot be read, or no such receipt
-	logBadUsage   = 2
-	defaultLimit  = 50
+	logOK       = 0
+	logFailed   = 1 // the log cannot be read, or no such receipt
+	logBadUsage = 2
+)
+
+const (
+	// defaultLimit is how many receipts `log` prints without --limit: a
+	// screen or two.
+	defaultLimit = 50
+	// maxSkipsShown bounds the lines named as skipped: a log of garbage
+	// says so without flooding the terminal.
 	maxSkipsShown = 20
 )
 
@@ -66,7 +73,7 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 	defer reader.Close()
 	files := reader.Files()
 	out := newLogPrinter(fs.bools["json"], stdout, home)
-	receipts, matched, err := reader.Last(filter, limit)
+	receipts, more, err := reader.Last(filter, limit)
 	for _, r := range receipts {
 		out.print(r)
 	}
@@ -75,7 +82,7 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codewhale-ls log: %v\n", err)
 		return logFailed
 	}
-	out.summary(stderr, path, files, len(receipts), matched)
+	out.summary(stderr, path, files, len(receipts), more)
 	if !fs.bools["follow"] {
 		return logOK
 	}
@@ -231,10 +238,10 @@ func (p *logPrinter) printHeader() {
 	}
 }
 
-// summary says what was read: none matched, or how many of how many were
-// shown. For the table it follows the table; beside JSON, which tools
-// read, it goes to stderr.
-func (p *logPrinter) summary(stderr io.Writer, path string, files []string, shown, matched int) {
+// summary says what was read: none matched, or that older decisions
+// were left out. For the table it follows the table; beside JSON, which
+// tools read, it goes to stderr.
+func (p *logPrinter) summary(stderr io.Writer, path string, files []string, shown int, more bool) {
 	w := p.w
 	if p.json {
 		w = stderr
@@ -246,10 +253,10 @@ func (p *logPrinter) summary(stderr io.Writer, path string, files []string, show
 	switch {
 	case len(files) == 0:
 		fmt.Fprintf(w, "no decisions recorded yet in %s: decisions are recorded when an agent's hook or an editor decides a call\n", path)
-	case matched == 0:
+	case shown == 0:
 		fmt.Fprintf(w, "no decision in %s matched\n", from)
-	case shown < matched:
-		fmt.Fprintf(w, "the last %d of %d decisions that matched, from %s (--limit N shows more, 0 all)\n", shown, matched, from)
+	case more:
+		fmt.Fprintf(w, "the last %d decisions that matched, from %s; older ones are left out (--limit N shows more, 0 all)\n", shown, from)
 	}
 }
 

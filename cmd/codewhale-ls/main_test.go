@@ -303,7 +303,7 @@ func TestExactTurnsTheHardeningOff(t *testing.T) {
 		!strings.Contains(off, "decision: allow") || !strings.Contains(off, "hardening: off (--exact)") {
 		t.Errorf("explain:\n%s\n--- with --exact:\n%s", on, off)
 	}
-	if _, exact, err := hookFlags([]string{"--exact", "--timeout", "5"}); err != nil || !exact {
-		t.Errorf("hook --exact: exact %v, %v", exact, err)
+	if flags, err := hookFlags([]string{"--exact", "--timeout", "5"}); err != nil || !flags.Exact {
+		t.Errorf("hook --exact: exact %v, %v", flags.Exact, err)
 	}
 }

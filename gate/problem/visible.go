@@ -138,6 +138,12 @@ func (v Visible) CapShown(text string, limit int) string {
 	return v.join(head, tail, hidden)
 }
 
+// JoinEnds puts head and tail, visible text of a value's two ends cut
+// apart elsewhere, around the line saying hidden bytes lie between them.
+func (v Visible) JoinEnds(head, tail string, hidden int) string {
+	return v.join(head, tail, hidden)
+}
+
 // splitMiddle is s's first and last limit/2 bytes (at character
 // boundaries) and how many bytes lie between them; all of s and 0 when it
 // is within limit.

@@ -7,12 +7,16 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/secrets/secretstest"
 )
 
+// The corpus and its alphabets (gate/secrets/secretstest).
 const (
 	alnum     = secretstest.Alnum
 	base64url = secretstest.Base64URL
 )
 
-var fake = secretstest.Fake
+var (
+	fake   = secretstest.Fake
+	tokens = secretstest.Tokens
+)
 
 func TestMaskRealisticCommands(t *testing.T) {
 	ghp := "ghp_" + fake(1, alnum, 36)
@@ -47,7 +51,7 @@ func TestMaskRealisticCommands(t *testing.T) {
 }
 
 func TestMaskEveryShape(t *testing.T) {
-	for _, tok := range secretstest.Tokens(42) {
+	for _, tok := range tokens(42) {
 		command := "run --flag " + tok.Text + " && echo done"
 		got, found := Mask(command)
 		if strings.Contains(got, tok.Secret) || found == 0 {
@@ -111,7 +115,7 @@ func FuzzMask(f *testing.F) {
 	f.Add("mysql -p", "-----BEGIN RSA PRIVATE KEY-----", uint64(4))
 	f.Add("https://u:", "⟪secret: x⟫", uint64(5))
 	f.Fuzz(func(t *testing.T, before, after string, seed uint64) {
-		for _, tok := range secretstest.Tokens(seed) {
+		for _, tok := range tokens(seed) {
 			if strings.Contains(before, tok.Secret) || strings.Contains(after, tok.Secret) {
 				continue
 			}
@@ -137,7 +141,7 @@ func FuzzMask(f *testing.F) {
 func BenchmarkMask1MiB(b *testing.B) {
 	var line strings.Builder
 	words := []string{"git", "log", "--format=%H", "6cfb3d5e8f7a9b0c1d2e3f4a5b6c7d8e9f0a1b2c", "cargo", "build", "-p", "x", "password=p", "https://h/x?token=t"}
-	for _, tok := range secretstest.Tokens(7) {
+	for _, tok := range tokens(7) {
 		words = append(words, strings.ReplaceAll(tok.Text, "\n", " "))
 	}
 	for i := 0; line.Len() < 1<<20; i++ {

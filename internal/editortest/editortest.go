@@ -67,6 +67,9 @@ type Client struct {
 	// approvals are not served (docs/editors.md), and fails the test if
 	// it says they are.
 	Prompts bool
+	// Info is the clientInfo ({"name", "version"}) the editor names
+	// itself with; nil sends none.
+	Info map[string]string
 }
 
 // StartClient is Start for a client that declares c.
@@ -119,10 +122,14 @@ func StartClient(t testing.TB, server *exec.Cmd, workspace, runtimeDir string, c
 	if capabilities == nil {
 		capabilities = map[string]any{}
 	}
-	if _, err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{
+	params := map[string]any{
 		"processId": nil, "rootUri": "file://" + workspace, "capabilities": capabilities,
 		"initializationOptions": c.Options,
-	}, nil); err != nil {
+	}
+	if c.Info != nil {
+		params["clientInfo"] = c.Info
+	}
+	if _, err := conn.Call(ctx, protocol.MethodInitialize, params, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := conn.Notify(ctx, protocol.MethodInitialized, map[string]any{}); err != nil {

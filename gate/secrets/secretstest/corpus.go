@@ -1,21 +1,20 @@
 // Package secretstest is the corpus of secret shapes gate/secrets masks,
-// for the tests of everything that must never show one: the mask itself,
-// the decision log and its readers (`codewhale-ls log`), the editors'
-// views and the exported records (issue 26). Tokens are built at run time
-// from a seed, format-valid and never real, so no token-shaped literal
-// sits in the repository.
+// for the tests that prove no token reaches an output: the masker's own
+// and those that run a real process (a hook writing its receipt).
 package secretstest
 
 import "math/rand/v2"
 
-// Alphabets the tokens are drawn from.
+// Alphabets the fakes are drawn from.
 const (
 	Alnum     = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 	UpperNum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0234567"
 	Base64URL = Alnum + "-_"
 )
 
-// Fake is n characters of alphabet drawn from seed.
+// Fake is n characters of alphabet drawn from seed: format-valid, never a
+// real secret. Tokens are built at run time so no token-shaped literal
+// sits in the repository.
 func Fake(seed uint64, alphabet string, n int) string {
 	r := rand.New(rand.NewPCG(seed, 26))
 	b := make([]byte, n)
@@ -25,16 +24,13 @@ func Fake(seed uint64, alphabet string, n int) string {
 	return string(b)
 }
 
-// Token is one secret of a kind as it appears in a text (Text, whole)
-// and the part of it that must never survive masking (Secret).
+// Token is one secret of a kind, as it appears in text (whole), and the
+// part of it that must never survive masking.
 type Token struct {
 	Kind, Text, Secret string
 }
 
-// Tokens are one fake of every shape gate/secrets masks, drawn from seed:
-// GitHub, GitLab, AWS, Google, Slack, Stripe and npm tokens, a JWT, a PEM
-// private key, an AWS secret key, password= and token= assignments,
-// Authorization headers (Basic, Bearer), mysql -p and a URL's password.
+// Tokens are one fake of every shape gate/secrets masks, drawn from seed.
 func Tokens(seed uint64) []Token {
 	f := func(alphabet string, n int) string { seed++; return Fake(seed, alphabet, n) }
 	whole := func(kind, text string) Token { return Token{kind, text, text} }
