@@ -69,11 +69,12 @@ func TestNeovimRealAgents(t *testing.T) {
 }
 
 // startAgentsNeovim starts nv on the session's repository as a person
-// does (user_init.lua, on src/main.rs), with the session's home, so its
+// does (user_init.lua, on src/main.rs; extraEnv adds to its environment,
+// e.g. CWLS_SETUP), with the session's home, so its
 // server decides by the same policy as the agent's hook, and the session's
 // XDG_RUNTIME_DIR, where the hook looks for the approval socket. In a
 // chroot, the session's root is mounted at the same path.
-func startAgentsNeovim(t *testing.T, ctx context.Context, nv neovim, s *agentcli.Session) *tmuxNeovim {
+func startAgentsNeovim(t *testing.T, ctx context.Context, nv neovim, s *agentcli.Session, extraEnv ...string) *tmuxNeovim {
 	t.Helper()
 	ed := filepath.Join(s.Root, "nvim")
 	copyFile(t, s.Hook, filepath.Join(ed, "bin", "codewhale-ls"), 0o755)
@@ -86,7 +87,7 @@ func startAgentsNeovim(t *testing.T, ctx context.Context, nv neovim, s *agentcli
 		"XDG_CACHE_HOME=" + filepath.Join(ed, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(ed, "config"),
 		"XDG_DATA_HOME=" + filepath.Join(ed, "data"), "XDG_STATE_HOME=" + filepath.Join(ed, "state"),
 		"CWLS_BIN=" + filepath.Join(ed, "bin", "codewhale-ls"), "CWLS_PLUGIN=" + filepath.Join(ed, "plugin"), "CWLS_DIR=" + ed}
-	return startUserNeovim(t, ctx, nv, env, s.Repo, 100, 30, "src/main.rs")
+	return startUserNeovim(t, ctx, nv, append(env, extraEnv...), s.Repo, 100, 30, "src/main.rs")
 }
 
 // touchCommand is the shell call every agent test makes: it writes
@@ -98,8 +99,9 @@ func touchCommand(target string) string { return "touch " + target + " && echo t
 // when given) while a person at the card in the tmux pane tm (Neovim's,
 // or the approval console's) answers it as answer says ("deny": d,
 // "esc": <Esc>, "once": the code of Approve once, "session": the code
-// of Approve for session, "stray": typing as the card arrives, the
-// card's own codes among it, then the code of once; "deadline":
+// of Approve for session, "always": the code of Always allow, "stray":
+// typing as the card arrives, the card's own codes among it, then the
+// code of once; "deadline":
 // nothing). It returns the agent's run and the screen (with colours) the
 // person answered. A run that ends with no card for target taking keys
 // fails the test.
@@ -175,8 +177,8 @@ func answerCard(ctx context.Context, tm *tmuxNeovim, answer, target string) (str
 		}
 	}
 	colours, _ := tm.cmd("capture-pane", "-p", "-e").Output()
-	once, session, _ := codesOf(screen)
-	keys := map[string]string{"deny": "d", "esc": "\x1b", "once": once, "stray": once, "session": session, "deadline": ""}[answer]
+	once, session, always := codesOf(screen)
+	keys := map[string]string{"deny": "d", "esc": "\x1b", "once": once, "stray": once, "session": session, "always": always, "deadline": ""}[answer]
 	if answer != "deadline" && keys == "" {
 		return "", fmt.Errorf("no key to %s the card:\n%s", answer, screen)
 	}

@@ -215,6 +215,22 @@ func (w *nvimWorld) lspLog() string {
 	return ""
 }
 
+// logViewSeen is the decision log's view (logview.lua) as a script saw it.
+type logViewSeen struct {
+	Name  string
+	Lines []string
+}
+
+// rows are the view's receipts, the lines under its header.
+func (v logViewSeen) rows() []string {
+	for i, l := range v.Lines {
+		if strings.HasPrefix(l, "TIME ") {
+			return v.Lines[i+1:]
+		}
+	}
+	return nil
+}
+
 type promptSeen struct {
 	Ms         float64
 	Choices    []string
@@ -277,13 +293,10 @@ func TestNeovimPlugin(t *testing.T) {
 					Features     string
 					Explain      []string
 					Status       []string
-					Log          struct {
-						Name  string
-						Lines int
-					}
-					Health     []string
-					Namespaces int `json:"permissions_namespaces"`
-					NoServer   struct {
+					Log          logViewSeen
+					Health       []string
+					Namespaces   int `json:"permissions_namespaces"`
+					NoServer     struct {
 						Decision, Reason string
 						Layer            int
 					} `json:"no_server"`
@@ -294,15 +307,12 @@ func TestNeovimPlugin(t *testing.T) {
 						Start          int
 						Lines          []string
 					}
-					ExplainEnv    []string `json:"explain_env"`
-					SubExplainEnv []string `json:"sub_explain_env"`
-					SubStatus     []string `json:"sub_status"`
-					StatusRender  []string `json:"status_render"`
-					SubLog        struct {
-						Name  string
-						Lines int
-					} `json:"sub_log"`
-					SubComplete struct {
+					ExplainEnv    []string    `json:"explain_env"`
+					SubExplainEnv []string    `json:"sub_explain_env"`
+					SubStatus     []string    `json:"sub_status"`
+					StatusRender  []string    `json:"status_render"`
+					SubLog        logViewSeen `json:"sub_log"`
+					SubComplete   struct {
 						Subs, St, Tools, Second, Status, Old, Commands []string
 					} `json:"sub_complete"`
 					SubWrong []string `json:"sub_wrong"`
@@ -368,8 +378,10 @@ func TestNeovimPlugin(t *testing.T) {
 					!strings.Contains(render, "\ncodewhale:   none found (decides as 0.10.1; default: no codewhale on PATH)\n") {
 					t.Errorf("status_lines:\n%s", render)
 				}
-				if !strings.HasSuffix(res.SubLog.Name, "decisions.jsonl") || res.SubLog.Lines < 6 {
-					t.Errorf(":Codewhale log opened %+v", res.SubLog)
+				// decision=deny: only the denies.
+				if rows := res.SubLog.rows(); res.SubLog.Name != "codewhale://log" || len(rows) < 2 ||
+					!strings.Contains(res.SubLog.Lines[0], "filters: decision=deny") || slices.ContainsFunc(rows, func(r string) bool { return !strings.Contains(r, " deny ") }) {
+					t.Errorf(":Codewhale log decision=deny shows %q", res.SubLog.Lines)
 				}
 				c := res.SubComplete
 				if !slices.Equal(c.Subs, []string{"explain", "log", "status"}) || !slices.Equal(c.St, []string{"status"}) ||
@@ -483,8 +495,10 @@ func TestNeovimPlugin(t *testing.T) {
 					!strings.Contains(status, "decides as 0.10.1") {
 					t.Errorf(":CodewhaleStatus:\n%s", status)
 				}
-				if !strings.HasSuffix(res.Log.Name, "decisions.jsonl") || res.Log.Lines < 6 {
-					t.Errorf(":CodewhaleLog opened %+v", res.Log)
+				// Every decision of the script, a receipt per line.
+				if rows := res.Log.rows(); res.Log.Name != "codewhale://log" || len(rows) < 6 ||
+					!slices.ContainsFunc(rows, func(r string) bool { return strings.Contains(r, " allow ") }) {
+					t.Errorf(":CodewhaleLog shows %q", res.Log.Lines)
 				}
 				health := strings.Join(res.Health, "\n")
 				for _, s := range []string{"codewhale-ls binary", "client started with " + editor.start, "permissions.toml: loaded", "approval prompts: "} {
@@ -574,12 +588,17 @@ func TestNeovimPlugin(t *testing.T) {
 			t.Run("no codewhale-ls", func(t *testing.T) {
 				w := newNvimWorld(t, nv)
 				var res struct {
-					Notified []string
-					Clients  int
+					Notified   []string
+					Clients    int
+					LogMissing []string `json:"log_missing"`
 				}
 				w.run(t, "plugin.lua", "nobinary", &res)
 				if len(res.Notified) == 0 || !strings.Contains(res.Notified[0], "not found") || res.Clients != 0 {
 					t.Errorf("opening a policy file without codewhale-ls: told %q, %d clients", res.Notified, res.Clients)
+				}
+				if view := strings.Join(res.LogMissing, "\n"); !strings.Contains(view, "could not run: ") || !strings.Contains(view, "not-there") ||
+					!strings.Contains(view, "What to do: install codewhale-ls") {
+					t.Errorf(":Codewhale log without codewhale-ls shows:\n%s", view)
 				}
 			})
 			if editor.start == "vim.lsp.config" {

@@ -10,13 +10,13 @@ local api = vim.api
 -- Everything is loaded on first use: these only name the commands.
 local function run(line) require('codewhale.commands').run(line) end
 
--- :Codewhale {subcommand}: status, explain, log (|:Codewhale|).
+-- :Codewhale {subcommand}: status, explain, log [filters] (|:Codewhale|).
 api.nvim_create_user_command('Codewhale', function(opts) run(opts.args) end, {
   nargs = '*',
   complete = function(arglead, cmdline, cursorpos)
     return require('codewhale.commands').complete(arglead, cmdline, cursorpos)
   end,
-  desc = 'codewhale-ls: :Codewhale status | explain {tool} {argument} | log',
+  desc = 'codewhale-ls: :Codewhale status | explain {tool} {argument} | log [filters]',
 })
 
 -- The commands before :Codewhale, kept as aliases of its subcommands.
@@ -31,8 +31,13 @@ api.nvim_create_user_command('CodewhaleExplain', function(opts) run('explain ' .
   desc = 'codewhale-ls: how the nine layers judge a tool call (:Codewhale explain)',
 })
 
-api.nvim_create_user_command('CodewhaleLog', function() run('log') end,
-  { desc = 'codewhale-ls: the decision log (:Codewhale log)' })
+api.nvim_create_user_command('CodewhaleLog', function(opts) run('log ' .. opts.args) end, {
+  nargs = '*',
+  complete = function(arglead, cmdline, cursorpos)
+    return require('codewhale.commands').complete(arglead, cmdline, cursorpos, 'log')
+  end,
+  desc = 'codewhale-ls: the decision log, filtered (:Codewhale log)',
+})
 
 -- A prompt that arrives while Neovim is not focused is announced too.
 local group = api.nvim_create_augroup('codewhale_focus', { clear = true })

@@ -396,8 +396,17 @@ local function main_case()
   t.note('explain', scratch_lines('codewhale://explain'))
   vim.cmd('CodewhaleStatus')
   t.note('status', scratch_lines('codewhale://status'))
+  -- :Codewhale log is a view over `codewhale-ls log --json`
+  -- (logview.lua), read in a job: its lines once read.
+  local function log_view()
+    t.must(20000, 'the log view to be read', function()
+      local l = api.nvim_buf_get_lines(0, 3, 4, false)[1]
+      return l ~= nil and not l:match('^Reading')
+    end)
+    return { name = api.nvim_buf_get_name(0), lines = t.lines(0) }
+  end
   vim.cmd('CodewhaleLog')
-  t.note('log', { name = api.nvim_buf_get_name(0), lines = #t.lines(0) })
+  t.note('log', log_view())
   vim.cmd('close')
   -- :Codewhale {subcommand} does what the old commands do (they are
   -- its aliases), and completes its subcommands and explain's tools.
@@ -409,8 +418,8 @@ local function main_case()
   t.note('status_render', cw.status_lines({ version = '0.1.0', workspace = '/w', posture = 'ask', pendingApprovals = 0, files = {},
     sandbox = { type = 'workspace-write', writableRoots = { '/w', '/tmp' }, networkAccess = false },
     codewhale = { release = '', behaviour = '0.10.1', source = 'default: no codewhale on PATH', note = 'no Codewhale found' } }))
-  vim.cmd('Codewhale log')
-  t.note('sub_log', { name = api.nvim_buf_get_name(0), lines = #t.lines(0) })
+  vim.cmd('Codewhale log decision=deny')
+  t.note('sub_log', log_view())
   vim.cmd('close')
   local function complete(line) return vim.fn.getcompletion(line, 'cmdline') end
   t.note('sub_complete', {
@@ -457,6 +466,10 @@ t.main(function()
     open(ws .. '/.codewhale/config.toml')
     t.must(5000, 'a word about the missing binary', function() return #notified > 0 end)
     t.note('notified', notified)
+    -- The log view says what to do.
+    vim.cmd('Codewhale log')
+    t.must(5000, 'the log view to fail', function() return #t.lines(0) > 4 end)
+    t.note('log_missing', t.lines(0))
     t.note('clients', #cw.clients())
     return
   end

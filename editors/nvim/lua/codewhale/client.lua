@@ -89,6 +89,10 @@ function M.config()
   if o.hardening == false then
     init.hardening = false
   end
+  -- Only false is sent: unset, the user's settings.toml decides.
+  if o.log_inputs == false then
+    init.logInputs = false
+  end
   return {
     name = util.name,
     cmd = o.cmd,

@@ -2,9 +2,7 @@
 -- each shows, and the completion of its arguments. The old
 -- :CodewhaleStatus, :CodewhaleExplain and :CodewhaleLog are aliases of
 -- the subcommands (plugin/codewhale.lua).
-local decisions = require('codewhale.decisions')
 local requests = require('codewhale.requests')
-local state = require('codewhale.state')
 local util = require('codewhale.util')
 
 local M = {}
@@ -206,19 +204,12 @@ function M.explain(tool, arg, cb)
   end)
 end
 
--- log opens the decision log, or, without one, the decisions received.
-function M.log()
-  local path = decisions.log_path()
-  if path and vim.loop.fs_stat(path) then
-    vim.cmd('botright split ' .. vim.fn.fnameescape(path))
-    vim.bo.readonly = true
-    return
-  end
-  local lines = {}
-  for _, d in ipairs(state.decisions) do
-    table.insert(lines, vim.fn.json_encode(d))
-  end
-  scratch('codewhale://decisions', lines)
+-- log opens the decision log's view (logview.lua): the receipts the
+-- filters select (`agent=codex decision=deny since=2h`), read by
+-- `codewhale-ls log --json`.
+---@param args string|nil
+function M.log(args)
+  require('codewhale.logview').open(args)
 end
 
 --- :Codewhale {subcommand} -----------------------------------------------
@@ -271,8 +262,9 @@ M.subcommands = {
     end,
   },
   log = {
-    desc = 'the decision log',
-    run = no_args('log', function() M.log() end),
+    desc = 'the decision log, filtered: log [since=2h] [agent=NAME] [decision=allow|ask|deny] [repo=DIR] [tool=NAME] [limit=N]',
+    run = function(args) M.log(args) end,
+    complete = function(arglead) return require('codewhale.logview').complete(arglead) end,
   },
 }
 

@@ -1,6 +1,6 @@
 -- The server's decisions: codewhale/decision notifications kept for
--- :Codewhale log, the permissions.toml reloaded after an "always", and
--- where the decision log is.
+-- :Codewhale log when the decision log is off, the permissions.toml
+-- reloaded after an "always", and where the decision log is.
 local config = require('codewhale.config')
 local paths = require('codewhale.paths')
 local state = require('codewhale.state')

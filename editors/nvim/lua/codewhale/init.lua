@@ -13,9 +13,10 @@
 --   client      starting the client per Neovim version, its handlers
 --   approvals   the queue of approval prompts and their answers
 --   prompt      the approval card
---   decisions   codewhale/decision, the permissions.toml reload, the log
+--   decisions   codewhale/decision, the permissions.toml reload, where the log is
 --   requests    authorize and other requests to the server
 --   commands    :Codewhale {subcommand} and what each shows
+--   logview     :Codewhale log, the decision log's receipts, filtered
 --   statusline  the statusline component
 --   omnifunc    'omnifunc' completion
 --   paths       which files are Codewhale's, and their workspace

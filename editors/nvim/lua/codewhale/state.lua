@@ -1,7 +1,7 @@
 -- The plugin's state in this Neovim session, owned here and nowhere
 -- else (none of it is kept in vim.g): the clients started by hand, the
 -- approvals waiting, the decisions received, the authorize calls not
--- answered yet and whether Neovim has the focus.
+-- answered yet, the decision log's views and whether Neovim has the focus.
 
 ---@class codewhale.State
 ---@field clients table<string, integer> workspace root -> id of the client the plugin started for it (client.serve, client.attach)
@@ -11,6 +11,7 @@
 ---@field next_call integer the n of the last authorize call's key
 ---@field approval_mode string|nil how the last prompt arrived, for :checkhealth
 ---@field alerts integer|nil bells or notifications sent for prompts while unfocused
+---@field log_views table<integer, codewhale.LogView> the decision log's views open: buffer -> view (logview.lua)
 ---@field focused boolean false from FocusLost until FocusGained (plugin/codewhale.lua)
 
 ---@type codewhale.State
@@ -20,6 +21,7 @@ local state = {
   decisions = {},
   inflight = {},
   next_call = 0,
+  log_views = {},
   focused = true,
 }
 
