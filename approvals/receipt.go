@@ -406,10 +406,7 @@ func (r Receipt) Masked() Receipt {
 // as it is built).
 func (r Receipt) masked() Receipt {
 	r.Reason, _ = secrets.Mask(r.Reason)
-	if r.Rule != nil {
-		rule, _ := secrets.Mask(*r.Rule)
-		r.Rule = &rule
-	}
+	r.Rule = maskedRule(r.Rule)
 	r.Trace = maskedTrace(r.Trace)
 	if r.Decider != nil {
 		d := *r.Decider
@@ -430,10 +427,7 @@ func (r Receipt) masked() Receipt {
 // command costs the notification what a 32 KiB one does.
 func MaskDecision(d gate.Decision) gate.Decision {
 	d.Reason, _ = secrets.Mask(d.Reason)
-	if d.Rule != nil {
-		rule, _ := secrets.Mask(*d.Rule)
-		d.Rule = &rule
-	}
+	d.Rule = maskedRule(d.Rule)
 	d.Trace = maskedTrace(d.Trace)
 	if d.Input != nil {
 		input := make(map[string]any, len(d.Input))
@@ -450,6 +444,15 @@ func MaskDecision(d gate.Decision) gate.Decision {
 		d.Input = input
 	}
 	return d
+}
+
+// maskedRule is a copy of rule with its secrets masked; nil stays nil.
+func maskedRule(rule *string) *string {
+	if rule == nil {
+		return nil
+	}
+	masked, _ := secrets.Mask(*rule)
+	return &masked
 }
 
 // maskedTrace is a copy of trace with its details masked.

@@ -3,7 +3,6 @@
 package editors_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -212,26 +211,6 @@ func startLogNeovim(t *testing.T, nv neovim, extraEnv ...string) (*agentcli.Sess
 		t.Fatalf("tmux resize-window: %v\n%s", err, out)
 	}
 	return s, tm, ctx
-}
-
-// readReceipts reads the decision log: its bytes and its receipts.
-func readReceipts(t *testing.T, path string) ([]byte, []approvals.Receipt) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("the decision log: %v", err)
-	}
-	var out []approvals.Receipt
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var r approvals.Receipt
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: a line is not a receipt (%v): %s", path, err, sc.Bytes())
-		}
-		out = append(out, r)
-	}
-	return raw, out
 }
 
 // personReceipt is the receipt of c: the one whose decider is the person

@@ -3,9 +3,6 @@
 package editors_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -111,7 +108,8 @@ func TestVSCodeDecisionLog(t *testing.T) {
 	}
 
 	logPath := filepath.Join(s.dirs["home/.codewhale"], "codewhale-ls", "decisions.jsonl")
-	receipts, raw := readReceipts(t, logPath)
+	rawLog, receipts := readReceipts(t, logPath)
+	raw := string(rawLog)
 	if strings.Contains(raw, logToken) {
 		t.Errorf("%s holds the token unmasked", logPath)
 	}
@@ -194,27 +192,6 @@ func checkPersonReceipts(t *testing.T, receipts []approvals.Receipt) {
 	if i < 0 || receipts[i].Decider.Line == 0 || filepath.Base(receipts[i].Decider.File) != "permissions.toml" {
 		t.Errorf("no receipt naming the rule (file and line) that allowed ls -la: %+v", receipts)
 	}
-}
-
-// readReceipts reads the decision log the server wrote: its receipts in
-// order and the whole text.
-func readReceipts(t *testing.T, path string) ([]approvals.Receipt, string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var receipts []approvals.Receipt
-	scanner := bufio.NewScanner(strings.NewReader(string(data)))
-	scanner.Buffer(nil, 1<<20)
-	for scanner.Scan() {
-		var r approvals.Receipt
-		if err := json.Unmarshal(scanner.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v in %q", path, err, scanner.Text())
-		}
-		receipts = append(receipts, r)
-	}
-	return receipts, string(data)
 }
 
 // receiptIDs is the ids of the receipts keep takes, newest first.

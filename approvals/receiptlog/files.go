@@ -51,7 +51,7 @@ func openLogFile(path string) (*os.File, error) {
 		return nil, fmt.Errorf("%s is a symlink: codewhale-ls reads its decision log only as the regular file it writes itself (remove the link, or name the file with --file)", path)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s): it is not a decision log codewhale-ls wrote (remove it; the next decision starts a new log)", path, fileKind(fi.Mode()))
+		return nil, fmt.Errorf("%s is not a regular file (%s): it is not a decision log codewhale-ls wrote (remove it; the next decision starts a new log)", path, policyfile.Kind(fi.Mode()))
 	}
 	// The path may have been replaced since Lstat: OpenNoFollow refuses
 	// a link and anything but a regular file in the open itself.
@@ -63,21 +63,6 @@ func openLogFile(path string) (*os.File, error) {
 		return nil, fmt.Errorf("cannot read the decision log: %w", err)
 	}
 	return f, nil
-}
-
-// fileKind names what a non-regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
 }
 
 // logFile is one open file of the log and its name.

@@ -57,14 +57,16 @@ func check(fi fs.FileInfo, err error) error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))
+		return fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))
 	case fi.Size() > MaxBytes:
 		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, fi.Size())
 	}
 	return nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a file that is not regular is ("a FIFO", "a
+// directory"), for errors that refuse it.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -124,7 +126,7 @@ func OpenNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
+		err = fmt.Errorf("%s %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
 	}
 	if err != nil {
 		f.Close()

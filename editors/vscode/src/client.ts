@@ -19,7 +19,7 @@ import { logFile } from './logView';
 import { ApprovalWithdrawnNotification, ApproveRequest, AuthorizeParams, AuthorizeRequest, DecisionNotification, ExplainRequest, FolderStatusRequest, StatusRequest } from './lspExt';
 import { documentSelector } from './selector';
 import { failureText, ServerExit, shouldRestart } from './serverFailure';
-import { resolveServer } from './serverPath';
+import { resolveServer, ServerChoice } from './serverPath';
 import { initializationOptions, needsRestart, startSettings, StartSettings } from './settings';
 import { FolderStatus, ServerStatus, statusBarText, statusMarkdown } from './status';
 
@@ -164,6 +164,17 @@ export class CodewhaleClient implements vscode.Disposable {
     }
   }
 
+  /** The codewhale-ls binary settings name, or why none can run. */
+  private serverFor(settings: StartSettings): ServerChoice {
+    return resolveServer({
+      configured: settings.serverPath,
+      extensionPath: this.extensionPath,
+      platform: process.platform,
+      pathEnv: process.env.PATH ?? '',
+      isExecutable,
+    });
+  }
+
   /** Starts codewhale-ls with the current settings, or says why it cannot. */
   async start(): Promise<void> {
     restoreExecuteBit(this.extensionPath);
@@ -172,13 +183,7 @@ export class CodewhaleClient implements vscode.Disposable {
     // codewhale.server.path, codewhale.codewhaleVersion and
     // codewhale.decisionLog are the user's alone (settings.ts userOnly):
     // read from user (or remote) settings, never from a workspace.
-    const choice = resolveServer({
-      configured: settings.serverPath,
-      extensionPath: this.extensionPath,
-      platform: process.platform,
-      pathEnv: process.env.PATH ?? '',
-      isExecutable,
-    });
+    const choice = this.serverFor(settings);
     if ('error' in choice) {
       this.startProblem = choice.error;
       this.log.error(choice.error);
@@ -613,13 +618,7 @@ export class CodewhaleClient implements vscode.Disposable {
    */
   private logSource(): LogSource {
     const settings = this.startedWith ?? currentSettings();
-    const choice = resolveServer({
-      configured: settings.serverPath,
-      extensionPath: this.extensionPath,
-      platform: process.platform,
-      pathEnv: process.env.PATH ?? '',
-      isExecutable,
-    });
+    const choice = this.serverFor(settings);
     if ('error' in choice) {
       return { error: `${choice.error} The decision log is read by its codewhale-ls log command.` };
     }
