@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -90,15 +91,16 @@ func NewSink(s approvals.ExportSettings, getenv func(string) string) (approvals.
 // time to wait for a retry. TLS, and a proxy named by HTTPS_PROXY or
 // HTTP_PROXY, are net/http's defaults.
 func start(c config) *Sink {
-	resource := append([]attribute{{"service.version", gate.Version}}, sortedAttributes(c.resource)...)
-	transport := http.DefaultTransport.(*http.Transport).Clone()
+	// OTEL_RESOURCE_ATTRIBUTES may name another service.version.
+	resource := map[string]string{"service.version": gate.Version}
+	maps.Copy(resource, c.resource)
 	s := &Sink{
 		url:      c.endpoint,
 		endpoint: redacted(c.endpoint),
 		headers:  c.headers,
-		resource: resource,
+		resource: sortedAttributes(resource),
 		client: &http.Client{
-			Transport:     transport,
+			Transport:     http.DefaultTransport.(*http.Transport).Clone(),
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		queue: make(chan *approvals.Receipt, queueSize),

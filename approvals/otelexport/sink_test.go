@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 // fakeCollector is an OTLP/HTTP logs endpoint that keeps every request's
@@ -134,7 +135,7 @@ func TestSinkExportsOneRecordPerReceipt(t *testing.T) {
 		if got := time.Unix(0, int64(r.TimeUnixNano)).UTC(); !got.Equal(ruleDeny().Time) {
 			t.Errorf("record %d: time %v, want the decision's", i, got)
 		}
-		if resources[i]["service.name"] != "codewhale-ls" || resources[i]["team"] != "platform" {
+		if resources[i]["service.name"] != "codewhale-ls" || resources[i]["team"] != "platform" || resources[i]["service.version"] != gate.Version {
 			t.Errorf("record %d: resource %v", i, resources[i])
 		}
 	}
@@ -164,6 +165,26 @@ func TestSinkCountsWhatTheCollectorRefused(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), headerToken) {
 		t.Errorf("the report quotes the header: %v", err)
+	}
+}
+
+// TestResourceTakesTheEnvironmentsServiceVersion: a service.version in
+// OTEL_RESOURCE_ATTRIBUTES replaces codewhale-ls's, never sent twice.
+func TestResourceTakesTheEnvironmentsServiceVersion(t *testing.T) {
+	sink, err := NewSink(approvals.ExportSettings{Enabled: true, Endpoint: closedPort(t)}, envOf(map[string]string{resourceAttrsEnv: "service.version=9.9"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sink.(*Sink)
+	defer s.Close(context.Background())
+	var versions []string
+	for _, a := range s.resource {
+		if a.key == "service.version" {
+			versions = append(versions, a.value.(string))
+		}
+	}
+	if len(versions) != 1 || versions[0] != "9.9" {
+		t.Errorf("service.version %q, want the environment's 9.9 once", versions)
 	}
 }
 
