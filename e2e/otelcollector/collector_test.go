@@ -413,6 +413,37 @@ func TestStoppedCollectorChangesNoAnswer(t *testing.T) {
 	}
 }
 
+// TestNothingOfTheExportRunsAtStart: a process starts without running any
+// code of the export, nor of the OpenTelemetry SDK, gRPC or protobuf it
+// once linked, whose initialisation every hook process paid with
+// exporting off (docs/telemetry.md, "What it costs"). The runtime's
+// inittrace lists each package whose initialisation does any work.
+func TestNothingOfTheExportRunsAtStart(t *testing.T) {
+	cmd := exec.Command(binary, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var trace bytes.Buffer
+	cmd.Stderr = &trace
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("version: %v: %s", err, trace.String())
+	}
+	inits := 0
+	for line := range strings.Lines(trace.String()) {
+		pkg, ok := strings.CutPrefix(line, "init ")
+		if !ok {
+			continue
+		}
+		inits++
+		for _, banned := range []string{"github.com/codewhale-ls/codewhale-ls/approvals/otelexport ", "go.opentelemetry.io/", "google.golang.org/"} {
+			if strings.HasPrefix(pkg, banned) {
+				t.Errorf("initialised at start: %s", strings.TrimSpace(line))
+			}
+		}
+	}
+	if inits == 0 {
+		t.Fatalf("no inittrace in the program's stderr: %q", trace.String())
+	}
+}
+
 // TestAnswerIsWrittenBeforeTheExportIsWaitedFor: the collector's answer
 // to the export is held until the test has read the hook's whole answer
 // to its agent; the record still arrives, so the hook wrote its answer
