@@ -31,13 +31,14 @@ const (
 	serviceNameEnv     = "OTEL_SERVICE_NAME"
 	defaultServiceName = "codewhale-ls"
 	protocolHTTP       = "http/protobuf"
-	protocolGRPC       = "grpc"
-	// protocolHTTPJSON is sent as http/protobuf: the Go SDK's exporter
-	// writes protobuf only, and an OTLP/HTTP receiver takes either on the
-	// same path (the OTLP specification, "OTLP/HTTP").
-	protocolHTTPJSON    = "http/json"
+	// protocolHTTPJSON is sent as http/protobuf: an OTLP/HTTP receiver
+	// takes either encoding on the same path (the OTLP specification,
+	// "OTLP/HTTP"), and one encoder is enough.
+	protocolHTTPJSON = "http/json"
+	// protocolGRPC is refused: a gRPC client would cost every process
+	// its start-up, exporting or not (docs/telemetry.md).
+	protocolGRPC        = "grpc"
 	defaultHTTPEndpoint = "http://localhost:4318"
-	defaultGRPCEndpoint = "http://localhost:4317"
 	// logsPath is where an OTLP/HTTP collector takes logs under a base
 	// endpoint (OTEL_EXPORTER_OTLP_ENDPOINT); a logs endpoint is used as
 	// given.
@@ -47,10 +48,7 @@ const (
 // config is where and how receipts are exported, resolved from the
 // settings and the environment.
 type config struct {
-	// protocol is protocolHTTP or protocolGRPC.
-	protocol string
-	// endpoint is the full URL the records go to: for OTLP/HTTP the logs
-	// URL itself, for gRPC the collector's address as a URL.
+	// endpoint is the OTLP/HTTP logs URL the records go to.
 	endpoint string
 	headers  map[string]string
 	// resource holds OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, the
@@ -81,14 +79,14 @@ func resolve(s approvals.ExportSettings, getenv func(string) string) (c config, 
 	default:
 		return config{}, false, fmt.Errorf("%s=%s: codewhale-ls exports decisions only with otlp (or none for no export)", logsExporterEnv, getenv(logsExporterEnv))
 	}
-	c.protocol = first(s.Protocol, getenv(logsProtocolEnv), getenv(protocolEnv), protocolHTTP)
-	if c.protocol == protocolHTTPJSON {
-		c.protocol = protocolHTTP
+	switch protocol := first(s.Protocol, getenv(logsProtocolEnv), getenv(protocolEnv), protocolHTTP); protocol {
+	case protocolHTTP, protocolHTTPJSON:
+	case protocolGRPC:
+		return config{}, false, fmt.Errorf("OTLP protocol grpc: codewhale-ls exports over OTLP/HTTP only, which every collector takes (port 4318): set protocol = %q and the collector's OTLP/HTTP endpoint in settings.toml's [export], or OTEL_EXPORTER_OTLP_LOGS_PROTOCOL=%s and OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", protocolHTTP, protocolHTTP)
+	default:
+		return config{}, false, fmt.Errorf("OTLP protocol %q: codewhale-ls exports with %s (or %s, sent as %s)", protocol, protocolHTTP, protocolHTTPJSON, protocolHTTP)
 	}
-	if c.protocol != protocolHTTP && c.protocol != protocolGRPC {
-		return config{}, false, fmt.Errorf("OTLP protocol %q: codewhale-ls exports with %s or %s", c.protocol, protocolHTTP, protocolGRPC)
-	}
-	if c.endpoint, err = endpoint(c.protocol, s.Endpoint, getenv); err != nil {
+	if c.endpoint, err = endpoint(s.Endpoint, getenv); err != nil {
 		return config{}, false, err
 	}
 	headers := first(getenv(logsHeadersEnv), getenv(headersEnv))
@@ -106,10 +104,10 @@ func resolve(s approvals.ExportSettings, getenv func(string) string) (c config, 
 }
 
 // endpoint is the URL records go to: the settings' endpoint or
-// OTEL_EXPORTER_OTLP_ENDPOINT as a base (OTLP/HTTP adds /v1/logs), else
+// OTEL_EXPORTER_OTLP_ENDPOINT as a base (/v1/logs is added), else
 // OTEL_EXPORTER_OTLP_LOGS_ENDPOINT as given, else the collector's default
 // port on this machine.
-func endpoint(protocol, setting string, getenv func(string) string) (string, error) {
+func endpoint(setting string, getenv func(string) string) (string, error) {
 	raw, base := setting, true
 	if raw == "" {
 		if logs := getenv(logsEndpointEnv); logs != "" {
@@ -119,16 +117,13 @@ func endpoint(protocol, setting string, getenv func(string) string) (string, err
 		}
 	}
 	if raw == "" {
-		if protocol == protocolGRPC {
-			return defaultGRPCEndpoint, nil
-		}
 		return defaultHTTPEndpoint + logsPath, nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("OTLP endpoint %q: want a URL such as %s", raw, defaultHTTPEndpoint)
 	}
-	if base && protocol == protocolHTTP {
+	if base {
 		u.Path = strings.TrimSuffix(u.Path, "/") + logsPath
 	}
 	return u.String(), nil

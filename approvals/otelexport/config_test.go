@@ -31,24 +31,21 @@ func TestResolveIsOffByDefault(t *testing.T) {
 	}
 }
 
-func TestResolveEndpointsAndProtocols(t *testing.T) {
+func TestResolveEndpoints(t *testing.T) {
 	cases := []struct {
 		name     string
 		settings approvals.ExportSettings
 		env      map[string]string
-		protocol string
 		endpoint string
 	}{
-		{"settings alone take the local collector", approvals.ExportSettings{Enabled: true}, nil, protocolHTTP, "http://localhost:4318/v1/logs"},
-		{"environment alone", approvals.ExportSettings{}, map[string]string{EnableEnv: "true"}, protocolHTTP, "http://localhost:4318/v1/logs"},
-		{"a base endpoint gets /v1/logs", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", endpointEnv: "https://otel.example.com:4318/"}, protocolHTTP, "https://otel.example.com:4318/v1/logs"},
-		{"a logs endpoint is used as given", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", endpointEnv: "http://a:4318", logsEndpointEnv: "http://b:9999/custom"}, protocolHTTP, "http://b:9999/custom"},
-		{"a list of exporters naming otlp", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", logsExporterEnv: "console, otlp"}, protocolHTTP, "http://localhost:4318/v1/logs"},
-		{"grpc from the environment", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "grpc"}, protocolGRPC, "http://localhost:4317"},
-		{"the logs protocol wins over the general one", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "grpc", logsProtocolEnv: "http/protobuf", endpointEnv: "http://c:4318"}, protocolHTTP, "http://c:4318/v1/logs"},
-		{"http/json goes as http/protobuf", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "http/json"}, protocolHTTP, "http://localhost:4318/v1/logs"},
-		{"grpc keeps the endpoint's path", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "grpc", endpointEnv: "http://c:4317"}, protocolGRPC, "http://c:4317"},
-		{"settings win over the environment", approvals.ExportSettings{Enabled: true, Endpoint: "http://mine:4318", Protocol: "http/protobuf"}, map[string]string{protocolEnv: "grpc", logsEndpointEnv: "http://theirs:4317"}, protocolHTTP, "http://mine:4318/v1/logs"},
+		{"settings alone take the local collector", approvals.ExportSettings{Enabled: true}, nil, "http://localhost:4318/v1/logs"},
+		{"environment alone", approvals.ExportSettings{}, map[string]string{EnableEnv: "true"}, "http://localhost:4318/v1/logs"},
+		{"a base endpoint gets /v1/logs", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", endpointEnv: "https://otel.example.com:4318/"}, "https://otel.example.com:4318/v1/logs"},
+		{"a logs endpoint is used as given", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", endpointEnv: "http://a:4318", logsEndpointEnv: "http://b:9999/custom"}, "http://b:9999/custom"},
+		{"a list of exporters naming otlp", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", logsExporterEnv: "console, otlp"}, "http://localhost:4318/v1/logs"},
+		{"the logs protocol wins over the general one", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "grpc", logsProtocolEnv: "http/protobuf", endpointEnv: "http://c:4318"}, "http://c:4318/v1/logs"},
+		{"http/json goes as http/protobuf", approvals.ExportSettings{}, map[string]string{EnableEnv: "1", protocolEnv: "http/json"}, "http://localhost:4318/v1/logs"},
+		{"settings win over the environment", approvals.ExportSettings{Enabled: true, Endpoint: "http://mine:4318", Protocol: "http/protobuf"}, map[string]string{protocolEnv: "grpc", logsEndpointEnv: "http://theirs:4317"}, "http://mine:4318/v1/logs"},
 	}
 	for _, c := range cases {
 		got, on, err := resolve(c.settings, envOf(c.env))
@@ -56,8 +53,8 @@ func TestResolveEndpointsAndProtocols(t *testing.T) {
 			t.Errorf("%s: on %v, err %v", c.name, on, err)
 			continue
 		}
-		if got.protocol != c.protocol || got.endpoint != c.endpoint {
-			t.Errorf("%s: %s %s, want %s %s", c.name, got.protocol, got.endpoint, c.protocol, c.endpoint)
+		if got.endpoint != c.endpoint {
+			t.Errorf("%s: endpoint %s, want %s", c.name, got.endpoint, c.endpoint)
 		}
 	}
 }
@@ -96,6 +93,9 @@ func TestResolveRefusesWhatItCannotDo(t *testing.T) {
 	}{
 		{map[string]string{logsExporterEnv: "console"}, "only with otlp"},
 		{map[string]string{protocolEnv: "grpc/json"}, `"grpc/json"`},
+		// gRPC is not linked in: the error says what to set instead.
+		{map[string]string{protocolEnv: "grpc"}, `over OTLP/HTTP only, which every collector takes (port 4318): set protocol = "http/protobuf"`},
+		{map[string]string{logsProtocolEnv: "grpc", protocolEnv: "http/protobuf"}, "OTLP/HTTP only"},
 		{map[string]string{endpointEnv: "localhost:4318"}, "want a URL"},
 		{map[string]string{headersEnv: "Authorization " + token}, "entry 1 is not key=value"},
 		{map[string]string{headersEnv: "Authorization=" + token + "%zz"}, "not percent-encoded"},

@@ -3,9 +3,6 @@ package otelexport
 import (
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/log"
-
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 )
 
@@ -19,34 +16,27 @@ const EventName = "codewhale_ls.tool_decision"
 // event.name attribute (as Codex does), the attributes both agents give
 // their tool decisions (tool_name, decision, source, call_id, session.id,
 // event.timestamp), then the receipt's own. Every text is the receipt's,
-// already masked by the decision log (approvals.Receipt).
-func record(r approvals.Receipt) log.Record {
-	var rec log.Record
-	rec.SetEventName(EventName)
-	rec.SetTimestamp(r.Time)
-	rec.SetObservedTimestamp(time.Now())
-	rec.SetBody(attribute.StringValue(EventName))
-	rec.SetSeverity(log.SeverityInfo)
-	rec.SetSeverityText("INFO")
-	rec.AddAttributes(attributes(r)...)
-	return rec
+// already masked by the decision log (approvals.Receipt). Its severity
+// is INFO (wire.go writes what every record shares).
+func record(r approvals.Receipt) logRecord {
+	return logRecord{time: r.Time, observed: time.Now(), attributes: attributes(r)}
 }
 
 // attributes are the record's attributes (docs/telemetry.md, "Event").
-func attributes(r approvals.Receipt) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{
-		attribute.String("event.name", EventName),
-		attribute.String("event.timestamp", r.Time.UTC().Format(time.RFC3339Nano)),
-		attribute.String("tool_name", r.Tool),
-		attribute.String("decision", string(r.Decision)),
-		attribute.String("source", source(r)),
-		attribute.String("receipt.id", r.ID),
-		attribute.Int("layer", int(r.Layer)),
-		attribute.String("layer.name", r.LayerName),
+func attributes(r approvals.Receipt) []attribute {
+	attrs := []attribute{
+		{"event.name", EventName},
+		{"event.timestamp", r.Time.UTC().Format(time.RFC3339Nano)},
+		{"tool_name", r.Tool},
+		{"decision", string(r.Decision)},
+		{"source", source(r)},
+		{"receipt.id", r.ID},
+		{"layer", int64(r.Layer)},
+		{"layer.name", r.LayerName},
 	}
 	str := func(key, value string) {
 		if value != "" {
-			attrs = append(attrs, attribute.String(key, value))
+			attrs = append(attrs, attribute{key, value})
 		}
 	}
 	if r.CallID != nil {
@@ -63,9 +53,9 @@ func attributes(r approvals.Receipt) []attribute.KeyValue {
 	str("hardening", r.Hardening)
 	for _, f := range r.Input {
 		str("input."+f.Field, f.Text)
-		attrs = append(attrs, attribute.Int("input."+f.Field+".bytes", f.Bytes))
+		attrs = append(attrs, attribute{"input." + f.Field + ".bytes", int64(f.Bytes)})
 		if f.Cut {
-			attrs = append(attrs, attribute.Bool("input."+f.Field+".cut", true))
+			attrs = append(attrs, attribute{"input." + f.Field + ".cut", true})
 		}
 	}
 	if d := r.Decider; d != nil {
@@ -73,7 +63,7 @@ func attributes(r approvals.Receipt) []attribute.KeyValue {
 		str("decider.summary", d.Summary)
 		str("decider.file", d.File)
 		if d.Line > 0 {
-			attrs = append(attrs, attribute.Int("decider.line", d.Line))
+			attrs = append(attrs, attribute{"decider.line", int64(d.Line)})
 		}
 		str("decider.rule", d.Rule)
 		str("decider.answer", d.Answer)
@@ -98,7 +88,7 @@ func source(r approvals.Receipt) string {
 	}
 	switch d.Kind {
 	case approvals.DecidedByPerson, approvals.DecidedByNobody:
-		if s, ok := answerSources[d.Answer]; ok {
+		if s := answerSource(d.Answer); s != "" {
 			return s
 		}
 		if d.Kind == approvals.DecidedByNobody {
@@ -117,15 +107,19 @@ func source(r approvals.Receipt) string {
 	return "config"
 }
 
-// answerSources are a person's answers (approvals.Decider.Answer) as
-// Claude Code's sources: once and for the session are temporary, always
-// is a rule kept, and no answer is an abort.
-var answerSources = map[string]string{
-	"once":         "user_temporary",
-	"session":      "user_temporary",
-	"always":       "user_permanent",
-	"deny":         "user_reject",
-	"timeout":      "user_abort",
-	"dismissed":    "user_abort",
-	"disconnected": "user_abort",
+// answerSource is a person's answer (approvals.Decider.Answer) as Claude
+// Code's source: once and for the session are temporary, always is a rule
+// kept, and no answer is an abort; "" for an answer it does not know.
+func answerSource(answer string) string {
+	switch answer {
+	case "once", "session":
+		return "user_temporary"
+	case "always":
+		return "user_permanent"
+	case "deny":
+		return "user_reject"
+	case "timeout", "dismissed", "disconnected":
+		return "user_abort"
+	}
+	return ""
 }

@@ -1,10 +1,9 @@
 package otelexport
 
 import (
+	"fmt"
 	"testing"
 	"time"
-
-	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 )
@@ -23,10 +22,10 @@ func ruleDeny() approvals.Receipt {
 	}
 }
 
-func attrMap(attrs []attribute.KeyValue) map[string]string {
+func attrMap(attrs []attribute) map[string]string {
 	m := map[string]string{}
 	for _, a := range attrs {
-		m[string(a.Key)] = a.Value.String()
+		m[a.key] = fmt.Sprint(a.value)
 	}
 	return m
 }

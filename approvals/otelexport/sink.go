@@ -1,6 +1,6 @@
 // Package otelexport exports each decision's receipt as an OpenTelemetry
 // log record (an event named codewhale_ls.tool_decision) to a team's
-// collector over OTLP, when the user turns it on (docs/telemetry.md;
+// collector over OTLP/HTTP, when the user turns it on (docs/telemetry.md;
 // issue 26, "Teams: OpenTelemetry").
 //
 // Exporting never holds a decision up: Send only queues the receipt (a
@@ -10,20 +10,16 @@
 package otelexport
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/go-logr/logr"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
-	"go.opentelemetry.io/otel/log"
-	sdklog "go.opentelemetry.io/otel/sdk/log"
-	"go.opentelemetry.io/otel/sdk/resource"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/gate"
@@ -39,25 +35,30 @@ const (
 	// exportTimeout bounds one export request to a collector that takes
 	// the connection but does not answer.
 	exportTimeout = 5 * time.Second
-	// scopeName is the instrumentation scope of every record.
-	scopeName = "github.com/codewhale-ls/codewhale-ls/approvals/otelexport"
+	// instrumentationScope names the scope of every record.
+	instrumentationScope = "github.com/codewhale-ls/codewhale-ls/approvals/otelexport"
+	// answerLimit bounds what is read of a collector's answer: only its
+	// status is used.
+	answerLimit = 64 << 10
 )
 
-// Sink exports receipts to one collector. Send never blocks; Close ends
-// it. A Sink is safe for concurrent use.
+// Sink exports receipts to one collector over OTLP/HTTP. Send never
+// blocks; Close ends it. A Sink is safe for concurrent use.
 type Sink struct {
-	// endpoint names the collector in reports, its password hidden.
-	endpoint string
-	exporter sdklog.Exporter
-	provider *sdklog.LoggerProvider
-	logger   log.Logger
-	taken    *takeProcessor
+	// url is where the records go; endpoint names it in reports, its
+	// password hidden.
+	url, endpoint string
+	headers       map[string]string
+	resource      []attribute
+	client        *http.Client
 
 	// mu orders Send against Close: a receipt is queued only while the
-	// queue is open. Nothing under it waits.
+	// queue is open. Nothing under it waits. The queue holds pointers: a
+	// buffer of 1024 receipts would be a third of a megabyte that every
+	// process exporting allocates and touches.
 	mu     sync.RWMutex
 	closed bool
-	queue  chan approvals.Receipt
+	queue  chan *approvals.Receipt
 
 	// stop ends an export in flight when Close runs out of time; done is
 	// closed when the exporting goroutine has returned.
@@ -81,62 +82,29 @@ func NewSink(s approvals.ExportSettings, getenv func(string) string) (approvals.
 	if !on {
 		return nil, nil
 	}
-	silenceOnce.Do(func() {
-		otel.SetLogger(logr.Discard())
-		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) {}))
-	})
-	exporter, err := newExporter(c)
-	if err != nil {
-		return nil, fmt.Errorf("exporting decisions to OpenTelemetry at %s: %w", redacted(c.endpoint), err)
-	}
-	return start(c, exporter), nil
+	return start(c), nil
 }
 
-// newExporter is the OTLP exporter of c's protocol. It does not retry: a
-// receipt the collector did not take is counted, and a short-lived hook
-// has no time to wait for a retry.
-func newExporter(c config) (sdklog.Exporter, error) {
-	ctx := context.Background()
-	if c.protocol == protocolGRPC {
-		return otlploggrpc.New(ctx,
-			otlploggrpc.WithEndpointURL(c.endpoint),
-			otlploggrpc.WithHeaders(c.headers),
-			otlploggrpc.WithTimeout(exportTimeout),
-			otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}),
-		)
-	}
-	return otlploghttp.New(ctx,
-		otlploghttp.WithEndpointURL(c.endpoint),
-		otlploghttp.WithHeaders(c.headers),
-		otlploghttp.WithTimeout(exportTimeout),
-		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}),
-	)
-}
-
-// silenceOnce turns off the OpenTelemetry SDK's own reports on stderr:
-// a hook's stderr is read by its agent (for some, shown to the model),
-// and every failure the sink sees is counted and reported by Close.
-var silenceOnce sync.Once
-
-// start runs the sink exporting with exporter.
-func start(c config, exporter sdklog.Exporter) *Sink {
-	attrs := []attribute.KeyValue{attribute.String("service.version", gate.Version)}
-	for k, v := range c.resource {
-		attrs = append(attrs, attribute.String(k, v))
-	}
-	taken := &takeProcessor{}
-	provider := sdklog.NewLoggerProvider(
-		sdklog.WithResource(resource.NewSchemaless(attrs...)),
-		sdklog.WithProcessor(taken),
-	)
+// start runs the sink exporting as c says. Its client does not retry, nor
+// follow a redirect (which would take the headers elsewhere): a receipt
+// the collector did not take is counted, and a short-lived hook has no
+// time to wait for a retry. TLS, and a proxy named by HTTPS_PROXY or
+// HTTP_PROXY, are net/http's defaults.
+func start(c config) *Sink {
+	// OTEL_RESOURCE_ATTRIBUTES may name another service.version.
+	resource := map[string]string{"service.version": gate.Version}
+	maps.Copy(resource, c.resource)
 	s := &Sink{
+		url:      c.endpoint,
 		endpoint: redacted(c.endpoint),
-		exporter: exporter,
-		provider: provider,
-		logger:   provider.Logger(scopeName, log.WithInstrumentationVersion(gate.Version)),
-		taken:    taken,
-		queue:    make(chan approvals.Receipt, queueSize),
-		done:     make(chan struct{}),
+		headers:  c.headers,
+		resource: sortedAttributes(resource),
+		client: &http.Client{
+			Transport:     http.DefaultTransport.(*http.Transport).Clone(),
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		queue: make(chan *approvals.Receipt, queueSize),
+		done:  make(chan struct{}),
 	}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
 	go s.run()
@@ -153,7 +121,7 @@ func (s *Sink) Send(r approvals.Receipt) {
 		return
 	}
 	select {
-	case s.queue <- r:
+	case s.queue <- &r:
 	default:
 		s.dropped.Add(1)
 	}
@@ -163,9 +131,10 @@ func (s *Sink) Send(r approvals.Receipt) {
 // closed and empty.
 func (s *Sink) run() {
 	defer close(s.done)
-	batch := make([]approvals.Receipt, 0, batchSize)
+	// It grows to what is queued: a hook sends one receipt.
+	var batch []approvals.Receipt
 	for r := range s.queue {
-		batch = append(batch[:0], r)
+		batch = append(batch[:0], *r)
 	fill:
 		for len(batch) < batchSize {
 			select {
@@ -173,7 +142,7 @@ func (s *Sink) run() {
 				if !ok {
 					break fill
 				}
-				batch = append(batch, more)
+				batch = append(batch, *more)
 			default:
 				break fill
 			}
@@ -190,18 +159,46 @@ func (s *Sink) export(batch []approvals.Receipt) {
 		s.dropped.Add(n)
 		return
 	}
-	for _, r := range batch {
-		s.logger.Emit(s.stopCtx, record(r))
-	}
-	ctx, cancel := context.WithTimeout(s.stopCtx, exportTimeout)
-	defer cancel()
-	if err := s.exporter.Export(ctx, s.taken.take()); err != nil {
+	if err := s.post(batch); err != nil {
 		s.dropped.Add(n)
 		msg := err.Error()
 		s.lastErr.Store(&msg)
 		return
 	}
 	s.sent.Add(n)
+}
+
+// post sends batch as one OTLP/HTTP request in protobuf (wire.go). Its
+// error names the endpoint with its password hidden (net/http's errors
+// do) and never a header's value.
+func (s *Sink) post(batch []approvals.Receipt) error {
+	records := make([]logRecord, len(batch))
+	for i, r := range batch {
+		records[i] = record(r)
+	}
+	body := encodeRequest(s.resource, scope{instrumentationScope, gate.Version}, records)
+	ctx, cancel := context.WithTimeout(s.stopCtx, exportTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
+	if err != nil {
+		return errors.New("the request could not be made")
+	}
+	for k, v := range s.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.Header.Set("User-Agent", "codewhale-ls/"+gate.Version)
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	// Read to its end (bounded) so that the connection can be reused.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, answerLimit))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fmt.Errorf("the collector answered %s", resp.Status)
+	}
+	return nil
 }
 
 // Close stops taking receipts and waits for those queued to be exported,
@@ -224,12 +221,7 @@ func (s *Sink) Close(ctx context.Context) error {
 		<-s.done
 	}
 	s.stop()
-	// The exporter and provider hold no records now; shutting them down
-	// closes their connections, and waits for nothing.
-	shutdown, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_ = s.exporter.Shutdown(shutdown)
-	_ = s.provider.Shutdown(shutdown)
+	s.client.CloseIdleConnections()
 	return s.report(gaveUp)
 }
 
@@ -265,34 +257,6 @@ func (e *DroppedError) Error() string {
 	return fmt.Sprintf("%d of %d %s not exported to the OpenTelemetry collector at %s (%s); the decision log keeps every receipt: check the collector, or turn exporting off (docs/telemetry.md)",
 		e.Dropped, e.Dropped+e.Sent, records, e.Endpoint, e.Why)
 }
-
-// takeProcessor holds the records the sink's logger emits until the
-// exporting goroutine takes them: that goroutine is the only one that
-// emits, so a batch is exactly what it emitted since its last take.
-type takeProcessor struct {
-	mu      sync.Mutex
-	records []sdklog.Record
-}
-
-func (p *takeProcessor) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
-
-func (p *takeProcessor) OnEmit(_ context.Context, r *sdklog.Record) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.records = append(p.records, r.Clone())
-	return nil
-}
-
-func (p *takeProcessor) take() []sdklog.Record {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.records
-	p.records = nil
-	return out
-}
-
-func (p *takeProcessor) Shutdown(context.Context) error   { return nil }
-func (p *takeProcessor) ForceFlush(context.Context) error { return nil }
 
 // Reporting is sink whose Close also hands its error, what was not
 // exported and why, to report: where the process's person sees it (an

@@ -13,41 +13,45 @@ import (
 	"testing"
 	"time"
 
-	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
+	"github.com/codewhale-ls/codewhale-ls/gate"
 )
 
 // fakeCollector is an OTLP/HTTP logs endpoint that keeps every request's
-// raw body and records.
+// raw body and records. It reads a request as LogsData, the message the
+// OTLP specification defines with the same fields as
+// ExportLogsServiceRequest, whose package would bring gRPC into the
+// module.
 type fakeCollector struct {
 	*httptest.Server
-	mu     sync.Mutex
-	bodies [][]byte
-	logs   []*logspb.ResourceLogs
+	mu      sync.Mutex
+	bodies  [][]byte
+	logs    []*logspb.ResourceLogs
+	headers []http.Header
 }
 
 func newFakeCollector(t testing.TB) *fakeCollector {
 	c := &fakeCollector{}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
-		var req collogs.ExportLogsServiceRequest
+		var req logspb.LogsData
 		if err == nil {
 			err = proto.Unmarshal(body, &req)
 		}
-		if err != nil || r.URL.Path != "/v1/logs" {
+		if err != nil || r.URL.Path != "/v1/logs" || r.Header.Get("Content-Type") != "application/x-protobuf" {
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
 		}
 		c.mu.Lock()
 		c.bodies = append(c.bodies, body)
+		c.headers = append(c.headers, r.Header.Clone())
 		c.logs = append(c.logs, req.ResourceLogs...)
 		c.mu.Unlock()
+		// An empty ExportLogsServiceResponse: everything was taken.
 		w.Header().Set("Content-Type", "application/x-protobuf")
-		out, _ := proto.Marshal(&collogs.ExportLogsServiceResponse{})
-		_, _ = w.Write(out)
 	}))
 	t.Cleanup(c.Close)
 	return c
@@ -82,12 +86,17 @@ func (c *fakeCollector) records() (records []*logspb.LogRecord, resources []map[
 
 func newTestSink(t *testing.T, endpoint string) *Sink {
 	t.Helper()
-	sink, err := NewSink(approvals.ExportSettings{Enabled: true, Endpoint: endpoint}, envOf(map[string]string{resourceAttrsEnv: "team=platform"}))
+	settings := approvals.ExportSettings{Enabled: true, Endpoint: endpoint, Headers: map[string]string{"Authorization": "Bearer " + headerToken}}
+	sink, err := NewSink(settings, envOf(map[string]string{resourceAttrsEnv: "team=platform"}))
 	if err != nil || sink == nil {
 		t.Fatalf("NewSink: %v, %v", sink, err)
 	}
 	return sink.(*Sink)
 }
+
+// headerToken is the token of the test sinks' Authorization header, which
+// no report may quote.
+const headerToken = "s3cr3t-header-t0ken"
 
 func TestNewSinkIsNilWhenOff(t *testing.T) {
 	sink, err := NewSink(approvals.ExportSettings{}, envOf(nil))
@@ -126,9 +135,56 @@ func TestSinkExportsOneRecordPerReceipt(t *testing.T) {
 		if got := time.Unix(0, int64(r.TimeUnixNano)).UTC(); !got.Equal(ruleDeny().Time) {
 			t.Errorf("record %d: time %v, want the decision's", i, got)
 		}
-		if resources[i]["service.name"] != "codewhale-ls" || resources[i]["team"] != "platform" {
+		if resources[i]["service.name"] != "codewhale-ls" || resources[i]["team"] != "platform" || resources[i]["service.version"] != gate.Version {
 			t.Errorf("record %d: resource %v", i, resources[i])
 		}
+	}
+	collector.mu.Lock()
+	defer collector.mu.Unlock()
+	for _, h := range collector.headers {
+		if h.Get("Authorization") != "Bearer "+headerToken {
+			t.Errorf("a request without the settings' Authorization header: %v", h)
+		}
+	}
+}
+
+// TestSinkCountsWhatTheCollectorRefused: a collector that answers with an
+// error status (here: the token is wrong) took nothing; the report says
+// its status, never the header's value.
+func TestSinkCountsWhatTheCollectorRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad token "+r.Header.Get("Authorization"), http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	sink := newTestSink(t, srv.URL)
+	sink.Send(ruleDeny())
+	err := sink.Close(context.Background())
+	var dropped *DroppedError
+	if !errors.As(err, &dropped) || dropped.Dropped != 1 || dropped.Why != "the collector answered 401 Unauthorized" {
+		t.Fatalf("Close: %v; want 1 dropped, the collector's 401", err)
+	}
+	if strings.Contains(err.Error(), headerToken) {
+		t.Errorf("the report quotes the header: %v", err)
+	}
+}
+
+// TestResourceTakesTheEnvironmentsServiceVersion: a service.version in
+// OTEL_RESOURCE_ATTRIBUTES replaces codewhale-ls's, never sent twice.
+func TestResourceTakesTheEnvironmentsServiceVersion(t *testing.T) {
+	sink, err := NewSink(approvals.ExportSettings{Enabled: true, Endpoint: closedPort(t)}, envOf(map[string]string{resourceAttrsEnv: "service.version=9.9"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sink.(*Sink)
+	defer s.Close(context.Background())
+	var versions []string
+	for _, a := range s.resource {
+		if a.key == "service.version" {
+			versions = append(versions, a.value.(string))
+		}
+	}
+	if len(versions) != 1 || versions[0] != "9.9" {
+		t.Errorf("service.version %q, want the environment's 9.9 once", versions)
 	}
 }
 
@@ -156,7 +212,7 @@ func TestSinkCountsWhatAStoppedCollectorDidNotTake(t *testing.T) {
 	if !errors.As(err, &dropped) || dropped.Dropped != 3 || dropped.Sent != 0 {
 		t.Fatalf("Close: %v; want 3 dropped", err)
 	}
-	if msg := err.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "team:xxxxx@") || !strings.Contains(msg, "3 of 3 decision records were not exported") {
+	if msg := err.Error(); strings.Contains(msg, "hunter2") || strings.Contains(msg, headerToken) || !strings.Contains(msg, "team:xxxxx@") || !strings.Contains(msg, "3 of 3 decision records were not exported") {
 		t.Errorf("Close's report: %s", msg)
 	}
 }

@@ -58,13 +58,13 @@ func TestMain(m *testing.M) {
 }
 
 // collector is the OpenTelemetry Collector's OTLP receiver, listening on
-// OTLP/HTTP and OTLP/gRPC, handing what it receives to a consumer that
-// keeps it for the test.
+// OTLP/HTTP (codewhale-ls exports over nothing else), handing what it
+// receives to a consumer that keeps it for the test.
 type collector struct {
-	httpAddr, grpcAddr string
-	receiver           receiver.Logs
-	mu                 sync.Mutex
-	received           []plog.Logs
+	httpAddr string
+	receiver receiver.Logs
+	mu       sync.Mutex
+	received []plog.Logs
 }
 
 // freeAddr is a local address nothing listens on now.
@@ -79,11 +79,10 @@ func freeAddr(tb testing.TB) string {
 
 func startCollector(tb testing.TB) *collector {
 	tb.Helper()
-	c := &collector{httpAddr: freeAddr(tb), grpcAddr: freeAddr(tb)}
+	c := &collector{httpAddr: freeAddr(tb)}
 	factory := otlpreceiver.NewFactory()
 	cfg := factory.CreateDefaultConfig().(*otlpreceiver.Config)
 	cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = c.httpAddr
-	cfg.Protocols.GRPC.GetOrInsertDefault().NetAddr.Endpoint = c.grpcAddr
 	keep, err := consumer.NewLogs(func(_ context.Context, ld plog.Logs) error {
 		kept := plog.NewLogs()
 		ld.CopyTo(kept)
@@ -333,16 +332,32 @@ func TestCollectorReceivesOneRecordPerDecision(t *testing.T) {
 	}
 }
 
-// TestCollectorOverGRPC: OTEL_EXPORTER_OTLP_PROTOCOL=grpc exports to the
-// collector's gRPC port.
-func TestCollectorOverGRPC(t *testing.T) {
+// TestCollectorWithTheJSONProtocol: OTEL_EXPORTER_OTLP_PROTOCOL=http/json,
+// which a team may have set for its agents, exports to the same OTLP/HTTP
+// path (in protobuf, which the receiver takes there too).
+func TestCollectorWithTheJSONProtocol(t *testing.T) {
 	c := startCollector(t)
 	w := newWorld(t)
-	env := w.env("CODEWHALE_LS_ENABLE_TELEMETRY=1", "OTEL_EXPORTER_OTLP_PROTOCOL=grpc", "OTEL_EXPORTER_OTLP_ENDPOINT=http://"+c.grpcAddr)
-	runHook(t, w, env, decidingCalls[0])
+	runHook(t, w, w.env(append(httpExport(c), "OTEL_EXPORTER_OTLP_PROTOCOL=http/json")...), decidingCalls[0])
 	records := c.records()
 	if len(records) != 1 || records[0].attrs["decision"] != "deny" {
-		t.Fatalf("over gRPC: %d records %v; want the deny", len(records), records)
+		t.Fatalf("with http/json: %d records %v; want the deny", len(records), records)
+	}
+}
+
+// TestGRPCIsRefused: OTEL_EXPORTER_OTLP_PROTOCOL=grpc is a setting
+// codewhale-ls cannot follow (it exports over OTLP/HTTP only): a call
+// that would be allowed is refused, and the answer says what to set.
+func TestGRPCIsRefused(t *testing.T) {
+	w := newWorld(t)
+	env := w.env("CODEWHALE_LS_ENABLE_TELEMETRY=1", "OTEL_EXPORTER_OTLP_PROTOCOL=grpc", "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317")
+	allowed := decidingCalls[2]
+	if off := runHook(t, w, w.env(), allowed); off.exit != 0 || strings.Contains(off.stdout, "deny") {
+		t.Fatalf("%q with exporting off: %+v; want it allowed", allowed.command, off)
+	}
+	got := runHook(t, w, env, allowed)
+	if !strings.Contains(got.stdout+got.stderr, "deny") || !strings.Contains(got.stdout+got.stderr, "OTLP/HTTP only") {
+		t.Errorf("%q with grpc: %+v; want a deny saying to export over OTLP/HTTP", allowed.command, got)
 	}
 }
 
@@ -395,6 +410,37 @@ func TestStoppedCollectorChangesNoAnswer(t *testing.T) {
 	}
 	if n := len(stopped.receipts(t)); n != len(decidingCalls) {
 		t.Errorf("%d receipts logged with the collector stopped, want %d", n, len(decidingCalls))
+	}
+}
+
+// TestNothingOfTheExportRunsAtStart: a process starts without running any
+// code of the export, nor of the OpenTelemetry SDK, gRPC or protobuf it
+// once linked, whose initialisation every hook process paid with
+// exporting off (docs/telemetry.md, "What it costs"). The runtime's
+// inittrace lists each package whose initialisation does any work.
+func TestNothingOfTheExportRunsAtStart(t *testing.T) {
+	cmd := exec.Command(binary, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var trace bytes.Buffer
+	cmd.Stderr = &trace
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("version: %v: %s", err, trace.String())
+	}
+	inits := 0
+	for line := range strings.Lines(trace.String()) {
+		pkg, ok := strings.CutPrefix(line, "init ")
+		if !ok {
+			continue
+		}
+		inits++
+		for _, banned := range []string{"github.com/codewhale-ls/codewhale-ls/approvals/otelexport ", "go.opentelemetry.io/", "google.golang.org/"} {
+			if strings.HasPrefix(pkg, banned) {
+				t.Errorf("initialised at start: %s", strings.TrimSpace(line))
+			}
+		}
+	}
+	if inits == 0 {
+		t.Fatalf("no inittrace in the program's stderr: %q", trace.String())
 	}
 }
 
