@@ -71,7 +71,7 @@ func receiptBuild() []row {
 		target  time.Duration
 	}{
 		{"receipt of a 100-byte command with a token", `curl -H "Authorization: token ghp_0123456789abcdefghijABCDEFGHIJ012345" https://api.github.com/user`, appendTarget},
-		{"receipt of a 1 MiB command", strings.Repeat("echo password=hunter2 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; ", 1<<20/52), 20 * time.Millisecond},
+		{"receipt of a 1 MiB command", strings.Repeat("echo password=hunter2 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; ", 1<<20/52), 2 * time.Millisecond},
 	} {
 		res := testing.Benchmark(func(b *testing.B) {
 			b.ReportAllocs()
