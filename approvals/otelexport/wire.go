@@ -13,9 +13,8 @@ import (
 // (docs/telemetry.md, "What it costs"). The field numbers are those of
 // opentelemetry-proto's collector/logs/v1/logs_service.proto,
 // logs/v1/logs.proto, common/v1/common.proto and
-// resource/v1/resource.proto; the tests read what is written back with
-// the generated types, and e2e/otelcollector with the collector's
-// receiver.
+// resource/v1/resource.proto; e2e/otelcollector reads what is written
+// back with the collector's pdata and its receiver.
 
 // Protobuf's wire types (protobuf.dev, "Encoding").
 const (
