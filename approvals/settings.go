@@ -97,7 +97,7 @@ func LoadSettings(codewhaleHome string) (Settings, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return s, fmt.Errorf("codewhale-ls's settings %s: unknown key %s (known: log_inputs, [log] max_mib and generations, [export] otlp, endpoint, protocol and headers)", s.Path, strings.Join(keys, ", "))
+		return s, fmt.Errorf("codewhale-ls's settings %s: unknown key %s: correct it to one of log_inputs, [log] max_mib and generations, [export] otlp, endpoint, protocol and headers, or remove it (docs/receipts.md)", s.Path, strings.Join(keys, ", "))
 	}
 	if f.LogInputs != nil {
 		s.LogInputs = *f.LogInputs
