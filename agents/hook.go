@@ -366,7 +366,7 @@ func recordHookDecision(opts config.Options, caller approvals.Caller, req gate.R
 		export = sink
 		return closedLater{sink}, nil
 	}
-	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(opts), paths.CodewhaleDir, approvals.RecorderOptions{}, newSink)
+	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogPath(paths.CodewhaleDir), paths.CodewhaleDir, approvals.RecorderOptions{}, newSink)
 	defer func() { _ = log.Close(context.Background()) }()
 	return log.Final(req, caller, d), export
 }

@@ -35,8 +35,13 @@ type DecisionLog struct {
 	file atomic.Pointer[os.File]
 }
 
-// DefaultDecisionLogPath is <codewhaleHome>/codewhale-ls/decisions.jsonl.
+// DefaultDecisionLogPath is <codewhaleHome>/codewhale-ls/decisions.jsonl;
+// "" without a Codewhale home (OpenRecorder then blocks every decision
+// but a deny, saying so).
 func DefaultDecisionLogPath(codewhaleHome string) string {
+	if codewhaleHome == "" {
+		return ""
+	}
 	return filepath.Join(codewhaleHome, "codewhale-ls", "decisions.jsonl")
 }
 
@@ -45,9 +50,6 @@ func DefaultDecisionLogPath(codewhaleHome string) string {
 // (OpenRecorder then blocks every decision but a deny, saying so).
 func DefaultDecisionLogFor(opts config.Options) string {
 	paths, _ := config.ResolvePaths(opts)
-	if paths.CodewhaleDir == "" {
-		return ""
-	}
 	return DefaultDecisionLogPath(paths.CodewhaleDir)
 }
 

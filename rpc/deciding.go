@@ -32,7 +32,8 @@ func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.
 	default:
 		return nil, fmt.Errorf(`initializationOptions.approvals must be "codewhale" (the client implements codewhale/approve) or absent, got %q`, opts.Approvals)
 	}
-	logPath, enabled, err := s.decisionLogPath(opts, root)
+	paths, _ := config.ResolvePaths(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env})
+	logPath, enabled, err := decisionLogPath(opts, paths.CodewhaleDir)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +41,6 @@ func (s *Server) newAuthorizer(opts initOptions, root string, prompts prompting.
 	if enabled {
 		// A log that cannot be opened leaves diagnostics working; only the
 		// decisions it would record are refused.
-		paths, _ := config.ResolvePaths(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env})
 		noInputs := opts.LogInputs != nil && !*opts.LogInputs
 		// What the OpenTelemetry export could not deliver goes to the
 		// server's log, which the editor keeps.
@@ -83,12 +83,12 @@ func (p serverPolicies) Reload() { p.s.reloadPolicies() }
 const releaseUnknown = "The call ended before codewhale-ls knew which Codewhale release to decide as (codewhale --version was still running); a call not decided is denied."
 
 // decisionLogPath is initializationOptions.decisionLog: a path, false
-// (no log), or absent (the default under the Codewhale home). Only a
+// (no log), or absent (the default under codewhaleHome). Only a
 // malformed option is an error.
-func (s *Server) decisionLogPath(opts initOptions, root string) (path string, enabled bool, err error) {
+func decisionLogPath(opts initOptions, codewhaleHome string) (path string, enabled bool, err error) {
 	raw := opts.DecisionLog
 	if len(raw) == 0 || string(raw) == "null" {
-		return approvals.DefaultDecisionLogFor(config.Options{ConfigFlag: opts.Config, Workspace: root, Env: s.env}), true, nil
+		return approvals.DefaultDecisionLogPath(codewhaleHome), true, nil
 	}
 	var on bool
 	if json.Unmarshal(raw, &on) == nil && !on {

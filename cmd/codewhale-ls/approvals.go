@@ -73,7 +73,7 @@ func approvalsCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		sink, err := otelexport.NewSink(s, env.Getenv)
 		return otelexport.Reporting(sink, func(err error) { fmt.Fprintln(stderr, "codewhale-ls approvals:", err) }), err
 	}
-	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogFor(loadOpts("")), paths.CodewhaleDir, approvals.RecorderOptions{Where: consoleName}, export)
+	log := approvals.OpenUserRecorder(approvals.DefaultDecisionLogPath(paths.CodewhaleDir), paths.CodewhaleDir, approvals.RecorderOptions{Where: consoleName}, export)
 	cards := console.New()
 	authz := approvals.New(approvals.Config{
 		Asker: cards, ShownBy: consoleName, Hooks: hooks.ShellRunner{}, Log: log, Exact: fs.bools["exact"],
