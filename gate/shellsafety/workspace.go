@@ -20,6 +20,11 @@ func workspaceSafe(p *parsed) bool {
 	if !p.complete || !p.noOperators || len(p.argv) == 0 || p.expands || p.globs {
 		return false
 	}
+	if strings.ContainsAny(p.text, shellSyntax) {
+		// Quoted or escaped (`go test \$`), these run nothing, yet the
+		// line reads as shell syntax: it is left to review, failing closed.
+		return false
+	}
 	for _, a := range p.argv {
 		if !insideWorkspace(a) {
 			return false
@@ -28,6 +33,10 @@ func workspaceSafe(p *parsed) bool {
 	check, ok := workspaceTools[p.argv[0]]
 	return ok && check(p.argv[1:])
 }
+
+// shellSyntax are the characters that make a line read as more than one
+// simple command.
+const shellSyntax = ";&|><`$\n"
 
 // insideWorkspace reports an argument that names no path outside the
 // working directory, looking also at `--opt=value`, `-Dkey=value` and
