@@ -521,10 +521,9 @@ Its card closes and the next prompt's opens."
     (let ((what (or (codewhale--approval-field (codewhale--ask-prompt a) :summary)
                     (codewhale--approval-field (codewhale--ask-prompt a) :tool)
                     "the call")))
-      (message "Codewhale: %s %s: %s"
+      (message "Codewhale: %s, %s: %s"
                (if (and choice (not (equal choice "deny"))) "approved" "denied")
-               (truncate-string-to-width what 60 nil nil "…")
-               why))
+               why (truncate-string-to-width what 60 nil nil "…")))
     (force-mode-line-update t)
     (run-at-time 0 nil #'codewhale--approval-show-next)))
 
@@ -537,12 +536,9 @@ Its card closes and the next prompt's opens."
 (defun codewhale--approval-mode-line ()
   "The mode line's word on waiting approvals."
   (when codewhale--approvals
-    (propertize (format " [Codewhale: %d approval%s waiting%s]"
-                        (length codewhale--approvals)
-                        (if (cdr codewhale--approvals) "s" "")
-                        (if (active-minibuffer-window)
-                            ", shown when the minibuffer closes"
-                          ""))
+    (propertize (if (cdr codewhale--approvals)
+                    (format " [Codewhale: %d approvals waiting]" (length codewhale--approvals))
+                  " [Codewhale: approval waiting]")
                 'face 'warning)))
 
 (defvar codewhale--approval-mode-line-entry
@@ -552,7 +548,6 @@ Its card closes and the next prompt's opens."
 
 (declare-function lsp-request-async "ext:lsp-mode")
 (declare-function lsp--workspace-status "ext:lsp-mode")
-(declare-function lsp--workspace-p "ext:lsp-mode")
 (defvar lsp--cur-workspace)
 
 (defun codewhale--approval-answer-function (server)
@@ -563,7 +558,7 @@ dismissal (JSON null).  An error answer means the prompt had ended
 first: its call was denied."
   (let ((too-late (lambda (&rest _)
                     (message "Codewhale: too late: that prompt had already ended, and its call was denied"))))
-    (if (jsonrpc-connection-p server)
+    (if (cl-typep server 'jsonrpc-connection)
         (lambda (id choice)
           (when (jsonrpc-running-p server)
             (jsonrpc-async-request server :codewhale/answerApproval
@@ -577,7 +572,7 @@ first: its call was denied."
 
 (defun codewhale--approval-alive-function (server)
   "A function saying whether SERVER (Eglot's or lsp-mode's) still runs."
-  (if (jsonrpc-connection-p server)
+  (if (cl-typep server 'jsonrpc-connection)
       (lambda () (jsonrpc-running-p server))
     (lambda () (memq (lsp--workspace-status server) '(starting initialized)))))
 
