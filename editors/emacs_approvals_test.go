@@ -3,7 +3,9 @@
 package editors_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -82,6 +84,63 @@ func TestEmacsApprovals(t *testing.T) {
 				t.Errorf("the deadline passed, and the card is still on the screen:\n%s", tm.capture(false))
 			}
 		}
+	}
+
+	// Two asks at once queue: the first card says one more waits, d
+	// denies it, and the second card, closed by killing its buffer
+	// (C-x k RET), is a dismissal, a deny too.
+	first := startClaudeHook(t, ctx, s, "touch queued-1.txt")
+	tm.waitScreen("Codewhale approval:", "touch queued-1.txt")
+	second := startClaudeHook(t, ctx, s, "touch queued-2.txt")
+	tm.waitScreen("touch queued-1.txt", "1 more waiting", "ready: type a code")
+	tm.typeText("d")
+	if v := first(); v.PermissionDecision != "deny" || !strings.Contains(v.PermissionDecisionReason, "denied by user") {
+		t.Errorf("the first of two queued asks, d: %+v", v)
+	}
+	tm.waitScreen("touch queued-2.txt", "ready: type a code")
+	tm.typeText("\x18k\n")
+	if v := second(); v.PermissionDecision != "deny" || !strings.Contains(v.PermissionDecisionReason, "dismissed") {
+		t.Errorf("the second of two queued asks, its card's buffer killed: %+v", v)
+	}
+	for _, f := range []string{"queued-1.txt", "queued-2.txt"} {
+		if s.Exists(filepath.Join(s.Repo, f)) {
+			t.Errorf("%s was written", f)
+		}
+	}
+}
+
+// hookVerdict is what `codewhale-ls hook claude-code` answered.
+type hookVerdict struct{ PermissionDecision, PermissionDecisionReason string }
+
+// startClaudeHook runs the session's `codewhale-ls hook claude-code` on a
+// Bash call of command in the repository, as Claude Code would, and
+// returns a function waiting for its answer.
+func startClaudeHook(t *testing.T, ctx context.Context, s *agentcli.Session, command string) func() hookVerdict {
+	t.Helper()
+	hook := exec.CommandContext(ctx, s.Hook, "hook", "claude-code", "--timeout", "60")
+	hook.Dir = s.Repo
+	hook.Env = s.BaseEnv()
+	event, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "cwd": s.Repo, "permission_mode": "default", "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": "run"},
+	})
+	hook.Stdin = bytes.NewReader(event)
+	var out bytes.Buffer
+	hook.Stdout = &out
+	hook.WaitDelay = 5 * time.Second
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return func() hookVerdict {
+		t.Helper()
+		if err := hook.Wait(); err != nil {
+			t.Fatalf("the hook on %q: %v\n%s", command, err, out.String())
+		}
+		var v struct{ HookSpecificOutput hookVerdict }
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("the hook on %q answered %q: %v", command, out.String(), err)
+		}
+		return v.HookSpecificOutput
 	}
 }
 

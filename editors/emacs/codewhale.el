@@ -33,7 +33,8 @@
 ;;    `codewhale--approval-quiet-seconds' and no minibuffer is in use: text
 ;;    typed into a buffer or a minibuffer reaches it intact.  While a
 ;;    minibuffer is in use the card waits, named in the mode line, and
-;;    opens when the minibuffer closes (or by `codewhale-approval-open').
+;;    opens when the minibuffer closes (`codewhale-approval-open' brings
+;;    back a card whose window was closed).
 ;;  * Once it has the keyboard, nothing answers it until no key has been
 ;;    typed for the quiet period; every key starts that period again.
 ;;    Approving is typing the choice's code, three letters drawn at random
@@ -343,6 +344,7 @@ moment.  Killing the buffer denies."
         bidi-display-reordering nil
         bidi-paragraph-direction 'left-to-right
         cursor-in-non-selected-windows nil
+        buffer-undo-list t
         header-line-format '(:eval (codewhale--approval-header)))
   (add-hook 'kill-buffer-hook #'codewhale--approval-buffer-killed nil t))
 
@@ -398,7 +400,16 @@ typing go on reaching what they type into."
          (not (input-pending-p)))))
 
 (defun codewhale--approval-tick (a)
-  "Keep A's card up to date: its focus, its server, its countdown."
+  "Keep A's card up to date: its focus, its server, its countdown.
+A failure here ends the prompt as dismissed: a card that cannot be
+kept up to date must not stay to be answered."
+  (condition-case err
+      (codewhale--approval-update a)
+    (error (codewhale--approval-end
+            a nil (format "the card failed (%s)" (error-message-string err))))))
+
+(defun codewhale--approval-update (a)
+  "Update A's card (see `codewhale--approval-tick')."
   (cond
    ((codewhale--ask-done a))
    ((and (codewhale--ask-alive a)
@@ -437,7 +448,7 @@ It answers nothing until it has been left untouched for a moment."
     (unless a
       (user-error "No Codewhale approval is waiting"))
     (when (active-minibuffer-window)
-      (abort-recursive-edit))
+      (user-error "Codewhale: the minibuffer is in use; the card opens once it is closed (C-g)"))
     (let ((window (codewhale--approval-display a)))
       (when window
         (select-window window)
