@@ -110,14 +110,16 @@ decode objects as hash tables with string keys."
         (t value)))
 
 (defun codewhale--approval-invisible-p (char)
-  "Whether CHAR is drawn as nothing, as a space, or moves its neighbours."
+  "Return non-nil for a CHAR a terminal may not draw as itself.
+Such a character is drawn as nothing or as a space, or changes how
+its neighbours are drawn or ordered."
   (or (> char #x3FFF7F)
       (and (/= char ?\s)
            (memq (get-char-code-property char 'general-category)
                  '(Cc Cf Cs Co Cn Zl Zp Zs Mn Me)))))
 
 (defun codewhale--approval-visible (value &optional keep-newlines)
-  "VALUE as text whose every character shows.
+  "Return VALUE as text in which every character is visible.
 The server escapes its text already (contract §4); this second line
 of defence escapes what it left invisible, between ⟪ and ⟫, so that a
 server bug cannot hide what the card shows.  A newline stays one
@@ -282,7 +284,8 @@ left out; then the text, escaped by the server (⏎ ends each line)."
         (t "ready: type a code to approve, d to deny, q to dismiss")))
 
 (defun codewhale--approval-top (a)
-  "The card's redrawn part: title, choices and how to answer, state, time."
+  "Return the redrawn part of the card of A.
+Its title, its choices and how to answer each, its state, the time."
   (let* ((prompt (codewhale--ask-prompt a))
          (agent (codewhale--approval-field prompt :agent))
          (waiting (1- (length codewhale--approvals)))
@@ -324,8 +327,9 @@ left out; then the text, escaped by the server (⏎ ends each line)."
     ;; keymap), but C-x and ESC (M-x, in a terminal), which lead away
     ;; from it.
     (define-key map [t] #'codewhale-approval-key)
-    (define-key map (kbd "C-x") 'Control-X-prefix)
-    (define-key map (kbd "ESC") 'ESC-prefix)
+    ;; Bound to nil, a key is not masked: the other keymaps decide.
+    (define-key map (vector ?\C-x) nil)
+    (define-key map (vector meta-prefix-char) nil)
     map)
   "Keys of the approval card: all of them go to `codewhale-approval-key'.")
 
@@ -436,7 +440,7 @@ kept up to date must not stay to be answered."
     (codewhale--approval-render a))))
 
 (defun codewhale--approval-focus (a)
-  "A's card has just taken the keyboard: the quiet period starts."
+  "Start the quiet period of A, whose card has just taken the keyboard."
   (setf (codewhale--ask-focused-at a) (float-time)
         (codewhale--ask-typed a) ""))
 
@@ -582,7 +586,8 @@ first: its call was denied."
                              #'ignore :mode 'detached :error-handler too-late))))))
 
 (defun codewhale--approval-alive-function (server)
-  "A function saying whether SERVER (Eglot's or lsp-mode's) still runs."
+  "Return a function telling whether SERVER is still running.
+SERVER is an Eglot connection or an lsp-mode workspace."
   (if (cl-typep server 'jsonrpc-connection)
       (lambda () (jsonrpc-running-p server))
     (lambda () (memq (lsp--workspace-status server) '(starting initialized)))))
@@ -678,7 +683,7 @@ The same as for a policy file, so that the one server serves both.")
   "When this Emacs last started a server for a repository, by its root.")
 
 (defun codewhale--served-p (root)
-  "Whether an Eglot connection to codewhale-ls runs for ROOT's project."
+  "Return non-nil when an Eglot connection to codewhale-ls serves ROOT."
   (with-temp-buffer
     (setq default-directory (file-name-as-directory root))
     ;; What `eglot-ensure' in a policy file of ROOT would find.
