@@ -1,0 +1,222 @@
+//go:build unix
+
+package editors_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codewhale-ls/codewhale-ls/internal/nvimtest"
+)
+
+// The Emacs package (editors/emacs/codewhale.el) in real Emacs 30, from
+// the Debian sid root of the Neovim tests (.ci/setup-emacs.sh installs
+// emacs-nox, elpa-package-lint and elpa-lsp-mode there): in batch,
+// driven by a script of testdata/emacs that writes what it saw as JSON,
+// and in tmux as a person types. The helpers are named emacs*; the
+// approvals' tests reuse them.
+
+// emacsSid is the Emacs of the sid root, run in a chroot.
+func emacsSid(t *testing.T) neovim {
+	t.Helper()
+	return neovim{path: "/usr/bin/emacs", chroot: sidRoot(t, "Emacs", "/usr/bin/emacs", ".ci/setup-emacs.sh"), label: "emacs"}
+}
+
+// emacsWorld is a world (newEditorWorld) for Emacs: the package in
+// plugin/, testdata/emacs in scripts/, and beside the home and ws of every
+// world the files whose mode the tests check.
+func emacsWorld(t *testing.T) *nvimWorld {
+	t.Helper()
+	w := newEditorWorld(t, emacsSid(t), "emacs", filepath.Join("testdata", "emacs"))
+	ws := filepath.Join(w.dir, "ws")
+	w.write(t, filepath.Join(ws, ".codewhale", "hooks.toml"), "# hooks\n")
+	w.write(t, filepath.Join(ws, ".codewhale", "constitution.json"), "{}\n")
+	w.write(t, filepath.Join(ws, "constitution.json"), "{}\n")
+	w.write(t, filepath.Join(ws, "config.toml"), "# not Codewhale's\n")
+	w.write(t, filepath.Join(w.dir, "legacy", ".deepseek", "permissions.toml"), "# legacy\n")
+	w.write(t, filepath.Join(w.dir, "foo.toml"), "a = 1\n")
+	return w
+}
+
+// emacsArgs are the arguments of an Emacs without the user's init files
+// that loads the world's scripts/script.
+func emacsArgs(w *nvimWorld, script string) []string {
+	return []string{"-Q", "-l", w.guest(filepath.Join(w.dir, "scripts", script))}
+}
+
+// emacsBatch runs scripts/script in Emacs in batch with CWLS_CASE=kind
+// and decodes its results into out; an error the script recorded fails
+// the test.
+func emacsBatch(t *testing.T, w *nvimWorld, script, kind string, out any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "chroot", append([]string{w.nv.chroot, w.nv.path, "--batch"}, emacsArgs(w, script)...)...)
+	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
+	cmd.WaitDelay = 5 * time.Second
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("emacs %s: %v\n%s", script, err, output)
+	}
+	if err := nvimtest.ReadResults(filepath.Join(w.dir, "results.json"), out); err != nil {
+		t.Fatalf("%s: %v\noutput:\n%s", script, err, output)
+	}
+}
+
+// emacsTmux starts Emacs in a terminal (tmux) on scripts/script, as a
+// person runs it, for tests that type into it.
+func emacsTmux(t *testing.T, ctx context.Context, w *nvimWorld, script, kind string, cols, rows int) *tmuxNeovim {
+	t.Helper()
+	return startTmuxEditor(t, ctx, w, kind, cols, rows, append([]string{"-nw"}, emacsArgs(w, script)...)...)
+}
+
+func TestEmacsPackage(t *testing.T) {
+	w := emacsWorld(t)
+	start := time.Now()
+	var res struct {
+		ByteCompiled bool     `json:"byte_compiled"`
+		Compile      []string `json:"compile"`
+		Checkdoc     []string
+		PackageLint  []string `json:"package_lint"`
+		Version      string
+		Header       string
+	}
+	emacsBatch(t, w, "package.el", "package", &res)
+	if !res.ByteCompiled || len(res.Compile) > 0 {
+		t.Errorf("byte-compile with byte-compile-error-on-warn: compiled %v, said:\n%s", res.ByteCompiled, strings.Join(res.Compile, "\n"))
+	}
+	if len(res.Checkdoc) > 0 {
+		t.Errorf("checkdoc:\n%s", strings.Join(res.Checkdoc, "\n"))
+	}
+	if len(res.PackageLint) > 0 {
+		t.Errorf("package-lint:\n%s", strings.Join(res.PackageLint, "\n"))
+	}
+	if res.Version == "" || res.Version != res.Header {
+		t.Errorf("codewhale-version %q, the header's Version: %q", res.Version, res.Header)
+	}
+	recipe, err := os.ReadFile(filepath.Join("emacs", "melpa-recipe"))
+	if err != nil || !strings.Contains(string(recipe), `:repo "codewhale-ls/codewhale-ls"`) ||
+		!strings.Contains(string(recipe), `:files ("editors/emacs/codewhale.el")`) {
+		t.Errorf("editors/emacs/melpa-recipe: %q, %v", recipe, err)
+	}
+	t.Logf("byte-compile, checkdoc, package-lint: %v", time.Since(start).Round(time.Millisecond))
+}
+
+func TestEmacsEglot(t *testing.T) {
+	w := emacsWorld(t)
+	var res struct {
+		Modes               map[string]string
+		OpenToDiagnosticsMs float64 `json:"open_to_diagnostics_ms"`
+		Diagnostics         []struct {
+			Text, Type string
+			Line, Col  int
+			EndLine    int `json:"end_line"`
+			EndCol     int `json:"end_col"`
+		}
+		Actions              []string
+		FixTitle             string `json:"fix_title"`
+		FixedText            string `json:"fixed_text"`
+		Cleared              bool
+		Hover                string
+		CompletionCandidates []string `json:"completion_candidates"`
+		CompletionLine       string   `json:"completion_line"`
+		Servers              int
+		FooServer            bool `json:"foo_server"`
+		Status               []string
+		Explain              []string
+		Authorized           string
+		Log                  []string
+		LogHeader            string   `json:"log_header"`
+		LogMode              string   `json:"log_mode"`
+		LogRet               string   `json:"log_ret"`
+		LogID                string   `json:"log_id"`
+		LogShow              []string `json:"log_show"`
+	}
+	emacsBatch(t, w, "batch.el", "main", &res)
+	for file, want := range map[string]string{
+		"home_permissions": "codewhale-toml-mode", "ws_config": "codewhale-toml-mode", "ws_hooks": "codewhale-toml-mode",
+		"legacy_permissions": "codewhale-toml-mode", "constitution": "codewhale-json-mode",
+		// The user's mode for every other TOML file; Emacs's for JSON.
+		"foo": "cw-user-toml-mode", "cargo": "cw-user-toml-mode", "plain_config": "cw-user-toml-mode", "plain_constitution": "js-json-mode",
+	} {
+		if res.Modes[file] != want {
+			t.Errorf("%s opened in %q, want %q", file, res.Modes[file], want)
+		}
+	}
+	// CW208 on the value "bash": line 3 (1-based), columns 7-13.
+	found := 0
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Text, "CW208") {
+			found++
+			if d.Line != 3 || d.Col != 7 || d.EndLine != 3 || d.EndCol != 13 || !strings.Contains(d.Text, "codewhale") {
+				t.Errorf("CW208 at %+v, want line 3, columns 7-13, from codewhale", d)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("CW208 shown %d times, want once: %+v", found, res.Diagnostics)
+	}
+	if !strings.Contains(res.FixedText, `tool = "exec_shell"`) || strings.Contains(res.FixedText, `"bash"`) {
+		t.Errorf("the code action %q (of %q) left:\n%s", res.FixTitle, res.Actions, res.FixedText)
+	}
+	if !res.Cleared {
+		t.Error("CW208 still shown after its fix was saved")
+	}
+	if strings.TrimSpace(res.Hover) == "" {
+		t.Error("no hover on the key action")
+	}
+	if !slices.ContainsFunc(res.CompletionCandidates, func(c string) bool { return strings.Contains(c, "never") }) {
+		t.Errorf("completion of approval_policy = \" offers %q", res.CompletionCandidates)
+	}
+	if res.CompletionLine != `approval_policy = "never"` {
+		t.Errorf("completing never made the line %q", res.CompletionLine)
+	}
+	if res.Servers != 2 || res.FooServer {
+		t.Errorf("%d servers for the two workspaces (the codewhale home, ws); foo.toml has one: %v", res.Servers, res.FooServer)
+	}
+	if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") ||
+		!strings.Contains(status, "(this package 0.1.0)") || strings.Contains(status, `{"`) {
+		t.Errorf("M-x codewhale-status:\n%s", status)
+	}
+	if explain := strings.Join(res.Explain, "\n"); !strings.Contains(explain, `read_file {"path":".env"}`) || !strings.Contains(explain, "=> deny at layer 9") ||
+		!strings.Contains(explain, "1 posture") || !strings.Contains(explain, "9 sandbox") {
+		t.Errorf("M-x codewhale-explain read_file .env:\n%s", explain)
+	}
+	if res.Authorized != "deny" {
+		t.Errorf("codewhale/authorize read_file .env: %q", res.Authorized)
+	}
+	if log := strings.Join(res.Log, "\n"); res.LogMode != "codewhale-log-mode" || !strings.Contains(log, " deny ") || !strings.Contains(log, ".env") ||
+		res.LogRet != "codewhale-log-show" || res.LogID == "" {
+		t.Errorf("M-x codewhale-log (%s, RET %s, id %q):\n%s", res.LogMode, res.LogRet, res.LogID, log)
+	}
+	if show := strings.Join(res.LogShow, "\n"); !strings.Contains(show, res.LogID) || !strings.Contains(show, ".env") {
+		t.Errorf("RET in the log (log show %s):\n%s", res.LogID, show)
+	}
+	t.Logf("open permissions.toml -> diagnostics in Flymake %.0f ms", res.OpenToDiagnosticsMs)
+}
+
+func TestEmacsWithoutServer(t *testing.T) {
+	w := emacsWorld(t)
+	var res struct {
+		LogMissing []string `json:"log_missing"`
+		Relative   string
+		NotOnPath  string `json:"not_on_path"`
+	}
+	emacsBatch(t, w, "batch.el", "missing", &res)
+	if view := strings.Join(res.LogMissing, "\n"); !strings.Contains(view, "could not run: ") || !strings.Contains(view, "/not-there/codewhale-ls") ||
+		!strings.Contains(view, "install codewhale-ls") {
+		t.Errorf("M-x codewhale-log without codewhale-ls shows:\n%s", view)
+	}
+	if !strings.Contains(res.Relative, "relative to the workspace") {
+		t.Errorf("a relative codewhale-program: %q", res.Relative)
+	}
+	if !strings.Contains(res.NotOnPath, "not found on `exec-path'") {
+		t.Errorf("a program not on exec-path: %q", res.NotOnPath)
+	}
+}
