@@ -32,7 +32,7 @@ import (
 // minibuffer's) until it is closed; no answer until the deadline (a 12 s
 // hook timeout) is a deny, and the card closes saying it was withdrawn.
 func TestEmacsApprovals(t *testing.T) {
-	root := emacsSidRoot(t)
+	em := emacsSid(t)
 	s := agentcli.NewSession(t, agentcli.Claude)
 	// A repository with no policy file of its own: the policy is the
 	// user's (~/.codewhale, the Ask posture).
@@ -44,7 +44,7 @@ func TestEmacsApprovals(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	tm := startApprovalsEmacs(t, ctx, root, s)
+	tm := startApprovalsEmacs(t, ctx, em, s)
 	waitNvimServes(t, s.Root, s.Repo)
 
 	for _, answer := range []string{"deny", "once", "stray", "minibuffer", "deadline"} {
@@ -144,32 +144,13 @@ func startClaudeHook(t *testing.T, ctx context.Context, s *agentcli.Session, com
 	}
 }
 
-// emacsSidRoot is the Debian sid root where Emacs 30 is installed
-// (.ci/setup-emacs.sh), run with chroot as root.
-func emacsSidRoot(t *testing.T) string {
-	t.Helper()
-	requireTool(t, "tmux", "apt-get install tmux")
-	root := os.Getenv("CODEWHALE_NVIM_SID_ROOT")
-	if root == "" {
-		root = defaultSidRoot
-	}
-	if _, err := os.Stat(filepath.Join(root, "usr", "bin", "emacs-nox")); err != nil {
-		skipOrFail(t, "no Debian sid root with Emacs at %s (.ci/setup-emacs.sh makes one)", root)
-	}
-	requireTool(t, "chroot", "coreutils")
-	if os.Geteuid() != 0 {
-		skipOrFail(t, "running Emacs in the chroot %s needs root", root)
-	}
-	return root
-}
-
-// startApprovalsEmacs starts Emacs in the sid root as a person does
+// startApprovalsEmacs starts Emacs em (emacsSid) as a person does
 // (emacs -nw, their init.el requiring codewhale from a copy of
 // editors/emacs), in the session's repository on src/main.rs, with the
 // session's home and its XDG_RUNTIME_DIR, where the hook looks for the
 // approval socket; the session's root is mounted at the same path in
 // the chroot.
-func startApprovalsEmacs(t *testing.T, ctx context.Context, root string, s *agentcli.Session) *tmuxNeovim {
+func startApprovalsEmacs(t *testing.T, ctx context.Context, em neovim, s *agentcli.Session) *tmuxNeovim {
 	t.Helper()
 	ed := filepath.Join(s.Root, "emacs")
 	copyFile(t, s.Hook, filepath.Join(ed, "bin", "codewhale-ls"), 0o755)
@@ -181,13 +162,13 @@ func startApprovalsEmacs(t *testing.T, ctx context.Context, root string, s *agen
 (setq codewhale-program %q)
 (require 'codewhale)
 `, filepath.Join(ed, "lisp"), filepath.Join(ed, "bin", "codewhale-ls")))
-	nvimBindMount(t, s.Root, filepath.Join(root, s.Root))
+	nvimBindMount(t, s.Root, filepath.Join(em.chroot, s.Root))
 	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: requireTool(t, "tmux", "apt-get install tmux"),
 		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: ed, cols: 100, rows: 30}
 	pane := []string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin",
 		"HOME=" + s.Home, "XDG_RUNTIME_DIR=" + s.Root, "LANG=C.UTF-8",
-		requireTool(t, "chroot", "coreutils"), root,
-		"/usr/bin/env", "-C", s.Repo, "/usr/bin/emacs-nox", "-nw", "-Q", "-l", initFile, "src/main.rs"}
+		requireTool(t, "chroot", "coreutils"), em.chroot,
+		"/usr/bin/env", "-C", s.Repo, em.path, "-nw", "-Q", "-l", initFile, "src/main.rs"}
 	args := append([]string{"new-session", "-d", "-x", strconv.Itoa(tm.cols), "-y", strconv.Itoa(tm.rows), "--"}, pane...)
 	if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)

@@ -1295,15 +1295,27 @@ SERVER is an Eglot connection or an lsp-mode workspace."
       (lambda () (jsonrpc-running-p server))
     (lambda () (memq (lsp--workspace-status server) '(starting initialized)))))
 
-(defun codewhale--approval-requested (server params)
+(defun codewhale--approval-server (server params)
+  "SERVER and PARAMS of a notification, as (SERVER . PARAMS).
+Called with PARAMS alone (the core's `codewhale--notify', for
+lsp-mode), SERVER holds the params and the server is the lsp-mode
+workspace whose message is being handled (lsp-mode binds
+`lsp--cur-workspace' around its handlers)."
+  (if params
+      (cons server params)
+    (cons (bound-and-true-p lsp--cur-workspace) server)))
+
+(defun codewhale--approval-requested (server &optional params)
   "Queue SERVER's prompt PARAMS (codewhale/approvalRequested).
 SERVER is the Eglot connection or the lsp-mode workspace that asked,
 and is answered (codewhale/answerApproval); PARAMS is the
 ApprovalPrompt as its client decoded it (a plist or a hash table).
-A prompt of a server gone is withdrawn, a deny."
-  (let* ((prompt (codewhale--approval-data params))
-         (id (plist-get prompt :id)))
-    (when (and (stringp id)
+Called with PARAMS alone, see `codewhale--approval-server'.  A
+prompt of a server gone is withdrawn, a deny."
+  (pcase-let* ((`(,server . ,params) (codewhale--approval-server server params))
+               (prompt (codewhale--approval-data params))
+               (id (plist-get prompt :id)))
+    (when (and (stringp id) server
                (not (cl-find id codewhale--approvals
                              :key #'codewhale--ask-id :test #'equal)))
       (let* ((choices (codewhale--prompt-choices prompt))
@@ -1327,10 +1339,12 @@ A prompt of a server gone is withdrawn, a deny."
         (force-mode-line-update t)
         (run-at-time 0 nil #'codewhale--approval-show-next)))))
 
-(defun codewhale--approval-withdrawn (_server params)
+(defun codewhale--approval-withdrawn (server &optional params)
   "End the prompt PARAMS names (codewhale/approvalWithdrawn) unanswered.
-The server stopped waiting, and its call is denied."
-  (let* ((id (plist-get (codewhale--approval-data params) :id))
+SERVER stopped waiting, and its call is denied.  Called with PARAMS
+alone, see `codewhale--approval-server'."
+  (let* ((params (cdr (codewhale--approval-server server params)))
+         (id (plist-get (codewhale--approval-data params) :id))
          (a (cl-find id codewhale--approvals :key #'codewhale--ask-id :test #'equal)))
     (when a
       (setf (codewhale--ask-withdrawn a) t)
