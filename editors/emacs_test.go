@@ -220,3 +220,29 @@ func TestEmacsWithoutServer(t *testing.T) {
 		t.Errorf("a program not on exec-path: %q", res.NotOnPath)
 	}
 }
+
+// lsp-mode's users (Debian's elpa-lsp-mode in the sid root): the
+// package registers codewhale-ls when lsp-mode loads, and its findings
+// reach lsp-mode and Flymake.
+func TestEmacsLspMode(t *testing.T) {
+	w := emacsWorld(t)
+	var res struct {
+		Registered          bool
+		Mode                string
+		ServerID            string  `json:"server_id"`
+		OpenToDiagnosticsMs float64 `json:"open_to_diagnostics_ms"`
+		Flymake             []string
+		Status              []string
+	}
+	emacsBatch(t, w, "batch.el", "lsp-mode", &res)
+	if !res.Registered || res.ServerID != "codewhale-ls" || res.Mode != "codewhale-toml-mode" {
+		t.Errorf("lsp-mode: registered %v, server %q, mode %q", res.Registered, res.ServerID, res.Mode)
+	}
+	if !slices.ContainsFunc(res.Flymake, func(d string) bool { return strings.Contains(d, `never evaluates the tool "bash"`) }) {
+		t.Errorf("Flymake under lsp-mode shows %q, not CW208", res.Flymake)
+	}
+	if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:     ask") || !strings.Contains(status, "permissions.toml") {
+		t.Errorf("M-x codewhale-status through lsp-mode:\n%s", status)
+	}
+	t.Logf("lsp-mode: open permissions.toml -> diagnostics %.0f ms", res.OpenToDiagnosticsMs)
+}

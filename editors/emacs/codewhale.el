@@ -228,19 +228,17 @@ The editor's name for receipts is the client's clientInfo."
           (when codewhale-approval-timeout
             (list :approvalTimeoutSeconds codewhale-approval-timeout))))
 
-(defconst codewhale--notification-handlers
+(defconst codewhale--lsp-notifications
   '(("codewhale/approvalRequested" . codewhale--approval-requested)
-    ("codewhale/approvalWithdrawn" . codewhale--approval-withdrawn))
-  "The server's notifications and the approvals part's functions for them.
-Each function takes the notification's params (a plist).  Eglot
-dispatches them by `eglot-handle-notification' methods, lsp-mode
-by the client's :notification-handlers.")
-
-(defun codewhale--notify (method params)
-  "Hand the server's notification METHOD with PARAMS to its function."
-  (when-let* ((handler (cdr (assoc method codewhale--notification-handlers)))
-              ((fboundp handler)))
-    (funcall handler params)))
+    ("codewhale/approvalWithdrawn" . codewhale--approval-withdrawn)
+    ;; The decision log is read from its file (`codewhale-log').
+    ("codewhale/decision" . ignore))
+  "Codewhale's notifications and the functions lsp-mode hands them to.
+Each function takes the lsp-mode workspace and the params, as the
+approvals' Eglot methods (`eglot-handle-notification') take the
+connection and the params.  A function not defined (no approvals
+part) leaves the prompt unanswered: the server denies at its
+deadline.")
 
 (defclass codewhale-eglot-server (eglot-lsp-server) ()
   :documentation "An Eglot connection to codewhale-ls.")
@@ -248,14 +246,6 @@ by the client's :notification-handlers.")
 (cl-defmethod eglot-initialization-options ((_server codewhale-eglot-server))
   "Codewhale's initializationOptions for an Eglot connection."
   (codewhale-initialization-options))
-
-(cl-defmethod eglot-handle-notification
-  ((_server codewhale-eglot-server) method &rest params)
-  "Hand codewhale-ls's own notification METHOD with PARAMS to its function.
-Any other notification is Eglot's."
-  (if (assoc (format "%s" method) codewhale--notification-handlers)
-      (codewhale--notify (format "%s" method) params)
-    (cl-call-next-method)))
 
 (defun codewhale--eglot-contact (_interactive _project)
   "Return the contact of codewhale-ls for Eglot: `codewhale-program' serve."
@@ -297,9 +287,11 @@ Any other notification is Eglot's."
 (defun codewhale--lsp-handlers ()
   "Codewhale's notifications as lsp-mode's :notification-handlers."
   (let ((table (make-hash-table :test #'equal)))
-    (pcase-dolist (`(,method . ,_) codewhale--notification-handlers)
+    (pcase-dolist (`(,method . ,handler) codewhale--lsp-notifications)
       (puthash method
-               (lambda (_workspace params) (codewhale--notify method params))
+               (lambda (workspace params)
+                 (when (fboundp handler)
+                   (funcall handler workspace params)))
                table))
     table))
 
@@ -353,11 +345,30 @@ In `after-load-functions' until then: lsp-mode is optional."
       (when-let* ((server (codewhale--eglot-server)))
         (directory-file-name (expand-file-name (project-root (eglot--project server)))))))
 
+(defun codewhale--json-plist (value)
+  "VALUE, a decoded JSON value, as plists, lists and atoms.
+Eglot decodes objects as plists and arrays as vectors; lsp-mode
+may decode objects as hash tables with string keys."
+  (cond ((hash-table-p value)
+         (let (out)
+           (maphash (lambda (k v)
+                      (push (if (keywordp k) k (intern (format ":%s" k))) out)
+                      (push (codewhale--json-plist v) out))
+                    value)
+           (nreverse out)))
+        ((vectorp value) (mapcar #'codewhale--json-plist value))
+        ((and (consp value) (keywordp (car value)))
+         (cl-loop for (k v) on value by #'cddr
+                  nconc (list k (codewhale--json-plist v))))
+        (t value)))
+
 (defun codewhale--request (method params then)
   "Send METHOD with PARAMS to codewhale-ls; call THEN with the result.
-A failure is a message saying what happened and what to do."
+The result is given as plists and lists, whichever client decoded
+it.  A failure is a message saying what happened and what to do."
   (let ((fail (lambda (what)
-                (message "Codewhale: %s failed: %s" method what))))
+                (message "Codewhale: %s failed: %s" method what)))
+        (then (lambda (result) (funcall then (codewhale--json-plist result)))))
     (if-let* ((server (codewhale--eglot-server)))
         (jsonrpc-async-request server (intern method) params
                                :success-fn then

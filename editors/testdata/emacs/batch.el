@@ -175,9 +175,55 @@
   (cw-set "not_on_path" (condition-case err (progn (codewhale-program-path) "")
                           (user-error (error-message-string err)))))
 
+(defun cw-lsp-mode-case ()
+  "lsp-mode's users: codewhale-ls registered when lsp-mode loads; its findings."
+  (cw-load-package)
+  (setq codewhale-client 'lsp-mode)
+  (cw-debian-elpa)
+  (setq lsp-session-file (expand-file-name "lsp-session" (getenv "CWLS_DIR"))
+        lsp-diagnostics-provider :flymake
+        lsp-enable-file-watchers nil
+        lsp-auto-guess-root nil)
+  (require 'lsp-mode)
+  (cw-set "registered" (cw-bool (gethash 'codewhale-ls lsp-clients)))
+  (let* ((home (getenv "CODEWHALE_HOME"))
+         (file (expand-file-name "permissions.toml" home)))
+    ;; The workspace a person imports at lsp-mode's first question.
+    (lsp-workspace-folders-add home)
+    (let ((perm (find-file-noselect file))
+          (start (float-time)))
+      (switch-to-buffer perm)
+      (with-current-buffer perm
+        (cw-set "mode" (symbol-name major-mode))
+        ;; lsp-deferred (from `codewhale-ensure') starts the server once
+        ;; the buffer is shown; batch Emacs shows nothing, so it is
+        ;; started here as lsp-deferred would.
+        (unless (cw-wait 1 (lambda () (bound-and-true-p lsp-mode)))
+          (lsp))
+        (cw-must 30 "lsp-mode's workspace"
+                 (lambda () (cl-find-if (lambda (w) (eq (lsp--client-server-id (lsp--workspace-client w)) 'codewhale-ls))
+                                        (lsp-workspaces))))
+        (cw-must 60 "CW208 from lsp-mode"
+                 (lambda ()
+                   (cl-find-if (lambda (d) (equal (lsp:diagnostic-code? d) "CW208"))
+                               (gethash (lsp--fix-path-casing file) (lsp-diagnostics t)))))
+        (cw-set "open_to_diagnostics_ms" (cw-ms-since start))
+        (flymake-start)
+        (cw-set "flymake"
+                (vconcat (mapcar #'flymake-diagnostic-text
+                                 (cw-wait 30 (lambda () (run-hooks 'post-command-hook) (flymake-diagnostics))))))
+        (let (status)
+          (codewhale-status)
+          (cw-must 30 "*codewhale-status*" (lambda () (setq status (cw-buffer-text "*codewhale-status*"))
+                                             (string-match-p "posture:" (or status ""))))
+          (cw-set "status" (cw-lines status)))
+        (cw-set "server_id" (symbol-name (lsp--client-server-id (lsp--workspace-client (car (lsp-workspaces))))))
+        (lsp-workspace-shutdown (car (lsp-workspaces)))))))
+
 (cw-main (lambda ()
            (pcase (getenv "CWLS_CASE")
              ("main" (cw-main-case))
              ("missing" (cw-missing-case))
+             ("lsp-mode" (cw-lsp-mode-case))
              (other (cw-fail "no case %s" other)))))
 ;;; batch.el ends here

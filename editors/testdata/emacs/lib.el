@@ -69,7 +69,9 @@
   "Put Debian's elpa-* packages (package-lint, lsp-mode) on `load-path'.
 Emacs -Q skips debian-startup, which would."
   (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*"))
-    (add-to-list 'load-path dir)))
+    (add-to-list 'load-path dir))
+  (dolist (autoloads (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*/*-autoloads.el"))
+    (load autoloads nil t)))
 
 (defun cw-load-package ()
   "Load the package from $CWLS_PLUGIN as `(require \\='codewhale)' from its folder.
