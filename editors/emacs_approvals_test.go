@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/internal/agentcli"
+	"github.com/codewhale-ls/codewhale-ls/internal/nvimtest"
 )
 
 // TestEmacsApprovals is issue 27's check of approvals in Emacs 30 (sid's,
@@ -117,11 +118,19 @@ type hookVerdict struct{ PermissionDecision, PermissionDecisionReason string }
 // returns a function waiting for its answer.
 func startClaudeHook(t *testing.T, ctx context.Context, s *agentcli.Session, command string) func() hookVerdict {
 	t.Helper()
-	hook := exec.CommandContext(ctx, s.Hook, "hook", "claude-code", "--timeout", "60")
-	hook.Dir = s.Repo
-	hook.Env = s.BaseEnv()
+	return startHook(t, ctx, s.Hook, s.Repo, s.BaseEnv(), command)
+}
+
+// startHook runs `bin hook claude-code` in dir with env on a Bash call of
+// command (permission mode "default": without an editor Claude Code would
+// be told to ask its user) and returns a function waiting for its answer.
+func startHook(t *testing.T, ctx context.Context, bin, dir string, env []string, command string) func() hookVerdict {
+	t.Helper()
+	hook := exec.CommandContext(ctx, bin, "hook", "claude-code", "--timeout", "60")
+	hook.Dir = dir
+	hook.Env = env
 	event, _ := json.Marshal(map[string]any{
-		"session_id": "s1", "cwd": s.Repo, "permission_mode": "default", "hook_event_name": "PreToolUse",
+		"session_id": "s1", "cwd": dir, "permission_mode": "default", "hook_event_name": "PreToolUse",
 		"tool_name": "Bash", "tool_input": map[string]any{"command": command, "description": "run"},
 	})
 	hook.Stdin = bytes.NewReader(event)
@@ -309,4 +318,71 @@ func emacsPerson(ctx context.Context, tm *tmuxNeovim, answer, target string) err
 		return fmt.Errorf("no key to %s the card:\n%s", answer, screen)
 	}
 	return tm.sendText(keys)
+}
+
+// TestEmacsApprovalsLspMode is the approvals of lsp-mode's users, in
+// Emacs 30 in batch with Debian's lsp-mode (testdata/emacs/approvals.el):
+// two hooks' asks in the workspace lsp-mode serves queue, oldest first,
+// and the answers go back through lsp-mode: Deny is the first hook's
+// deny, killing the second card's buffer its dismissal.
+func TestEmacsApprovalsLspMode(t *testing.T) {
+	w := emacsWorld(t)
+	w.shareWithHost(t) // the hooks run here, in the paths Emacs sees
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	emacs := exec.CommandContext(ctx, "chroot", append([]string{w.nv.chroot, w.nv.path, "--batch"}, emacsArgs(w, "approvals.el")...)...)
+	emacs.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, w.env("lsp-mode")...)
+	emacs.WaitDelay = 5 * time.Second
+	var output bytes.Buffer
+	emacs.Stdout, emacs.Stderr = &output, &output
+	if err := emacs.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := false
+	defer func() {
+		if !ended {
+			cancel()
+			emacs.Wait()
+		}
+	}()
+	home := w.guest(filepath.Join(w.dir, "home"))
+	workspace := filepath.Join(home, ".codewhale") // the home's permissions.toml's workspace
+	waitNvimServes(t, home, workspace)
+	hook := func(command string) func() hookVerdict {
+		return startHook(t, ctx, w.guest(filepath.Join(w.dir, "bin", "codewhale-ls")), workspace,
+			[]string{"PATH=/usr/bin:/bin", "HOME=" + home, "XDG_RUNTIME_DIR=" + home, "CODEWHALE_HOME=" + workspace}, command)
+	}
+	first := hook("touch lsp-1.txt")
+	// The second asks once the first waits, so that their order is known.
+	time.Sleep(500 * time.Millisecond)
+	second := hook("touch lsp-2.txt")
+	if v := first(); v.PermissionDecision != "deny" || !strings.Contains(v.PermissionDecisionReason, "denied by user") {
+		t.Errorf("the first ask, denied on its card: %+v", v)
+	}
+	if v := second(); v.PermissionDecision != "deny" || !strings.Contains(v.PermissionDecisionReason, "dismissed") {
+		t.Errorf("the second ask, its card's buffer killed: %+v", v)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "hooks-done"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := emacs.Wait()
+	ended = true
+	if err != nil {
+		t.Fatalf("emacs approvals.el: %v\n%s", err, output.String())
+	}
+	var res struct {
+		Queued    []string
+		FirstCard []string `json:"first_card"`
+		Left      int
+	}
+	if err := nvimtest.ReadResults(filepath.Join(w.dir, "results.json"), &res); err != nil {
+		t.Fatalf("approvals.el: %v\noutput:\n%s", err, output.String())
+	}
+	if len(res.Queued) != 2 || !strings.Contains(res.Queued[0], "lsp-1.txt") || !strings.Contains(res.Queued[1], "lsp-2.txt") || res.Left != 0 {
+		t.Errorf("queued %q, %d left after both answers", res.Queued, res.Left)
+	}
+	if card := strings.Join(res.FirstCard, "\n"); !strings.Contains(card, "touch lsp-1.txt") || !strings.Contains(card, "1 more waiting") ||
+		!strings.Contains(card, "Deny") || !strings.Contains(card, "asked by claude-code") {
+		t.Errorf("the first card:\n%s", card)
+	}
 }

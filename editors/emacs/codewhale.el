@@ -806,23 +806,6 @@ no vowel, so that a code is no English word.")
 
 (require 'parse-time)
 
-(defun codewhale--approval-data (value)
-  "VALUE, a decoded JSON value, as plists, lists and atoms.
-eglot decodes objects as plists and arrays as vectors; lsp-mode may
-decode objects as hash tables with string keys."
-  (cond ((hash-table-p value)
-         (let (out)
-           (maphash (lambda (k v)
-                      (push (if (keywordp k) k (intern (format ":%s" k))) out)
-                      (push (codewhale--approval-data v) out))
-                    value)
-           (nreverse out)))
-        ((vectorp value) (mapcar #'codewhale--approval-data value))
-        ((and (consp value) (keywordp (car value)))
-         (cl-loop for (k v) on value by #'cddr
-                  nconc (list k (codewhale--approval-data v))))
-        (t value)))
-
 (defun codewhale--approval-invisible-p (char)
   "Return non-nil for a CHAR a terminal may not draw as itself.
 Such a character is drawn as nothing or as a space, or changes how
@@ -1306,27 +1289,15 @@ SERVER is an Eglot connection or an lsp-mode workspace."
       (lambda () (jsonrpc-running-p server))
     (lambda () (memq (lsp--workspace-status server) '(starting initialized)))))
 
-(defun codewhale--approval-server (server params)
-  "SERVER and PARAMS of a notification, as (SERVER . PARAMS).
-Called with PARAMS alone (the core's `codewhale--notify', for
-lsp-mode), SERVER holds the params and the server is the lsp-mode
-workspace whose message is being handled (lsp-mode binds
-`lsp--cur-workspace' around its handlers)."
-  (if params
-      (cons server params)
-    (cons (bound-and-true-p lsp--cur-workspace) server)))
-
-(defun codewhale--approval-requested (server &optional params)
+(defun codewhale--approval-requested (server params)
   "Queue SERVER's prompt PARAMS (codewhale/approvalRequested).
 SERVER is the Eglot connection or the lsp-mode workspace that asked,
 and is answered (codewhale/answerApproval); PARAMS is the
 ApprovalPrompt as its client decoded it (a plist or a hash table).
-Called with PARAMS alone, see `codewhale--approval-server'.  A
-prompt of a server gone is withdrawn, a deny."
-  (pcase-let* ((`(,server . ,params) (codewhale--approval-server server params))
-               (prompt (codewhale--approval-data params))
-               (id (plist-get prompt :id)))
-    (when (and (stringp id) server
+A prompt of a server gone is withdrawn, a deny."
+  (let* ((prompt (codewhale--json-plist params))
+         (id (plist-get prompt :id)))
+    (when (and (stringp id)
                (not (cl-find id codewhale--approvals
                              :key #'codewhale--ask-id :test #'equal)))
       (let* ((choices (codewhale--prompt-choices prompt))
@@ -1350,12 +1321,10 @@ prompt of a server gone is withdrawn, a deny."
         (force-mode-line-update t)
         (run-at-time 0 nil #'codewhale--approval-show-next)))))
 
-(defun codewhale--approval-withdrawn (server &optional params)
+(defun codewhale--approval-withdrawn (_server params)
   "End the prompt PARAMS names (codewhale/approvalWithdrawn) unanswered.
-SERVER stopped waiting, and its call is denied.  Called with PARAMS
-alone, see `codewhale--approval-server'."
-  (let* ((params (cdr (codewhale--approval-server server params)))
-         (id (plist-get (codewhale--approval-data params) :id))
+The server stopped waiting, and its call is denied."
+  (let* ((id (plist-get (codewhale--json-plist params) :id))
          (a (cl-find id codewhale--approvals :key #'codewhale--ask-id :test #'equal)))
     (when a
       (setf (codewhale--ask-withdrawn a) t)
