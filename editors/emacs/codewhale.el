@@ -1169,12 +1169,15 @@ It answers nothing until it has been left untouched for a moment."
 Before the card has been untouched for the quiet period every key
 only starts that period again.  After it: \\`d' denies, \\`q' or \\`C-g'
 dismiss (a deny too), a code's letters typed in order approve that
-choice; scrolling keys scroll; any other key drops what was typed."
+choice; scrolling keys scroll; any other key drops what was typed.
+A keyboard macro's keys are nobody's act: they only start the period
+again."
   (interactive)
   (let* ((a codewhale--approval)
          (key (key-description (vector last-command-event)))
-         (ready (and a (codewhale--approval-ready-p a)))
-         (typed (and a (codewhale--ask-typed a)))
+         (person (not executing-kbd-macro))
+         (ready (and a person (codewhale--approval-ready-p a)))
+         (typed (if (and a person) (codewhale--ask-typed a) ""))
          (scroll (cdr (assoc key codewhale--approval-scroll-keys))))
     (when (and a (not (codewhale--ask-done a)))
       (unless (codewhale--ask-focused-at a)
@@ -1187,7 +1190,7 @@ choice; scrolling keys scroll; any other key drops what was typed."
         (codewhale--approval-end a "deny" "you chose Deny"))
        ((and ready (string-empty-p typed) (member key '("q" "C-g")))
         (codewhale--approval-end a nil "you dismissed it"))
-       ((and (or ready (not (string-empty-p typed))) (= (length key) 1))
+       ((and person (or ready (not (string-empty-p typed))) (= (length key) 1))
         (let ((so-far (concat typed key)))
           (pcase-dolist (`(,id . ,code) (codewhale--ask-codes a))
             (when (string-prefix-p so-far code)
@@ -1345,9 +1348,12 @@ The server stopped waiting, and its call is denied."
   (codewhale--approval-withdrawn server params))
 
 (defun codewhale--approval-kill-emacs ()
-  "Emacs exits: every waiting prompt is dismissed, a deny."
+  "Emacs exits: every waiting prompt is dismissed, a deny.
+Whatever fails here must not keep Emacs from exiting; the servers
+end with it, which denies too."
   (dolist (a codewhale--approvals)
-    (codewhale--approval-end a nil "Emacs exited")))
+    (with-demoted-errors "Codewhale: %S"
+      (codewhale--approval-end a nil "Emacs exited"))))
 
 (add-hook 'kill-emacs-hook #'codewhale--approval-kill-emacs)
 
