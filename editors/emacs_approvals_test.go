@@ -386,3 +386,37 @@ func TestEmacsApprovalsLspMode(t *testing.T) {
 		t.Errorf("the first card:\n%s", card)
 	}
 }
+
+// TestEmacsServesRepositories is issue 20's serving of every repository
+// in Emacs 30 (testdata/emacs/approvals.el "serve"): visiting any file of
+// a git work tree starts codewhale-ls there, so agents' hooks find this
+// Emacs; a second file and a policy file of it use that same server;
+// neither the home (a work tree here) nor a file outside any work tree is
+// served, nor a repository visited while codewhale-serve-repositories
+// was nil.
+func TestEmacsServesRepositories(t *testing.T) {
+	w := emacsWorld(t)
+	for _, repo := range []string{"r1", "r2", "home"} {
+		w.write(t, filepath.Join(w.dir, repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	}
+	w.write(t, filepath.Join(w.dir, "r1", "src", "a.rs"), "fn a() {}\n")
+	w.write(t, filepath.Join(w.dir, "r2", "src", "b.rs"), "fn b() {}\n")
+	w.write(t, filepath.Join(w.dir, "r2", "src", "c.rs"), "fn c() {}\n")
+	w.write(t, filepath.Join(w.dir, "r2", ".codewhale", "config.toml"), "# project overlay\n")
+	w.write(t, filepath.Join(w.dir, "home", "notes.txt"), "notes\n")
+	w.write(t, filepath.Join(w.dir, "outside", "x.txt"), "x\n")
+	var res struct {
+		R1Served           bool `json:"r1_served"`
+		Served             []string
+		PolicyServer       string `json:"policy_server"`
+		ServersAfterPolicy int    `json:"servers_after_policy"`
+	}
+	emacsBatch(t, w, "approvals.el", "serve", &res)
+	r2 := w.guest(filepath.Join(w.dir, "r2"))
+	if res.R1Served || len(res.Served) != 1 || res.Served[0] != r2 {
+		t.Errorf("served %q (r1 served: %v), want only %s", res.Served, res.R1Served, r2)
+	}
+	if res.PolicyServer != r2 || res.ServersAfterPolicy != 1 {
+		t.Errorf("r2's policy file is served by %q, %d servers in all; want r2's one server", res.PolicyServer, res.ServersAfterPolicy)
+	}
+}

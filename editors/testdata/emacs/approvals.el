@@ -6,6 +6,11 @@
 ;; second dismissed by killing its card's buffer, each answer going back
 ;; through lsp-mode (codewhale/answerApproval).  The script ends when
 ;; the test has read both hooks' answers ($CWLS_DIR/hooks-done).
+;;
+;; "serve": serving every repository.  A file of r1 visited with
+;; `codewhale-serve-repositories' nil, then files of r2, of the home (a
+;; git work tree too) and of no work tree with it t: r2 alone is served,
+;; and a policy file of r2 is managed by that same server.
 
 (load (expand-file-name "lib.el" (file-name-directory load-file-name)) nil t)
 
@@ -44,8 +49,42 @@
     (with-current-buffer perm
       (lsp-workspace-shutdown (car (lsp-workspaces))))))
 
+(defun cw-codewhale-servers ()
+  "The Eglot connections to codewhale-ls running."
+  (cl-loop for servers being the hash-values of eglot--servers-by-project
+           nconc (cl-remove-if-not (lambda (s) (cl-typep s 'codewhale-eglot-server)) servers)))
+
+(defun cw-approvals-serve-case ()
+  "Serving every repository of a visited file, and turning it off."
+  (cw-load-package)
+  (let ((dir (getenv "CWLS_DIR")))
+    (setq codewhale-serve-repositories nil)
+    (find-file-noselect (expand-file-name "r1/src/a.rs" dir))
+    (setq codewhale-serve-repositories t)
+    (find-file-noselect (expand-file-name "notes.txt" (getenv "HOME")))
+    (find-file-noselect (expand-file-name "outside/x.txt" dir))
+    (find-file-noselect (expand-file-name "r2/src/b.rs" dir))
+    (find-file-noselect (expand-file-name "r2/src/c.rs" dir))
+    ;; The visits' timers run in order: once r2 is served, the others
+    ;; have had their turn.
+    (cw-must 30 "r2 served" (lambda () (codewhale--served-p (expand-file-name "r2" dir))))
+    (cw-set "r1_served" (if (codewhale--served-p (expand-file-name "r1" dir)) t :false))
+    (cw-set "served" (vconcat (mapcar (lambda (s) (directory-file-name (expand-file-name (project-root (eglot--project s)))))
+                                      (cw-codewhale-servers))))
+    (let ((policy (find-file-noselect (expand-file-name "r2/.codewhale/config.toml" dir))))
+      ;; `eglot-ensure' connects after the command that visited it.
+      (with-current-buffer policy (run-hooks 'post-command-hook))
+      (cw-must 30 "the policy file managed"
+               (lambda () (with-current-buffer policy
+                            (and (bound-and-true-p eglot--managed-mode) (eglot-current-server)))))
+      (cw-set "policy_server" (directory-file-name
+                               (expand-file-name (project-root (eglot--project (with-current-buffer policy (eglot-current-server))))))))
+    (cw-set "servers_after_policy" (length (cw-codewhale-servers)))
+    (eglot-shutdown-all)))
+
 (cw-main (lambda ()
            (pcase (getenv "CWLS_CASE")
              ("lsp-mode" (cw-approvals-lsp-mode-case))
+             ("serve" (cw-approvals-serve-case))
              (other (cw-fail "no case %s" other)))))
 ;;; approvals.el ends here
