@@ -293,3 +293,31 @@ func TestEmacsTyping(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Installed as the README says, with package-vc-install (from a local
+// clone of the repository's layout, as it would clone the forge's): a
+// policy file then opens in its mode and starts codewhale-ls without a
+// require.
+func TestEmacsPackageVC(t *testing.T) {
+	w := emacsWorld(t)
+	git := requireTool(t, "git", "apt-get install git")
+	repo := filepath.Join(w.dir, "repo")
+	copyFile(t, filepath.Join("emacs", "codewhale.el"), filepath.Join(repo, "editors", "emacs", "codewhale.el"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "the package"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+	var res struct {
+		Installed, Server bool
+		LoadedBefore      bool `json:"loaded_before_visit"`
+		Mode, Foo         string
+	}
+	emacsBatch(t, w, "vc.el", "vc", &res)
+	if !res.Installed || res.LoadedBefore || res.Mode != "codewhale-toml-mode" || !res.Server || res.Foo == "codewhale-toml-mode" {
+		t.Errorf("package-vc-install: installed %v, loaded before a visit %v; permissions.toml in %q, its server %v; foo.toml in %q",
+			res.Installed, res.LoadedBefore, res.Mode, res.Server, res.Foo)
+	}
+}
