@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -69,11 +70,13 @@ func emacsBatch(t *testing.T, w *nvimWorld, script, kind string, out any) {
 	}
 }
 
-// emacsTmux starts Emacs in a terminal (tmux) on scripts/script, as a
-// person runs it, for tests that type into it.
-func emacsTmux(t *testing.T, ctx context.Context, w *nvimWorld, script, kind string, cols, rows int) *tmuxNeovim {
+// emacsTmux starts Emacs in a terminal (tmux) on scripts/script and then
+// files (as the editor sees them), as a person runs it, for tests that
+// type into it.
+func emacsTmux(t *testing.T, ctx context.Context, w *nvimWorld, script, kind string, cols, rows int, files ...string) *tmuxNeovim {
 	t.Helper()
-	return startTmuxEditor(t, ctx, w, kind, cols, rows, append([]string{"-nw"}, emacsArgs(w, script)...)...)
+	args := append([]string{"-nw"}, emacsArgs(w, script)...)
+	return startTmuxEditor(t, ctx, w, kind, cols, rows, append(args, files...)...)
 }
 
 func TestEmacsPackage(t *testing.T) {
@@ -245,4 +248,76 @@ func TestEmacsLspMode(t *testing.T) {
 		t.Errorf("M-x codewhale-status through lsp-mode:\n%s", status)
 	}
 	t.Logf("lsp-mode: open permissions.toml -> diagnostics %.0f ms", res.OpenToDiagnosticsMs)
+}
+
+// A person in Emacs in a terminal opens their broken permissions.toml,
+// sees codewhale-ls's finding at its line, and applies its fix with keys:
+// C-s to the value, M-x eglot-code-actions, RET on the offered fix, C-x
+// C-s.
+func TestEmacsTyping(t *testing.T) {
+	w := emacsWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// After the tmux server's end (cleanups run last first), which needs ctx.
+	t.Cleanup(cancel)
+	perm := filepath.Join(w.dir, "home", ".codewhale", "permissions.toml")
+	start := time.Now()
+	tm := emacsTmux(t, ctx, w, "user.el", "typing", 120, 36, w.guest(perm))
+	// Flymake counts the findings in the mode line once the server
+	// published them.
+	tm.waitScreen(`tool = "bash"`, "Codewhale-TOML", "Flymake[0 2]", "[eglot:.codewhale]")
+	t.Logf("open permissions.toml -> findings on the screen %v", time.Since(start).Round(time.Millisecond))
+	tm.typeText("\x1bxflymake-show-buffer-diagnostics\n")
+	screen := tm.waitScreen("CW208", "never evaluates the tool")
+	if !regexp.MustCompile(`(?m)^\s*3\s+7\s+.*warning.*CW208`).MatchString(screen) {
+		t.Errorf("the list of findings does not put CW208 at line 3, column 7:\n%s", screen)
+	}
+	// Point on "bash": its finding in the echo area (ElDoc).
+	tm.typeText("\x13bash\n")
+	tm.waitScreen("codewhale [CW208]")
+	tm.typeText("\x1bxeglot-code-actions\n")
+	tm.waitScreen(`Pick an action (default Change to "exec_shell")`)
+	tm.typeText("\n")
+	tm.waitScreen(`tool = "exec_shell"`)
+	tm.typeText("\x18\x13")
+	tm.waitScreen("Wrote ")
+	disk, err := os.ReadFile(perm)
+	if err != nil || !strings.Contains(string(disk), `tool = "exec_shell"`) || strings.Contains(string(disk), `"bash"`) {
+		t.Errorf("permissions.toml on disk after the fix and C-x C-s: %q, %v", disk, err)
+	}
+	// The finding is gone from the list once the fix is in.
+	give := time.Now().Add(time.Minute)
+	for strings.Contains(tm.capture(false), "CW208") {
+		if time.Now().After(give) {
+			t.Fatalf("CW208 still shown after its fix:\n%s", tm.capture(false))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Installed as the README says, with package-vc-install (from a local
+// clone of the repository's layout, as it would clone the forge's): a
+// policy file then opens in its mode and starts codewhale-ls without a
+// require.
+func TestEmacsPackageVC(t *testing.T) {
+	w := emacsWorld(t)
+	git := requireTool(t, "git", "apt-get install git")
+	repo := filepath.Join(w.dir, "repo")
+	copyFile(t, filepath.Join("emacs", "codewhale.el"), filepath.Join(repo, "editors", "emacs", "codewhale.el"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "the package"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+	var res struct {
+		Installed, Server bool
+		LoadedBefore      bool `json:"loaded_before_visit"`
+		Mode, Foo         string
+	}
+	emacsBatch(t, w, "vc.el", "vc", &res)
+	if !res.Installed || res.LoadedBefore || res.Mode != "codewhale-toml-mode" || !res.Server || res.Foo == "codewhale-toml-mode" {
+		t.Errorf("package-vc-install: installed %v, loaded before a visit %v; permissions.toml in %q, its server %v; foo.toml in %q",
+			res.Installed, res.LoadedBefore, res.Mode, res.Server, res.Foo)
+	}
 }
