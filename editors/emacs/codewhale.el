@@ -765,6 +765,7 @@ The receipts are `codewhale-ls log --json''s, at most `codewhale-log-limit'."
   :group 'tools
   :prefix "codewhale-")
 
+;;;###autoload
 (defcustom codewhale-serve-repositories t
   "Whether to serve every git repository of a visited file.
 An agent's hook in a repository finds this Emacs only while a
@@ -1369,8 +1370,11 @@ end with it, which denies too."
                   (equal root (directory-file-name (expand-file-name "~"))))
         root))))
 
-(defun codewhale--serve-visited-file ()
-  "Serve the git repository of the file just visited."
+;;;###autoload
+(defun codewhale-serve-visited-file ()
+  "Serve the git repository of the file just visited.
+In `find-file-hook' from the package's autoloads: installed with
+`package-vc-install', the package loads at the first file visited."
   (when codewhale-serve-repositories
     (let ((root (codewhale--repository buffer-file-name)))
       (when root
@@ -1416,7 +1420,8 @@ background, and a server that cannot start says why, once."
           (error (message "Codewhale: %s is not served for approvals: %s; agents' hooks there find no editor (M-x customize-option codewhale-serve-repositories turns serving off)"
                           root (error-message-string err))))))))
 
-(add-hook 'find-file-hook #'codewhale--serve-visited-file)
+;;;###autoload
+(add-hook 'find-file-hook #'codewhale-serve-visited-file)
 
 ;;;; Approvals end here
 
