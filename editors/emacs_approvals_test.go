@@ -32,6 +32,8 @@ import (
 // card waits, named in the mode line, and what is typed stays the
 // minibuffer's) until it is closed; no answer until the deadline (a 12 s
 // hook timeout) is a deny, and the card closes saying it was withdrawn.
+// Then hooks run directly: two asks queue (d, then the card's buffer
+// killed), and Emacs exiting with a card up denies.
 func TestEmacsApprovals(t *testing.T) {
 	em := emacsSid(t)
 	s := agentcli.NewSession(t, agentcli.Claude)
@@ -61,10 +63,13 @@ func TestEmacsApprovals(t *testing.T) {
 			setAgentHookTimeout(t, s, 12)
 		}
 		started := time.Now()
-		r := runClaudeAnsweringEmacs(t, ctx, s, tm, answer, target)
+		r, screen := runClaudeAnsweringEmacs(t, ctx, s, tm, answer, target)
 		took := time.Since(started)
 		t.Logf("%s: %.1f s; the model was told %q", answer, took.Seconds(), r.Results[0])
 		approved := answer == "once"
+		if approved {
+			saveCard(t, tm, screen, "emacs-30")
+		}
 		if written := s.Exists(filepath.Join(s.Repo, target)); written != approved {
 			t.Errorf("%s: %s written = %v; the model was told %q", answer, target, written, r.Results[0])
 		}
@@ -103,7 +108,15 @@ func TestEmacsApprovals(t *testing.T) {
 	if v := second(); v.PermissionDecision != "deny" || !strings.Contains(v.PermissionDecisionReason, "dismissed") {
 		t.Errorf("the second of two queued asks, its card's buffer killed: %+v", v)
 	}
-	for _, f := range []string{"queued-1.txt", "queued-2.txt"} {
+	// Emacs exiting with a card up (M-: (kill-emacs), which asks nothing
+	// more) is a deny.
+	exiting := startClaudeHook(t, ctx, s, "touch exit.txt")
+	tm.waitScreen("Codewhale approval:", "touch exit.txt")
+	tm.typeText("\x1b:(kill-emacs)\n")
+	if v := exiting(); v.PermissionDecision != "deny" {
+		t.Errorf("Emacs exited with the card up: %+v", v)
+	}
+	for _, f := range []string{"queued-1.txt", "queued-2.txt", "exit.txt"} {
 		if s.Exists(filepath.Join(s.Repo, f)) {
 			t.Errorf("%s was written", f)
 		}
@@ -194,12 +207,25 @@ func startApprovalsEmacs(t *testing.T, ctx context.Context, em neovim, s *agentc
 }
 
 // runClaudeAnsweringEmacs runs Claude on touchCommand(target) while a
-// person at Emacs answers its card as answer says (emacsPerson).
-func runClaudeAnsweringEmacs(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string) agentcli.Result {
+// person at Emacs answers its card as answer says (emacsPerson); it
+// returns the run and the screen (with colours) the person answered.
+func runClaudeAnsweringEmacs(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string) (agentcli.Result, string) {
 	t.Helper()
 	pctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- emacsPerson(pctx, tm, answer, target) }()
+	type answered struct {
+		screen string
+		err    error
+	}
+	done := make(chan answered, 1)
+	go func() {
+		screen, err := emacsPerson(pctx, tm, answer, target)
+		if err != nil && pctx.Err() == nil {
+			// Emacs ends, so the hook is denied and the agent ends at
+			// once: the test then says what the person saw.
+			tm.cmd("kill-server").Run()
+		}
+		done <- answered{screen, err}
+	}()
 	finished := false
 	defer func() {
 		if !finished { // the agent's run failed the test: the person stops
@@ -210,12 +236,12 @@ func runClaudeAnsweringEmacs(t *testing.T, ctx context.Context, s *agentcli.Sess
 	r := s.Run(s.Repo, s.A.Shell(touchCommand(target)))
 	// The agent ended: a card not answered by now never came.
 	stop()
-	err := <-done
+	res := <-done
 	finished = true
-	if err != nil {
-		t.Fatalf("%s (claude-code asked to %s): %v", answer, touchCommand(target), err)
+	if res.err != nil {
+		t.Fatalf("%s (claude-code asked to %s): %v", answer, touchCommand(target), res.err)
 	}
-	return r
+	return r, res.screen
 }
 
 // emacsPerson is the person at Emacs while the agent runs. It waits for
@@ -226,7 +252,7 @@ func runClaudeAnsweringEmacs(t *testing.T, ctx context.Context, s *agentcli.Sess
 // card waits (named in the mode line) while M-x is being typed, finishes
 // typing, leaves the minibuffer with C-g, then types d on the card;
 // "deadline" types nothing.
-func emacsPerson(ctx context.Context, tm *tmuxNeovim, answer, target string) error {
+func emacsPerson(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error) {
 	var screen string
 	wait := func(what string, ok func(string) bool) error {
 		for {
@@ -248,27 +274,27 @@ func emacsPerson(ctx context.Context, tm *tmuxNeovim, answer, target string) err
 	ready := func(s string) bool { return card(s) && strings.Contains(s, "ready: type a code") }
 	switch answer {
 	case "deadline":
-		return wait("the card", card)
+		return "", wait("the card", card)
 	case "minibuffer":
 		if err := wait("the mode line's word", func(s string) bool { return strings.Contains(s, "Codewhale: approval waiting") }); err != nil {
-			return err
+			return "", err
 		}
 		if card(screen) {
-			return fmt.Errorf("the card was shown while the minibuffer was in use:\n%s", screen)
+			return "", fmt.Errorf("the card was shown while the minibuffer was in use:\n%s", screen)
 		}
 		if err := tm.sendText("atus"); err != nil {
-			return err
+			return "", err
 		}
 		// Past the quiet period: the card still does not take the keys.
 		time.Sleep(1500 * time.Millisecond)
 		if err := wait("the minibuffer's text typed whole", func(s string) bool { return strings.Contains(s, "M-x codewhale-status") }); err != nil {
-			return err
+			return "", err
 		}
 		if card(screen) {
-			return fmt.Errorf("the card was shown while the minibuffer was in use:\n%s", screen)
+			return "", fmt.Errorf("the card was shown while the minibuffer was in use:\n%s", screen)
 		}
 		if out, err := tm.cmd("send-keys", "C-g").CombinedOutput(); err != nil {
-			return fmt.Errorf("send-keys C-g: %v\n%s", err, out)
+			return "", fmt.Errorf("send-keys C-g: %v\n%s", err, out)
 		}
 	case "stray":
 		// Typing on in the source file from before the card arrives:
@@ -276,48 +302,51 @@ func emacsPerson(ctx context.Context, tm *tmuxNeovim, answer, target string) err
 		// code, RET, SPC and y among them.
 		for !card(screen) {
 			if err := tm.sendText("stray y \n"); err != nil {
-				return err
+				return "", err
 			}
 			if out, err := tm.cmd("capture-pane", "-p").Output(); err == nil {
 				screen = string(out)
 			}
 			if ctx.Err() != nil {
-				return fmt.Errorf("no card while typing in the file; the screen:\n%s", screen)
+				return "", fmt.Errorf("no card while typing in the file; the screen:\n%s", screen)
 			}
+		}
+		// Emacs has not been idle since before the card came: it is
+		// shown, and reads nothing.
+		if !strings.Contains(screen, "not reading keys") {
+			return "", fmt.Errorf("the card took keys while the person typed in the file:\n%s", screen)
 		}
 		once, _, _ := codesOf(screen)
 		if once == "" {
-			return fmt.Errorf("no code of Approve once on the card:\n%s", screen)
+			return "", fmt.Errorf("no code of Approve once on the card:\n%s", screen)
 		}
 		if err := tm.sendText("// " + once + " y \n"); err != nil {
-			return err
+			return "", err
 		}
 		if err := wait("the stray typing in the file", func(s string) bool { return strings.Contains(s, "// "+once+" y") }); err != nil {
-			return err
-		}
-		if !strings.Contains(screen, "not reading keys") {
-			return fmt.Errorf("the card took keys while the person typed in the file:\n%s", screen)
+			return "", err
 		}
 		// Then into the card, once it has the keys, before it is still.
 		if err := wait("the card taking keys", func(s string) bool { return strings.Contains(s, "keys ignored until") }); err != nil {
-			return err
+			return "", err
 		}
 		if err := tm.sendText(once + "\n y" + once + "d" + once); err != nil {
-			return err
+			return "", err
 		}
 		if err := wait("the card, unanswered", ready); err != nil {
-			return err
+			return "", err
 		}
 	}
 	if err := wait("a card ready for keys", ready); err != nil {
-		return err
+		return "", err
 	}
 	once, _, _ := codesOf(screen)
 	keys := map[string]string{"deny": "d", "once": once, "stray": "d", "minibuffer": "d"}[answer]
 	if keys == "" {
-		return fmt.Errorf("no key to %s the card:\n%s", answer, screen)
+		return "", fmt.Errorf("no key to %s the card:\n%s", answer, screen)
 	}
-	return tm.sendText(keys)
+	colours, _ := tm.cmd("capture-pane", "-p", "-e").Output()
+	return string(colours), tm.sendText(keys)
 }
 
 // TestEmacsApprovalsLspMode is the approvals of lsp-mode's users, in

@@ -962,28 +962,31 @@ left out; then the text, escaped by the server (⏎ ends each line)."
   (let ((window (codewhale--approval-window a)))
     (and window (eq window (selected-window)))))
 
-(defun codewhale--approval-ready-p (a)
-  "Whether a key may answer A: focused, then untouched for the quiet period."
+(defun codewhale--approval-ready-p (a focused)
+  "Whether a key may answer A.
+Its card has the keyboard (FOCUSED) and has been untouched for the
+quiet period since it took it."
   (let ((since (codewhale--ask-focused-at a)))
-    (and since (codewhale--approval-focused-p a)
+    (and focused since
          (>= (- (float-time) (max since (or (codewhale--ask-last-key a) 0)))
              codewhale--approval-quiet-seconds))))
 
-(defun codewhale--approval-state (a)
-  "What A's card does with keys now, in words."
+(defun codewhale--approval-state (a focused)
+  "What A's card does with keys now, in words; FOCUSED as for the ready test."
   (cond ((active-minibuffer-window)
          "not reading keys: the minibuffer is in use; the card takes keys once it is closed")
-        ((not (codewhale--approval-focused-p a))
+        ((not focused)
          (format "not reading keys: it takes them once you have typed nothing for %g s"
                  codewhale--approval-quiet-seconds))
-        ((not (codewhale--approval-ready-p a))
+        ((not (codewhale--approval-ready-p a focused))
          (format "keys ignored until you type nothing for %g s"
                  codewhale--approval-quiet-seconds))
         (t "ready: type a code to approve, d to deny, q to dismiss")))
 
 (defun codewhale--approval-top (a)
   "Return the redrawn part of the card of A.
-Its title, its choices and how to answer each, its state, the time."
+Its title, its choices and how to answer each, the time.  Its state
+is in the header line, computed as it is drawn, so never stale."
   (let* ((prompt (codewhale--ask-prompt a))
          (agent (codewhale--approval-field prompt :agent))
          (waiting (1- (length codewhale--approvals)))
@@ -998,7 +1001,6 @@ Its title, its choices and how to answer each, its state, the time."
                          (concat "type " (upcase typed) (substring code (length typed))))
                         (t (concat "type " code)))))
         (push (format " %-11s%s" how (codewhale--approval-title choice)) lines)))
-    (push (concat " " (codewhale--approval-state a)) lines)
     (push (concat " Time: " (codewhale--approval-time-left a)
                   (if (> waiting 0) (format ", %d more waiting" waiting) ""))
           lines)
@@ -1055,7 +1057,9 @@ moment.  Killing the buffer denies."
   (let ((a codewhale--approval))
     (if (and a (not (codewhale--ask-done a)))
         (concat " " (codewhale--approval-time-left a) " | "
-                (codewhale--approval-state a))
+                ;; While a header line is drawn its window is the
+                ;; selected one: whether it really is, Emacs says so.
+                (codewhale--approval-state a (mode-line-window-selected-p)))
       "")))
 
 (defun codewhale--approval-open-card (a)
@@ -1177,7 +1181,7 @@ again."
   (let* ((a codewhale--approval)
          (key (key-description (vector last-command-event)))
          (person (not executing-kbd-macro))
-         (ready (and a person (codewhale--approval-ready-p a)))
+         (ready (and a person (codewhale--approval-ready-p a (codewhale--approval-focused-p a))))
          (typed (if (and a person) (codewhale--ask-typed a) ""))
          (scroll (cdr (assoc key codewhale--approval-scroll-keys))))
     (when (and a (not (codewhale--ask-done a)))
