@@ -294,8 +294,9 @@ func TestEmacsTyping(t *testing.T) {
 	}
 }
 
-// Installed as the README says, with package-vc-install (from a local
-// clone of the repository's layout, as it would clone the forge's): a
+// Installed as the README says, with package-vc-install and with
+// use-package's :vc (from a local clone of the repository's layout, as
+// they would clone the forge's): a
 // policy file then opens in its mode and starts codewhale-ls without a
 // require.
 func TestEmacsPackageVC(t *testing.T) {
@@ -310,14 +311,21 @@ func TestEmacsPackageVC(t *testing.T) {
 			t.Fatalf("git %q: %v\n%s", args, err, out)
 		}
 	}
-	var res struct {
-		Installed, Server bool
-		LoadedBefore      bool `json:"loaded_before_visit"`
-		Mode, Foo         string
-	}
-	emacsBatch(t, w, "vc.el", "vc", &res)
-	if !res.Installed || res.LoadedBefore || res.Mode != "codewhale-toml-mode" || !res.Server || res.Foo == "codewhale-toml-mode" {
-		t.Errorf("package-vc-install: installed %v, loaded before a visit %v; permissions.toml in %q, its server %v; foo.toml in %q",
-			res.Installed, res.LoadedBefore, res.Mode, res.Server, res.Foo)
+	for _, how := range []string{"package-vc-install", "use-package"} {
+		t.Run(how, func(t *testing.T) {
+			os.RemoveAll(filepath.Join(w.dir, "elpa"))
+			var res struct {
+				Installed, Server bool
+				LoadedBefore      bool `json:"loaded_before_visit"`
+				Mode, Foo         string
+			}
+			emacsBatch(t, w, "vc.el", how, &res)
+			// use-package loads what it installs (no :defer); the
+			// autoloads alone must do for package-vc-install.
+			if !res.Installed || (how == "package-vc-install" && res.LoadedBefore) || res.Mode != "codewhale-toml-mode" || !res.Server || res.Foo == "codewhale-toml-mode" {
+				t.Errorf("%s: installed %v, loaded before a visit %v; permissions.toml in %q, its server %v; foo.toml in %q",
+					how, res.Installed, res.LoadedBefore, res.Mode, res.Server, res.Foo)
+			}
+		})
 	}
 }
