@@ -206,15 +206,34 @@ func TestEmacsEglot(t *testing.T) {
 
 func TestEmacsWithoutServer(t *testing.T) {
 	w := emacsWorld(t)
+	w.write(t, filepath.Join(w.dir, "bin", "slow"), "#!/bin/sh\nexec sleep 60\n")
+	w.write(t, filepath.Join(w.dir, "bin", "endless"), "#!/bin/sh\nexec yes \"$(printf '%4000s' '' | tr ' ' x)\"\n")
+	for _, name := range []string{"slow", "endless"} {
+		if err := os.Chmod(filepath.Join(w.dir, "bin", name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var res struct {
-		LogMissing []string `json:"log_missing"`
-		Relative   string
-		NotOnPath  string `json:"not_on_path"`
+		LogSlow       []string `json:"log_slow"`
+		LogEndless    []string `json:"log_endless"`
+		ProcessesLeft int      `json:"processes_left"`
+		LogMissing    []string `json:"log_missing"`
+		Relative      string
+		NotOnPath     string `json:"not_on_path"`
 	}
 	emacsBatch(t, w, "batch.el", "missing", &res)
 	if view := strings.Join(res.LogMissing, "\n"); !strings.Contains(view, "could not run: ") || !strings.Contains(view, "/not-there/codewhale-ls") ||
 		!strings.Contains(view, "install codewhale-ls") {
 		t.Errorf("M-x codewhale-log without codewhale-ls shows:\n%s", view)
+	}
+	if view := strings.Join(res.LogSlow, "\n"); !strings.Contains(view, "did not finish within 1 s and was stopped") {
+		t.Errorf("M-x codewhale-log with a codewhale-ls that never finishes:\n%s", view)
+	}
+	if view := strings.Join(res.LogEndless, "\n"); !strings.Contains(view, "passed 16 MiB and was cut") {
+		t.Errorf("M-x codewhale-log with a codewhale-ls that never stops printing:\n%.2000s", view)
+	}
+	if res.ProcessesLeft != 0 {
+		t.Errorf("%d processes left running after the log's runs", res.ProcessesLeft)
 	}
 	if !strings.Contains(res.Relative, "relative to the workspace") {
 		t.Errorf("a relative codewhale-program: %q", res.Relative)

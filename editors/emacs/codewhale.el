@@ -545,49 +545,63 @@ ARGUMENT is the tool's command, path, URL or query, or a JSON object."
 
 ;;; M-x codewhale-log (editors/nvim/lua/codewhale/logview.lua)
 
+(defconst codewhale--max-stderr (* 64 1024)
+  "The most kept of codewhale-ls's error output, in bytes.")
+
+(defun codewhale--append-bounded (buffer chunk limit)
+  "Append CHUNK to BUFFER; return nil once BUFFER would pass LIMIT bytes."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (goto-char (point-max))
+      (insert chunk)
+      (<= (buffer-size) limit))))
+
 (defun codewhale--run (args name then)
   "Run codewhale-ls with ARGS asynchronously; call THEN with (CODE OUTPUT WHY).
 NAME names the process.  The output read is at most
-`codewhale--log-max-output' bytes and the run at most
-`codewhale-log-timeout' seconds: past either the process is
-stopped and WHY says which (`cut' or `timeout'), else WHY is nil.
-Returns the process."
-  (let* ((out (generate-new-buffer (format " *%s*" name) t))
+`codewhale--log-max-output' bytes (and of the error output
+`codewhale--max-stderr'), the run at most `codewhale-log-timeout'
+seconds: past either the process is stopped and WHY says which
+\(`cut' or `timeout'), else WHY is nil.  OUTPUT is the error output
+too when CODE is not 0.  Returns the process."
+  (let* ((program (codewhale-program-path))
+         (out (generate-new-buffer (format " *%s*" name) t))
+         (err (generate-new-buffer (format " *%s stderr*" name) t))
          (why nil)
          (timer nil)
+         (stderr (make-pipe-process
+                  :name (concat name " stderr")
+                  :buffer err
+                  :noquery t
+                  :filter (lambda (p chunk)
+                            ;; Past the bound the rest is not read.
+                            (unless (codewhale--append-bounded err chunk codewhale--max-stderr)
+                              (set-process-filter p #'ignore)))
+                  :sentinel #'ignore))
          (proc
           (make-process
            :name name
            :buffer out
-           :command (cons (codewhale-program-path) args)
+           :command (cons program args)
            :connection-type 'pipe
            :noquery t
-           :stderr (get-buffer-create (format " *%s stderr*" name) t)
+           :stderr stderr
            :filter (lambda (p chunk)
-                     (when (buffer-live-p out)
-                       (with-current-buffer out
-                         (goto-char (point-max))
-                         (insert chunk)
-                         (when (> (buffer-size) codewhale--log-max-output)
-                           (setq why 'cut)
-                           (delete-process p)))))
+                     (unless (codewhale--append-bounded out chunk codewhale--log-max-output)
+                       (setq why 'cut)
+                       (delete-process p)))
            :sentinel (lambda (p _event)
                        (unless (process-live-p p)
                          (when timer (cancel-timer timer))
-                         (let ((text (if (buffer-live-p out)
-                                         (with-current-buffer out (buffer-string))
-                                       ""))
-                               (err (let ((b (process-get p 'stderr)))
-                                      (if (buffer-live-p b) (with-current-buffer b (buffer-string)) ""))))
+                         (delete-process stderr)
+                         (let ((code (process-exit-status p))
+                               (text (if (buffer-live-p out) (with-current-buffer out (buffer-string)) ""))
+                               (error-text (if (buffer-live-p err) (with-current-buffer err (buffer-string)) "")))
                            (kill-buffer out)
-                           (when (buffer-live-p (process-get p 'stderr))
-                             (kill-buffer (process-get p 'stderr)))
-                           (funcall then (process-exit-status p)
-                                    (if (and (not why) (/= (process-exit-status p) 0))
-                                        (concat text err)
-                                      text)
+                           (kill-buffer err)
+                           (funcall then code
+                                    (if (and (not why) (/= code 0)) (concat text error-text) text)
                                     why)))))))
-    (process-put proc 'stderr (get-buffer (format " *%s stderr*" name)))
     (setq timer (run-at-time codewhale-log-timeout nil
                              (lambda ()
                                (when (process-live-p proc)
@@ -647,12 +661,21 @@ Returns the process."
   "RET" #'codewhale-log-show
   "g" #'codewhale-log-refresh)
 
+(defvar-local codewhale--log-process nil
+  "The run of codewhale-ls whose receipts the log view will show.")
+
+(defun codewhale--log-stop ()
+  "Stop the log view's run of codewhale-ls: the view is going."
+  (when (process-live-p codewhale--log-process)
+    (delete-process codewhale--log-process)))
+
 (define-derived-mode codewhale-log-mode tabulated-list-mode "Codewhale-Log"
   "The decision log, newest last: RET explains a receipt, g reads it again.
 \\{codewhale-log-mode-map}"
   (setq tabulated-list-format [("TIME" 20 nil) ("AGENT" 12 nil) ("REPO" 20 nil)
                                ("DECISION" 8 nil) ("WHAT" 30 nil) ("DECIDED BY" 36 nil) ("ID" 0 nil)])
   (setq tabulated-list-padding 1)
+  (add-hook 'kill-buffer-hook #'codewhale--log-stop nil t)
   (tabulated-list-init-header))
 
 (defun codewhale--log-failure (args code output why)
@@ -671,43 +694,50 @@ CODE is its exit status, OUTPUT what it printed, WHY `timeout' or nil."
 The receipts are `codewhale-ls log --json''s, at most `codewhale-log-limit'."
   (interactive)
   (let ((buf (get-buffer-create "*codewhale-log*"))
-        (args (list "log" "--json" "--limit" (number-to-string codewhale-log-limit))))
+        (args (list "log" "--json" "--limit" (number-to-string codewhale-log-limit)))
+        (proc nil))
     (with-current-buffer buf
+      ;; A run still reading for this view is superseded.
+      (codewhale--log-stop)
       (codewhale-log-mode)
-      (setq tabulated-list-entries nil)
       (tabulated-list-print)
       (let ((inhibit-read-only t))
         (insert "Reading the decision log…\n")))
     (display-buffer buf)
     (condition-case err
-        (codewhale--run
-         args "codewhale-log"
-         (lambda (code output why)
-           (when (buffer-live-p buf)
-             (with-current-buffer buf
-               (if (or (eq why 'timeout) (and (not why) (/= code 0)))
-                   (let ((inhibit-read-only t))
-                     (erase-buffer)
-                     (insert (codewhale--log-failure args code output why) "\n"))
-                 (setq tabulated-list-entries
-                       (delq nil
-                             (mapcar (lambda (line)
-                                       (ignore-errors
-                                         (codewhale--log-entry
-                                          (json-parse-string line :object-type 'plist :null-object nil))))
-                                     (split-string output "\n" t))))
-                 (tabulated-list-print)
-                 (when (eq why 'cut)
-                   (let ((inhibit-read-only t))
-                     (goto-char (point-max))
-                     (insert (format "The output passed %d MiB and was cut: lower `codewhale-log-limit'.\n"
-                                     (/ codewhale--log-max-output 1024 1024))))))))))
+        (setq proc (codewhale--run args "codewhale-log"
+                                   (lambda (code output why)
+                                     (when (and (buffer-live-p buf)
+                                                (eq proc (buffer-local-value 'codewhale--log-process buf)))
+                                       (with-current-buffer buf
+                                         (codewhale--log-draw args code output why))))))
       (user-error
        (with-current-buffer buf
          (let ((inhibit-read-only t))
            (erase-buffer)
            (insert "could not run: " (error-message-string err) "\n")))))
+    (with-current-buffer buf
+      (setq codewhale--log-process proc))
     buf))
+
+(defun codewhale--log-draw (args code output why)
+  "Show in the log view what `codewhale-ls ARGS' gave: CODE, OUTPUT, WHY."
+  (if (or (eq why 'timeout) (and (not why) (/= code 0)))
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (codewhale--log-failure args code output why) "\n"))
+    (setq tabulated-list-entries
+          (delq nil (mapcar (lambda (line)
+                              (ignore-errors
+                                (codewhale--log-entry
+                                 (json-parse-string line :object-type 'plist :null-object nil))))
+                            (split-string output "\n" t))))
+    (tabulated-list-print)
+    (when (eq why 'cut)
+      (let ((inhibit-read-only t))
+        (goto-char (point-max))
+        (insert (format "The output passed %d MiB and was cut: lower `codewhale-log-limit'.\n"
+                        (/ codewhale--log-max-output 1024 1024)))))))
 
 (defun codewhale-log-refresh ()
   "Read the decision log again."
