@@ -184,7 +184,9 @@ func TestEmacsEglot(t *testing.T) {
 		t.Errorf("%d servers for the two workspaces (the codewhale home, ws); foo.toml has one: %v", res.Servers, res.FooServer)
 	}
 	if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") ||
-		!strings.Contains(status, "(this package 0.1.0)") || strings.Contains(status, `{"`) {
+		!strings.Contains(status, "(this package 0.1.0)") || strings.Contains(status, `{"`) ||
+		// approvals = "codewhale" with approvalsAsync, as the other editors declare.
+		!strings.Contains(status, "approvals:   served here, as cards (codewhale/approvalRequested)") {
 		t.Errorf("M-x codewhale-status:\n%s", status)
 	}
 	if explain := strings.Join(res.Explain, "\n"); !strings.Contains(explain, `read_file {"path":".env"}`) || !strings.Contains(explain, "=> deny at layer 9") ||

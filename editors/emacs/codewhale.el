@@ -446,6 +446,14 @@ editors show them)."
                   (concat ": " (codewhale--one-line note))
                 "")))))
 
+(defun codewhale--approvals-text (approvals)
+  "Return in words whether this Emacs is given approval cards, from APPROVALS.
+APPROVALS is codewhale/status's approvals."
+  (cond ((not (consp approvals)) "-")
+        ((eq (plist-get approvals :served) t)
+         (format "served here, as cards (%s)" (codewhale--one-line (plist-get approvals :prompt))))
+        (t (concat "not served here: " (codewhale--one-line (plist-get approvals :reason))))))
+
 (defun codewhale-status-lines (status)
   "Return the lines of a codewhale/status answer STATUS, for `codewhale-status'."
   (let ((field (lambda (key) (codewhale--one-line (plist-get status key)))))
@@ -455,6 +463,7 @@ editors show them)."
            (concat "posture:     " (funcall field :posture))
            (concat "sandbox:     " (codewhale--sandbox-text (plist-get status :sandbox)))
            (concat "pending:     " (funcall field :pendingApprovals))
+           (concat "approvals:   " (codewhale--approvals-text (plist-get status :approvals)))
            (concat "codewhale:   " (codewhale--release-text (plist-get status :codewhale)))
            (concat "config:      " (funcall field :configPath))
            (concat "permissions: " (funcall field :permissionsPath))
