@@ -140,6 +140,11 @@ func TestEmacsEglot(t *testing.T) {
 		LogRet               string   `json:"log_ret"`
 		LogID                string   `json:"log_id"`
 		LogShow              []string `json:"log_show"`
+		Allowed              string
+		LogDeny              []string `json:"log_deny"`
+		LogDenyAgain         []string `json:"log_deny_again"`
+		FilterErrors         []string `json:"filter_errors"`
+		FilterFlags          string   `json:"filter_flags"`
 	}
 	emacsBatch(t, w, "batch.el", "main", &res)
 	for file, want := range map[string]string{
@@ -199,6 +204,23 @@ func TestEmacsEglot(t *testing.T) {
 	if log := strings.Join(res.Log, "\n"); res.LogMode != "codewhale-log-mode" || !strings.Contains(log, " deny ") || !strings.Contains(log, ".env") ||
 		res.LogRet != "codewhale-log-show" || res.LogID == "" {
 		t.Errorf("M-x codewhale-log (%s, RET %s, id %q):\n%s", res.LogMode, res.LogRet, res.LogID, log)
+	}
+	if res.Allowed != "allow" || !strings.Contains(strings.Join(res.Log, "\n"), " allow ") {
+		t.Errorf("codewhale/authorize read_file notes.md: %q; the log:\n%s", res.Allowed, strings.Join(res.Log, "\n"))
+	}
+	for name, view := range map[string][]string{"decision=deny": res.LogDeny, "g after decision=deny": res.LogDenyAgain} {
+		text := strings.Join(view, "\n")
+		if len(view) < 2 || !strings.Contains(view[0], "filters: decision=deny") || !strings.Contains(text, " deny ") || strings.Contains(text, " allow ") {
+			t.Errorf("M-x codewhale-log %s:\n%s", name, text)
+		}
+	}
+	if e := res.FilterErrors; len(e) != 4 || !strings.Contains(e[0], "not a filter: nope=1 (filters: since= agent= decision= repo= tool= limit=") ||
+		!strings.Contains(e[1], "limit= is a number of receipts, not x") || !strings.Contains(e[2], "agent= needs a value, e.g. agent=codex") ||
+		!strings.Contains(e[3], "agent= needs a value") {
+		t.Errorf("wrong filters said %q", e)
+	}
+	if res.FilterFlags != "agent=codex tool=exec_shell" && res.FilterFlags != "since=2h agent=codex tool=exec_shell" {
+		t.Errorf("the command's own flags read as %q", res.FilterFlags)
 	}
 	if show := strings.Join(res.LogShow, "\n"); !strings.Contains(show, res.LogID) || !strings.Contains(show, ".env") {
 		t.Errorf("RET in the log (log show %s):\n%s", res.LogID, show)

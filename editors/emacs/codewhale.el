@@ -668,7 +668,57 @@ too when CODE is not 0.  Returns the process."
 (defvar-keymap codewhale-log-mode-map
   :doc "Keys of `codewhale-log-mode'."
   "RET" #'codewhale-log-show
+  "f" #'codewhale-log-filter
   "g" #'codewhale-log-refresh)
+
+(defconst codewhale--log-filter-examples
+  '(("since" . "2h") ("agent" . "codex") ("decision" . "deny")
+    ("repo" . ".") ("tool" . "exec_shell") ("limit" . "50"))
+  "The filters of `codewhale-ls log', each with an example value.")
+
+(defun codewhale-log-parse-filters (input)
+  "The filters INPUT names, as an alist of (KEY . VALUE), in the log's order.
+INPUT is `agent=codex decision=deny since=2h', or the command's own
+flags (`--agent codex', `--agent=codex').  A mistake is a
+`user-error' saying what is wrong and how to write it."
+  (let ((words (split-string (or input "") "[ \t\n]+" t))
+        (filters nil))
+    (while words
+      (let* ((word (pop words))
+             (key nil) (value nil))
+        (cond ((string-match "\\`\\(?:--\\)?\\([a-z]+\\)=\\(.*\\)\\'" word)
+               (setq key (match-string 1 word) value (match-string 2 word)))
+              ((string-match "\\`--\\([a-z]+\\)\\'" word)
+               (setq key (match-string 1 word) value (pop words))))
+        (unless (assoc key codewhale--log-filter-examples)
+          (user-error "Codewhale: not a filter: %s (filters: %s, as key=value, e.g. agent=codex decision=deny since=2h)"
+                      (codewhale--one-line word)
+                      (mapconcat (lambda (f) (concat (car f) "=")) codewhale--log-filter-examples " ")))
+        (when (or (null value) (string-empty-p value))
+          (user-error "Codewhale: %s= needs a value, e.g. %s=%s"
+                      key key (cdr (assoc key codewhale--log-filter-examples))))
+        (when (and (equal key "limit") (not (string-match-p "\\`[0-9]+\\'" value)))
+          (user-error "Codewhale: limit= is a number of receipts, not %s" (codewhale--one-line value)))
+        (setf (alist-get key filters nil nil #'equal) value)))
+    (cl-loop for (key . _) in codewhale--log-filter-examples
+             when (assoc key filters) collect it)))
+
+(defun codewhale--log-filter-text (filters)
+  "Return FILTERS as text, the way `codewhale-log-parse-filters' takes them."
+  (mapconcat (lambda (f) (concat (car f) "=" (cdr f))) filters " "))
+
+(defun codewhale--log-args (filters)
+  "The arguments of `codewhale-ls log' that read the receipts FILTERS select."
+  (append (list "log" "--json" "--limit"
+                (or (cdr (assoc "limit" filters)) (number-to-string codewhale-log-limit)))
+          (cl-loop for (key . value) in filters
+                   unless (equal key "limit")
+                   ;; No shell expands ~ for the command.
+                   append (list (concat "--" key)
+                                (if (equal key "repo") (expand-file-name value) value)))))
+
+(defvar-local codewhale--log-filters nil
+  "The filters of the log view, as `codewhale-log-parse-filters' gives them.")
 
 (defvar-local codewhale--log-process nil
   "The run of codewhale-ls whose receipts the log view will show.")
@@ -698,17 +748,26 @@ CODE is its exit status, OUTPUT what it printed, WHY `timeout' or nil."
                  command code (codewhale--one-line (string-trim output)))))))
 
 ;;;###autoload
-(defun codewhale-log ()
+(defun codewhale-log (&optional filters)
   "Show the decision log: who decided what, newest last.
-The receipts are `codewhale-ls log --json''s, at most `codewhale-log-limit'."
-  (interactive)
-  (let ((buf (get-buffer-create "*codewhale-log*"))
-        (args (list "log" "--json" "--limit" (number-to-string codewhale-log-limit)))
-        (proc nil))
+The receipts are `codewhale-ls log --json''s, at most
+`codewhale-log-limit'.  FILTERS (asked for with a prefix argument)
+select them: `agent=codex decision=deny since=2h', also repo=DIR,
+tool=NAME and limit=N, as `codewhale-log-parse-filters' reads them."
+  (interactive (list (when current-prefix-arg
+                       (read-string "Filters (since= agent= decision= repo= tool= limit=): "))))
+  (let* ((filters (if (stringp filters) (codewhale-log-parse-filters filters) filters))
+         (buf (get-buffer-create "*codewhale-log*"))
+         (args (codewhale--log-args filters))
+         (proc nil))
     (with-current-buffer buf
       ;; A run still reading for this view is superseded.
       (codewhale--log-stop)
       (codewhale-log-mode)
+      ;; The entries outlive the mode (permanent-local): a view read
+      ;; again starts empty.
+      (setq tabulated-list-entries nil)
+      (setq codewhale--log-filters filters)
       (tabulated-list-print)
       (let ((inhibit-read-only t))
         (insert "Reading the decision log…\n")))
@@ -742,6 +801,13 @@ The receipts are `codewhale-ls log --json''s, at most `codewhale-log-limit'."
                                  (json-parse-string line :object-type 'plist :null-object nil))))
                             (split-string output "\n" t))))
     (tabulated-list-print)
+    (let ((inhibit-read-only t))
+      (goto-char (point-min))
+      (insert (format "Decision log | %s | %d receipts, newest last | RET explain  f filter  g read again  q close\n"
+                      (if codewhale--log-filters
+                          (concat "filters: " (codewhale--one-line (codewhale--log-filter-text codewhale--log-filters)))
+                        "no filters")
+                      (length tabulated-list-entries))))
     (when (eq why 'cut)
       (let ((inhibit-read-only t))
         (goto-char (point-max))
@@ -749,9 +815,15 @@ The receipts are `codewhale-ls log --json''s, at most `codewhale-log-limit'."
                         (/ codewhale--log-max-output 1024 1024)))))))
 
 (defun codewhale-log-refresh ()
-  "Read the decision log again."
+  "Read the decision log again, with the same filters."
   (interactive)
-  (codewhale-log))
+  (codewhale-log codewhale--log-filters))
+
+(defun codewhale-log-filter (input)
+  "Read the decision log again with the filters INPUT names."
+  (interactive (list (read-string "Filters (since= agent= decision= repo= tool= limit=): "
+                                  (codewhale--log-filter-text codewhale--log-filters))))
+  (codewhale-log (codewhale-log-parse-filters input)))
 
 (defun codewhale-log-show ()
   "Explain the receipt on this line: `codewhale-ls log show ID'."

@@ -38,6 +38,13 @@
   (with-current-buffer (find-file-noselect file)
     (symbol-name major-mode)))
 
+(defun cw-log-drawn (log)
+  "Whether the log view LOG shows what its run read (its first line)."
+  (with-current-buffer log
+    (save-excursion
+      (goto-char (point-min))
+      (looking-at-p "Decision log |"))))
+
 (defun cw-main-case ()
   "Modes, diagnostics, a fix, hover, completion, status, explain, log."
   ;; The user's own mode for TOML files, which Codewhale's files must not
@@ -138,15 +145,21 @@
       (cw-must 30 "*codewhale-explain*" (lambda () (string-match-p "=>" (or (cw-buffer-text "*codewhale-explain*") ""))))
       (cw-set "explain" (cw-lines (cw-buffer-text "*codewhale-explain*")))
       ;; A decision for the log: an agent's call the policy denies.
-      (let (decided)
+      (let (decided allowed)
         (codewhale--request "codewhale/authorize"
                             (list :tool "read_file" :input (list :path ".env") :workspace home)
                             (lambda (d) (setq decided d)))
         (cw-must 30 "codewhale/authorize" (lambda () decided))
-        (cw-set "authorized" (plist-get decided :decision))))
+        (cw-set "authorized" (plist-get decided :decision))
+        ;; And one it allows, for the log's filters.
+        (codewhale--request "codewhale/authorize"
+                            (list :tool "read_file" :input (list :path "notes.md") :workspace home)
+                            (lambda (d) (setq allowed d)))
+        (cw-must 30 "codewhale/authorize" (lambda () allowed))
+        (cw-set "allowed" (plist-get allowed :decision))))
     ;; M-x codewhale-log, then RET on the receipt.
     (let ((log (codewhale-log)))
-      (cw-must 30 "the log's receipts" (lambda () (with-current-buffer log tabulated-list-entries)))
+      (cw-must 30 "the log's receipts" (lambda () (cw-log-drawn log)))
       (with-current-buffer log
         (cw-set "log" (cw-lines (buffer-substring-no-properties (point-min) (point-max))))
         (goto-char (point-min))
@@ -160,6 +173,21 @@
                    (lambda () (let ((text (cw-buffer-text (format "*codewhale-log %s*" id))))
                                 (and text (not (string-prefix-p "Reading" text))))))
           (cw-set "log_show" (cw-lines (cw-buffer-text (format "*codewhale-log %s*" id)))))))
+    ;; The filters, as `f' in the view asks for them.
+    (let ((log (codewhale-log "decision=deny")))
+      (cw-must 30 "the filtered log" (lambda () (cw-log-drawn log)))
+      (with-current-buffer log
+        (cw-set "log_deny" (cw-lines (buffer-substring-no-properties (point-min) (point-max))))
+        (codewhale-log-refresh)
+        (cw-must 30 "the log read again" (lambda () (cw-log-drawn log)))
+        (cw-set "log_deny_again" (cw-lines (buffer-substring-no-properties (point-min) (point-max))))))
+    (cw-set "filter_errors"
+            (vconcat (mapcar (lambda (input)
+                               (condition-case err (progn (codewhale-log-parse-filters input) "")
+                                 (user-error (error-message-string err))))
+                             '("nope=1" "limit=x" "agent=" "--agent"))))
+    (cw-set "filter_flags" (codewhale--log-filter-text
+                            (codewhale-log-parse-filters "--tool exec_shell --agent=codex since=2h")))
     (eglot-shutdown-all)))
 
 (defun cw-missing-case ()
