@@ -40,6 +40,7 @@ func emacsWorld(t *testing.T) *nvimWorld {
 	w.write(t, filepath.Join(ws, ".codewhale", "constitution.json"), "{}\n")
 	w.write(t, filepath.Join(ws, "constitution.json"), "{}\n")
 	w.write(t, filepath.Join(ws, "config.toml"), "# not Codewhale's\n")
+	w.write(t, filepath.Join(ws, "sub", ".codewhale", "config.toml"), "# a nested workspace\n")
 	w.write(t, filepath.Join(w.dir, "legacy", ".deepseek", "permissions.toml"), "# legacy\n")
 	w.write(t, filepath.Join(w.dir, "foo.toml"), "a = 1\n")
 	return w
@@ -140,6 +141,7 @@ func TestEmacsEglot(t *testing.T) {
 		LogRet               string   `json:"log_ret"`
 		LogID                string   `json:"log_id"`
 		LogShow              []string `json:"log_show"`
+		Projects             struct{ WS, Home, Nested string }
 		Allowed              string
 		LogDeny              []string `json:"log_deny"`
 		LogDenyAgain         []string `json:"log_deny_again"`
@@ -187,6 +189,10 @@ func TestEmacsEglot(t *testing.T) {
 	}
 	if res.Servers != 2 || res.FooServer {
 		t.Errorf("%d servers for the two workspaces (the codewhale home, ws); foo.toml has one: %v", res.Servers, res.FooServer)
+	}
+	ws := w.guest(filepath.Join(w.dir, "ws"))
+	if p := res.Projects; p.WS != "vc "+ws || p.Home != w.guest(filepath.Join(w.dir, "home", ".codewhale")) || p.Nested != "transient "+ws+"/sub" {
+		t.Errorf("the servers' workspaces: %+v; want the git root (vc) %s, the Codewhale home, and %s/sub (transient)", p, ws, ws)
 	}
 	if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") ||
 		!strings.Contains(status, "(this package 0.1.0)") || strings.Contains(status, `{"`) ||

@@ -162,19 +162,24 @@ TOML and JSON files stays theirs."
                    'codewhale-json-mode))
 
 (defun codewhale--project (dir)
-  "A transient project at the Codewhale workspace of DIR's file, or nil.
-Only for a policy file outside any version-controlled project, so
-its server serves the folder holding .codewhale/, not .codewhale/."
+  "The project of the Codewhale file visited from DIR: its workspace.
+The workspace is `codewhale-root''s, as the other editors have it:
+the folder holding .codewhale/ (not .codewhale/ itself), a nested
+one's too.  Nil, leaving the project to the others of
+`project-find-functions', where the version-controlled project is
+that folder already: its server is then the one that serves the
+repository's approvals."
   (when-let* ((file buffer-file-name)
               ((file-in-directory-p file dir))
               (root (codewhale-root file)))
-    (cons 'transient (file-name-as-directory root))))
+    (let ((vc (project-try-vc dir)))
+      (unless (and vc (file-equal-p (project-root vc) root))
+        (cons 'transient (file-name-as-directory root))))))
 
 (defun codewhale--setup-buffer ()
   "Prepare a Codewhale file's buffer: its project, then its client."
-  ;; Late (depth 90): the version-controlled project, when there is one,
-  ;; comes first.
-  (add-hook 'project-find-functions #'codewhale--project 90 t))
+  ;; First (depth -90), before the version-controlled project.
+  (add-hook 'project-find-functions #'codewhale--project -90 t))
 
 ;;;###autoload
 (define-derived-mode codewhale-toml-mode conf-toml-mode "Codewhale-TOML"

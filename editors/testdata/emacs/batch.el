@@ -133,6 +133,20 @@
             (when exit (funcall exit never 'finished))
             (cw-set "completion_line" (buffer-substring-no-properties (line-beginning-position) (line-end-position))))
           (cw-set "servers" (length (hash-table-keys eglot--servers-by-project))))))
+    ;; The workspace of each file's server: the git root holding
+    ;; .codewhale/ (its version-controlled project), the Codewhale home,
+    ;; and the folder of a nested .codewhale/, not its repository's root.
+    (let ((nested (find-file-noselect (expand-file-name "sub/.codewhale/config.toml" ws))))
+      (cw-connect nested)
+      (cw-set "projects"
+              (list :ws (with-current-buffer (get-file-buffer (expand-file-name ".codewhale/config.toml" ws))
+                          (let ((p (eglot--project (eglot-current-server))))
+                            (format "%s %s" (car p) (directory-file-name (project-root p)))))
+                    :home (with-current-buffer perm
+                            (directory-file-name (project-root (eglot--project (eglot-current-server)))))
+                    :nested (with-current-buffer nested
+                              (let ((p (eglot--project (eglot-current-server))))
+                                (format "%s %s" (car p) (directory-file-name (project-root p))))))))
     ;; No server for the other TOML files.
     (cw-set "foo_server" (cw-bool (with-current-buffer (find-file-noselect (expand-file-name "foo.toml" dir))
                                     (eglot-current-server))))
