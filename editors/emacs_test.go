@@ -90,6 +90,11 @@ func TestEmacsPackage(t *testing.T) {
 		PackageLint  []string `json:"package_lint"`
 		Version      string
 		Header       string
+		Recipe       struct {
+			Name, Fetcher, Repo string
+			Files               []string
+			Rest                bool
+		}
 	}
 	emacsBatch(t, w, "package.el", "package", &res)
 	if !res.ByteCompiled || len(res.Compile) > 0 {
@@ -104,10 +109,16 @@ func TestEmacsPackage(t *testing.T) {
 	if res.Version == "" || res.Version != res.Header {
 		t.Errorf("codewhale-version %q, the header's Version: %q", res.Version, res.Header)
 	}
-	recipe, err := os.ReadFile(filepath.Join("emacs", "melpa-recipe"))
-	if err != nil || !strings.Contains(string(recipe), `:repo "codewhale-ls/codewhale-ls"`) ||
-		!strings.Contains(string(recipe), `:files ("editors/emacs/codewhale.el")`) {
-		t.Errorf("editors/emacs/melpa-recipe: %q, %v", recipe, err)
+	// The recipe names the package, the repository and the one file, which
+	// is where the recipe says from the repository's root.
+	r := res.Recipe
+	if r.Name != "codewhale" || r.Fetcher != "github" || r.Repo != "codewhale-ls/codewhale-ls" || !slices.Equal(r.Files, []string{"editors/emacs/codewhale.el"}) || r.Rest {
+		t.Errorf("editors/emacs/melpa-recipe reads as %+v", r)
+	}
+	for _, f := range r.Files {
+		if _, err := os.Stat(filepath.Join("..", f)); err != nil {
+			t.Errorf("the recipe's file: %v", err)
+		}
 	}
 	t.Logf("byte-compile, checkdoc, package-lint: %v", time.Since(start).Round(time.Millisecond))
 }
