@@ -259,6 +259,7 @@ func TestEmacsWithoutServer(t *testing.T) {
 		LogEndless    []string `json:"log_endless"`
 		ProcessesLeft int      `json:"processes_left"`
 		LogMissing    []string `json:"log_missing"`
+		ExplainInputs []string `json:"explain_inputs"`
 		Relative      string
 		NotOnPath     string `json:"not_on_path"`
 	}
@@ -275,6 +276,11 @@ func TestEmacsWithoutServer(t *testing.T) {
 	}
 	if res.ProcessesLeft != 0 {
 		t.Errorf("%d processes left running after the log's runs", res.ProcessesLeft)
+	}
+	want := []string{`{"command":"git push origin main"}`, `{"path":".env"}`, `{"pattern":"TODO","path":"src/lib"}`,
+		`{"url":"https://example.com"}`, `{"command":"x y"}`, `{"path":"a","content":"b"}`, "Codewhale: not a JSON object: {not json"}
+	if !slices.Equal(res.ExplainInputs, want) {
+		t.Errorf("codewhale-explain's inputs:\n got %q\nwant %q", res.ExplainInputs, want)
 	}
 	if !strings.Contains(res.Relative, "relative to the workspace") {
 		t.Errorf("a relative codewhale-program: %q", res.Relative)

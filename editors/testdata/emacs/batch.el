@@ -224,6 +224,16 @@
       (cw-wait 30 (lambda () (with-current-buffer log (string-match-p "was cut" (buffer-string)))))
       (cw-set "log_endless" (cw-lines (with-current-buffer log (buffer-string)))))
     (cw-set "processes_left" (length (process-list))))
+  ;; codewhale-explain's argument, as each tool names it.
+  (cw-set "explain_inputs"
+          (vconcat (mapcar (lambda (call)
+                             (condition-case err
+                                 (json-serialize (codewhale-explain-input (car call) (cadr call)))
+                               (user-error (error-message-string err))))
+                           '(("exec_shell" "git push origin main") ("read_file" ".env")
+                             ("grep_files" "TODO src/lib") ("fetch_url" "https://example.com")
+                             ("some_tool" "x y") ("write_file" "{\"path\": \"a\", \"content\": \"b\"}")
+                             ("write_file" "{not json")))))
   (setq codewhale-program "bin/codewhale-ls")
   (cw-set "relative" (condition-case err (progn (codewhale-program-path) "")
                        (user-error (error-message-string err))))
