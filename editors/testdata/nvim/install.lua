@@ -1,6 +1,6 @@
 -- A user's init.lua (nvim -u) that installs the plugin the way a plugin
--- manager does, calls no setup{}, and enables the server the way Neovim
--- 0.11+ documents it: vim.lsp.enable('codewhale_ls'), which reads the
+-- manager does, calls no setup{} (lazy.nvim's spec does, by its opts),
+-- and enables the server the way Neovim 0.11+ documents it: vim.lsp.enable('codewhale_ls'), which reads the
 -- plugin's lsp/codewhale_ls.lua from 'runtimepath'. CWLS_CASE says how
 -- the plugin is installed (editors/nvim_install_test.go):
 --   plain  editors/nvim on 'runtimepath', as a checkout or a package
@@ -18,8 +18,10 @@ local t = dofile(os.getenv('CWLS_LIB'))
 local case = t.env.case
 local uv = vim.uv or vim.loop
 
--- codewhale-ls on PATH, as the install docs ask: no cmd is given.
+-- codewhale-ls on PATH, as the install docs ask: no cmd is given. Neovim
+-- started in a repository.
 vim.env.PATH = t.env.dir .. '/bin:' .. vim.env.PATH
+vim.cmd.cd(t.env.dir .. '/ws')
 
 local data = vim.fn.stdpath('data')
 if case == 'plain' then
@@ -42,7 +44,7 @@ elseif case == 'lazy' then
   require('lazy').setup({
     -- The spec docs/editors.md gives, with the repository's URL a local
     -- clone's.
-    spec = { { url = 'file://' .. os.getenv('CWLS_MIRROR'), name = 'codewhale-ls', branch = 'nvim' } },
+    spec = { { url = 'file://' .. os.getenv('CWLS_MIRROR'), name = 'codewhale-ls', branch = 'nvim', main = 'codewhale', opts = {} } },
     install = { missing = true },
     checker = { enabled = false },
     change_detection = { enabled = false },
@@ -56,6 +58,7 @@ vim.lsp.enable('codewhale_ls')
 
 local function body()
   t.note('command', vim.fn.exists(':Codewhale'))
+  t.note('setup', pcall(vim.api.nvim_get_autocmds, { group = 'codewhale' }))
   local ok, cw = pcall(require, 'codewhale')
   t.note('version', ok and cw.version or tostring(cw))
   local files = {}
@@ -67,8 +70,10 @@ local function body()
 
   vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('CODEWHALE_HOME') .. '/permissions.toml'))
   local buf = vim.api.nvim_get_current_buf()
-  t.must(30000, 'codewhale-ls to publish diagnostics', function()
-    return #vim.diagnostic.get(buf) > 0
+  -- The server of the working directory's repository (setup{} serves
+  -- it) lints this file too: wait for the client of its own workspace.
+  t.must(30000, 'codewhale-ls to attach and publish diagnostics', function()
+    return #vim.lsp.get_clients({ bufnr = buf, name = 'codewhale_ls' }) > 0 and #vim.diagnostic.get(buf) > 0
   end)
   local clients = {}
   for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
