@@ -15,6 +15,9 @@ missing=()
 command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+# luarocks builds the Neovim plugin's rock as rocks.nvim installs it
+# (editors/nvim_install_test.go).
+command -v luarocks >/dev/null 2>&1 || missing+=(luarocks)
 # The console over SSH (editors/console_ssh_test.go) runs an sshd of its
 # own, on localhost, as the test's user; sshd is in /usr/sbin, which a
 # user's PATH may lack.

@@ -40,6 +40,7 @@ func emacsWorld(t *testing.T) *nvimWorld {
 	w.write(t, filepath.Join(ws, ".codewhale", "constitution.json"), "{}\n")
 	w.write(t, filepath.Join(ws, "constitution.json"), "{}\n")
 	w.write(t, filepath.Join(ws, "config.toml"), "# not Codewhale's\n")
+	w.write(t, filepath.Join(ws, "sub", ".codewhale", "config.toml"), "# a nested workspace\n")
 	w.write(t, filepath.Join(w.dir, "legacy", ".deepseek", "permissions.toml"), "# legacy\n")
 	w.write(t, filepath.Join(w.dir, "foo.toml"), "a = 1\n")
 	return w
@@ -89,6 +90,11 @@ func TestEmacsPackage(t *testing.T) {
 		PackageLint  []string `json:"package_lint"`
 		Version      string
 		Header       string
+		Recipe       struct {
+			Name, Fetcher, Repo string
+			Files               []string
+			Rest                bool
+		}
 	}
 	emacsBatch(t, w, "package.el", "package", &res)
 	if !res.ByteCompiled || len(res.Compile) > 0 {
@@ -103,10 +109,16 @@ func TestEmacsPackage(t *testing.T) {
 	if res.Version == "" || res.Version != res.Header {
 		t.Errorf("codewhale-version %q, the header's Version: %q", res.Version, res.Header)
 	}
-	recipe, err := os.ReadFile(filepath.Join("emacs", "melpa-recipe"))
-	if err != nil || !strings.Contains(string(recipe), `:repo "codewhale-ls/codewhale-ls"`) ||
-		!strings.Contains(string(recipe), `:files ("editors/emacs/codewhale.el")`) {
-		t.Errorf("editors/emacs/melpa-recipe: %q, %v", recipe, err)
+	// The recipe names the package, the repository and the one file, which
+	// is where the recipe says from the repository's root.
+	r := res.Recipe
+	if r.Name != "codewhale" || r.Fetcher != "github" || r.Repo != "codewhale-ls/codewhale-ls" || !slices.Equal(r.Files, []string{"editors/emacs/codewhale.el"}) || r.Rest {
+		t.Errorf("editors/emacs/melpa-recipe reads as %+v", r)
+	}
+	for _, f := range r.Files {
+		if _, err := os.Stat(filepath.Join("..", f)); err != nil {
+			t.Errorf("the recipe's file: %v", err)
+		}
 	}
 	t.Logf("byte-compile, checkdoc, package-lint: %v", time.Since(start).Round(time.Millisecond))
 }
@@ -140,6 +152,12 @@ func TestEmacsEglot(t *testing.T) {
 		LogRet               string   `json:"log_ret"`
 		LogID                string   `json:"log_id"`
 		LogShow              []string `json:"log_show"`
+		Projects             struct{ WS, Home, Nested string }
+		Allowed              string
+		LogDeny              []string `json:"log_deny"`
+		LogDenyAgain         []string `json:"log_deny_again"`
+		FilterErrors         []string `json:"filter_errors"`
+		FilterFlags          string   `json:"filter_flags"`
 	}
 	emacsBatch(t, w, "batch.el", "main", &res)
 	for file, want := range map[string]string{
@@ -183,8 +201,14 @@ func TestEmacsEglot(t *testing.T) {
 	if res.Servers != 2 || res.FooServer {
 		t.Errorf("%d servers for the two workspaces (the codewhale home, ws); foo.toml has one: %v", res.Servers, res.FooServer)
 	}
+	ws := w.guest(filepath.Join(w.dir, "ws"))
+	if p := res.Projects; p.WS != "vc "+ws || p.Home != w.guest(filepath.Join(w.dir, "home", ".codewhale")) || p.Nested != "transient "+ws+"/sub" {
+		t.Errorf("the servers' workspaces: %+v; want the git root (vc) %s, the Codewhale home, and %s/sub (transient)", p, ws, ws)
+	}
 	if status := strings.Join(res.Status, "\n"); !strings.Contains(status, "posture:") || !strings.Contains(status, "permissions.toml") ||
-		!strings.Contains(status, "(this package 0.1.0)") || strings.Contains(status, `{"`) {
+		!strings.Contains(status, "(this package 0.1.0)") || strings.Contains(status, `{"`) ||
+		// approvals = "codewhale" with approvalsAsync, as the other editors declare.
+		!strings.Contains(status, "approvals:   served here, as cards (codewhale/approvalRequested)") {
 		t.Errorf("M-x codewhale-status:\n%s", status)
 	}
 	if explain := strings.Join(res.Explain, "\n"); !strings.Contains(explain, `read_file {"path":".env"}`) || !strings.Contains(explain, "=> deny at layer 9") ||
@@ -198,6 +222,23 @@ func TestEmacsEglot(t *testing.T) {
 		res.LogRet != "codewhale-log-show" || res.LogID == "" {
 		t.Errorf("M-x codewhale-log (%s, RET %s, id %q):\n%s", res.LogMode, res.LogRet, res.LogID, log)
 	}
+	if res.Allowed != "allow" || !strings.Contains(strings.Join(res.Log, "\n"), " allow ") {
+		t.Errorf("codewhale/authorize read_file notes.md: %q; the log:\n%s", res.Allowed, strings.Join(res.Log, "\n"))
+	}
+	for name, view := range map[string][]string{"decision=deny": res.LogDeny, "g after decision=deny": res.LogDenyAgain} {
+		text := strings.Join(view, "\n")
+		if len(view) < 2 || !strings.Contains(view[0], "filters: decision=deny") || !strings.Contains(text, " deny ") || strings.Contains(text, " allow ") {
+			t.Errorf("M-x codewhale-log %s:\n%s", name, text)
+		}
+	}
+	if e := res.FilterErrors; len(e) != 4 || !strings.Contains(e[0], "not a filter: nope=1 (filters: since= agent= decision= repo= tool= limit=") ||
+		!strings.Contains(e[1], "limit= is a number of receipts, not x") || !strings.Contains(e[2], "agent= needs a value, e.g. agent=codex") ||
+		!strings.Contains(e[3], "agent= needs a value") {
+		t.Errorf("wrong filters said %q", e)
+	}
+	if res.FilterFlags != "agent=codex tool=exec_shell" && res.FilterFlags != "since=2h agent=codex tool=exec_shell" {
+		t.Errorf("the command's own flags read as %q", res.FilterFlags)
+	}
 	if show := strings.Join(res.LogShow, "\n"); !strings.Contains(show, res.LogID) || !strings.Contains(show, ".env") {
 		t.Errorf("RET in the log (log show %s):\n%s", res.LogID, show)
 	}
@@ -206,15 +247,40 @@ func TestEmacsEglot(t *testing.T) {
 
 func TestEmacsWithoutServer(t *testing.T) {
 	w := emacsWorld(t)
+	w.write(t, filepath.Join(w.dir, "bin", "slow"), "#!/bin/sh\nexec sleep 60\n")
+	w.write(t, filepath.Join(w.dir, "bin", "endless"), "#!/bin/sh\nexec yes \"$(printf '%4000s' '' | tr ' ' x)\"\n")
+	for _, name := range []string{"slow", "endless"} {
+		if err := os.Chmod(filepath.Join(w.dir, "bin", name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var res struct {
-		LogMissing []string `json:"log_missing"`
-		Relative   string
-		NotOnPath  string `json:"not_on_path"`
+		LogSlow       []string `json:"log_slow"`
+		LogEndless    []string `json:"log_endless"`
+		ProcessesLeft int      `json:"processes_left"`
+		LogMissing    []string `json:"log_missing"`
+		ExplainInputs []string `json:"explain_inputs"`
+		Relative      string
+		NotOnPath     string `json:"not_on_path"`
 	}
 	emacsBatch(t, w, "batch.el", "missing", &res)
 	if view := strings.Join(res.LogMissing, "\n"); !strings.Contains(view, "could not run: ") || !strings.Contains(view, "/not-there/codewhale-ls") ||
 		!strings.Contains(view, "install codewhale-ls") {
 		t.Errorf("M-x codewhale-log without codewhale-ls shows:\n%s", view)
+	}
+	if view := strings.Join(res.LogSlow, "\n"); !strings.Contains(view, "did not finish within 1 s and was stopped") {
+		t.Errorf("M-x codewhale-log with a codewhale-ls that never finishes:\n%s", view)
+	}
+	if view := strings.Join(res.LogEndless, "\n"); !strings.Contains(view, "passed 16 MiB and was cut") {
+		t.Errorf("M-x codewhale-log with a codewhale-ls that never stops printing:\n%.2000s", view)
+	}
+	if res.ProcessesLeft != 0 {
+		t.Errorf("%d processes left running after the log's runs", res.ProcessesLeft)
+	}
+	want := []string{`{"command":"git push origin main"}`, `{"path":".env"}`, `{"pattern":"TODO","path":"src/lib"}`,
+		`{"url":"https://example.com"}`, `{"command":"x y"}`, `{"path":"a","content":"b"}`, "Codewhale: not a JSON object: {not json"}
+	if !slices.Equal(res.ExplainInputs, want) {
+		t.Errorf("codewhale-explain's inputs:\n got %q\nwant %q", res.ExplainInputs, want)
 	}
 	if !strings.Contains(res.Relative, "relative to the workspace") {
 		t.Errorf("a relative codewhale-program: %q", res.Relative)
@@ -294,8 +360,9 @@ func TestEmacsTyping(t *testing.T) {
 	}
 }
 
-// Installed as the README says, with package-vc-install (from a local
-// clone of the repository's layout, as it would clone the forge's): a
+// Installed as the README says, with package-vc-install and with
+// use-package's :vc (from a local clone of the repository's layout, as
+// they would clone the forge's): a
 // policy file then opens in its mode and starts codewhale-ls without a
 // require.
 func TestEmacsPackageVC(t *testing.T) {
@@ -310,14 +377,21 @@ func TestEmacsPackageVC(t *testing.T) {
 			t.Fatalf("git %q: %v\n%s", args, err, out)
 		}
 	}
-	var res struct {
-		Installed, Server bool
-		LoadedBefore      bool `json:"loaded_before_visit"`
-		Mode, Foo         string
-	}
-	emacsBatch(t, w, "vc.el", "vc", &res)
-	if !res.Installed || res.LoadedBefore || res.Mode != "codewhale-toml-mode" || !res.Server || res.Foo == "codewhale-toml-mode" {
-		t.Errorf("package-vc-install: installed %v, loaded before a visit %v; permissions.toml in %q, its server %v; foo.toml in %q",
-			res.Installed, res.LoadedBefore, res.Mode, res.Server, res.Foo)
+	for _, how := range []string{"package-vc-install", "use-package"} {
+		t.Run(how, func(t *testing.T) {
+			os.RemoveAll(filepath.Join(w.dir, "elpa"))
+			var res struct {
+				Installed, Server bool
+				LoadedBefore      bool `json:"loaded_before_visit"`
+				Mode, Foo         string
+			}
+			emacsBatch(t, w, "vc.el", how, &res)
+			// use-package loads what it installs (no :defer); the
+			// autoloads alone must do for package-vc-install.
+			if !res.Installed || (how == "package-vc-install" && res.LoadedBefore) || res.Mode != "codewhale-toml-mode" || !res.Server || res.Foo == "codewhale-toml-mode" {
+				t.Errorf("%s: installed %v, loaded before a visit %v; permissions.toml in %q, its server %v; foo.toml in %q",
+					how, res.Installed, res.LoadedBefore, res.Mode, res.Server, res.Foo)
+			}
+		})
 	}
 }

@@ -162,19 +162,24 @@ TOML and JSON files stays theirs."
                    'codewhale-json-mode))
 
 (defun codewhale--project (dir)
-  "A transient project at the Codewhale workspace of DIR's file, or nil.
-Only for a policy file outside any version-controlled project, so
-its server serves the folder holding .codewhale/, not .codewhale/."
+  "The project of the Codewhale file visited from DIR: its workspace.
+The workspace is `codewhale-root''s, as the other editors have it:
+the folder holding .codewhale/ (not .codewhale/ itself), a nested
+one's too.  Nil, leaving the project to the others of
+`project-find-functions', where the version-controlled project is
+that folder already: its server is then the one that serves the
+repository's approvals."
   (when-let* ((file buffer-file-name)
               ((file-in-directory-p file dir))
               (root (codewhale-root file)))
-    (cons 'transient (file-name-as-directory root))))
+    (let ((vc (project-try-vc dir)))
+      (unless (and vc (file-equal-p (project-root vc) root))
+        (cons 'transient (file-name-as-directory root))))))
 
 (defun codewhale--setup-buffer ()
   "Prepare a Codewhale file's buffer: its project, then its client."
-  ;; Late (depth 90): the version-controlled project, when there is one,
-  ;; comes first.
-  (add-hook 'project-find-functions #'codewhale--project 90 t))
+  ;; First (depth -90), before the version-controlled project.
+  (add-hook 'project-find-functions #'codewhale--project -90 t))
 
 ;;;###autoload
 (define-derived-mode codewhale-toml-mode conf-toml-mode "Codewhale-TOML"
@@ -446,6 +451,14 @@ editors show them)."
                   (concat ": " (codewhale--one-line note))
                 "")))))
 
+(defun codewhale--approvals-text (approvals)
+  "Return in words whether this Emacs is given approval cards, from APPROVALS.
+APPROVALS is codewhale/status's approvals."
+  (cond ((not (consp approvals)) "-")
+        ((eq (plist-get approvals :served) t)
+         (format "served here, as cards (%s)" (codewhale--one-line (plist-get approvals :prompt))))
+        (t (concat "not served here: " (codewhale--one-line (plist-get approvals :reason))))))
+
 (defun codewhale-status-lines (status)
   "Return the lines of a codewhale/status answer STATUS, for `codewhale-status'."
   (let ((field (lambda (key) (codewhale--one-line (plist-get status key)))))
@@ -455,6 +468,7 @@ editors show them)."
            (concat "posture:     " (funcall field :posture))
            (concat "sandbox:     " (codewhale--sandbox-text (plist-get status :sandbox)))
            (concat "pending:     " (funcall field :pendingApprovals))
+           (concat "approvals:   " (codewhale--approvals-text (plist-get status :approvals)))
            (concat "codewhale:   " (codewhale--release-text (plist-get status :codewhale)))
            (concat "config:      " (funcall field :configPath))
            (concat "permissions: " (funcall field :permissionsPath))
@@ -545,49 +559,63 @@ ARGUMENT is the tool's command, path, URL or query, or a JSON object."
 
 ;;; M-x codewhale-log (editors/nvim/lua/codewhale/logview.lua)
 
+(defconst codewhale--max-stderr (* 64 1024)
+  "The most kept of codewhale-ls's error output, in bytes.")
+
+(defun codewhale--append-bounded (buffer chunk limit)
+  "Append CHUNK to BUFFER; return nil once BUFFER would pass LIMIT bytes."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (goto-char (point-max))
+      (insert chunk)
+      (<= (buffer-size) limit))))
+
 (defun codewhale--run (args name then)
   "Run codewhale-ls with ARGS asynchronously; call THEN with (CODE OUTPUT WHY).
 NAME names the process.  The output read is at most
-`codewhale--log-max-output' bytes and the run at most
-`codewhale-log-timeout' seconds: past either the process is
-stopped and WHY says which (`cut' or `timeout'), else WHY is nil.
-Returns the process."
-  (let* ((out (generate-new-buffer (format " *%s*" name) t))
+`codewhale--log-max-output' bytes (and of the error output
+`codewhale--max-stderr'), the run at most `codewhale-log-timeout'
+seconds: past either the process is stopped and WHY says which
+\(`cut' or `timeout'), else WHY is nil.  OUTPUT is the error output
+too when CODE is not 0.  Returns the process."
+  (let* ((program (codewhale-program-path))
+         (out (generate-new-buffer (format " *%s*" name) t))
+         (err (generate-new-buffer (format " *%s stderr*" name) t))
          (why nil)
          (timer nil)
+         (stderr (make-pipe-process
+                  :name (concat name " stderr")
+                  :buffer err
+                  :noquery t
+                  :filter (lambda (p chunk)
+                            ;; Past the bound the rest is not read.
+                            (unless (codewhale--append-bounded err chunk codewhale--max-stderr)
+                              (set-process-filter p #'ignore)))
+                  :sentinel #'ignore))
          (proc
           (make-process
            :name name
            :buffer out
-           :command (cons (codewhale-program-path) args)
+           :command (cons program args)
            :connection-type 'pipe
            :noquery t
-           :stderr (get-buffer-create (format " *%s stderr*" name) t)
+           :stderr stderr
            :filter (lambda (p chunk)
-                     (when (buffer-live-p out)
-                       (with-current-buffer out
-                         (goto-char (point-max))
-                         (insert chunk)
-                         (when (> (buffer-size) codewhale--log-max-output)
-                           (setq why 'cut)
-                           (delete-process p)))))
+                     (unless (codewhale--append-bounded out chunk codewhale--log-max-output)
+                       (setq why 'cut)
+                       (delete-process p)))
            :sentinel (lambda (p _event)
                        (unless (process-live-p p)
                          (when timer (cancel-timer timer))
-                         (let ((text (if (buffer-live-p out)
-                                         (with-current-buffer out (buffer-string))
-                                       ""))
-                               (err (let ((b (process-get p 'stderr)))
-                                      (if (buffer-live-p b) (with-current-buffer b (buffer-string)) ""))))
+                         (delete-process stderr)
+                         (let ((code (process-exit-status p))
+                               (text (if (buffer-live-p out) (with-current-buffer out (buffer-string)) ""))
+                               (error-text (if (buffer-live-p err) (with-current-buffer err (buffer-string)) "")))
                            (kill-buffer out)
-                           (when (buffer-live-p (process-get p 'stderr))
-                             (kill-buffer (process-get p 'stderr)))
-                           (funcall then (process-exit-status p)
-                                    (if (and (not why) (/= (process-exit-status p) 0))
-                                        (concat text err)
-                                      text)
+                           (kill-buffer err)
+                           (funcall then code
+                                    (if (and (not why) (/= code 0)) (concat text error-text) text)
                                     why)))))))
-    (process-put proc 'stderr (get-buffer (format " *%s stderr*" name)))
     (setq timer (run-at-time codewhale-log-timeout nil
                              (lambda ()
                                (when (process-live-p proc)
@@ -645,7 +673,65 @@ Returns the process."
 (defvar-keymap codewhale-log-mode-map
   :doc "Keys of `codewhale-log-mode'."
   "RET" #'codewhale-log-show
+  "f" #'codewhale-log-filter
   "g" #'codewhale-log-refresh)
+
+(defconst codewhale--log-filter-examples
+  '(("since" . "2h") ("agent" . "codex") ("decision" . "deny")
+    ("repo" . ".") ("tool" . "exec_shell") ("limit" . "50"))
+  "The filters of `codewhale-ls log', each with an example value.")
+
+(defun codewhale-log-parse-filters (input)
+  "The filters INPUT names, as an alist of (KEY . VALUE), in the log's order.
+INPUT is `agent=codex decision=deny since=2h', or the command's own
+flags (`--agent codex', `--agent=codex').  A mistake is a
+`user-error' saying what is wrong and how to write it."
+  (let ((words (split-string (or input "") "[ \t\n]+" t))
+        (filters nil))
+    (while words
+      (let* ((word (pop words))
+             (key nil) (value nil))
+        (cond ((string-match "\\`\\(?:--\\)?\\([a-z]+\\)=\\(.*\\)\\'" word)
+               (setq key (match-string 1 word) value (match-string 2 word)))
+              ((string-match "\\`--\\([a-z]+\\)\\'" word)
+               (setq key (match-string 1 word) value (pop words))))
+        (unless (assoc key codewhale--log-filter-examples)
+          (user-error "Codewhale: not a filter: %s (filters: %s, as key=value, e.g. agent=codex decision=deny since=2h)"
+                      (codewhale--one-line word)
+                      (mapconcat (lambda (f) (concat (car f) "=")) codewhale--log-filter-examples " ")))
+        (when (or (null value) (string-empty-p value))
+          (user-error "Codewhale: %s= needs a value, e.g. %s=%s"
+                      key key (cdr (assoc key codewhale--log-filter-examples))))
+        (when (and (equal key "limit") (not (string-match-p "\\`[0-9]+\\'" value)))
+          (user-error "Codewhale: limit= is a number of receipts, not %s" (codewhale--one-line value)))
+        (setf (alist-get key filters nil nil #'equal) value)))
+    (cl-loop for (key . _) in codewhale--log-filter-examples
+             when (assoc key filters) collect it)))
+
+(defun codewhale--log-filter-text (filters)
+  "Return FILTERS as text, the way `codewhale-log-parse-filters' takes them."
+  (mapconcat (lambda (f) (concat (car f) "=" (cdr f))) filters " "))
+
+(defun codewhale--log-args (filters)
+  "The arguments of `codewhale-ls log' that read the receipts FILTERS select."
+  (append (list "log" "--json" "--limit"
+                (or (cdr (assoc "limit" filters)) (number-to-string codewhale-log-limit)))
+          (cl-loop for (key . value) in filters
+                   unless (equal key "limit")
+                   ;; No shell expands ~ for the command.
+                   append (list (concat "--" key)
+                                (if (equal key "repo") (expand-file-name value) value)))))
+
+(defvar-local codewhale--log-filters nil
+  "The filters of the log view, as `codewhale-log-parse-filters' gives them.")
+
+(defvar-local codewhale--log-process nil
+  "The run of codewhale-ls whose receipts the log view will show.")
+
+(defun codewhale--log-stop ()
+  "Stop the log view's run of codewhale-ls: the view is going."
+  (when (process-live-p codewhale--log-process)
+    (delete-process codewhale--log-process)))
 
 (define-derived-mode codewhale-log-mode tabulated-list-mode "Codewhale-Log"
   "The decision log, newest last: RET explains a receipt, g reads it again.
@@ -653,6 +739,7 @@ Returns the process."
   (setq tabulated-list-format [("TIME" 20 nil) ("AGENT" 12 nil) ("REPO" 20 nil)
                                ("DECISION" 8 nil) ("WHAT" 30 nil) ("DECIDED BY" 36 nil) ("ID" 0 nil)])
   (setq tabulated-list-padding 1)
+  (add-hook 'kill-buffer-hook #'codewhale--log-stop nil t)
   (tabulated-list-init-header))
 
 (defun codewhale--log-failure (args code output why)
@@ -666,53 +753,82 @@ CODE is its exit status, OUTPUT what it printed, WHY `timeout' or nil."
                  command code (codewhale--one-line (string-trim output)))))))
 
 ;;;###autoload
-(defun codewhale-log ()
+(defun codewhale-log (&optional filters)
   "Show the decision log: who decided what, newest last.
-The receipts are `codewhale-ls log --json''s, at most `codewhale-log-limit'."
-  (interactive)
-  (let ((buf (get-buffer-create "*codewhale-log*"))
-        (args (list "log" "--json" "--limit" (number-to-string codewhale-log-limit))))
+The receipts are `codewhale-ls log --json''s, at most
+`codewhale-log-limit'.  FILTERS (asked for with a prefix argument)
+select them: `agent=codex decision=deny since=2h', also repo=DIR,
+tool=NAME and limit=N, as `codewhale-log-parse-filters' reads them."
+  (interactive (list (when current-prefix-arg
+                       (read-string "Filters (since= agent= decision= repo= tool= limit=): "))))
+  (let* ((filters (if (stringp filters) (codewhale-log-parse-filters filters) filters))
+         (buf (get-buffer-create "*codewhale-log*"))
+         (args (codewhale--log-args filters))
+         (proc nil))
     (with-current-buffer buf
+      ;; A run still reading for this view is superseded.
+      (codewhale--log-stop)
       (codewhale-log-mode)
+      ;; The entries outlive the mode (permanent-local): a view read
+      ;; again starts empty.
       (setq tabulated-list-entries nil)
+      (setq codewhale--log-filters filters)
       (tabulated-list-print)
       (let ((inhibit-read-only t))
         (insert "Reading the decision log…\n")))
     (display-buffer buf)
     (condition-case err
-        (codewhale--run
-         args "codewhale-log"
-         (lambda (code output why)
-           (when (buffer-live-p buf)
-             (with-current-buffer buf
-               (if (or (eq why 'timeout) (and (not why) (/= code 0)))
-                   (let ((inhibit-read-only t))
-                     (erase-buffer)
-                     (insert (codewhale--log-failure args code output why) "\n"))
-                 (setq tabulated-list-entries
-                       (delq nil
-                             (mapcar (lambda (line)
-                                       (ignore-errors
-                                         (codewhale--log-entry
-                                          (json-parse-string line :object-type 'plist :null-object nil))))
-                                     (split-string output "\n" t))))
-                 (tabulated-list-print)
-                 (when (eq why 'cut)
-                   (let ((inhibit-read-only t))
-                     (goto-char (point-max))
-                     (insert (format "The output passed %d MiB and was cut: lower `codewhale-log-limit'.\n"
-                                     (/ codewhale--log-max-output 1024 1024))))))))))
+        (setq proc (codewhale--run args "codewhale-log"
+                                   (lambda (code output why)
+                                     (when (and (buffer-live-p buf)
+                                                (eq proc (buffer-local-value 'codewhale--log-process buf)))
+                                       (with-current-buffer buf
+                                         (codewhale--log-draw args code output why))))))
       (user-error
        (with-current-buffer buf
          (let ((inhibit-read-only t))
            (erase-buffer)
            (insert "could not run: " (error-message-string err) "\n")))))
+    (with-current-buffer buf
+      (setq codewhale--log-process proc))
     buf))
 
+(defun codewhale--log-draw (args code output why)
+  "Show in the log view what `codewhale-ls ARGS' gave: CODE, OUTPUT, WHY."
+  (if (or (eq why 'timeout) (and (not why) (/= code 0)))
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (codewhale--log-failure args code output why) "\n"))
+    (setq tabulated-list-entries
+          (delq nil (mapcar (lambda (line)
+                              (ignore-errors
+                                (codewhale--log-entry
+                                 (json-parse-string line :object-type 'plist :null-object nil))))
+                            (split-string output "\n" t))))
+    (tabulated-list-print)
+    (let ((inhibit-read-only t))
+      (goto-char (point-min))
+      (insert (format "Decision log | %s | %d receipts, newest last | RET explain  f filter  g read again  q close\n"
+                      (if codewhale--log-filters
+                          (concat "filters: " (codewhale--one-line (codewhale--log-filter-text codewhale--log-filters)))
+                        "no filters")
+                      (length tabulated-list-entries))))
+    (when (eq why 'cut)
+      (let ((inhibit-read-only t))
+        (goto-char (point-max))
+        (insert (format "The output passed %d MiB and was cut: lower `codewhale-log-limit'.\n"
+                        (/ codewhale--log-max-output 1024 1024)))))))
+
 (defun codewhale-log-refresh ()
-  "Read the decision log again."
+  "Read the decision log again, with the same filters."
   (interactive)
-  (codewhale-log))
+  (codewhale-log codewhale--log-filters))
+
+(defun codewhale-log-filter (input)
+  "Read the decision log again with the filters INPUT names."
+  (interactive (list (read-string "Filters (since= agent= decision= repo= tool= limit=): "
+                                  (codewhale--log-filter-text codewhale--log-filters))))
+  (codewhale-log (codewhale-log-parse-filters input)))
 
 (defun codewhale-log-show ()
   "Explain the receipt on this line: `codewhale-ls log show ID'."

@@ -38,6 +38,13 @@
   (with-current-buffer (find-file-noselect file)
     (symbol-name major-mode)))
 
+(defun cw-log-drawn (log)
+  "Whether the log view LOG shows what its run read (its first line)."
+  (with-current-buffer log
+    (save-excursion
+      (goto-char (point-min))
+      (looking-at-p "Decision log |"))))
+
 (defun cw-main-case ()
   "Modes, diagnostics, a fix, hover, completion, status, explain, log."
   ;; The user's own mode for TOML files, which Codewhale's files must not
@@ -126,6 +133,20 @@
             (when exit (funcall exit never 'finished))
             (cw-set "completion_line" (buffer-substring-no-properties (line-beginning-position) (line-end-position))))
           (cw-set "servers" (length (hash-table-keys eglot--servers-by-project))))))
+    ;; The workspace of each file's server: the git root holding
+    ;; .codewhale/ (its version-controlled project), the Codewhale home,
+    ;; and the folder of a nested .codewhale/, not its repository's root.
+    (let ((nested (find-file-noselect (expand-file-name "sub/.codewhale/config.toml" ws))))
+      (cw-connect nested)
+      (cw-set "projects"
+              (list :ws (with-current-buffer (get-file-buffer (expand-file-name ".codewhale/config.toml" ws))
+                          (let ((p (eglot--project (eglot-current-server))))
+                            (format "%s %s" (car p) (directory-file-name (project-root p)))))
+                    :home (with-current-buffer perm
+                            (directory-file-name (project-root (eglot--project (eglot-current-server)))))
+                    :nested (with-current-buffer nested
+                              (let ((p (eglot--project (eglot-current-server))))
+                                (format "%s %s" (car p) (directory-file-name (project-root p))))))))
     ;; No server for the other TOML files.
     (cw-set "foo_server" (cw-bool (with-current-buffer (find-file-noselect (expand-file-name "foo.toml" dir))
                                     (eglot-current-server))))
@@ -138,15 +159,21 @@
       (cw-must 30 "*codewhale-explain*" (lambda () (string-match-p "=>" (or (cw-buffer-text "*codewhale-explain*") ""))))
       (cw-set "explain" (cw-lines (cw-buffer-text "*codewhale-explain*")))
       ;; A decision for the log: an agent's call the policy denies.
-      (let (decided)
+      (let (decided allowed)
         (codewhale--request "codewhale/authorize"
                             (list :tool "read_file" :input (list :path ".env") :workspace home)
                             (lambda (d) (setq decided d)))
         (cw-must 30 "codewhale/authorize" (lambda () decided))
-        (cw-set "authorized" (plist-get decided :decision))))
+        (cw-set "authorized" (plist-get decided :decision))
+        ;; And one it allows, for the log's filters.
+        (codewhale--request "codewhale/authorize"
+                            (list :tool "read_file" :input (list :path "notes.md") :workspace home)
+                            (lambda (d) (setq allowed d)))
+        (cw-must 30 "codewhale/authorize" (lambda () allowed))
+        (cw-set "allowed" (plist-get allowed :decision))))
     ;; M-x codewhale-log, then RET on the receipt.
     (let ((log (codewhale-log)))
-      (cw-must 30 "the log's receipts" (lambda () (with-current-buffer log tabulated-list-entries)))
+      (cw-must 30 "the log's receipts" (lambda () (cw-log-drawn log)))
       (with-current-buffer log
         (cw-set "log" (cw-lines (buffer-substring-no-properties (point-min) (point-max))))
         (goto-char (point-min))
@@ -160,6 +187,21 @@
                    (lambda () (let ((text (cw-buffer-text (format "*codewhale-log %s*" id))))
                                 (and text (not (string-prefix-p "Reading" text))))))
           (cw-set "log_show" (cw-lines (cw-buffer-text (format "*codewhale-log %s*" id)))))))
+    ;; The filters, as `f' in the view asks for them.
+    (let ((log (codewhale-log "decision=deny")))
+      (cw-must 30 "the filtered log" (lambda () (cw-log-drawn log)))
+      (with-current-buffer log
+        (cw-set "log_deny" (cw-lines (buffer-substring-no-properties (point-min) (point-max))))
+        (codewhale-log-refresh)
+        (cw-must 30 "the log read again" (lambda () (cw-log-drawn log)))
+        (cw-set "log_deny_again" (cw-lines (buffer-substring-no-properties (point-min) (point-max))))))
+    (cw-set "filter_errors"
+            (vconcat (mapcar (lambda (input)
+                               (condition-case err (progn (codewhale-log-parse-filters input) "")
+                                 (user-error (error-message-string err))))
+                             '("nope=1" "limit=x" "agent=" "--agent"))))
+    (cw-set "filter_flags" (codewhale--log-filter-text
+                            (codewhale-log-parse-filters "--tool exec_shell --agent=codex since=2h")))
     (eglot-shutdown-all)))
 
 (defun cw-missing-case ()
@@ -168,6 +210,30 @@
   (setq codewhale-program "/not-there/codewhale-ls")
   (let ((log (codewhale-log)))
     (cw-set "log_missing" (cw-lines (with-current-buffer log (buffer-string)))))
+  ;; A codewhale-ls that never finishes, and one that never stops
+  ;; printing: both stopped, and said so.
+  (let ((dir (getenv "CWLS_DIR")))
+    (setq codewhale-program (expand-file-name "bin/slow" dir)
+          codewhale-log-timeout 1)
+    (let ((log (codewhale-log)))
+      (cw-wait 10 (lambda () (with-current-buffer log (string-match-p "did not finish" (buffer-string)))))
+      (cw-set "log_slow" (cw-lines (with-current-buffer log (buffer-string)))))
+    (setq codewhale-program (expand-file-name "bin/endless" dir)
+          codewhale-log-timeout 30)
+    (let ((log (codewhale-log)))
+      (cw-wait 30 (lambda () (with-current-buffer log (string-match-p "was cut" (buffer-string)))))
+      (cw-set "log_endless" (cw-lines (with-current-buffer log (buffer-string)))))
+    (cw-set "processes_left" (length (process-list))))
+  ;; codewhale-explain's argument, as each tool names it.
+  (cw-set "explain_inputs"
+          (vconcat (mapcar (lambda (call)
+                             (condition-case err
+                                 (json-serialize (codewhale-explain-input (car call) (cadr call)))
+                               (user-error (error-message-string err))))
+                           '(("exec_shell" "git push origin main") ("read_file" ".env")
+                             ("grep_files" "TODO src/lib") ("fetch_url" "https://example.com")
+                             ("some_tool" "x y") ("write_file" "{\"path\": \"a\", \"content\": \"b\"}")
+                             ("write_file" "{not json")))))
   (setq codewhale-program "bin/codewhale-ls")
   (cw-set "relative" (condition-case err (progn (codewhale-program-path) "")
                        (user-error (error-message-string err))))

@@ -40,6 +40,15 @@
                                (package-lint-buffer))))
       (goto-char (point-min))
       (cw-set "header" (if (re-search-forward "^;; Version: \\(.*\\)$" nil t) (match-string 1) "")))
+    ;; The recipe as MELPA's package-build reads it: one form.
+    (with-temp-buffer
+      (insert-file-contents (expand-file-name "melpa-recipe" (getenv "CWLS_PLUGIN")))
+      (let ((recipe (read (current-buffer))))
+        (cw-set "recipe" (list :name (symbol-name (car recipe))
+                               :fetcher (symbol-name (plist-get (cdr recipe) :fetcher))
+                               :repo (plist-get (cdr recipe) :repo)
+                               :files (vconcat (plist-get (cdr recipe) :files))
+                               :rest (if (ignore-errors (read (current-buffer))) t :false)))))
     (load file nil t)
     (cw-set "version" (symbol-value 'codewhale-version))))
 

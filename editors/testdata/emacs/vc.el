@@ -1,6 +1,7 @@
-;;; vc.el --- the package installed as the README says, with package-vc-install  -*- lexical-binding: t; -*-
+;;; vc.el --- the package installed as the README says  -*- lexical-binding: t; -*-
 
-;; From $CWLS_DIR/repo, a git clone of the repository's layout (the
+;; With package-vc-install or use-package's :vc ($CWLS_CASE), from
+;; $CWLS_DIR/repo, a git clone of the repository's layout (the
 ;; package in editors/emacs), into a package directory of the world's
 ;; own: then a policy file opens in its mode and starts codewhale-ls with
 ;; no `require' (the package's autoloads), and no other file does.
@@ -9,14 +10,20 @@
 (require 'package)
 
 (defun cw-vc-case ()
-  "Install with `package-vc-install', then open a policy file."
+  "Install as $CWLS_CASE says, then open a policy file."
   ;; A person's Emacs has its directory (project.el remembers projects there).
   (make-directory user-emacs-directory t)
   (setq package-user-dir (expand-file-name "elpa" (getenv "CWLS_DIR"))
         package-archives nil)
   (package-initialize)
-  (package-vc-install `(codewhale :url ,(expand-file-name "repo" (getenv "CWLS_DIR"))
-                                  :lisp-dir "editors/emacs"))
+  (let ((url (expand-file-name "repo" (getenv "CWLS_DIR"))))
+    (pcase (getenv "CWLS_CASE")
+      ("package-vc-install"
+       (package-vc-install `(codewhale :url ,url :lisp-dir "editors/emacs")))
+      ("use-package"
+       (eval `(use-package codewhale
+                :vc (:url ,url :lisp-dir "editors/emacs" :rev :newest))
+             t))))
   (cw-set "installed" (if (package-installed-p 'codewhale) t :false))
   (cw-set "loaded_before_visit" (if (featurep 'codewhale) t :false))
   (let ((perm (find-file-noselect (expand-file-name "permissions.toml" (getenv "CODEWHALE_HOME")))))
