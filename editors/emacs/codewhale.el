@@ -876,11 +876,6 @@ tool=NAME and limit=N, as `codewhale-log-parse-filters' reads them."
 ;;  * Dismissing, closing the card, the deadline, the server going away
 ;;    and killing Emacs all deny.
 
-(defgroup codewhale-approvals nil
-  "Approving agents' calls in Emacs through codewhale-ls."
-  :group 'tools
-  :prefix "codewhale-")
-
 ;;;###autoload
 (defcustom codewhale-serve-repositories t
   "Whether to serve every git repository of a visited file.
@@ -892,7 +887,7 @@ codewhale-ls for it, one per repository, which then lints nothing
 and serves its approvals.  Setting it to nil starts no more of them;
 servers already running go on until Emacs exits."
   :type 'boolean
-  :group 'codewhale-approvals)
+  :group 'codewhale)
 
 (defvar codewhale--approval-quiet-seconds 1.0
   "How long the card waits, untouched, before any key answers it.
