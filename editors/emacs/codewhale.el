@@ -863,8 +863,8 @@ tool=NAME and limit=N, as `codewhale-log-parse-filters' reads them."
 ;;    `codewhale--approval-quiet-seconds' and no minibuffer is in use: text
 ;;    typed into a buffer or a minibuffer reaches it intact.  While a
 ;;    minibuffer is in use the card waits, named in the mode line, and
-;;    opens when the minibuffer closes (`codewhale-approval-open' brings
-;;    back a card whose window was closed).
+;;    opens when the minibuffer closes.  A card whose window is closed
+;;    comes back; `codewhale-approval-open' gives it the keys at once.
 ;;  * Once it has the keyboard, nothing answers it until no key has been
 ;;    typed for the quiet period; every key starts that period again.
 ;;    Approving is typing the choice's code, three letters drawn at random
