@@ -449,3 +449,53 @@ func TestEmacsServesRepositories(t *testing.T) {
 		t.Errorf("r2's policy file is served by %q, %d servers in all; want r2's one server", res.PolicyServer, res.ServersAfterPolicy)
 	}
 }
+
+// TestEmacsApprovalCard is the card's text and codes in Emacs 30 in
+// batch (testdata/emacs/approvals.el "card"), from prompts written there:
+// what a server left invisible is escaped again (a second line of
+// defence), the server's own escapes are shown as they are, line by line;
+// Deny comes first, and is added where a prompt has none; every other
+// choice gets three letters of the code alphabet, their first letters
+// all different, and the codes vary.
+func TestEmacsApprovalCard(t *testing.T) {
+	w := emacsWorld(t)
+	var res struct {
+		Visible string
+		Body    []string
+		Choices []string
+		NoDeny  []string `json:"no_deny"`
+		Codes   [][]string
+	}
+	emacsBatch(t, w, "approvals.el", "card", &res)
+	if want := "a⟪U+202E⟫b⟪U+200B⟫c⟪U+0009⟫q⏎r⟪byte 0x80⟫"; res.Visible != want {
+		t.Errorf("visible: %q, want %q", res.Visible, want)
+	}
+	body := strings.Join(res.Body, "\n")
+	for _, want := range []string{"command (2 lines, 1 invisible or non-ASCII character shown as ⟪…⟫):\n  touch x⏎\n  echo ⟪RLO U+202E⟫evil\n",
+		"Reason: Tool execution requires approval\nLayer 8\nWorkspace: /w",
+		"\"Always allow in this repo\" appends to permissions.toml:\n    [[rules]]\n    tool = \"exec_shell\""} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the card's text lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Join(res.Choices, " ") != "deny once always" || strings.Join(res.NoDeny, " ") != "deny once" {
+		t.Errorf("choices in the order %q and, without a Deny, %q; want Deny first", res.Choices, res.NoDeny)
+	}
+	seen := map[string]bool{}
+	for _, codes := range res.Codes {
+		if len(codes) != 3 {
+			t.Fatalf("codes %q for three choices besides Deny", codes)
+		}
+		first := map[byte]bool{}
+		for _, c := range codes {
+			if len(c) != 3 || strings.Trim(c, "bcfhmnprstvwxz") != "" || first[c[0]] {
+				t.Errorf("codes %q: each three letters of bcfhmnprstvwxz, first letters different", codes)
+			}
+			first[c[0]] = true
+			seen[c] = true
+		}
+	}
+	if len(seen) < 100 {
+		t.Errorf("%d different codes in %d draws", len(seen), 3*len(res.Codes))
+	}
+}

@@ -7,6 +7,10 @@
 ;; through lsp-mode (codewhale/answerApproval).  The script ends when
 ;; the test has read both hooks' answers ($CWLS_DIR/hooks-done).
 ;;
+;; "card": the card's text without a server: what the server left
+;; invisible escaped again, the server's escapes kept, Deny first, the
+;; codes.
+;;
 ;; "serve": serving every repository.  A file of r1 visited with
 ;; `codewhale-serve-repositories' nil, then files of r2, of the home (a
 ;; git work tree too) and of no work tree with it t: r2 alone is served,
@@ -49,6 +53,28 @@
     (with-current-buffer perm
       (lsp-workspace-shutdown (car (lsp-workspaces))))))
 
+(defun cw-approvals-card-case ()
+  "The card's text and codes, from prompts written here."
+  (cw-load-package)
+  (cw-set "visible" (codewhale--approval-visible "a\u202eb\u200bc\tq\nr\x80"))
+  (let ((prompt (list :id "p1" :tool "exec_shell" :agent "codex" :reason "Tool execution requires approval"
+                      :layer 8 :workspace "/w"
+                      :inputs (list (list :field "command" :text "touch x⏎\necho ⟪RLO U+202E⟫evil" :bytes 21 :escaped 1 :hidden 0))
+                      :choices (list (list :id "once" :title "Approve once")
+                                     (list :id "always" :title "Always allow in this repo"
+                                           :preview "[[rules]]\ntool = \"exec_shell\"")
+                                     (list :id "deny" :title "Deny")))))
+    (cw-set "body" (vconcat (codewhale--approval-body prompt)))
+    (cw-set "choices" (vconcat (mapcar (lambda (c) (plist-get c :id)) (codewhale--prompt-choices prompt))))
+    (cw-set "no_deny" (vconcat (mapcar (lambda (c) (plist-get c :id))
+                                       (codewhale--prompt-choices (list :choices (list (list :id "once"))))))))
+  (let (draws)
+    (dotimes (_ 200)
+      (push (vconcat (mapcar #'cdr (codewhale--approval-draw-codes
+                                    (list (list :id "deny") (list :id "once") (list :id "session") (list :id "always")))))
+            draws))
+    (cw-set "codes" (vconcat draws))))
+
 (defun cw-codewhale-servers ()
   "The Eglot connections to codewhale-ls running."
   (cl-loop for servers being the hash-values of eglot--servers-by-project
@@ -86,5 +112,6 @@
            (pcase (getenv "CWLS_CASE")
              ("lsp-mode" (cw-approvals-lsp-mode-case))
              ("serve" (cw-approvals-serve-case))
+             ("card" (cw-approvals-card-case))
              (other (cw-fail "no case %s" other)))))
 ;;; approvals.el ends here
