@@ -880,8 +880,8 @@ tool=NAME and limit=N, as `codewhale-log-parse-filters' reads them."
 (defcustom codewhale-serve-repositories t
   "Whether to serve every git repository of a visited file.
 An agent's hook in a repository finds this Emacs only while a
-codewhale-ls serves that repository (README \"Serving every
-repository\"), and most repositories have no policy file to open.
+codewhale-ls serves that repository (docs/editors.md, \"Serving
+every repository\"), and most repositories have no policy file to open.
 So when this is non-nil, visiting any file of a git work tree starts
 codewhale-ls for it, one per repository, which then lints nothing
 and serves its approvals.  Setting it to nil starts no more of them;
@@ -902,8 +902,8 @@ no vowel, so that a code is no English word.")
 (cl-defstruct (codewhale--ask (:constructor codewhale--ask-make)
                               (:copier nil))
   "One prompt in the queue."
-  id prompt server answer alive choices codes buffer
-  (typed "") focused-at last-key deadline done withdrawn tick expiry)
+  id prompt answer alive choices codes buffer
+  (typed "") focused-at last-key deadline done withdrawn tick)
 
 (defvar codewhale--approvals nil
   "The prompts waiting, oldest first; only the first has a card.")
@@ -912,7 +912,7 @@ no vowel, so that a code is no English word.")
   "The prompt whose card this buffer is.")
 
 (defvar-local codewhale--approval-top-end nil
-  "Where the card's redrawn part (choices, state, time) ends.")
+  "Where the card's redrawn part (title, choices, time) ends.")
 
 ;;; The prompt's text
 
@@ -1336,8 +1336,8 @@ again."
 Its card closes and the next prompt's opens."
   (unless (codewhale--ask-done a)
     (setf (codewhale--ask-done a) t)
-    (dolist (timer (list (codewhale--ask-tick a) (codewhale--ask-expiry a)))
-      (when timer (cancel-timer timer)))
+    (when (codewhale--ask-tick a)
+      (cancel-timer (codewhale--ask-tick a)))
     (setq codewhale--approvals (delq a codewhale--approvals))
     (let ((buffer (codewhale--ask-buffer a)))
       (when (buffer-live-p buffer)
@@ -1421,7 +1421,7 @@ A prompt of a server gone is withdrawn, a deny."
                              :key #'codewhale--ask-id :test #'equal)))
       (let* ((choices (codewhale--prompt-choices prompt))
              (a (codewhale--ask-make
-                 :id id :prompt prompt :server server :choices choices
+                 :id id :prompt prompt :choices choices
                  :codes (codewhale--approval-draw-codes choices)
                  :deadline (codewhale--prompt-deadline prompt)
                  :answer (codewhale--approval-answer-function server)
