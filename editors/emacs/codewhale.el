@@ -1432,9 +1432,11 @@ A prompt of a server gone is withdrawn, a deny."
                 (append (if (listp global-mode-string) global-mode-string
                           (list global-mode-string))
                         (list codewhale--approval-mode-line-entry))))
-        (when (active-minibuffer-window)
-          ;; The minibuffer is the person's: the card waits, named in the
-          ;; mode line, and the bell says something waits.
+        (when (or (active-minibuffer-window) (null (frame-focus-state)))
+          ;; The minibuffer is the person's, or their eyes are on another
+          ;; window than Emacs's: the card waits, named in the mode line,
+          ;; and the bell says something waits (Neovim's alert.lua rings
+          ;; it for an editor not focused).
           (ding t))
         (mapc #'codewhale--approval-render codewhale--approvals)
         (force-mode-line-update t)
