@@ -48,10 +48,10 @@
       (cw-must 10 "the second prompt's card" (lambda () (buffer-live-p (codewhale--ask-buffer second))))
       (kill-buffer (codewhale--ask-buffer second)))
     (cw-set "left" (length codewhale--approvals))
+    ;; The server ends with Emacs (`cw-main' quits): a shutdown here
+    ;; raced the server's exit, and Emacs died of a write to its pipe.
     (cw-must 60 "the test reading the hooks' answers"
-             (lambda () (file-exists-p (expand-file-name "hooks-done" (getenv "CWLS_DIR")))))
-    (with-current-buffer perm
-      (lsp-workspace-shutdown (car (lsp-workspaces))))))
+             (lambda () (file-exists-p (expand-file-name "hooks-done" (getenv "CWLS_DIR")))))))
 
 (defun cw-approvals-card-case ()
   "The card's text and codes, from prompts written here."
