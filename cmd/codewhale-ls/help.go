@@ -201,7 +201,7 @@ source's.
 
 example: codewhale-ls version --json
 `,
-	"help": `usage: codewhale-ls help [COMMAND]
+	"help": `usage: codewhale-ls help [COMMAND] (also --help, -h)
 
 Prints the commands, or COMMAND's help (as COMMAND --help does).
 
