@@ -33,6 +33,7 @@ func manual(version string) cli.Page {
 		Environment: []cli.Entry{
 			{Term: "CODEWHALE_HOME", Text: "Codewhale's home directory instead of ~/.codewhale."},
 			{Term: "CODEWHALE_CONFIG_PATH, DEEPSEEK_CONFIG_PATH", Text: "an absolute path to the user config.toml, as Codewhale reads them."},
+			{Term: "CODEWHALE_APPROVAL_POLICY, CODEWHALE_SANDBOX_MODE, CODEWHALE_ALLOW_SHELL, CODEWHALE_YOLO", Text: "override the user config's approval_policy, sandbox_mode, allow_shell and yolo, as Codewhale reads them; the DEEPSEEK_ names of each too (DEEPSEEK_APPROVAL_POLICY, DEEPSEEK_SANDBOX_MODE, DEEPSEEK_ALLOW_SHELL, DEEPSEEK_YOLO), when the CODEWHALE_ one is unset."},
 			{Term: "HOME, USERPROFILE, HOMEDRIVE, HOMEPATH", Text: "the user's home directory."},
 			{Term: "PATH", Text: "where the codewhale whose release to reproduce is found (unless --codewhale-version names one)."},
 			{Term: "CI, GITHUB_ACTIONS, GITLAB_CI", Text: "true: check runs as in CI (as --ci)."},
