@@ -94,7 +94,12 @@ func bashComplete(t *testing.T, bash, script, line string) []string {
 	if err != nil {
 		t.Fatalf("bash completing %q: %v", line, err)
 	}
-	got := strings.Fields(string(out))
+	var got []string
+	for candidate := range strings.SplitSeq(string(out), "\n") {
+		if candidate != "" {
+			got = append(got, candidate)
+		}
+	}
 	slices.Sort(got)
 	return got
 }
@@ -113,7 +118,7 @@ func TestCompletionInBash(t *testing.T) {
 	}
 	script := generated(t, "completion", "bash")
 	dir := t.TempDir()
-	for _, p := range []string{"sub/", "some.toml"} {
+	for _, p := range []string{"sub/", "some.toml", "my policy.toml"} {
 		if strings.HasSuffix(p, "/") {
 			err = os.Mkdir(filepath.Join(dir, p), 0o700)
 		} else {
@@ -149,6 +154,8 @@ func TestCompletionInBash(t *testing.T) {
 		{"codewhale-ls check --workspace " + dir + "/s", []string{dir + "/sub"}},
 		{"codewhale-ls check " + dir + "/s", sorted(dir+"/sub", dir+"/some.toml")},
 		{"codewhale-ls version --", []string{"--json"}},
+		// One candidate, space and all.
+		{"codewhale-ls check " + dir + "/m", []string{dir + "/my policy.toml"}},
 	} {
 		if got := bashComplete(t, bash, script, tc.line); !slices.Equal(got, tc.want) {
 			t.Errorf("%q completes to %q, want %q", tc.line, got, tc.want)
