@@ -16,6 +16,9 @@ missing=()
 command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+# luarocks builds the Neovim plugin's rock as rocks.nvim installs it
+# (editors/nvim_install_test.go).
+command -v luarocks >/dev/null 2>&1 || missing+=(luarocks)
 # The shells the generated completions run in (cmd/codewhale-ls
 # completion_shells_test.go) and groff, which reads the man page.
 command -v zsh >/dev/null 2>&1 || missing+=(zsh)

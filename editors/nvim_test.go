@@ -167,9 +167,14 @@ func copyTree(t *testing.T, from, to string) {
 // into out; an error the script recorded fails the test.
 func (w *nvimWorld) run(t *testing.T, script, kind string, out any) {
 	t.Helper()
-	g := w.guest
-	env := append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
-	args := []string{"--headless", "--clean", "-c", "luafile " + g(filepath.Join(w.dir, "scripts", script))}
+	w.runArgs(t, []string{"--headless", "--clean", "-c", "luafile " + w.guest(filepath.Join(w.dir, "scripts", script))}, script, kind, nil, out)
+}
+
+// runArgs runs Neovim with args (which name scripts/<script>) and extra
+// environment variables, as run does.
+func (w *nvimWorld) runArgs(t *testing.T, args []string, script, kind string, extraEnv []string, out any) {
+	t.Helper()
+	env := append(append([]string{"PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...), extraEnv...)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	var cmd *exec.Cmd
