@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,6 +79,20 @@ func TestVersionJSON(t *testing.T) {
 	}
 }
 
+// userGoCache is the user's Go build cache: TestMain points
+// XDG_CACHE_HOME, under which Go keeps it by default, at an empty
+// directory, where a build would compile everything again (minutes).
+func userGoCache(t *testing.T) string {
+	t.Helper()
+	goEnv := exec.Command("go", "env", "GOCACHE")
+	goEnv.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "XDG_CACHE_HOME=") })
+	out, err := goEnv.Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // A release build's -ldflags -X stamps are what the built binary says.
 func TestVersionStampedBinary(t *testing.T) {
 	if testing.Short() {
@@ -86,7 +102,9 @@ func TestVersionStampedBinary(t *testing.T) {
 	const pkg = "github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 	commit := strings.Repeat("0123456789", 4)
 	ldflags := "-X " + pkg + ".version=9.8.7-rc.1 -X " + pkg + ".commit=" + commit + " -X " + pkg + ".date=2026-12-06T08:00:00Z"
-	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOCACHE="+userGoCache(t))
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "version", "--json").Output()
