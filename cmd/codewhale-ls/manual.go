@@ -50,7 +50,7 @@ func manual(version string) cli.Page {
 			{Term: "1", Text: "bad usage or a failure; the message says which."},
 			{Term: "2, 3", Text: "check: warnings, errors at or above --fail-level; log: bad usage."},
 		},
-		SeeAlso: []string{"codewhale(1)", "The README and docs/ of https://github.com/codewhale-ls/codewhale-ls"},
+		SeeAlso: []string{"The README and docs/ of https://github.com/codewhale-ls/codewhale-ls, and Codewhale's own documentation"},
 	}
 }
 
