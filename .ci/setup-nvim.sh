@@ -19,10 +19,7 @@ command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 # own, on localhost, as the test's user; sshd is in /usr/sbin, which a
 # user's PATH may lack.
 sshd_installed=1
-if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
-  missing+=(openssh-server)
-  sshd_installed=0
-fi
+[ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 || { missing+=(openssh-server); sshd_installed=0; }
 if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
