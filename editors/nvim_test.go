@@ -63,29 +63,52 @@ func hostNeovim(t *testing.T) neovim {
 }
 
 func sidNeovim(t *testing.T) neovim {
+	return neovim{path: "/usr/bin/nvim", chroot: sidRoot(t, "Neovim", "/usr/bin/nvim", ".ci/setup-nvim.sh")}
+}
+
+// sidRoot is the Debian sid root holding the editor named what at path
+// (as the editor sees it), to run in a chroot; it skips, or fails under
+// CODEWHALE_E2E=1, when there is none (setup makes one) or this test
+// cannot chroot.
+func sidRoot(t *testing.T, what, path, setup string) string {
+	t.Helper()
 	root := os.Getenv("CODEWHALE_NVIM_SID_ROOT")
 	if root == "" {
 		root = defaultSidRoot
 	}
-	if _, err := os.Stat(filepath.Join(root, "usr", "bin", "nvim")); err != nil {
-		skipOrFail(t, "no Debian sid root with Neovim at %s (.ci/setup-nvim.sh makes one; CODEWHALE_NVIM_SID_ROOT names another)", root)
+	// Lstat: the editor is often a symbolic link to /etc/alternatives,
+	// which resolves only inside the root.
+	if _, err := os.Lstat(filepath.Join(root, path)); err != nil {
+		skipOrFail(t, "no Debian sid root with %s at %s (%s makes one; CODEWHALE_NVIM_SID_ROOT names another)", what, root, setup)
 	}
 	requireTool(t, "chroot", "coreutils")
 	if os.Geteuid() != 0 {
-		skipOrFail(t, "running Neovim in the chroot %s needs root", root)
+		skipOrFail(t, "running %s in the chroot %s needs root", what, root)
 	}
-	return neovim{path: "/usr/bin/nvim", chroot: root}
+	return root
 }
 
 // nvimWorld is one run's directory (inside the chroot when there is
 // one): the server, a copy of the plugin and the scripts, HOME and a
-// workspace.
+// workspace. The Emacs tests (emacs_test.go) run in one too, nv then
+// naming Emacs.
 type nvimWorld struct {
 	nv  neovim
 	dir string
 }
 
 func newNvimWorld(t *testing.T, nv neovim) *nvimWorld {
+	t.Helper()
+	w := newEditorWorld(t, nv, "nvim", filepath.Join("testdata", "nvim"))
+	nvimtest.WriteResultsLib(t, filepath.Join(w.dir, "scripts"))
+	return w
+}
+
+// newEditorWorld makes a world for the editor nv: the server in bin/,
+// the plugin's folder plugin copied to plugin/, the scripts' folder
+// scripts to scripts/, the Codewhale home with a broken permissions.toml
+// and a workspace ws.
+func newEditorWorld(t *testing.T, nv neovim, plugin, scripts string) *nvimWorld {
 	t.Helper()
 	var dir string
 	if nv.chroot == "" {
@@ -95,7 +118,7 @@ func newNvimWorld(t *testing.T, nv neovim) *nvimWorld {
 		if err := os.MkdirAll(tmp, 0o1777); err != nil {
 			t.Fatal(err)
 		}
-		d, err := os.MkdirTemp(tmp, "codewhale-nvim-")
+		d, err := os.MkdirTemp(tmp, "codewhale-"+plugin+"-")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,9 +127,8 @@ func newNvimWorld(t *testing.T, nv neovim) *nvimWorld {
 	}
 	w := &nvimWorld{nv: nv, dir: dir}
 	copyFile(t, serverBinary(t), filepath.Join(dir, "bin", "codewhale-ls"), 0o755)
-	copyTree(t, "nvim", filepath.Join(dir, "plugin"))
-	copyTree(t, filepath.Join("testdata", "nvim"), filepath.Join(dir, "scripts"))
-	nvimtest.WriteResultsLib(t, filepath.Join(dir, "scripts"))
+	copyTree(t, plugin, filepath.Join(dir, "plugin"))
+	copyTree(t, scripts, filepath.Join(dir, "scripts"))
 	home := filepath.Join(dir, "home", ".codewhale")
 	// Managed config and requirements outside /etc keep the load hermetic.
 	w.write(t, filepath.Join(home, "config.toml"),

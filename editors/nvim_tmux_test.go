@@ -29,15 +29,23 @@ type tmuxNeovim struct {
 // session and its server end with the test (t.Cleanup), or when ctx does.
 func startTmuxNeovim(t *testing.T, ctx context.Context, w *nvimWorld, script, kind string, cols, rows int) *tmuxNeovim {
 	t.Helper()
+	return startTmuxEditor(t, ctx, w, kind, cols, rows, "--clean", "-c", "luafile "+w.guest(filepath.Join(w.dir, "scripts", script)))
+}
+
+// startTmuxEditor starts w's editor with args in a detached tmux
+// session, its environment w.env(kind); as startTmuxNeovim.
+func startTmuxEditor(t *testing.T, ctx context.Context, w *nvimWorld, kind string, cols, rows int, args ...string) *tmuxNeovim {
+	t.Helper()
 	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: requireTool(t, "tmux", "apt-get install tmux, or .ci/setup-nvim.sh"),
 		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: w.dir, cols: cols, rows: rows}
 	pane := append([]string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
 	if w.nv.chroot != "" {
 		pane = append(pane, requireTool(t, "chroot", "coreutils"), w.nv.chroot)
 	}
-	pane = append(pane, w.nv.path, "--clean", "-c", "luafile "+w.guest(filepath.Join(w.dir, "scripts", script)))
-	args := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "--"}, pane...)
-	if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
+	pane = append(pane, w.nv.path)
+	pane = append(pane, args...)
+	session := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "--"}, pane...)
+	if out, err := tm.cmd(session...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	// The tmux server is a daemon of this test: it ends with it.
