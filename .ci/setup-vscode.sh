@@ -26,4 +26,5 @@ for dir in . lint; do
     echo "$want" >"$stamp"
   fi
 done
-echo "editors/vscode: dependencies installed ($(ls node_modules | wc -l) packages, $(ls lint/node_modules | wc -l) for the linter)"
+count_packages() { find "$1" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l; }
+echo "editors/vscode: dependencies installed ($(count_packages node_modules) packages, $(count_packages lint/node_modules) for the linter)"
