@@ -3,7 +3,8 @@
 # Debian's own (0.7.2 on bookworm) and the newest Debian has (sid), the
 # latter in a chroot made with debootstrap; and tmux and OpenSSH, for the
 # tests that type into a terminal as a person does (Neovim, the approval
-# console, the console over SSH). Idempotent: a second run only
+# console, the console over SSH), and zsh, fish and groff for the shell
+# completions and the man page. Idempotent: a second run only
 # checks what is there. Runs as root (or with sudo) on Debian with apt.
 set -euo pipefail
 
@@ -15,6 +16,11 @@ missing=()
 command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+# The shells the generated completions run in (cmd/codewhale-ls
+# completion_shells_test.go) and groff, which reads the man page.
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+command -v fish >/dev/null 2>&1 || missing+=(fish)
+command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 # The console over SSH (editors/console_ssh_test.go) runs an sshd of its
 # own, on localhost, as the test's user; sshd is in /usr/sbin, which a
 # user's PATH may lack.

@@ -36,6 +36,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
 	"github.com/codewhale-ls/codewhale-ls/internal/benchdata"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 	"github.com/codewhale-ls/codewhale-ls/internal/editortest"
 	"github.com/codewhale-ls/codewhale-ls/rpc"
 )
@@ -88,7 +89,7 @@ func main() {
 
 // printTable writes the table.
 func printTable(rows []row) {
-	fmt.Printf("codewhale-ls %s, %s/%s, %d CPUs, %s\n\n", gate.Version, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Printf("codewhale-ls %s, %s/%s, %d CPUs, %s\n\n", buildinfo.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Println("| measure | here | target | met |")
 	fmt.Println("|---|---|---|---|")
 	for _, r := range rows {

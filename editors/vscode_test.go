@@ -201,6 +201,7 @@ func TestVSCodePackagesEveryTarget(t *testing.T) {
 		got := strings.Join(names, "\n")
 		for _, want := range []string{
 			"extension/bin/" + exe, "extension/out/extension.js", "extension/package.json", "extension/readme.md",
+			"extension/LICENSE.txt", // the repository's LICENSE, copied in by package.mjs
 			"extension/schemas/config.schema.json", "extension/schemas/permissions.schema.json",
 			"extension/schemas/hooks.schema.json", "extension/schemas/constitution.schema.json",
 		} {

@@ -14,9 +14,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 	"github.com/codewhale-ls/codewhale-ls/rpc/prompting"
 )
 
@@ -92,7 +92,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.encoding = negotiateEncoding(params.Capabilities.General)
 	return &protocol.InitializeResult{
 		Capabilities: s.capabilities(),
-		ServerInfo:   protocol.ServerInfo{Name: "codewhale-ls", Version: protocol.NewOptional(gate.Version)},
+		ServerInfo:   protocol.ServerInfo{Name: "codewhale-ls", Version: protocol.NewOptional(buildinfo.Version())},
 	}, nil
 }
 

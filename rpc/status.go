@@ -13,6 +13,7 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 )
 
 func init() { register("codewhale/status", status) }
@@ -93,7 +94,7 @@ func status(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, er
 	snap := s.policyFor(root)
 	pending, agents := s.authz.Pending()
 	st := &Status{
-		Version:          gate.Version,
+		Version:          buildinfo.Version(),
 		ConfigPath:       snap.Paths.Config,
 		PermissionsPath:  snap.Paths.Permissions,
 		Workspace:        root,

@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
-	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 )
 
 const (
@@ -92,7 +92,7 @@ func NewSink(s approvals.ExportSettings, getenv func(string) string) (approvals.
 // HTTP_PROXY, are net/http's defaults.
 func start(c config) *Sink {
 	// OTEL_RESOURCE_ATTRIBUTES may name another service.version.
-	resource := map[string]string{"service.version": gate.Version}
+	resource := map[string]string{"service.version": buildinfo.Version()}
 	maps.Copy(resource, c.resource)
 	s := &Sink{
 		url:      c.endpoint,
@@ -176,7 +176,7 @@ func (s *Sink) post(batch []approvals.Receipt) error {
 	for i, r := range batch {
 		records[i] = record(r)
 	}
-	body := encodeRequest(s.resource, scope{instrumentationScope, gate.Version}, records)
+	body := encodeRequest(s.resource, scope{instrumentationScope, buildinfo.Version()}, records)
 	ctx, cancel := context.WithTimeout(s.stopCtx, exportTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
@@ -187,7 +187,7 @@ func (s *Sink) post(batch []approvals.Receipt) error {
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Content-Type", "application/x-protobuf")
-	req.Header.Set("User-Agent", "codewhale-ls/"+gate.Version)
+	req.Header.Set("User-Agent", "codewhale-ls/"+buildinfo.Version())
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return err

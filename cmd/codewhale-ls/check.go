@@ -10,8 +10,8 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/agents/install"
 	"github.com/codewhale-ls/codewhale-ls/diagnostics"
-	"github.com/codewhale-ls/codewhale-ls/gate"
 	"github.com/codewhale-ls/codewhale-ls/gate/problem"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 )
 
 // reportWriters are check's --format values.
@@ -22,7 +22,7 @@ var reportWriters = map[string]func(io.Writer, diagnostics.Report) error{
 	},
 	"json": diagnostics.WriteJSON,
 	"sarif": func(w io.Writer, r diagnostics.Report) error {
-		return diagnostics.WriteSARIF(w, r, gate.Version)
+		return diagnostics.WriteSARIF(w, r, buildinfo.Version())
 	},
 	"github": func(w io.Writer, r diagnostics.Report) error {
 		diagnostics.WriteGitHub(w, r)

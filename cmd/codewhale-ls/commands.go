@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	cwschema "github.com/codewhale-ls/codewhale-ls/diagnostics/schema"
@@ -15,76 +13,49 @@ import (
 	"github.com/codewhale-ls/codewhale-ls/gate/config"
 	"github.com/codewhale-ls/codewhale-ls/gate/hooks"
 	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 	"github.com/codewhale-ls/codewhale-ls/rpc"
 )
 
-// buildCommit and buildTime name the commit and time of a build that Go
-// could not stamp itself (a source archive, -buildvcs=false):
-//
-//	go build -ldflags "-X main.buildCommit=$(git rev-parse HEAD) -X main.buildTime=2026-12-06T08:00:00Z" ./cmd/codewhale-ls
-//
-// Set, they win over Go's build information.
-var buildCommit, buildTime string
-
-func version(stdout io.Writer) int {
-	info, _ := debug.ReadBuildInfo()
-	fmt.Fprintf(stdout, "codewhale-ls %s\n", gate.Version)
-	fmt.Fprintln(stdout, buildLine(info, buildCommit, buildTime))
+// version prints what the binary is and was built from
+// (internal/buildinfo), and the Codewhale releases it reproduces; with
+// --json the same as one object, for scripts and the release's checks.
+func version(args []string, stdout, stderr io.Writer) int {
+	fs, err := parseFlags(args, nil, []string{"json"})
+	if err == nil && len(fs.args) > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.args[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "codewhale-ls version: %v\n%s", err, commandHelp["version"])
+		return 1
+	}
+	info := buildinfo.Read()
+	if fs.bools["json"] {
+		type reproduced struct {
+			Version string `json:"version"`
+			Commit  string `json:"commit"`
+		}
+		out := struct {
+			buildinfo.Info
+			Codewhale []reproduced `json:"codewhale"`
+		}{Info: info}
+		for _, r := range release.Implemented {
+			out.Codewhale = append(out.Codewhale, reproduced{r.Version, r.Commit})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(stderr, "codewhale-ls version:", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "codewhale-ls %s\n", info.Version)
+	fmt.Fprintln(stdout, info.Line())
 	for _, r := range release.Implemented {
 		fmt.Fprintf(stdout, "reproduces Codewhale %s (commit %s)\n", r.Version, r.Commit[:8])
 	}
 	return 0
-}
-
-// buildLine says what the binary was built from: the commit (Go's
-// vcs.revision, or commit as given with -ldflags), its time, whether the
-// work tree had uncommitted changes, the module version when it is one
-// (go install ...@v1.2.3, not a pseudo-version of the commit shown), and
-// the Go that built it.
-func buildLine(info *debug.BuildInfo, commit, when string) string {
-	settings := map[string]string{}
-	goVersion := runtime.Version()
-	module := ""
-	if info != nil {
-		for _, s := range info.Settings {
-			settings[s.Key] = s.Value
-		}
-		if info.GoVersion != "" {
-			goVersion = info.GoVersion
-		}
-		if v := info.Main.Version; v != "" && v != "(devel)" {
-			module = "module " + v + ", "
-		}
-	}
-	if commit == "" {
-		commit = settings["vcs.revision"]
-	}
-	if when == "" {
-		when = settings["vcs.time"]
-	}
-	if short := commit[:min(12, len(commit))]; short != "" && strings.Contains(module, short) {
-		module = "" // a pseudo-version of the same commit says nothing more
-	}
-	var b strings.Builder
-	switch commit {
-	case "":
-		b.WriteString("commit unknown (built without version control information), ")
-	default:
-		b.WriteString("commit " + commit)
-		var about []string
-		if when != "" {
-			about = append(about, when)
-		}
-		if settings["vcs.modified"] == "true" {
-			about = append(about, "with uncommitted changes")
-		}
-		if len(about) > 0 {
-			b.WriteString(" (" + strings.Join(about, ", ") + ")")
-		}
-		b.WriteString(", ")
-	}
-	b.WriteString(module + "built with " + goVersion + " for " + runtime.GOOS + "/" + runtime.GOARCH)
-	return b.String()
 }
 
 // serve runs the language server on stdin and stdout; --stdio, the only

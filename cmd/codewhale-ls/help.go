@@ -188,12 +188,20 @@ last column, or its start (at least 4 characters, as git takes commits).
 example: codewhale-ls log --since 1d --decision deny
          codewhale-ls log show k3f9
 `,
-	"version": `usage: codewhale-ls version (also --version, -v)
+	"version": `usage: codewhale-ls version [--json] (also --version, -v)
 
-Prints codewhale-ls's version, the commit and time it was built from and
-the Go that built it, and the Codewhale releases it reproduces.
+Prints codewhale-ls's version, the commit and time it was built from, the
+Go that built it, and the Codewhale releases it reproduces. The version is
+the one a release build stamped, else the tag go install built, else the
+source's.
+
+  --json                     the same as one JSON object: version, commit,
+                             date, go, modified, os, arch, codewhale (the
+                             releases reproduced, each version and commit)
+
+example: codewhale-ls version --json
 `,
-	"help": `usage: codewhale-ls help [COMMAND]
+	"help": `usage: codewhale-ls help [COMMAND] (also --help, -h)
 
 Prints the commands, or COMMAND's help (as COMMAND --help does).
 

@@ -25,7 +25,9 @@ const usage = `usage: codewhale-ls [serve [--stdio]]
        codewhale-ls approvals [REPO...] [--alert desktop|notify|bell|none]
        codewhale-ls log [--since 2h|DATE] [--agent A] [--decision D] [--repo DIR] [--tool T] [--limit N] [--json] [--follow]
        codewhale-ls log show ID [--json]
-       codewhale-ls version
+       codewhale-ls version [--json]
+       codewhale-ls completion bash|zsh|fish
+       codewhale-ls man
        codewhale-ls help [COMMAND]    (or COMMAND --help)
 
 common flags: --config PATH  --workspace DIR  --mode plan|agent|operate|yolo
@@ -76,8 +78,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return approvalsCommand(rest, stdin, stdout, stderr)
 	case "log":
 		return logCommand(rest, stdout, stderr)
+	case "completion":
+		return completion(rest, stdout, stderr)
+	case "man":
+		return manPage(rest, stdout, stderr)
 	case "version", "--version", "-v":
-		return version(stdout)
+		return version(rest, stdout, stderr)
 	case "help", "--help", "-h":
 		return help(rest, stdout, stderr)
 	}

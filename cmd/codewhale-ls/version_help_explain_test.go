@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/gate/release"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 )
 
 // version says what the binary was built from, and keeps the releases
@@ -15,37 +18,88 @@ import (
 func TestVersionSaysTheBuild(t *testing.T) {
 	code, out, _ := runCLI(t, "", "version")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if code != 0 || len(lines) < 3 || lines[0] != "codewhale-ls "+gate.Version ||
-		!strings.HasPrefix(lines[1], "commit ") || !strings.HasSuffix(lines[1], "built with "+runtime.Version()+" for "+runtime.GOOS+"/"+runtime.GOARCH) ||
+	if code != 0 || len(lines) < 3 || lines[0] != "codewhale-ls "+buildinfo.Version() ||
+		lines[1] != buildinfo.Read().Line() || !strings.HasSuffix(lines[1], "built with "+runtime.Version()+" for "+runtime.GOOS+"/"+runtime.GOARCH) ||
 		lines[2] != "reproduces Codewhale 0.9.10 (commit 75dca2cf)" {
 		t.Errorf("version: exit %d\n%s", code, out)
 	}
+	if code, _, errOut := runCLI(t, "", "version", "--yaml"); code != 1 || !strings.Contains(errOut, "unknown flag --yaml") {
+		t.Errorf("version --yaml: exit %d, stderr %s", code, errOut)
+	}
 }
 
-func TestBuildLine(t *testing.T) {
-	stamped := &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
-		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
-		{Key: "vcs.time", Value: "2026-12-06T08:00:00Z"}, {Key: "vcs.modified", Value: "true"},
-	}}
-	platform := " for " + runtime.GOOS + "/" + runtime.GOARCH
-	for _, tc := range []struct {
-		name       string
-		info       *debug.BuildInfo
-		commit, at string
-		want       string
-	}{
-		{"stamped", stamped, "", "", "commit 0123456789abcdef0123456789abcdef01234567 (2026-12-06T08:00:00Z, with uncommitted changes), built with go1.99.1" + platform},
-		{"ldflags win", stamped, "feedface", "2026-01-02T03:04:05Z", "commit feedface (2026-01-02T03:04:05Z, with uncommitted changes), built with go1.99.1" + platform},
-		{"unstamped", &debug.BuildInfo{GoVersion: "go1.99.1"}, "", "", "commit unknown (built without version control information), built with go1.99.1" + platform},
-		{"go install @version", &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "v0.1.0"}}, "", "",
-			"commit unknown (built without version control information), module v0.1.0, built with go1.99.1" + platform},
-		{"pseudo-version of the commit", &debug.BuildInfo{GoVersion: "go1.99.1", Main: debug.Module{Version: "v0.0.0-20261206080000-0123456789ab+dirty"}, Settings: stamped.Settings}, "", "",
-			"commit 0123456789abcdef0123456789abcdef01234567 (2026-12-06T08:00:00Z, with uncommitted changes), built with go1.99.1" + platform},
-		{"no build info", nil, "", "", "commit unknown (built without version control information), built with " + runtime.Version() + platform},
-	} {
-		if got := buildLine(tc.info, tc.commit, tc.at); got != tc.want {
-			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+// versionJSON is `version --json`'s object as the conventions of issue 27
+// fix it; unknown fields are an error, so a field added is a field
+// documented.
+type versionJSON struct {
+	Version   string `json:"version"`
+	Commit    string `json:"commit"`
+	Date      string `json:"date"`
+	Go        string `json:"go"`
+	Modified  *bool  `json:"modified"`
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+	Codewhale []struct {
+		Version string `json:"version"`
+		Commit  string `json:"commit"`
+	} `json:"codewhale"`
+}
+
+func decodeVersionJSON(t *testing.T, out string) versionJSON {
+	t.Helper()
+	var v versionJSON
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("version --json: %v\n%s", err, out)
+	}
+	if v.Modified == nil || v.Go == "" || v.OS == "" || v.Arch == "" || len(v.Codewhale) != len(release.Implemented) {
+		t.Errorf("version --json misses a field:\n%s", out)
+	}
+	for i, r := range release.Implemented {
+		if i < len(v.Codewhale) && (v.Codewhale[i].Version != r.Version || v.Codewhale[i].Commit != r.Commit) {
+			t.Errorf("codewhale[%d] = %+v, want %s %s", i, v.Codewhale[i], r.Version, r.Commit)
 		}
+	}
+	return v
+}
+
+func TestVersionJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "version", "--json")
+	if code != 0 {
+		t.Fatalf("version --json: exit %d\n%s", code, errOut)
+	}
+	v := decodeVersionJSON(t, out)
+	info := buildinfo.Read()
+	if v.Version != info.Version || v.Commit != info.Commit || v.Date != info.Date || v.Go != runtime.Version() ||
+		*v.Modified != info.Modified || v.OS != runtime.GOOS || v.Arch != runtime.GOARCH {
+		t.Errorf("version --json = %+v, want %+v", v, info)
+	}
+}
+
+// A release build's -ldflags -X stamps are what the built binary says.
+func TestVersionStampedBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "codewhale-ls")
+	const pkg = "github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
+	commit := strings.Repeat("0123456789", 4)
+	ldflags := "-X " + pkg + ".version=9.8.7-rc.1 -X " + pkg + ".commit=" + commit + " -X " + pkg + ".date=2026-12-06T08:00:00Z"
+	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version", "--json").Output()
+	if err != nil {
+		t.Fatalf("version --json: %v", err)
+	}
+	v := decodeVersionJSON(t, string(out))
+	if v.Version != "9.8.7-rc.1" || v.Commit != commit || v.Date != "2026-12-06T08:00:00Z" || v.Go != runtime.Version() {
+		t.Errorf("stamped binary says %+v", v)
+	}
+	text, err := exec.Command(bin, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(text), "codewhale-ls 9.8.7-rc.1\ncommit "+commit+" (2026-12-06T08:00:00Z") {
+		t.Errorf("--version: %v\n%s", err, text)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/codewhale-ls/codewhale-ls/approvals"
 	"github.com/codewhale-ls/codewhale-ls/approvals/otelexport"
-	"github.com/codewhale-ls/codewhale-ls/gate"
+	"github.com/codewhale-ls/codewhale-ls/internal/buildinfo"
 )
 
 // The requests approvals/otelexport writes by hand (its wire.go), read
@@ -133,14 +133,14 @@ func TestSinkExportsOneRecordPerReceipt(t *testing.T) {
 		if got := r.Timestamp().AsTime(); !got.Equal(ruleDeny().Time) {
 			t.Errorf("record %d: time %v, want the decision's", i, got)
 		}
-		if res := records[i].resource.Attributes().AsRaw(); res["service.name"] != "codewhale-ls" || res["team"] != "platform" || res["service.version"] != gate.Version {
+		if res := records[i].resource.Attributes().AsRaw(); res["service.name"] != "codewhale-ls" || res["team"] != "platform" || res["service.version"] != buildinfo.Version() {
 			t.Errorf("record %d: resource %v", i, res)
 		}
 	}
 	endpoint.mu.Lock()
 	defer endpoint.mu.Unlock()
 	for _, h := range endpoint.headers {
-		if h.Get("Authorization") != "Bearer "+headerToken || h.Get("User-Agent") != "codewhale-ls/"+gate.Version {
+		if h.Get("Authorization") != "Bearer "+headerToken || h.Get("User-Agent") != "codewhale-ls/"+buildinfo.Version() {
 			t.Errorf("a request without the settings' Authorization header or codewhale-ls's User-Agent: %v", h)
 		}
 	}
@@ -226,11 +226,11 @@ func TestRequestReadsBackAsOTLP(t *testing.T) {
 		if attrs := attributesOf(r.Attributes()); !slices.Equal(attrs, want[i]) {
 			t.Errorf("record %d: attributes\n%v\nwant\n%v", i, attrs, want[i])
 		}
-		wantResource := []attribute{{"service.name", "codewhale-ls"}, {"service.version", gate.Version}, {"team", "platform"}}
+		wantResource := []attribute{{"service.name", "codewhale-ls"}, {"service.version", buildinfo.Version()}, {"team", "platform"}}
 		if res := attributesOf(got.resource.Attributes()); !slices.Equal(res, wantResource) {
 			t.Errorf("record %d: resource %v, want %v", i, res, wantResource)
 		}
-		if got.scope.Name() != "github.com/codewhale-ls/codewhale-ls/approvals/otelexport" || got.scope.Version() != gate.Version {
+		if got.scope.Name() != "github.com/codewhale-ls/codewhale-ls/approvals/otelexport" || got.scope.Version() != buildinfo.Version() {
 			t.Errorf("record %d: scope %q %q", i, got.scope.Name(), got.scope.Version())
 		}
 	}

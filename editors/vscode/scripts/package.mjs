@@ -68,6 +68,8 @@ try {
   for (const file of ['README.md', '.vscodeignore']) {
     copyFileSync(join(extension, file), join(stage, file));
   }
+  // The repository's one LICENSE (MIT), which vsce puts in every .vsix.
+  copyFileSync(join(repository, 'LICENSE'), join(stage, 'LICENSE'));
   execFileSync('node', [join(extension, 'scripts', 'copy-schemas.mjs'), join(stage, 'schemas')], { stdio: 'inherit' });
   execFileSync(join(extension, 'node_modules', '.bin', 'esbuild'), [
     join(extension, 'src', 'extension.ts'), '--bundle', `--outfile=${join(stage, 'out', 'extension.js')}`,
@@ -94,7 +96,7 @@ try {
       });
     }
     const out = join(outDir, version === undefined ? `codewhale-${target}.vsix` : `codewhale-${target}-${version}.vsix`);
-    execFileSync(join(extension, 'node_modules', '.bin', 'vsce'), ['package', '--target', target, '--no-dependencies', '--skip-license', '--out', out], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(join(extension, 'node_modules', '.bin', 'vsce'), ['package', '--target', target, '--no-dependencies', '--out', out], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
     console.log(`${target}: ${out} ${statSync(out).size} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 } finally {
