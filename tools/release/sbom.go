@@ -5,12 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/anchore/syft/syft"
+	"github.com/anchore/syft/syft/cataloging"
 	"github.com/anchore/syft/syft/format/common/spdxhelpers"
+	"github.com/anchore/syft/syft/pkg"
+	"github.com/anchore/syft/syft/sbom"
 	"github.com/anchore/syft/syft/source"
 	"github.com/anchore/syft/syft/source/directorysource"
+	"github.com/anchore/packageurl-go"
 	"github.com/spdx/tools-golang/convert"
 	"github.com/spdx/tools-golang/spdx/v2/v2_3"
 )
@@ -35,10 +41,17 @@ func writeSBOM(ctx context.Context, dir, archiveName, archiveSHA256, version str
 		return nil, fmt.Errorf("sbom of %s: %w", archiveName, err)
 	}
 	defer src.Close()
-	s, err := syft.CreateSBOM(ctx, src, syft.DefaultCreateSBOMConfig())
+	// Only Go's catalogers: the folder's one package is the Go binary
+	// (its module and the modules built into it); the others look for
+	// what an archive never holds (and the RPM database one needs a
+	// SQLite driver).
+	cfg := syft.DefaultCreateSBOMConfig().WithCatalogerSelection(
+		cataloging.NewSelectionRequest().WithDefaults("directory").WithSubSelections("go").WithAdditions("go-module-binary-cataloger"))
+	s, err := syft.CreateSBOM(ctx, src, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("sbom of %s: %w", archiveName, err)
 	}
+	stampMainModule(s, version)
 	latest := spdxhelpers.ToFormatModel(*s)
 	if latest == nil {
 		return nil, fmt.Errorf("sbom of %s: syft made no SPDX document", archiveName)
@@ -58,4 +71,27 @@ func writeSBOM(ctx context.Context, dir, archiveName, archiveSHA256, version str
 		return nil, fmt.Errorf("sbom of %s: %w", archiveName, err)
 	}
 	return out.Bytes(), nil
+}
+
+// mainModule is the module the binary is built from.
+const mainModule = "github.com/codewhale-ls/codewhale-ls"
+
+// stampMainModule gives the binary's own module its version, which syft
+// cannot find: a -trimpath build records no -ldflags (where the version
+// is stamped) and a -buildvcs=false one no commit. The package keeps the
+// ID syft gave it, which its relationships name.
+func stampMainModule(s *sbom.SBOM, version string) {
+	for _, p := range s.Artifacts.Packages.PackagesByName(mainModule) {
+		if p.Type != pkg.GoModulePkg {
+			continue
+		}
+		s.Artifacts.Packages.Delete(p.ID())
+		p.Version = "v" + version
+		namespace, name := path.Split(mainModule)
+		for i := range p.CPEs {
+			p.CPEs[i].Attributes.Version = p.Version
+		}
+		p.PURL = packageurl.NewPackageURL(packageurl.TypeGolang, strings.TrimSuffix(namespace, "/"), name, p.Version, nil, "").ToString()
+		s.Artifacts.Packages.Add(p)
+	}
 }
