@@ -309,7 +309,9 @@ func (r *release) writeVSIX(context.Context) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("packing the VS Code extensions: %w\n%s", err, stderr.String())
 	}
+	fmt.Fprintf(r.stdout, "packed %d VS Code extensions in %.1f s\n", len(names), time.Since(started).Seconds())
 	for _, name := range names {
+		started := time.Now()
 		file := fmt.Sprintf("codewhale-%s-%s.vsix", name, r.src.version)
 		data, err := os.ReadFile(filepath.Join(packed, file))
 		if err != nil {
@@ -321,7 +323,6 @@ func (r *release) writeVSIX(context.Context) error {
 		if err := r.writeAsset(file, data, started); err != nil {
 			return err
 		}
-		started = time.Now()
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/anchore/packageurl-go"
 	"github.com/anchore/syft/syft"
 	"github.com/anchore/syft/syft/cataloging"
 	"github.com/anchore/syft/syft/format/common/spdxhelpers"
@@ -16,7 +17,6 @@ import (
 	"github.com/anchore/syft/syft/sbom"
 	"github.com/anchore/syft/syft/source"
 	"github.com/anchore/syft/syft/source/directorysource"
-	"github.com/anchore/packageurl-go"
 	"github.com/spdx/tools-golang/convert"
 	"github.com/spdx/tools-golang/spdx/v2/v2_3"
 )
@@ -76,8 +76,8 @@ func writeSBOM(ctx context.Context, dir, archiveName, archiveSHA256, version str
 // mainModule is the module the binary is built from.
 const mainModule = "github.com/codewhale-ls/codewhale-ls"
 
-// stampMainModule gives the binary's own module its version, which syft
-// cannot find: a -trimpath build records no -ldflags (where the version
+// stampMainModule gives the binary's own module its version, where syft
+// says UNKNOWN: a -trimpath build records no -ldflags (where the version
 // is stamped) and a -buildvcs=false one no commit. The package keeps the
 // ID syft gave it, which its relationships name.
 func stampMainModule(s *sbom.SBOM, version string) {
