@@ -139,8 +139,10 @@ func writeZip(w io.Writer, entries []entry, mtime time.Time) error {
 }
 
 // normalizeZip rewrites a zip written by another tool (vsce's .vsix,
-// which stamps the time it ran) with every entry's time set to mtime,
-// its entries and their order kept.
+// which stamps the time it ran and lists the files in the order its
+// file search found them, which varies) with every entry's time set to
+// mtime and the entries sorted by name. A .vsix's readers look entries up
+// by name, in any order.
 func normalizeZip(data []byte, mtime time.Time) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
@@ -151,7 +153,9 @@ func normalizeZip(data []byte, mtime time.Time) ([]byte, error) {
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(out, flate.BestCompression)
 	})
-	for _, f := range zr.File {
+	files := append([]*zip.File(nil), zr.File...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	for _, f := range files {
 		h := &zip.FileHeader{Name: f.Name, Method: f.Method, Modified: mtime.UTC()}
 		if f.Method != zip.Store {
 			h.Method = zip.Deflate

@@ -107,25 +107,39 @@ func TestZipDependsOnlyOnEntriesAndTime(t *testing.T) {
 		t.Errorf("last entry %s mode %v, want pkg/tool 0755", tool.Name, tool.Mode())
 	}
 
-	// A zip another tool stamped with its clock gets the time given.
-	var stamped bytes.Buffer
-	zw := zip.NewWriter(&stamped)
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: "extension/package.json", Method: zip.Deflate, Modified: time.Now()})
+	// Zips another tool stamped with its clock, listing the same files
+	// in two orders, become the same bytes, dated as given.
+	stamped := func(names ...string) []byte {
+		var out bytes.Buffer
+		zw := zip.NewWriter(&out)
+		for _, name := range names {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write([]byte(name))
+		}
+		zw.Close()
+		return out.Bytes()
+	}
+	normal, err := normalizeZip(stamped("extension/package.json", "extension/bin/tool"), mtime)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write([]byte("{}"))
-	zw.Close()
-	normal, err := normalizeZip(stamped.Bytes(), mtime)
+	time.Sleep(1100 * time.Millisecond) // another clock second for the second zip
+	again, err := normalizeZip(stamped("extension/bin/tool", "extension/package.json"), mtime)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Equal(normal, again) {
+		t.Error("two zips of the same files in two orders differ once normalized")
 	}
 	nr, err := zip.NewReader(bytes.NewReader(normal), int64(len(normal)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(nr.File) != 1 || !nr.File[0].Modified.Equal(mtime) {
-		t.Errorf("normalized zip: %d files, time %v; want one at %v", len(nr.File), nr.File[0].Modified, mtime)
+	if len(nr.File) != 2 || nr.File[0].Name != "extension/bin/tool" || !nr.File[0].Modified.Equal(mtime) {
+		t.Errorf("normalized zip: %d files, first %s at %v; want extension/bin/tool at %v", len(nr.File), nr.File[0].Name, nr.File[0].Modified, mtime)
 	}
 }
 
