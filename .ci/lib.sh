@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell functions the CI scripts share; sourced, never run.
 
 # The mirror this machine's apt already uses (deb822 or one-line sources),
