@@ -41,16 +41,9 @@ if [ "$sshd_installed" = 0 ] && [ -d /run/systemd/system ]; then
 fi
 nvim --version | head -n 1
 
-# The mirror this machine's apt already uses (deb822 or one-line sources).
-mirror() {
-  local uri
-  uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
-    /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-  if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
-    uri=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list)
-  fi
-  echo "${uri:-http://deb.debian.org/debian}"
-}
+# mirror: the machine's apt mirror, shared with the release check.
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 
 if [ ! -x "$sid_root/usr/bin/nvim" ]; then
   # A half-made root from an interrupted run is started again.

@@ -1,11 +1,18 @@
 // Builds one .vsix per platform, each with that platform's codewhale-ls
 // inside (bin/), so installing the extension is the whole install.
-//   node scripts/package.mjs [--out DIR] [target ...]   (default: all five)
+//   node scripts/package.mjs [--out DIR] [--binaries DIR] [--version V] [target ...]
+//   (targets default to all five)
 // Output: DIR/codewhale-<target>.vsix (DIR defaults to dist/). Needs Go
 // and the devDependencies. Everything is staged in a temporary folder, so
 // the source tree is never changed and two runs never meet.
+// The release (tools/release, docs/release.md) packs the binaries it
+// built, so the .vsix carry the same bytes as the archives:
+//   --binaries DIR  takes DIR/<goos>_<goarch>/codewhale-ls[.exe] instead
+//                   of building one;
+//   --version V     stamps V into the staged package.json and names the
+//                   output codewhale-<target>-<V>.vsix.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +28,24 @@ const goTargets = {
 };
 
 const args = process.argv.slice(2);
-const outAt = args.indexOf('--out');
-const outDir = resolve(outAt >= 0 ? args.splice(outAt, 2)[1] ?? '' : join(extension, 'dist'));
+// takeFlag removes `name value` from args and returns the value, or
+// undefined when the flag is absent.
+function takeFlag(name) {
+  const at = args.indexOf(name);
+  if (at < 0) {
+    return undefined;
+  }
+  const value = args.splice(at, 2)[1];
+  if (value === undefined || value.startsWith('--')) {
+    console.error(`${name} needs a value`);
+    process.exit(2);
+  }
+  return value;
+}
+const outDir = resolve(takeFlag('--out') ?? join(extension, 'dist'));
+const binariesFlag = takeFlag('--binaries');
+const binaries = binariesFlag === undefined ? undefined : resolve(binariesFlag);
+const version = takeFlag('--version');
 for (const t of args) {
   if (!(t in goTargets)) {
     console.error(`unknown target ${t}; known: ${Object.keys(goTargets).join(', ')}`);
@@ -38,6 +61,9 @@ try {
   const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8'));
   delete manifest.scripts;
   delete manifest.devDependencies;
+  if (version !== undefined) {
+    manifest.version = version;
+  }
   writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   for (const file of ['README.md', '.vscodeignore']) {
     copyFileSync(join(extension, file), join(stage, file));
@@ -56,12 +82,20 @@ try {
     // Only this target's binary may be inside its .vsix.
     const bin = join(stage, 'bin');
     rmSync(bin, { recursive: true, force: true });
-    execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', join(bin, goos === 'windows' ? 'codewhale-ls.exe' : 'codewhale-ls'), './cmd/codewhale-ls'], {
-      cwd: repository,
-      stdio: 'inherit',
-      env: { ...process.env, CGO_ENABLED: '0', GOOS: goos, GOARCH: goarch },
-    });
-    const out = join(outDir, `codewhale-${target}.vsix`);
+    const binary = goos === 'windows' ? 'codewhale-ls.exe' : 'codewhale-ls';
+    if (binaries !== undefined) {
+      // The release's own binary; copyFileSync fails when it is missing.
+      mkdirSync(bin, { recursive: true });
+      copyFileSync(join(binaries, `${goos}_${goarch}`, binary), join(bin, binary));
+      chmodSync(join(bin, binary), 0o755);
+    } else {
+      execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', join(bin, binary), './cmd/codewhale-ls'], {
+        cwd: repository,
+        stdio: 'inherit',
+        env: { ...process.env, CGO_ENABLED: '0', GOOS: goos, GOARCH: goarch },
+      });
+    }
+    const out = join(outDir, version === undefined ? `codewhale-${target}.vsix` : `codewhale-${target}-${version}.vsix`);
     execFileSync(join(extension, 'node_modules', '.bin', 'vsce'), ['package', '--target', target, '--no-dependencies', '--out', out], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
     console.log(`${target}: ${out} ${statSync(out).size} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
