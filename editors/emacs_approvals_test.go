@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -185,23 +184,8 @@ func startApprovalsEmacs(t *testing.T, ctx context.Context, em neovim, s *agentc
 (require 'codewhale)
 `, filepath.Join(ed, "lisp"), filepath.Join(ed, "bin", "codewhale-ls")))
 	nvimBindMount(t, s.Root, filepath.Join(em.chroot, s.Root))
-	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: requireTool(t, "tmux", "apt-get install tmux"),
-		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: ed, cols: 100, rows: 30}
-	pane := []string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin",
-		"HOME=" + s.Home, "XDG_RUNTIME_DIR=" + s.Root, "LANG=C.UTF-8",
-		requireTool(t, "chroot", "coreutils"), em.chroot,
-		"/usr/bin/env", "-C", s.Repo, em.path, "-nw", "-Q", "-l", initFile, "src/main.rs"}
-	args := append([]string{"new-session", "-d", "-x", strconv.Itoa(tm.cols), "-y", strconv.Itoa(tm.rows), "--"}, pane...)
-	if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
-	// The tmux server is a daemon of this test: it ends with it, even
-	// when ctx has ended first; Emacs and its servers end with its pane.
-	t.Cleanup(func() {
-		kill := exec.Command(tm.tmux, "-S", tm.socket, "kill-server")
-		kill.Env = tm.cmd().Env
-		kill.Run()
-	})
+	env := []string{"HOME=" + s.Home, "XDG_RUNTIME_DIR=" + s.Root, "LANG=C.UTF-8"}
+	tm := startTmuxPane(t, ctx, ed, 100, 30, env, em.chroot, "/usr/bin/env", "-C", s.Repo, em.path, "-nw", "-Q", "-l", initFile, "src/main.rs")
 	tm.waitScreen("fn main() {")
 	return tm
 }

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -211,26 +210,8 @@ func startUserNeovim(t *testing.T, ctx context.Context, nv neovim, env []string,
 	if nv.chroot != "" {
 		host = filepath.Join(nv.chroot, cwlsDir)
 	}
-	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: requireTool(t, "tmux", "apt-get install tmux, or .ci/setup-nvim.sh"),
-		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: host, cols: cols, rows: rows}
-	pane := append([]string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin"}, env...)
-	if nv.chroot != "" {
-		pane = append(pane, requireTool(t, "chroot", "coreutils"), nv.chroot)
-	}
-	pane = append(pane, "/usr/bin/env", "-C", dir, nv.path, "-i", "NONE", "-u", filepath.Join(cwlsDir, "scripts", "user_init.lua"))
-	pane = append(pane, files...)
-	args := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "--"}, pane...)
-	if out, err := tm.cmd(args...).CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
-	// The tmux server is a daemon of this test: it ends with it, even
-	// when ctx has ended first.
-	t.Cleanup(func() {
-		kill := exec.Command(tm.tmux, "-S", tm.socket, "kill-server")
-		kill.Env = tm.cmd().Env
-		kill.Run()
-	})
-	return tm
+	command := append([]string{"/usr/bin/env", "-C", dir, nv.path, "-i", "NONE", "-u", filepath.Join(cwlsDir, "scripts", "user_init.lua")}, files...)
+	return startTmuxPane(t, ctx, host, cols, rows, env, nv.chroot, command...)
 }
 
 type nvimClient struct {

@@ -36,20 +36,32 @@ func startTmuxNeovim(t *testing.T, ctx context.Context, w *nvimWorld, script, ki
 // session, its environment w.env(kind); as startTmuxNeovim.
 func startTmuxEditor(t *testing.T, ctx context.Context, w *nvimWorld, kind string, cols, rows int, args ...string) *tmuxNeovim {
 	t.Helper()
+	return startTmuxPane(t, ctx, w.dir, cols, rows, w.env(kind), w.nv.chroot, append([]string{w.nv.path}, args...)...)
+}
+
+// startTmuxPane runs command in a detached tmux session of cols x rows
+// whose tmux server keeps its state in dir: with only env (beside a
+// terminal and a plain PATH) and, when chroot is set, inside that root.
+// The tmux server is a daemon of the test: it ends with it, even when
+// ctx has ended first; the editor and its servers end with its pane.
+func startTmuxPane(t *testing.T, ctx context.Context, dir string, cols, rows int, env []string, chroot string, command ...string) *tmuxNeovim {
+	t.Helper()
 	tm := &tmuxNeovim{t: t, ctx: ctx, tmux: requireTool(t, "tmux", "apt-get install tmux, or .ci/setup-nvim.sh"),
-		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: w.dir, cols: cols, rows: rows}
-	pane := append([]string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin"}, w.env(kind)...)
-	if w.nv.chroot != "" {
-		pane = append(pane, requireTool(t, "chroot", "coreutils"), w.nv.chroot)
+		socket: filepath.Join(t.TempDir(), "tmux.sock"), dir: dir, cols: cols, rows: rows}
+	pane := append([]string{"env", "-i", "TERM=tmux-256color", "COLORTERM=truecolor", "PATH=/usr/local/bin:/usr/bin:/bin"}, env...)
+	if chroot != "" {
+		pane = append(pane, requireTool(t, "chroot", "coreutils"), chroot)
 	}
-	pane = append(pane, w.nv.path)
-	pane = append(pane, args...)
+	pane = append(pane, command...)
 	session := append([]string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "--"}, pane...)
 	if out, err := tm.cmd(session...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
-	// The tmux server is a daemon of this test: it ends with it.
-	t.Cleanup(func() { tm.cmd("kill-server").Run() })
+	t.Cleanup(func() {
+		kill := exec.Command(tm.tmux, "-S", tm.socket, "kill-server")
+		kill.Env = tm.cmd().Env
+		kill.Run()
+	})
 	return tm
 }
 
