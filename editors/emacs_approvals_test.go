@@ -35,14 +35,7 @@ import (
 // killed), and Emacs exiting with a card up denies.
 func TestEmacsApprovals(t *testing.T) {
 	em := emacsSid(t)
-	s := agentcli.NewSession(t, agentcli.Claude)
-	// A repository with no policy file of its own: the policy is the
-	// user's (~/.codewhale, the Ask posture).
-	if err := os.RemoveAll(filepath.Join(s.Repo, ".codewhale")); err != nil {
-		t.Fatal(err)
-	}
-	s.WriteFile(filepath.Join(s.Repo, "src", "main.rs"), "fn main() {\n}\n")
-	s.Install(s.Repo, "--user")
+	s := userPolicySession(t, agentcli.Claude)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()

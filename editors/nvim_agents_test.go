@@ -33,14 +33,7 @@ func TestNeovimRealAgents(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nv neovim) {
 		for _, a := range []*agentcli.Agent{agentcli.Claude, agentcli.Codex} {
 			t.Run(a.Name, func(t *testing.T) {
-				s := agentcli.NewSession(t, a)
-				// A repository with no policy file of its own: the policy
-				// is the user's (~/.codewhale, the Ask posture).
-				if err := os.RemoveAll(filepath.Join(s.Repo, ".codewhale")); err != nil {
-					t.Fatal(err)
-				}
-				s.WriteFile(filepath.Join(s.Repo, "src", "main.rs"), "fn main() {\n}\n")
-				s.Install(s.Repo, "--user")
+				s := userPolicySession(t, a)
 
 				ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 				defer cancel()
@@ -256,4 +249,19 @@ func saveCard(t *testing.T, tm *tmuxNeovim, screen, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("the card: %s", out)
+}
+
+// userPolicySession is agent's session in a repository with no policy
+// file of its own, so the policy is the user's (~/.codewhale, the Ask
+// posture), with src/main.rs for the editor to open and the agent's hook
+// installed for the user.
+func userPolicySession(t *testing.T, agent *agentcli.Agent) *agentcli.Session {
+	t.Helper()
+	s := agentcli.NewSession(t, agent)
+	if err := os.RemoveAll(filepath.Join(s.Repo, ".codewhale")); err != nil {
+		t.Fatal(err)
+	}
+	s.WriteFile(filepath.Join(s.Repo, "src", "main.rs"), "fn main() {\n}\n")
+	s.Install(s.Repo, "--user")
+	return s
 }
