@@ -188,37 +188,16 @@ func startApprovalsEmacs(t *testing.T, ctx context.Context, em neovim, s *agentc
 // returns the run and the screen (with colours) the person answered.
 func runClaudeAnsweringEmacs(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string) (agentcli.Result, string) {
 	t.Helper()
-	pctx, stop := context.WithCancel(ctx)
-	type answered struct {
-		screen string
-		err    error
-	}
-	done := make(chan answered, 1)
-	go func() {
-		screen, err := emacsPerson(pctx, tm, answer, target)
-		if err != nil && pctx.Err() == nil {
+	at := func(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error) {
+		screen, err := emacsPerson(ctx, tm, answer, target)
+		if err != nil && ctx.Err() == nil {
 			// Emacs ends, so the hook is denied and the agent ends at
 			// once: the test then says what the person saw.
 			tm.cmd("kill-server").Run()
 		}
-		done <- answered{screen, err}
-	}()
-	finished := false
-	defer func() {
-		if !finished { // the agent's run failed the test: the person stops
-			stop()
-			<-done
-		}
-	}()
-	r := s.Run(s.Repo, s.A.Shell(touchCommand(target)))
-	// The agent ended: a card not answered by now never came.
-	stop()
-	res := <-done
-	finished = true
-	if res.err != nil {
-		t.Fatalf("%s (claude-code asked to %s): %v", answer, touchCommand(target), res.err)
+		return screen, err
 	}
-	return r, res.screen
+	return runAgentWithPerson(t, ctx, s, tm, at, answer, target)
 }
 
 // emacsPerson is the person at Emacs while the agent runs. It waits for

@@ -100,6 +100,19 @@ func touchCommand(target string) string { return "touch " + target + " && echo t
 // fails the test.
 func runAgentAnswering(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, answer, target string, script ...fakemodel.Step) (agentcli.Result, string) {
 	t.Helper()
+	return runAgentWithPerson(t, ctx, s, tm, answerCard, answer, target, script...)
+}
+
+// person is someone at an editor's screen tm while an agent runs: they
+// wait for the card of target and answer it as answer says, returning
+// the screen they answered; beside the agent, they report a failure
+// instead of ending the test.
+type person func(ctx context.Context, tm *tmuxNeovim, answer, target string) (string, error)
+
+// runAgentWithPerson is runAgentAnswering with the person at the screen
+// given (answerCard for Neovim and the console, emacsPerson for Emacs).
+func runAgentWithPerson(t *testing.T, ctx context.Context, s *agentcli.Session, tm *tmuxNeovim, at person, answer, target string, script ...fakemodel.Step) (agentcli.Result, string) {
+	t.Helper()
 	if len(script) == 0 {
 		script = []fakemodel.Step{s.A.Shell(touchCommand(target))}
 	}
@@ -110,7 +123,7 @@ func runAgentAnswering(t *testing.T, ctx context.Context, s *agentcli.Session, t
 	}
 	done := make(chan answered, 1)
 	go func() {
-		screen, err := answerCard(actx, tm, answer, target)
+		screen, err := at(actx, tm, answer, target)
 		done <- answered{screen, err}
 	}()
 	finished := false
